@@ -1,0 +1,52 @@
+/* bench.h - micro-benchmarks run as SimGrid actors, reported like nccl-tests.
+ *
+ * p2p: for each <pair> in turn (a semaphore hands over from one pair to the next, so pairs never
+ * share a link), a sender actor on the source host sends one message of each size to a receiver
+ * actor on the destination host through a mailbox; the receiver timestamps the arrival against
+ * the send time carried in the message. Nothing is computed from a formula: the time is what the
+ * SimGrid network model gave the transfer. Under CM02 it equals
+ * sum(route latencies) + size / min(route bandwidths), which the tests check.
+ */
+#ifndef DMLSIM_BENCH_H
+#define DMLSIM_BENCH_H
+
+#include "error.h"
+#include "net.h"
+#include "platform.h"
+#include "scenario.h"
+
+#include <stdio.h>
+
+struct p2p_row {
+    size_t pair;            /* index into sc->bench.pairs */
+    double size_B;          /* message size */
+    double time_s;          /* simulated send-to-arrival time (valid when status is NET_OK) */
+    enum net_status status; /* NET_OK, or why the transfer did not complete */
+};
+
+struct p2p_result {
+    struct p2p_row *rows; /* pair-major, then size order */
+    size_t nrows;         /* pairs x sizes */
+    char **routes;        /* per pair: link classes along the route ("nvlink4") */
+    size_t npairs;        /* number of routes */
+};
+
+/* The message sizes of a benchmark: begin, begin*factor, ... <= end, rounded to whole bytes.
+ * Returns a new array owned by the caller (free), its length in *n. */
+double *bench_sizes(const struct benchmark *b, size_t *n);
+
+/* Checks that every pair's endpoints are hosts of the loaded platform ("FILE:LINE: ..." if not). */
+enum dmlsim_err bench_check_hosts(const struct scenario *sc, struct dmlsim_error *err);
+
+/* Checks the endpoints (bench_check_hosts), runs the
+ * p2p benchmark to completion (calls simgrid_run) and fills `res` (release with
+ * bench_p2p_release). Call once per process, after platform_load. */
+enum dmlsim_err bench_p2p_run(const struct scenario *sc, struct p2p_result *res,
+                              struct dmlsim_error *err);
+
+/* Prints the table: src, dst, size (B), time (us), algbw (GB/s), route. */
+void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FILE *out);
+
+void bench_p2p_release(struct p2p_result *res);
+
+#endif

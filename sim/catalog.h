@@ -1,0 +1,80 @@
+/* catalog.h - the link classes and GPU models that scenarios name, with the source of every number.
+ *
+ * A link class is one kind of wire (PCIe Gen5 x16, NVLink4, NDR InfiniBand, 25 GbE TCP ...). Its
+ * bandwidth is the *effective* per-direction rate an application achieves (bandwidthTest,
+ * ib_write_bw, iperf, nccl-tests busbw), not the line rate, because that is what a simulated
+ * transfer should take; both are kept so the output can show the ratio. Its latency is one hop:
+ * GPU to GPU across the switch of that class (or NIC to NIC for a network class). A generated
+ * platform routes every hop through two links of the class (into the switch and out of it), so
+ * each link carries half the hop latency and a route's latency sums back to whole hops.
+ *
+ * Kept in C rather than in an XML file so that the binary needs no data file at run time; `dmlsim
+ * catalog` prints both tables with their sources.
+ */
+#ifndef DMLSIM_CATALOG_H
+#define DMLSIM_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum link_kind {
+    LINK_PCIE,   /* host bus inside a node */
+    LINK_NVLINK, /* GPU-to-GPU fabric inside a node (via NVSwitch) */
+    LINK_IB,     /* InfiniBand NIC, RDMA */
+    LINK_ROCE,   /* RDMA over Converged Ethernet NIC */
+    LINK_TCP,    /* Ethernet NIC through the kernel TCP stack */
+};
+
+struct link_class {
+    const char *name;     /* catalog name used in scenarios, e.g. "nvlink4" */
+    enum link_kind kind;  /* what sort of wire */
+    double line_bw_Bps;   /* theoretical per-direction rate */
+    double bw_Bps;        /* effective per-direction rate used by the simulation */
+    double hop_lat_s;     /* latency of one hop of this class (two links in a generated route) */
+    const char *source;   /* where the numbers come from */
+};
+
+enum gpu_dtype {
+    DTYPE_FP32,
+    DTYPE_TF32,
+    DTYPE_FP16,
+    DTYPE_BF16,
+    DTYPE_FP8,
+    DTYPE_COUNT
+};
+
+struct gpu_model {
+    const char *name;                   /* catalog name, e.g. "h100" */
+    const char *long_name;              /* e.g. "NVIDIA H100 SXM5 80GB" */
+    double peak_flops[DTYPE_COUNT];     /* dense peak FLOP/s per dtype; 0 = unsupported */
+    double mem_B;                       /* device memory, bytes (datasheet GB = 1e9 B) */
+    double mem_bw_Bps;                  /* device memory bandwidth */
+    const char *pcie;                   /* link class of its host interface */
+    const char *source;                 /* where the numbers come from */
+};
+
+/* The CPU host of a node. One number: its FP32 peak, used for CPU-side work (optimizer updates on
+ * a parameter server, data decoding). */
+#define CATALOG_CPU_FLOPS 4.6e12 /* AMD EPYC 7742 (DGX A100's CPU): 64 cores x 2.25 GHz x 32 FP32
+                                    FLOP/cycle (2 x 256-bit FMA, Zen 2) = 4.6 TFLOPS; AMD spec */
+
+/* Port-to-port latency of a network switch, added by each spine traversal in a fat-tree. */
+#define CATALOG_SWITCH_LAT_S 150e-9 /* NVIDIA Quantum-2 QM9700: "under 150 ns port-to-port",
+                                       router-switch.com QM9700 vs SN5400 review */
+
+/* Looks a class or GPU up by catalog name; NULL if unknown. */
+const struct link_class *catalog_link(const char *name);
+const struct gpu_model *catalog_gpu(const char *name);
+
+/* The whole tables, for listing and for "expected one of" messages. */
+const struct link_class *catalog_links(size_t *count);
+const struct gpu_model *catalog_gpus(size_t *count);
+
+/* Writes "a, b, c" (the catalog names) into buf; returns buf. */
+char *catalog_link_names(char *buf, size_t len);
+char *catalog_gpu_names(char *buf, size_t len);
+
+const char *catalog_dtype_name(enum gpu_dtype d);
+bool catalog_link_is_network(const struct link_class *lc);
+
+#endif

@@ -1,0 +1,32 @@
+/* net.h - point-to-point transfers with deadlines: the only module that calls SimGrid's comm API.
+ *
+ * SimGrid's blocking put/get abort the whole process when the peer dies, and a put to a dead
+ * actor's mailbox never fails by itself (see ../shared/reference/simgrid-notes.md). So every
+ * transfer here is asynchronous plus sg_comm_wait_for with a deadline, and failures come back as
+ * values: a crashed peer or a cut link is NET_FAILURE, a silent peer NET_TIMEOUT. These are model
+ * events for the caller to record, never program errors.
+ *
+ * Ownership: a payload belongs to the receiver after a successful receive and stays with the
+ * sender otherwise (net_send returns it untouched on failure; the caller frees it).
+ */
+#ifndef DMLSIM_NET_H
+#define DMLSIM_NET_H
+
+#include <simgrid/forward.h>
+
+enum net_status {
+    NET_OK,      /* transfer complete */
+    NET_TIMEOUT, /* the deadline passed first */
+    NET_FAILURE, /* the peer's host or a link on the route failed */
+};
+
+/* Sends `payload` (not NULL) to mailbox `mb` as a simulated message of size_B bytes, waiting at
+ * most timeout_s simulated seconds for it to be received. */
+enum net_status net_send(sg_mailbox_t mb, void *payload, double size_B, double timeout_s);
+
+/* Receives one message from `mb` into *payload, waiting at most timeout_s. */
+enum net_status net_recv(sg_mailbox_t mb, void **payload, double timeout_s);
+
+const char *net_status_str(enum net_status st);
+
+#endif

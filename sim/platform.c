@@ -1,0 +1,441 @@
+/* platform.c - cluster generator, platform loading, host and link maps (see platform.h). */
+#include "platform.h"
+
+#include "xmldoc.h"
+
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+/* ---- generator ---------------------------------------------------------------------------- */
+
+/* One link element. Numbers are written with 17 significant digits so SimGrid reads back exactly
+ * the catalog's doubles. */
+static void write_link(FILE *out, const char *indent, const char *id, double bw_Bps, double lat_s)
+{
+    fprintf(out, "%s<link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                 "sharing_policy=\"SPLITDUPLEX\"/>\n",
+            indent, id, bw_Bps, lat_s);
+}
+
+/* A route made of link halves, e.g. {"node0.gpu0.nvlink4", "UP"}, {"node0.gpu1.nvlink4", "DOWN"}. */
+struct hop {
+    char id[96];
+    const char *dir;
+};
+
+static void write_route(FILE *out, const char *tag, const char *src, const char *dst,
+                        const char *gw_src, const char *gw_dst, const struct hop *hops, int n)
+{
+    fprintf(out, "    <%s src=\"%s\" dst=\"%s\"", tag, src, dst);
+    if (gw_src != NULL)
+        fprintf(out, " gw_src=\"%s\" gw_dst=\"%s\"", gw_src, gw_dst);
+    fprintf(out, " symmetrical=\"NO\">");
+    for (int i = 0; i < n; i++)
+        fprintf(out, "<link_ctn id=\"%s\" direction=\"%s\"/>", hops[i].id, hops[i].dir);
+    fprintf(out, "</%s>\n", tag);
+}
+
+static void set_hop(struct hop *h, const char *dir, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static void set_hop(struct hop *h, const char *dir, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->id, sizeof h->id, fmt, ap);
+    va_end(ap);
+    h->dir = dir;
+}
+
+/* Endpoint p of node n: 0..G-1 are GPUs, G the CPU, G+1 the network gateway. */
+static void point_name(const struct cluster_spec *c, int n, int p, char *buf, size_t len)
+{
+    if (p < c->gpus_per_node)
+        snprintf(buf, len, "node%d.gpu%d", n, p);
+    else if (p == c->gpus_per_node)
+        snprintf(buf, len, "node%d.cpu", n);
+    else
+        snprintf(buf, len, "node%d.net", n);
+}
+
+/* The links from endpoint p up to its switch side, in "UP" direction (reverse with "DOWN"). */
+static int point_uplinks(const struct cluster_spec *c, int n, int p, bool to_gpu_fabric,
+                         const char *dir, struct hop *hops)
+{
+    int G = c->gpus_per_node;
+    if (p < G && to_gpu_fabric) {
+        set_hop(&hops[0], dir, "node%d.gpu%d.%s", n, p, c->intra->name);
+        return 1;
+    }
+    if (p < G) {
+        set_hop(&hops[0], dir, "node%d.gpu%d.%s", n, p, c->pcie->name);
+        return 1;
+    }
+    if (p == G) {
+        set_hop(&hops[0], dir, "node%d.cpu.%s", n, c->pcie->name);
+        return 1;
+    }
+    return 0; /* the gateway: its NIC link depends on the peer, see write_node */
+}
+
+static void write_node(FILE *out, const struct cluster_spec *c, int n)
+{
+    int G = c->gpus_per_node;
+    bool nvlink = c->intra->kind == LINK_NVLINK;
+    bool has_net = c->nic != NULL;
+    int points = G + 1 + (has_net ? 1 : 0);
+    char a[64], b[64], id[96];
+
+    fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
+    for (int j = 0; j < G; j++)
+        fprintf(out, "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
+                     "value=\"%s\"/></host>\n",
+                n, j, c->gpu->peak_flops[DTYPE_FP32], c->gpu->name);
+    fprintf(out, "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"/>\n", n,
+            CATALOG_CPU_FLOPS);
+    if (has_net)
+        fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
+    for (int j = 0; j < G; j++) {
+        snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, c->pcie->name);
+        write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+        if (nvlink) {
+            snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, c->intra->name);
+            write_link(out, "    ", id, c->intra->bw_Bps, c->intra->hop_lat_s / 2);
+        }
+    }
+    snprintf(id, sizeof id, "node%d.cpu.%s", n, c->pcie->name);
+    write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    for (int k = 0; has_net && k < c->nics_per_node; k++) {
+        snprintf(id, sizeof id, "node%d.nic%d.%s", n, k, c->nic->name);
+        write_link(out, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+    }
+
+    for (int s = 0; s < points; s++) {
+        for (int d = 0; d < points; d++) {
+            if (s == d)
+                continue;
+            struct hop hops[4];
+            int h = 0;
+            bool gpu_pair = s < G && d < G;
+            h += point_uplinks(c, n, s, gpu_pair, "UP", hops + h);
+            if (s == G + 1) /* from the network: in through the NIC serving the destination */
+                set_hop(&hops[h++], "DOWN", "node%d.nic%d.%s", n, d < G ? d % c->nics_per_node : 0,
+                        c->nic->name);
+            if (d == G + 1) /* to the network: out through the NIC serving the source */
+                set_hop(&hops[h++], "UP", "node%d.nic%d.%s", n, s < G ? s % c->nics_per_node : 0,
+                        c->nic->name);
+            h += point_uplinks(c, n, d, gpu_pair, "DOWN", hops + h);
+            point_name(c, n, s, a, sizeof a);
+            point_name(c, n, d, b, sizeof b);
+            write_route(out, "route", a, b, NULL, NULL, hops, h);
+        }
+    }
+    fprintf(out, "  </zone>\n");
+}
+
+static double fattree_uplink_bw(const struct cluster_spec *c)
+{
+    double down_Bps = (double)c->nodes_per_leaf * c->nics_per_node * c->nic->bw_Bps;
+    return down_Bps / (c->oversubscription * c->spines);
+}
+
+/* Name of the switch of node n's network side: "switch" (star) or "leafL" (fat-tree). */
+static void switch_name(const struct cluster_spec *c, int n, char *buf, size_t len)
+{
+    if (c->topology == TOPO_STAR)
+        snprintf(buf, len, "switch");
+    else
+        snprintf(buf, len, "leaf%d", n / c->nodes_per_leaf);
+}
+
+void platform_write(const struct scenario *sc, FILE *out)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    int leaves = c->topology == TOPO_STAR ? 1 : (c->nodes + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
+    char id[96];
+
+    fprintf(out, "<?xml version='1.0'?>\n"
+                 "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    fprintf(out, "<!-- Generated by dmlsim from %s: %d node(s) x %d %s, intra %s, pcie %s",
+            sc->path, c->nodes, c->gpus_per_node, c->gpu->name, c->intra->name, c->pcie->name);
+    if (c->nic)
+        fprintf(out, ", %d x %s per node, %s", c->nics_per_node, c->nic->name,
+                c->topology == TOPO_STAR ? "star" : "fat-tree");
+    if (c->topology == TOPO_FATTREE)
+        fprintf(out, " (%d nodes per leaf, %d spines, oversubscription %g)", c->nodes_per_leaf,
+                c->spines, c->oversubscription);
+    fprintf(out, ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
+                 "hop's latency;\n     switches are FATPIPE links (non-blocking, port-to-port "
+                 "latency). Sources: `dmlsim catalog`. -->\n");
+    fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
+    for (int n = 0; n < c->nodes; n++)
+        write_node(out, c, n);
+    if (c->nic != NULL && c->nodes > 1) {
+        /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
+        for (int l = 0; l < leaves; l++) {
+            switch_name(c, l * c->nodes_per_leaf, id, sizeof id);
+            fprintf(out, "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                         "sharing_policy=\"FATPIPE\"/>\n",
+                    id, c->nic->name, c->nic->line_bw_Bps, CATALOG_SWITCH_LAT_S);
+        }
+        for (int l = 0; l < leaves && leaves > 1; l++)
+            for (int s = 0; s < c->spines; s++) {
+                snprintf(id, sizeof id, "leaf%d-spine%d.%s", l, s, c->nic->name);
+                write_link(out, "  ", id, fattree_uplink_bw(c), CATALOG_SWITCH_LAT_S / 2);
+            }
+    }
+    for (int a = 0; a < c->nodes && c->nic; a++) {
+        for (int b = 0; b < c->nodes; b++) {
+            if (a == b)
+                continue;
+            char za[32], zb[32], ga[32], gb[32], sw[32];
+            struct hop hops[4];
+            int h = 0, la = a / c->nodes_per_leaf, lb = b / c->nodes_per_leaf;
+            switch_name(c, a, sw, sizeof sw);
+            set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
+            if (c->topology == TOPO_FATTREE && la != lb) {
+                int s = (a + b) % c->spines;
+                set_hop(&hops[h++], "UP", "leaf%d-spine%d.%s", la, s, c->nic->name);
+                set_hop(&hops[h++], "DOWN", "leaf%d-spine%d.%s", lb, s, c->nic->name);
+                switch_name(c, b, sw, sizeof sw);
+                set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
+            }
+            snprintf(za, sizeof za, "node%d", a);
+            snprintf(zb, sizeof zb, "node%d", b);
+            snprintf(ga, sizeof ga, "node%d.net", a);
+            snprintf(gb, sizeof gb, "node%d.net", b);
+            write_route(out, "zoneRoute", za, zb, ga, gb, hops, h);
+        }
+    }
+    fprintf(out, "</zone>\n</platform>\n");
+}
+
+enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
+                                    struct dmlsim_error *err)
+{
+    char *tmp = bprintf("%s.tmp.XXXXXX", path);
+    char why[128];
+    enum dmlsim_err rc = DMLSIM_OK;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write: %s", path,
+                         xmldoc_strerror(errno, why, sizeof why));
+        goto out_free_tmp;
+    }
+    FILE *out = fdopen(fd, "w");
+    platform_write(sc, out);
+    if (ferror(out) | fclose(out)) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write: %s", path,
+                         xmldoc_strerror(errno, why, sizeof why));
+        unlink(tmp);
+        goto out_free_tmp;
+    }
+    if (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write: %s", path,
+                         xmldoc_strerror(errno, why, sizeof why));
+        unlink(tmp);
+    }
+out_free_tmp:
+    free(tmp);
+    return rc;
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
+void platform_configure(const struct scenario *sc)
+{
+    if (sc->net_model == NET_CM02) {
+        sg_cfg_set_string("network/model", "CM02");
+        sg_cfg_set_boolean("network/crosstraffic", "no");
+        sg_cfg_set_double("network/TCP-gamma", 0.0);
+    } else {
+        sg_cfg_set_string("network/model", "LV08");
+    }
+}
+
+/* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, and every
+ * gpu property naming a catalog GPU. SimGrid's own checks (routes, units) come at load. */
+static enum dmlsim_err check_user_platform(const char *path, struct dmlsim_error *err)
+{
+    xmlDocPtr doc;
+    enum dmlsim_err rc = xmldoc_read(path, &doc, err);
+    if (rc != DMLSIM_OK)
+        return rc;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (root == NULL || strcmp((const char *)root->name, "platform") != 0) {
+        rc = dmlsim_fail(err, DMLSIM_EPLATFORM, "%s:%ld: root element <%s>; expected <platform>",
+                         path, root ? xmlGetLineNo(root) : 0L, root ? (const char *)root->name : "");
+        goto out_free_doc;
+    }
+    /* Depth-first over every element, looking for <prop id="gpu"> under a <host>. */
+    for (xmlNodePtr n = root; n != NULL && rc == DMLSIM_OK;) {
+        if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, "prop") == 0 &&
+            n->parent && strcmp((const char *)n->parent->name, "host") == 0) {
+            xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+            xmlChar *val = xmlGetProp(n, (const xmlChar *)"value");
+            if (id && strcmp((const char *)id, "gpu") == 0 &&
+                (val == NULL || catalog_gpu((const char *)val) == NULL)) {
+                char names[256];
+                rc = dmlsim_fail(err, DMLSIM_EPLATFORM,
+                                 "%s:%ld: <prop id=\"gpu\" value=\"%s\">: unknown gpu; expected "
+                                 "one of: %s",
+                                 path, xmlGetLineNo(n), val ? (const char *)val : "",
+                                 catalog_gpu_names(names, sizeof names));
+            }
+            xmlFree(id);
+            xmlFree(val);
+        }
+        if (n->children) {
+            n = n->children;
+        } else {
+            while (n != NULL && n != root && n->next == NULL)
+                n = n->parent;
+            n = (n == NULL || n == root) ? NULL : n->next;
+        }
+    }
+out_free_doc:
+    xmlFreeDoc(doc);
+    return rc;
+}
+
+int platform_name_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            char *ea, *eb;
+            unsigned long long va = strtoull(a, &ea, 10), vb = strtoull(b, &eb, 10);
+            if (va != vb)
+                return va < vb ? -1 : 1;
+            a = ea;
+            b = eb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int host_cmp(const void *x, const void *y)
+{
+    return platform_name_cmp(sg_host_get_name(*(const sg_host_t *)x),
+                             sg_host_get_name(*(const sg_host_t *)y));
+}
+
+static char *describe(const struct scenario *sc)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    if (!sc->has_cluster)
+        return bprintf("file %s", sc->platform_file);
+    char *nic = c->nic ? bprintf(", nic %d x %s, %s", c->nics_per_node, c->nic->name,
+                                 c->topology == TOPO_STAR ? "star" : "fat-tree")
+                       : xbt_strdup("");
+    char *d = bprintf("generated, %d node(s) x %d %s, intra %s, pcie %s%s", c->nodes,
+                      c->gpus_per_node, c->gpu->name, c->intra->name, c->pcie->name, nic);
+    free(nic);
+    return d;
+}
+
+enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
+                              struct dmlsim_error *err)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    *out = NULL;
+    if (sc->has_cluster) {
+        char tmp[] = "/tmp/dmlsim-platform-XXXXXX.xml";
+        int fd = mkstemps(tmp, 4);
+        if (fd < 0)
+            return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary platform file",
+                               sc->path);
+        FILE *f = fdopen(fd, "w");
+        platform_write(sc, f);
+        fclose(f);
+        simgrid_load_platform(tmp);
+        unlink(tmp);
+    } else {
+        DMLSIM_CHECK_GOTO(rc, check_user_platform(sc->platform_file, err), out);
+        simgrid_load_platform(sc->platform_file);
+    }
+
+    struct platform *pf = xbt_new0(struct platform, 1);
+    size_t nhosts = 0;
+    sg_host_t *hosts = sg_host_list();
+    nhosts = sg_host_count();
+    pf->gpus = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    for (size_t i = 0; i < nhosts; i++)
+        if (sg_host_get_property_value(hosts[i], "gpu") != NULL)
+            pf->gpus[pf->ngpus++] = hosts[i];
+    free(hosts);
+    qsort(pf->gpus, pf->ngpus, sizeof *pf->gpus, host_cmp);
+    pf->models = xbt_new0(const struct gpu_model *, pf->ngpus ? pf->ngpus : 1);
+    for (size_t i = 0; i < pf->ngpus; i++)
+        pf->models[i] = catalog_gpu(sg_host_get_property_value(pf->gpus[i], "gpu"));
+    pf->description = describe(sc);
+    *out = pf;
+out:
+    return rc;
+}
+
+void platform_free(struct platform *pf)
+{
+    if (pf == NULL)
+        return;
+    free(pf->gpus);
+    free(pf->models);
+    free(pf->description);
+    free(pf);
+}
+
+const char *platform_link_class(const char *link_name, char *buf, size_t len)
+{
+    const char *dot = strrchr(link_name, '.');
+    snprintf(buf, len, "%s", dot ? dot + 1 : link_name);
+    size_t n = strlen(buf);
+    if (n > 3 && strcmp(buf + n - 3, "_UP") == 0)
+        buf[n - 3] = '\0';
+    else if (n > 5 && strcmp(buf + n - 5, "_DOWN") == 0)
+        buf[n - 5] = '\0';
+    return buf;
+}
+
+const char *platform_route_classes(sg_host_t a, sg_host_t b, char *buf, size_t len)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    size_t used = 0;
+    char prev[64] = "", cls[64];
+    unsigned int i;
+    sg_link_t link;
+
+    buf[0] = '\0';
+    sg_host_get_route(a, b, links);
+    xbt_dynar_foreach (links, i, link) {
+        platform_link_class(sg_link_get_name(link), cls, sizeof cls);
+        if (strcmp(cls, prev) == 0)
+            continue;
+        int k = snprintf(buf + used, len - used, "%s%s", used ? ">" : "", cls);
+        if (k > 0 && (size_t)k < len - used)
+            used += (size_t)k;
+        snprintf(prev, sizeof prev, "%s", cls);
+    }
+    xbt_dynar_free(&links);
+    if (used == 0)
+        snprintf(buf, len, "local");
+    return buf;
+}

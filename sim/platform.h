@@ -1,0 +1,71 @@
+/* platform.h - from a scenario to a loaded SimGrid platform: cluster generator, user platforms,
+ * network-model configuration, host and link maps.
+ *
+ * Node anatomy of a generated cluster (zone "nodeN", Full routing):
+ *   - one host per GPU, "nodeN.gpuJ" (speed: the GPU's FP32 peak, property gpu=<catalog name>),
+ *     and one CPU host "nodeN.cpu";
+ *   - every GPU and the CPU have a PCIe link to the node's PCIe switch ("nodeN.gpuJ.<pcie>",
+ *     "nodeN.cpu.<pcie>"); with an NVLink intra class every GPU also has an NVLink link to the
+ *     NVSwitch ("nodeN.gpuJ.<nvlink>"); NICs hang off the PCIe switch ("nodeN.nicK.<nic>") and
+ *     lead to the network; GPU j uses NIC j mod nics-per-node (GPUDirect RDMA path);
+ *   - the switches themselves are non-blocking: a route lists only the links into and out of them.
+ * Between nodes: star = one non-blocking switch, so nothing but the two NIC links; fat-tree = leaf
+ * switches of nodes-per-leaf nodes, each joined to every spine by a SPLITDUPLEX bundle link of
+ * the NIC class ("leafL-spineS.<nic>", capacity = leaf down capacity / (oversubscription x
+ * spines)); a route between leaves climbs to spine (a + b) mod spines (a fixed ECMP hash).
+ * Every link is SPLITDUPLEX (all these wires are full duplex) and is named "<where>.<class>", so
+ * the class of any link on a route is the text after its last dot (SimGrid appends _UP/_DOWN).
+ * User platforms may follow the same convention to get link classes in the output.
+ *
+ * Network model: CM02 without crosstraffic and with TCP-gamma off (exact alpha-beta: an
+ * uncontended transfer of S bytes takes sum(latency) + S / min(bandwidth)), or LV08 on request.
+ */
+#ifndef DMLSIM_PLATFORM_H
+#define DMLSIM_PLATFORM_H
+
+#include "catalog.h"
+#include "error.h"
+#include "scenario.h"
+
+#include <simgrid/forward.h>
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct platform {
+    size_t ngpus;                    /* GPU hosts, in rank order */
+    sg_host_t *gpus;                 /* rank -> host (natural name order) */
+    const struct gpu_model **models; /* rank -> GPU model */
+    char *description;               /* one line for the "#" header */
+};
+
+/* Writes the generated SimGrid platform XML (v4.1) of sc->cluster to `out`. */
+void platform_write(const struct scenario *sc, FILE *out);
+
+/* Writes it to `path` atomically (a temporary file renamed into place; nothing is left behind on
+ * failure). Needs sc->has_cluster. */
+enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
+                                    struct dmlsim_error *err);
+
+/* Sets SimGrid's network configuration for the scenario; call after simgrid_init() and before
+ * platform_load(). */
+void platform_configure(const struct scenario *sc);
+
+/* Loads the scenario's platform into SimGrid (generated, or the user's file after checking it) and
+ * maps the GPUs. Returns a new platform owned by the caller (platform_free). */
+enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
+                              struct dmlsim_error *err);
+
+void platform_free(struct platform *pf);
+
+/* The class of a link from its name ("node0.gpu1.nvlink4_UP" -> "nvlink4"), into buf. */
+const char *platform_link_class(const char *link_name, char *buf, size_t len);
+
+/* The classes along the route from a to b, consecutive repeats merged, joined by '>'
+ * ("pcie-gen5>ib-ndr>pcie-gen5"); "local" for an empty route. Returns buf. */
+const char *platform_route_classes(sg_host_t a, sg_host_t b, char *buf, size_t len);
+
+/* Natural order of host names: digit runs compare as numbers (node2 < node10). */
+int platform_name_cmp(const char *a, const char *b);
+
+#endif

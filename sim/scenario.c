@@ -1,0 +1,537 @@
+/* scenario.c - scenario XML to struct scenario (see scenario.h).
+ *
+ * Order of checks, each stopping at the first problem: well-formed XML (libxml2's parser), unknown
+ * elements and attributes (our own walk over the tree, so the message can list what is allowed),
+ * the DTD (libxml2's validator, for structure and enumerations), then values (units, ranges,
+ * catalog names, cross-field rules), each message carrying the line of the element at fault.
+ */
+#include "scenario.h"
+
+#include "units.h"
+#include "xmldoc.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/valid.h>
+#include <libxml/xmlerror.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Generated at configure time from scenarios/scenario.dtd (see CMakeLists.txt). */
+extern const unsigned char dmlsim_scenario_dtd[];
+extern const size_t dmlsim_scenario_dtd_len;
+
+#define DEFAULT_SEED 1UL
+#define DEFAULT_FACTOR 2.0
+#define DEFAULT_TIMEOUT_S 3600.0
+#define DEFAULT_SPINES 2
+#define DEFAULT_NODES_PER_LEAF 16
+#define MAX_BENCH_SIZES 1000 /* rows per pair; more is a typo in factor, not a benchmark */
+
+struct reader {
+    const char *path;          /* file name used in messages */
+    struct dmlsim_error *err;  /* where the first failure goes */
+    xmlDtdPtr dtd;             /* the built-in scenario DTD */
+};
+
+/* ---- messages ----------------------------------------------------------------------------- */
+
+static long node_line(xmlNodePtr n)
+{
+    return n ? xmlGetLineNo(n) : 0;
+}
+
+static enum dmlsim_err failv(struct reader *r, enum dmlsim_err code, long line, const char *fmt,
+                             va_list ap)
+{
+    char what[768];
+    vsnprintf(what, sizeof what, fmt, ap);
+    return dmlsim_fail(r->err, code, "%s:%ld: %s", r->path, line, what);
+}
+
+static enum dmlsim_err fail_at(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static enum dmlsim_err fail_at(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    enum dmlsim_err rc = failv(r, DMLSIM_EVALUE, node_line(n), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* ---- attributes --------------------------------------------------------------------------- */
+
+/* Returns a copy of the attribute (caller frees with free) or NULL if absent. */
+static char *attr_dup(xmlNodePtr n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (v == NULL)
+        return NULL;
+    char *s = xbt_strdup((const char *)v);
+    xmlFree(v);
+    return s;
+}
+
+static enum dmlsim_err attr_quantity(struct reader *r, xmlNodePtr n, const char *name,
+                                     enum unit_kind kind, enum unit_bound bound, double def,
+                                     double *out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL) {
+        *out = def;
+        return DMLSIM_OK;
+    }
+    enum unit_status st = units_parse(v, kind, bound, out);
+    if (st != UNIT_OK)
+        rc = fail_at(r, n, "<%s %s=\"%s\">: %s; expected %s", (const char *)n->name, name, v,
+                     units_status_str(st), units_expected(kind));
+    free(v);
+    return rc;
+}
+
+static enum dmlsim_err attr_int(struct reader *r, xmlNodePtr n, const char *name, long min,
+                                long max, long def, long *out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL) {
+        *out = def;
+        return DMLSIM_OK;
+    }
+    if (units_parse_long(v, min, max, out) != 0)
+        rc = fail_at(r, n, "<%s %s=\"%s\">: expected an integer from %ld to %ld",
+                     (const char *)n->name, name, v, min, max);
+    free(v);
+    return rc;
+}
+
+static enum dmlsim_err attr_real(struct reader *r, xmlNodePtr n, const char *name, double min,
+                                 bool min_inclusive, double def, double *out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL) {
+        *out = def;
+        return DMLSIM_OK;
+    }
+    if (units_parse_real(v, out) != 0 || (min_inclusive ? *out < min : *out <= min))
+        rc = fail_at(r, n, "<%s %s=\"%s\">: expected a number %s %g", (const char *)n->name, name,
+                     v, min_inclusive ? ">=" : ">", min);
+    free(v);
+    return rc;
+}
+
+/* kinds: bit mask of (1 << enum link_kind) accepted; `what` names them in the message. */
+static enum dmlsim_err attr_link(struct reader *r, xmlNodePtr n, const char *name, unsigned kinds,
+                                 const char *what, const struct link_class **out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL)
+        return DMLSIM_OK; /* *out keeps the caller's default */
+    const struct link_class *lc = catalog_link(v);
+    if (lc == NULL || !(kinds & (1u << lc->kind))) {
+        char names[512];
+        size_t count, used = 0;
+        const struct link_class *all = catalog_links(&count);
+        names[0] = '\0';
+        for (size_t i = 0; i < count; i++) {
+            if (!(kinds & (1u << all[i].kind)))
+                continue;
+            int k = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                             all[i].name);
+            if (k > 0 && (size_t)k < sizeof names - used)
+                used += (size_t)k;
+        }
+        rc = fail_at(r, n, "<%s %s=\"%s\">: %s link class; expected %s: %s", (const char *)n->name,
+                     name, v, lc ? "wrong" : "unknown", what, names);
+    } else {
+        *out = lc;
+    }
+    free(v);
+    return rc;
+}
+
+/* ---- structure: unknown elements and attributes ------------------------------------------- */
+
+static void content_names(xmlElementContentPtr c, char *buf, size_t len, size_t *used)
+{
+    if (c == NULL)
+        return;
+    if (c->type == XML_ELEMENT_CONTENT_ELEMENT) {
+        int k = snprintf(buf + *used, len - *used, "%s<%s>", *used ? ", " : "", c->name);
+        if (k > 0 && (size_t)k < len - *used)
+            *used += (size_t)k;
+        return;
+    }
+    content_names(c->c1, buf, len, used);
+    content_names(c->c2, buf, len, used);
+}
+
+static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
+{
+    for (xmlNodePtr n = parent->children; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlElementPtr decl = xmlGetDtdElementDesc(r->dtd, n->name);
+        if (decl == NULL) {
+            char allowed[256] = "nothing";
+            size_t used = 0;
+            xmlElementPtr pdecl = parent->type == XML_ELEMENT_NODE
+                                          ? xmlGetDtdElementDesc(r->dtd, parent->name)
+                                          : NULL;
+            if (pdecl != NULL && pdecl->content != NULL)
+                content_names(pdecl->content, allowed, sizeof allowed, &used);
+            if (parent->type != XML_ELEMENT_NODE)
+                snprintf(allowed, sizeof allowed, "<scenario>");
+            return fail_at(r, n, "unknown element <%s>; expected %s", (const char *)n->name,
+                           allowed);
+        }
+        for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
+            if (xmlGetDtdAttrDesc(r->dtd, n->name, a->name) != NULL)
+                continue;
+            char allowed[512];
+            size_t used = 0;
+            allowed[0] = '\0';
+            for (xmlAttributePtr ad = decl->attributes; ad != NULL; ad = ad->nexth) {
+                int k = snprintf(allowed + used, sizeof allowed - used, "%s%s", used ? ", " : "",
+                                 (const char *)ad->name);
+                if (k > 0 && (size_t)k < sizeof allowed - used)
+                    used += (size_t)k;
+            }
+            return fail_at(r, n, "unknown attribute %s on <%s>; expected one of: %s",
+                           (const char *)a->name, (const char *)n->name,
+                           used ? allowed : "(no attributes)");
+        }
+        enum dmlsim_err rc = check_names(r, n);
+        if (rc != DMLSIM_OK)
+            return rc;
+    }
+    return DMLSIM_OK;
+}
+
+/* ---- elements ----------------------------------------------------------------------------- */
+
+#define KIND(k) (1u << (k))
+
+static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
+{
+    enum dmlsim_err rc;
+    long v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes", 1, 1L << 20, 1, &v), out);
+    c->nodes = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus-per-node", 1, 256, 1, &v), out);
+    c->gpus_per_node = (int)v;
+
+    char *gpu = attr_dup(n, "gpu");
+    c->gpu = gpu ? catalog_gpu(gpu) : NULL;
+    if (c->gpu == NULL) {
+        char names[256];
+        rc = fail_at(r, n, "<cluster gpu=\"%s\">: unknown gpu; expected one of: %s",
+                     gpu ? gpu : "", catalog_gpu_names(names, sizeof names));
+        free(gpu);
+        goto out;
+    }
+    free(gpu);
+
+    /* intra defaults to the GPU's own PCIe; a PCIe intra is the GPUs' host interface too. */
+    c->intra = catalog_link(c->gpu->pcie);
+    c->nic = NULL;
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_link(r, n, "intra", KIND(LINK_PCIE) | KIND(LINK_NVLINK),
+                                "an nvlink or pcie class", &c->intra),
+                      out);
+    c->pcie = c->intra->kind == LINK_PCIE ? c->intra : catalog_link(c->gpu->pcie);
+    DMLSIM_CHECK_GOTO(rc, attr_link(r, n, "pcie", KIND(LINK_PCIE), "a pcie class", &c->pcie), out);
+    if (c->intra->kind == LINK_PCIE && c->pcie != c->intra) {
+        rc = fail_at(r, n, "<cluster intra=\"%s\" pcie=\"%s\">: a pcie intra class is the GPUs' "
+                           "host interface; expected pcie=\"%s\" or no pcie attribute",
+                     c->intra->name, c->pcie->name, c->intra->name);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_link(r, n, "nic", KIND(LINK_IB) | KIND(LINK_ROCE) | KIND(LINK_TCP),
+                                "a network class", &c->nic),
+                      out);
+    if (c->nic == NULL && c->nodes > 1) {
+        rc = fail_at(r, n, "<cluster nodes=\"%d\">: a cluster of several nodes needs nic=\"...\"; "
+                           "expected a network class such as ib-ndr or tcp-25g",
+                     c->nodes);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nics-per-node", 1, 64, 1, &v), out);
+    c->nics_per_node = (int)v;
+
+    char *topo = attr_dup(n, "topology");
+    c->topology = (topo && strcmp(topo, "fat-tree") == 0) ? TOPO_FATTREE : TOPO_STAR;
+    free(topo);
+    if (c->topology == TOPO_STAR) {
+        static const char *const ft_only[] = {"nodes-per-leaf", "spines", "oversubscription"};
+        for (size_t i = 0; i < sizeof ft_only / sizeof ft_only[0]; i++)
+            if (xmlHasProp(n, (const xmlChar *)ft_only[i])) {
+                rc = fail_at(r, n, "<cluster %s>: only meaningful with topology=\"fat-tree\"",
+                             ft_only[i]);
+                goto out;
+            }
+    }
+    long def_npl = c->nodes < DEFAULT_NODES_PER_LEAF ? c->nodes : DEFAULT_NODES_PER_LEAF;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes-per-leaf", 1, c->nodes, def_npl, &v), out);
+    c->nodes_per_leaf = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "spines", 1, 1024, DEFAULT_SPINES, &v), out);
+    c->spines = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "oversubscription", 1.0, true, 1.0, &c->oversubscription),
+                      out);
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_platform(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    char *file = attr_dup(n, "file");
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (file == NULL || file[0] == '\0') {
+        rc = fail_at(r, n, "<platform file=\"\">: expected the path of a SimGrid platform file");
+        goto out;
+    }
+    if (file[0] == '/') {
+        sc->platform_file = xbt_strdup(file);
+    } else {
+        const char *slash = strrchr(r->path, '/');
+        int dirlen = slash ? (int)(slash - r->path) : 1;
+        sc->platform_file = bprintf("%.*s/%s", dirlen, slash ? r->path : ".", file);
+    }
+    if (access(sc->platform_file, R_OK) != 0) {
+        char why[128];
+        xmldoc_strerror(errno, why, sizeof why);
+        rc = fail_at(r, n, "<platform file=\"%s\">: cannot read %s: %s; expected a readable "
+                           "SimGrid platform file (relative to the scenario's folder)",
+                     file, sc->platform_file, why);
+        free(sc->platform_file);
+        sc->platform_file = NULL;
+    }
+out:
+    free(file);
+    return rc;
+}
+
+/* Does `host` name a host of the generated cluster: nodeN.gpuJ or nodeN.cpu? */
+static bool cluster_has_host(const struct cluster_spec *c, const char *host)
+{
+    int node, gpu, used = 0;
+    if (sscanf(host, "node%d.gpu%d%n", &node, &gpu, &used) == 2 && host[used] == '\0')
+        return node >= 0 && node < c->nodes && gpu >= 0 && gpu < c->gpus_per_node;
+    used = 0;
+    if (sscanf(host, "node%d.cpu%n", &node, &used) == 1 && used > 0 && host[used] == '\0')
+        return node >= 0 && node < c->nodes;
+    return false;
+}
+
+static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct benchmark *b = &sc->bench;
+    enum dmlsim_err rc;
+    b->kind = BENCH_P2P; /* the DTD admits only p2p for now */
+    b->line = (int)node_line(n);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "begin", UNIT_SIZE, UNIT_POSITIVE, 0, &b->begin_B),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
+    if (b->end_B < b->begin_B) {
+        rc = fail_at(r, n, "<benchmark end=\"...\">: end (%.0f B) is below begin (%.0f B); "
+                           "expected end >= begin",
+                     b->end_B, b->begin_B);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1.0, false, DEFAULT_FACTOR, &b->factor), out);
+    if (b->end_B / b->begin_B > 1 && b->end_B > b->begin_B &&
+        1 + log(b->end_B / b->begin_B) / log(b->factor) > MAX_BENCH_SIZES) {
+        rc = fail_at(r, n, "<benchmark factor=\"%g\">: gives more than %d sizes from begin to end; "
+                           "expected a larger factor",
+                     b->factor, MAX_BENCH_SIZES);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
+                                    &b->timeout_s),
+                      out);
+    for (xmlNodePtr p = n->children; p != NULL; p = p->next) {
+        if (p->type != XML_ELEMENT_NODE)
+            continue;
+        b->pairs = xbt_realloc(b->pairs, (b->npairs + 1) * sizeof *b->pairs);
+        struct bench_pair *bp = &b->pairs[b->npairs++];
+        bp->src = attr_dup(p, "src");
+        bp->dst = attr_dup(p, "dst");
+        bp->line = (int)node_line(p);
+        if (strcmp(bp->src, bp->dst) == 0) {
+            rc = fail_at(r, p, "<pair src=\"%s\" dst=\"%s\">: expected two different hosts",
+                         bp->src, bp->dst);
+            goto out;
+        }
+        const char *ends[2] = {bp->src, bp->dst};
+        for (int e = 0; e < 2 && sc->has_cluster; e++)
+            if (!cluster_has_host(&sc->cluster, ends[e])) {
+                rc = fail_at(r, p, "<pair %s=\"%s\">: no such host; expected nodeN.gpuJ or "
+                                   "nodeN.cpu with N < %d and J < %d",
+                             e ? "dst" : "src", ends[e], sc->cluster.nodes,
+                             sc->cluster.gpus_per_node);
+                goto out;
+            }
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct scenario *sc)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    sc->name = attr_dup(root, "name");
+    if (sc->name == NULL) {
+        const char *base = strrchr(sc->path, '/');
+        base = base ? base + 1 : sc->path;
+        size_t len = strlen(base);
+        if (len > 4 && strcmp(base + len - 4, ".xml") == 0)
+            len -= 4;
+        sc->name = xbt_strdup(base);
+        sc->name[len] = '\0';
+    }
+    char *seed = attr_dup(root, "seed");
+    long s = (long)DEFAULT_SEED;
+    if (seed != NULL && units_parse_long(seed, 0, LONG_MAX, &s) != 0)
+        rc = fail_at(r, root, "<scenario seed=\"%s\">: expected an integer >= 0", seed);
+    free(seed);
+    if (rc != DMLSIM_OK)
+        return rc;
+    sc->seed = (unsigned long)s;
+    char *model = attr_dup(root, "network-model");
+    sc->net_model = (model && strcmp(model, "LV08") == 0) ? NET_LV08 : NET_CM02;
+    free(model);
+
+    for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        const char *name = (const char *)n->name;
+        if (strcmp(name, "cluster") == 0) {
+            sc->has_cluster = true;
+            sc->cluster_line = (int)node_line(n);
+            rc = read_cluster(r, n, &sc->cluster);
+        } else if (strcmp(name, "platform") == 0) {
+            sc->cluster_line = (int)node_line(n);
+            rc = read_platform(r, n, sc);
+        } else if (strcmp(name, "benchmark") == 0) {
+            rc = read_benchmark(r, n, sc);
+        }
+        if (rc != DMLSIM_OK)
+            return rc;
+    }
+    return DMLSIM_OK;
+}
+
+/* ---- load --------------------------------------------------------------------------------- */
+
+static xmlDtdPtr builtin_dtd(void)
+{
+    xmlParserInputBufferPtr buf = xmlParserInputBufferCreateMem(
+            (const char *)dmlsim_scenario_dtd, (int)dmlsim_scenario_dtd_len, XML_CHAR_ENCODING_NONE);
+    return buf ? xmlIOParseDTD(NULL, buf, XML_CHAR_ENCODING_NONE) : NULL;
+}
+
+enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmlsim_error *err)
+{
+    struct reader r = {.path = path, .err = err, .dtd = NULL};
+    struct xml_capture cap = {0};
+    enum dmlsim_err rc = DMLSIM_OK;
+    xmlDocPtr doc = NULL;
+    xmlValidCtxtPtr vctxt = NULL;
+
+    memset(sc, 0, sizeof *sc);
+    sc->path = xbt_strdup(path);
+    DMLSIM_CHECK_GOTO(rc, xmldoc_read(path, &doc, err), out);
+    r.dtd = builtin_dtd();
+    if (r.dtd == NULL) { /* the DTD is compiled in: failing to parse it is a build bug */
+        rc = dmlsim_fail(err, DMLSIM_ESCHEMA, "%s:0: internal error: bad built-in scenario dtd",
+                         path);
+        goto out_free_doc;
+    }
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (root == NULL || strcmp((const char *)root->name, "scenario") != 0) {
+        rc = dmlsim_fail(err, DMLSIM_ESCHEMA, "%s:%ld: root element <%s>; expected <scenario>",
+                         path, node_line(root), root ? (const char *)root->name : "");
+        goto out_free_dtd;
+    }
+    DMLSIM_CHECK_GOTO(rc, check_names(&r, (xmlNodePtr)doc), out_free_dtd);
+
+    vctxt = xmlNewValidCtxt();
+    xmldoc_capture_begin(&cap);
+    int valid = xmlValidateDtd(vctxt, doc, r.dtd);
+    xmldoc_capture_end();
+    if (!valid || cap.have) {
+        rc = dmlsim_fail(err, DMLSIM_ESCHEMA, "%s:%d: %s (see scenarios/scenario.dtd)", path,
+                         cap.line, cap.have ? cap.msg : "does not match the scenario dtd");
+        goto out_free_valid;
+    }
+    rc = read_scenario(&r, root, sc);
+    if (rc != DMLSIM_OK && r.err)
+        r.err->code = rc;
+
+out_free_valid:
+    xmlFreeValidCtxt(vctxt);
+out_free_dtd:
+    xmlFreeDtd(r.dtd);
+out_free_doc:
+    xmlFreeDoc(doc);
+out:
+    if (rc != DMLSIM_OK)
+        scenario_release(sc);
+    else
+        assert(scenario_is_sane(sc));
+    return rc;
+}
+
+void scenario_release(struct scenario *sc)
+{
+    free(sc->path);
+    free(sc->name);
+    free(sc->platform_file);
+    for (size_t i = 0; i < sc->bench.npairs; i++) {
+        free(sc->bench.pairs[i].src);
+        free(sc->bench.pairs[i].dst);
+    }
+    free(sc->bench.pairs);
+    memset(sc, 0, sizeof *sc);
+}
+
+bool scenario_is_sane(const struct scenario *sc)
+{
+    if (sc->path == NULL || sc->name == NULL)
+        return false;
+    if (sc->has_cluster) {
+        const struct cluster_spec *c = &sc->cluster;
+        if (c->nodes < 1 || c->gpus_per_node < 1 || c->gpu == NULL || c->pcie == NULL ||
+            c->intra == NULL || (c->nodes > 1 && c->nic == NULL) || c->nics_per_node < 1 ||
+            c->nodes_per_leaf < 1 || c->spines < 1 || c->oversubscription < 1)
+            return false;
+    } else if (sc->platform_file == NULL) {
+        return false;
+    }
+    if (sc->bench.kind != BENCH_NONE &&
+        (sc->bench.npairs == 0 || sc->bench.begin_B <= 0 || sc->bench.end_B < sc->bench.begin_B))
+        return false;
+    return true;
+}
+
+int cluster_gpu_count(const struct cluster_spec *c)
+{
+    return c->nodes * c->gpus_per_node;
+}
