@@ -34,7 +34,7 @@ static const char usage[] =
 static int fail(const struct dmlsim_error *err)
 {
     fflush(stdout);
-    fprintf(stderr, "dmlsim: %s\n", err->msg);
+    fprintf(stderr, "%s\n", err->msg); /* already "FILE:LINE: ..." */
     return dmlsim_err_status(err->code);
 }
 

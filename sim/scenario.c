@@ -60,6 +60,17 @@ static enum dmlsim_err failv(struct reader *r, enum dmlsim_err code, long line, 
     return dmlsim_fail(r->err, code, "%s:%ld: %s", r->path, line, what);
 }
 
+static enum dmlsim_err fail_schema(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static enum dmlsim_err fail_schema(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    enum dmlsim_err rc = failv(r, DMLSIM_ESCHEMA, node_line(n), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 static enum dmlsim_err fail_at(struct reader *r, xmlNodePtr n, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 static enum dmlsim_err fail_at(struct reader *r, xmlNodePtr n, const char *fmt, ...)
@@ -197,7 +208,7 @@ static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
                 content_names(pdecl->content, allowed, sizeof allowed, &used);
             if (parent->type != XML_ELEMENT_NODE)
                 snprintf(allowed, sizeof allowed, "<scenario>");
-            return fail_at(r, n, "unknown element <%s>; expected %s", (const char *)n->name,
+            return fail_schema(r, n, "unknown element <%s>; expected %s", (const char *)n->name,
                            allowed);
         }
         for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
@@ -212,7 +223,7 @@ static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
                 if (k > 0 && (size_t)k < sizeof allowed - used)
                     used += (size_t)k;
             }
-            return fail_at(r, n, "unknown attribute %s on <%s>; expected one of: %s",
+            return fail_schema(r, n, "unknown attribute %s on <%s>; expected one of: %s",
                            (const char *)a->name, (const char *)n->name,
                            used ? allowed : "(no attributes)");
         }

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# cli.sh - whole-program tests of the dmlsim command line, run from the repository root by ctest:
+#   bad scenarios (tests/bad/*.xml): exit 1, one stderr line "FILE:LINE: ...", nothing on stdout,
+#     no output file; each file's second line says what to expect:
+#       <!-- expect: LINE | TEXT -->            message starts "tests/bad/NAME.xml:LINE: ", has TEXT
+#       <!-- expect-prefix: PREFIX | TEXT -->   message starts with PREFIX, has TEXT
+#   determinism: the same scenario twice gives byte-identical output;
+#   presets: platforms/*.xml are exactly what `dmlsim platform` generates from platforms/src/;
+#   shipped scenarios validate against scenarios/scenario.dtd (xmllint, independent of dmlsim)
+#     and run with exit 0;
+#   usage: --help, --version, unknown commands.
+set -u
+dmlsim=${1:?usage: cli.sh PATH/TO/dmlsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# ---- bad scenarios ---------------------------------------------------------------------------
+nbad=0
+for f in tests/bad/*.xml; do
+    nbad=$((nbad + 1))
+    spec=$(sed -n '2p' "$f")
+    case "$spec" in
+    *"expect-prefix:"*)
+        prefix=$(sed -E 's/.*expect-prefix: *([^|]*[^ |]) *\|.*/\1/' <<<"$spec")" "
+        ;;
+    *"expect:"*)
+        line=$(sed -E 's/.*expect: *([0-9]+) *\|.*/\1/' <<<"$spec")
+        prefix="$f:$line: "
+        ;;
+    *)
+        ko "$f: no expect comment on line 2"
+        continue
+        ;;
+    esac
+    text=$(sed -E 's/.*\| *(.*[^ ]) *-->.*/\1/' <<<"$spec")
+    "$dmlsim" run "$f" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    nlines=$(wc -l <"$tmp/err")
+    msg=$(head -n 1 "$tmp/err")
+    if [ "$rc" -ne 1 ]; then
+        ko "$f: exit $rc, expected 1 ($msg)"
+    elif [ "$nlines" -ne 1 ]; then
+        ko "$f: $nlines stderr lines, expected 1: $(cat "$tmp/err")"
+    elif [ -s "$tmp/out" ]; then
+        ko "$f: wrote to stdout on bad input"
+    elif [ "${msg#"$prefix"}" = "$msg" ]; then
+        ko "$f: message '$msg' does not start with '$prefix'"
+    elif [ "${msg#*"$text"}" = "$msg" ]; then
+        ko "$f: message '$msg' does not contain '$text'"
+    else
+        ok
+    fi
+    # The platform command must leave no output file behind either.
+    mkdir -p "$tmp/o" && rm -f "$tmp/o"/*
+    "$dmlsim" platform "$f" -o "$tmp/o/out.xml" >/dev/null 2>&1
+    rc=$?
+    if [ "$rc" -ne 1 ] || [ -n "$(ls -A "$tmp/o")" ]; then
+        ko "$f: platform -o: exit $rc, left: $(ls -A "$tmp/o")"
+    else
+        ok
+    fi
+done
+[ "$nbad" -ge 15 ] && ok || ko "only $nbad bad scenarios, expected at least 15"
+
+# ---- usage -----------------------------------------------------------------------------------
+"$dmlsim" --help >"$tmp/help" 2>&1 && grep -q "^usage: dmlsim" "$tmp/help" && ok || ko "--help"
+"$dmlsim" --version | grep -Eq '^dmlsim [0-9]+\.[0-9]+\.[0-9]+$' && ok || ko "--version"
+"$dmlsim" frobnicate >/dev/null 2>&1
+[ $? -eq 1 ] && ok || ko "unknown command must exit 1"
+"$dmlsim" run >/dev/null 2>&1
+[ $? -eq 1 ] && ok || ko "run without a file must exit 1"
+"$dmlsim" platform scenarios/p2p.xml >/dev/null 2>&1
+[ $? -eq 1 ] && ok || ko "platform without -o must exit 1"
+"$dmlsim" catalog >"$tmp/cat" && [ "$(grep -c 'pcie-gen\|nvlink\|ib-\|roce-\|tcp-' "$tmp/cat")" -ge 13 ] &&
+    ok || ko "catalog lists the link classes"
+
+# ---- determinism -----------------------------------------------------------------------------
+"$dmlsim" run scenarios/p2p.xml >"$tmp/a" 2>&1 && "$dmlsim" run scenarios/p2p.xml >"$tmp/b" 2>&1 &&
+    cmp -s "$tmp/a" "$tmp/b" && ok || ko "scenarios/p2p.xml: two runs differ"
+"$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p1.xml" &&
+    "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p2.xml" &&
+    cmp -s "$tmp/p1.xml" "$tmp/p2.xml" && ok || ko "platform generation differs between runs"
+
+# ---- presets ---------------------------------------------------------------------------------
+for src in platforms/src/*.xml; do
+    name=$(basename "$src")
+    if "$dmlsim" platform "$src" -o "$tmp/$name" && cmp -s "$tmp/$name" "platforms/$name"; then
+        ok
+    else
+        ko "platforms/$name is not what 'dmlsim platform $src' generates (regenerate it)"
+    fi
+done
+
+# ---- shipped scenarios -----------------------------------------------------------------------
+if ! command -v xmllint >/dev/null; then
+    ko "xmllint (libxml2-utils) is needed to validate the shipped scenarios"
+fi
+for f in scenarios/*.xml platforms/src/*.xml; do
+    if command -v xmllint >/dev/null; then
+        xmllint --noout --nonet --dtdvalid scenarios/scenario.dtd "$f" 2>"$tmp/lint" && ok ||
+            ko "$f does not validate: $(cat "$tmp/lint")"
+    fi
+    "$dmlsim" run "$f" >"$tmp/out" 2>"$tmp/err" && ok || ko "$f: run failed: $(cat "$tmp/err")"
+done
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,67 @@
+/* testlib.h - helpers shared by the Check tests: a scenario built in memory, SimGrid set up inside
+ * the forked test process, and a main() that runs one suite. */
+#ifndef DMLSIM_TESTLIB_H
+#define DMLSIM_TESTLIB_H
+
+#include "catalog.h"
+#include "platform.h"
+#include "scenario.h"
+
+#include <check.h>
+#include <simgrid/engine.h>
+#include <xbt/log.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A generated cluster with the given classes (nic may be NULL for one node). */
+static inline struct scenario test_cluster(int nodes, int gpus, const char *gpu, const char *intra,
+                                           const char *nic, int nics)
+{
+    struct scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.path = strdup("test.xml");
+    sc.name = strdup("test");
+    sc.seed = 1;
+    sc.net_model = NET_CM02;
+    sc.has_cluster = true;
+    struct cluster_spec *c = &sc.cluster;
+    c->nodes = nodes;
+    c->gpus_per_node = gpus;
+    c->gpu = catalog_gpu(gpu);
+    c->intra = catalog_link(intra);
+    c->pcie = c->intra->kind == LINK_PCIE ? c->intra : catalog_link(c->gpu->pcie);
+    c->nic = nic ? catalog_link(nic) : NULL;
+    c->nics_per_node = nics;
+    c->topology = TOPO_STAR;
+    c->nodes_per_leaf = nodes;
+    c->spines = 1;
+    c->oversubscription = 1;
+    ck_assert(scenario_is_sane(&sc));
+    return sc;
+}
+
+/* simgrid_init + quiet logs + our network configuration + load. Call once per forked test. */
+static inline struct platform *test_load(const struct scenario *sc)
+{
+    int argc = 1;
+    char *argv[] = {"test", NULL};
+    simgrid_init(&argc, argv);
+    xbt_log_control_set("root.thres:critical");
+    platform_configure(sc);
+    struct platform *pf = NULL;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(platform_load(sc, &pf, &err) == DMLSIM_OK, "%s", err.msg);
+    return pf;
+}
+
+static inline int test_run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+#endif

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# setup.sh - install what is missing (Debian 12, as root), configure and build into build/.
+# As a non-root user it prints the exact apt-get line instead and exits 1.
+# Used by tools/main.sh and tools/test.sh; run it alone to just build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages: compiler and build tools, SimGrid 3.32, Check (unit tests), libxml2 (scenario
+# parsing and validation), xmllint (independent DTD check in tests), gnuplot (plots).
+packages=(gcc make cmake pkg-config libsimgrid-dev check libxml2-dev libxml2-utils gnuplot-nox)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "dmlsim: missing Debian packages; install them as root with:" >&2
+        echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "dmlsim: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B build -DDMLSIM_WERROR=ON >build.log 2>&1 || { cat build.log; exit 1; }
+cmake --build build -j"$(nproc)" >>build.log 2>&1 || { cat build.log; exit 1; }
+rm -f build.log
