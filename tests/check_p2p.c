@@ -116,6 +116,26 @@ START_TEST(test_user_platform_p2p)
 }
 END_TEST
 
+START_TEST(test_lv08_on_request)
+{
+    /* network-model="LV08": SimGrid multiplies latency by 13.01 and bandwidth by 0.97
+     * (reference/simgrid-notes.md, SimGrid's LV08 defaults). Over one PCIe Gen3 hop, TCP-gamma's
+     * cap gamma / (2 x latency) = 4194304 / (2 x 13.01 us) = 161 GB/s does not bind. */
+    struct scenario sc = test_cluster(1, 2, "p100", "pcie-gen3", NULL, 1);
+    sc.net_model = NET_LV08;
+    set_bench(&sc, "node0.gpu0", "node0.gpu1");
+    struct platform *pf = test_load(&sc);
+    struct p2p_result res;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(bench_p2p_run(&sc, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    const struct link_class *pcie = catalog_link("pcie-gen3");
+    check_rows(&res, 0, 13.01 * pcie->hop_lat_s, 0.97 * pcie->bw_Bps);
+    bench_p2p_release(&res);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_sizes)
 {
     struct benchmark b = {.begin_B = 8, .end_B = 1024, .factor = 2};
@@ -147,6 +167,7 @@ static Suite *p2p_suite(void)
     tcase_add_loop_test(tc, test_every_link_class, 0, (int)nlinks);
     tcase_add_test(tc, test_host_to_gpu_and_pairs_in_turn);
     tcase_add_test(tc, test_user_platform_p2p);
+    tcase_add_test(tc, test_lv08_on_request);
     tcase_add_test(tc, test_sizes);
     suite_add_tcase(s, tc);
     return s;
