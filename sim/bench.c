@@ -2,6 +2,7 @@
 #include "bench.h"
 
 #include <simgrid/actor.h>
+#include <simgrid/barrier.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
@@ -175,6 +176,128 @@ void bench_p2p_release(struct p2p_result *res)
     for (size_t p = 0; p < res->npairs; p++)
         free(res->routes[p]);
     free(res->routes);
+    free(res->rows);
+    memset(res, 0, sizeof *res);
+}
+
+/* ---- collectives ------------------------------------------------------------------------- */
+
+struct coll_ctx {
+    const struct scenario *sc;
+    struct coll_world *world;
+    const double *sizes;
+    size_t nsizes;
+    sg_bar_t barrier;    /* all ranks start each size together */
+    double *start_s;     /* per size: the common start */
+    double *end_s;       /* per size: the last rank's end */
+    enum net_status *st; /* per size: the worst status */
+};
+
+struct coll_rank {
+    struct coll_ctx *c;
+    int rank;
+};
+
+static void coll_rank_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct coll_rank *me = sg_actor_self_get_data();
+    struct coll_ctx *c = me->c;
+    const struct benchmark *b = &c->sc->bench;
+    for (size_t i = 0; i < c->nsizes; i++) {
+        sg_barrier_wait(c->barrier);
+        c->start_s[i] = simgrid_get_clock();
+        enum net_status st = collective_run(c->world, b->algo, b->op, me->rank, c->sizes[i]);
+        double now = simgrid_get_clock();
+        if (now > c->end_s[i])
+            c->end_s[i] = now;
+        if (st > c->st[i])
+            c->st[i] = st;
+    }
+}
+
+enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
+                               struct coll_result *res, struct dmlsim_error *err)
+{
+    const struct benchmark *b = &sc->bench;
+    int P = b->gpus > 0 ? b->gpus : (int)pf->ngpus;
+    memset(res, 0, sizeof *res);
+    if (P < 1 || P > (int)pf->ngpus)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <benchmark gpus=\"%d\">: the platform has %zu GPU(s); expected "
+                           "1 to %zu",
+                           sc->path, b->line, P, pf->ngpus, pf->ngpus);
+    struct coll_world w;
+    collective_world_init(&w, P, pf->gpus, b->timeout_s);
+    w.level = b->level;
+    w.chunks = b->chunks;
+    w.sent_msgs = xbt_new0(double, P);
+    const char *why = b->op == COLL_ALLREDUCE ? collective_check(&w, b->algo) : NULL;
+    if (why != NULL) {
+        collective_world_release(&w);
+        free(w.sent_msgs);
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <benchmark algo=\"%s\">: %s", sc->path,
+                           b->line, b->algo->name, why);
+    }
+    struct coll_ctx c = {.sc = sc, .world = &w, .barrier = sg_barrier_init((unsigned)P)};
+    double *sizes = bench_sizes(b, &c.nsizes);
+    c.sizes = sizes;
+    c.start_s = xbt_new0(double, c.nsizes);
+    c.end_s = xbt_new0(double, c.nsizes);
+    c.st = xbt_new0(enum net_status, c.nsizes);
+    struct coll_rank *ranks = xbt_new0(struct coll_rank, P);
+    for (int r = 0; r < P; r++) {
+        ranks[r] = (struct coll_rank){.c = &c, .rank = r};
+        char *name = bprintf("rank-%d", r);
+        start_actor(name, pf->gpus[r], coll_rank_actor, &ranks[r]);
+        free(name);
+    }
+    simgrid_run();
+    res->nranks = P;
+    res->nrows = c.nsizes;
+    res->rows = xbt_new0(struct coll_row, c.nsizes);
+    for (size_t i = 0; i < c.nsizes; i++)
+        res->rows[i] = (struct coll_row){.size_B = sizes[i], .time_s = c.end_s[i] - c.start_s[i],
+                                         .status = c.st[i]};
+    for (int r = 0; r < P; r++)
+        res->messages += w.sent_msgs[r];
+    sg_barrier_destroy(c.barrier);
+    free(ranks);
+    free(c.start_s);
+    free(c.end_s);
+    free(c.st);
+    free(sizes);
+    free(w.sent_msgs);
+    collective_world_release(&w);
+    return DMLSIM_OK;
+}
+
+void bench_coll_print(const struct scenario *sc, const struct coll_result *res, FILE *out)
+{
+    enum coll_op op = sc->bench.op;
+    double factor = collective_busbw_factor(op, res->nranks);
+    fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "size", "count", "type", "redop", "time",
+            "algbw", "busbw");
+    fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "(B)", "(elements)", "", "", "(us)",
+            "(GB/s)", "(GB/s)");
+    for (size_t i = 0; i < res->nrows; i++) {
+        const struct coll_row *r = &res->rows[i];
+        const char *redop = op == COLL_ALLGATHER || op == COLL_BROADCAST ? "none" : "sum";
+        if (r->status != NET_OK) {
+            fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s\n", r->size_B, r->size_B / 4,
+                    "float", redop, net_status_str(r->status), "-", "-");
+            continue;
+        }
+        double algbw = r->time_s > 0 ? r->size_B / r->time_s / 1e9 : 0;
+        fprintf(out, " %12.0f %12.0f %6s %6s %12.2f %9.2f %9.2f\n", r->size_B, r->size_B / 4,
+                "float", redop, r->time_s * 1e6, algbw, algbw * factor);
+    }
+    fprintf(out, "# messages sent: %.0f\n", res->messages);
+}
+
+void bench_coll_release(struct coll_result *res)
+{
     free(res->rows);
     memset(res, 0, sizeof *res);
 }

@@ -49,4 +49,28 @@ void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FI
 
 void bench_p2p_release(struct p2p_result *res);
 
+struct coll_row {
+    double size_B;          /* collective size (nccl-tests convention, collective.h) */
+    double time_s;          /* from the common start to the last rank's end */
+    enum net_status status; /* worst status over the ranks */
+};
+
+struct coll_result {
+    int nranks;            /* ranks taking part */
+    struct coll_row *rows; /* one per size */
+    size_t nrows;          /* number of sizes */
+    double messages;       /* messages sent, all sizes */
+};
+
+/* Runs the collective benchmark: for each size all ranks start together (a barrier), run the
+ * collective, and the row's time is when the last rank finished. Calls simgrid_run; release the
+ * result with bench_coll_release. */
+enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
+                               struct coll_result *res, struct dmlsim_error *err);
+
+/* nccl-tests-style table: size, count (float32 elements), type, redop, time, algbw, busbw. */
+void bench_coll_print(const struct scenario *sc, const struct coll_result *res, FILE *out);
+
+void bench_coll_release(struct coll_result *res);
+
 #endif

@@ -1,6 +1,10 @@
 /* main.c - the dmlsim command line. Parses arguments, calls the modules, prints one message and
  * exits 1 on bad input (3 is reserved for failed <expect> assertions). Nothing else lives here. */
 #include "bench.h"
+#include "calib.h"
+#include "model.h"
+#include "sweep.h"
+#include "train.h"
 #include "catalog.h"
 #include "error.h"
 #include "platform.h"
@@ -9,9 +13,13 @@
 #include <simgrid/engine.h>
 #include <xbt/log.h>
 
+#include <xbt/misc.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef DMLSIM_VERSION
 #define DMLSIM_VERSION "0.0.0"
@@ -21,7 +29,14 @@ static const char usage[] =
         "usage: dmlsim COMMAND [ARGS]\n"
         "\n"
         "commands:\n"
-        "  run FILE.xml                 simulate a scenario and print its results\n"
+        "  run FILE.xml [OPTIONS]       simulate a scenario and print its results\n"
+        "      --set ELEM.ATTR=VALUE    override an attribute of the first <ELEM> (repeatable)\n"
+        "      --csv FILE               also write the per-step table as CSV (training)\n"
+        "      --json FILE              also write configuration, steps and summary as JSON\n"
+        "      --summary FILE           also write the one-line summary table sweeps merge\n"
+        "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
+        "                               run one simulation per point of the grid, N at a time,\n"
+        "                               and print one merged table (also to OUT)\n"
         "  platform FILE.xml -o OUT.xml write the SimGrid platform a scenario's <cluster> generates\n"
         "  catalog                      list the link classes and GPU models, with their sources\n"
         "\n"
@@ -55,15 +70,84 @@ static void print_config(const struct scenario *sc, const struct platform *pf)
                                           : "LV08 (SimGrid TCP realism: latency x13.01, bw x0.97)");
 }
 
-static int cmd_run(const char *path)
+/* Options of `run`. */
+struct run_opts {
+    const char *path;                  /* scenario file */
+    struct scenario_override *ov;      /* --set overrides */
+    size_t nov;                        /* number of overrides */
+    const char *csv, *json, *summary;  /* output files, or NULL */
+};
+
+/* Writes one output file atomically: to a temporary name, renamed into place when complete. */
+typedef void (*writer_fn)(const struct scenario *, const struct model *,
+                          const struct train_result *, FILE *);
+
+static void write_csv(const struct scenario *sc, const struct model *m,
+                      const struct train_result *res, FILE *out)
+{
+    (void)m;
+    train_write_csv(res, sc->train.batch, out);
+}
+
+static void write_summary(const struct scenario *sc, const struct model *m,
+                          const struct train_result *res, FILE *out)
+{
+    (void)m;
+    train_write_summary(sc, res, out);
+}
+
+static enum dmlsim_err write_output(const char *path, writer_fn fn, const struct scenario *sc,
+                                    const struct model *m, const struct train_result *res,
+                                    struct dmlsim_error *err)
+{
+    char *tmp = bprintf("%s.tmp.XXXXXX", path);
+    enum dmlsim_err rc = DMLSIM_OK;
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f == NULL) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write", path);
+        goto out;
+    }
+    fn(sc, m, res, f);
+    if ((ferror(f) | fclose(f)) || chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write", path);
+        unlink(tmp);
+    }
+out:
+    free(tmp);
+    return rc;
+}
+
+static void print_model(const struct scenario *sc, const struct model *m)
+{
+    const struct train_spec *ts = &sc->train;
+    struct memory_need need = model_memory(m, ts->dtype, ts->opt, ts->batch);
+    printf("# model         %s: %.0f parameters, %zu layers, %.3f GFLOP forward per sample\n",
+           m->name, model_params(m), m->nlayers, model_fwd_flops(m) / 1e9);
+    printf("# memory/gpu    %.2f GB = weights %.2f + gradients %.2f + optimizer %.2f + "
+           "activations %.2f (batch %d)\n",
+           need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
+           need.act_B / 1e9, ts->batch);
+}
+
+static int cmd_run(const struct run_opts *o)
 {
     struct scenario sc;
     struct dmlsim_error err = {0};
     struct platform *pf = NULL;
+    struct model m = {0};
     int status = 0;
-    enum dmlsim_err rc = scenario_load(path, &sc, &err);
+    enum dmlsim_err rc = scenario_load_with(o->path, o->ov, o->nov, &sc, &err);
     if (rc != DMLSIM_OK)
         return fail(&err);
+    if ((o->csv || o->json || o->summary) && sc.train.strategy == STRAT_NONE) {
+        dmlsim_fail(&err, DMLSIM_EUSAGE,
+                    "%s:0: --csv, --json and --summary describe training; expected a scenario "
+                    "with <training>",
+                    o->path);
+        scenario_release(&sc);
+        return fail(&err);
+    }
 
     int sg_argc = 1;
     char *sg_argv[] = {"dmlsim", NULL};
@@ -85,17 +169,93 @@ static int cmd_run(const char *path)
         DMLSIM_CHECK_GOTO(rc, bench_p2p_run(&sc, &res, &err), out_fail);
         bench_p2p_print(&sc, &res, stdout);
         bench_p2p_release(&res);
+    } else if (sc.bench.kind == BENCH_COLLECTIVE) {
+        struct coll_result res;
+        int P = sc.bench.gpus > 0 ? sc.bench.gpus : (int)pf->ngpus;
+        print_config(&sc, pf);
+        printf("# benchmark     %s, algo %s, %s level, %d rank(s), chunks %d, factor %g, timeout "
+               "%g s\n#\n",
+               collective_op_name(sc.bench.op),
+               sc.bench.op == COLL_ALLREDUCE ? sc.bench.algo->name
+               : sc.bench.op == COLL_BROADCAST ? "chain"
+                                               : "ring",
+               sc.bench.level == COLL_FLOW ? "flow" : "message", P, sc.bench.chunks,
+               sc.bench.factor, sc.bench.timeout_s);
+        fflush(stdout);
+        DMLSIM_CHECK_GOTO(rc, bench_coll_run(&sc, pf, &res, &err), out_fail);
+        bench_coll_print(&sc, &res, stdout);
+        bench_coll_release(&res);
+    } else if (sc.train.strategy != STRAT_NONE) {
+        struct train_result res;
+        struct calib cal = calib_default();
+        scenario_build_model(&sc, &m);
+        DMLSIM_CHECK_GOTO(rc, train_check(&sc, pf, &m, &err), out_fail); /* before any output */
+        const struct train_spec *ts = &sc.train;
+        int P = ts->gpus > 0 ? ts->gpus : (int)pf->ngpus;
+        print_config(&sc, pf);
+        print_model(&sc, &m);
+        printf("# calibration   %s\n", cal.source);
+        printf("# training      all-reduce %s (%s level), %d worker(s) x batch %d = global batch "
+               "%d, %s, %s, %d step(s)\n",
+               ts->algo->name, ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch,
+               P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt),
+               ts->steps);
+        printf("# buckets       %.0f B, overlap %s\n#\n", ts->bucket_B,
+               ts->overlap ? "on" : "off");
+        fflush(stdout);
+        DMLSIM_CHECK_GOTO(rc, train_run(&sc, pf, &m, &cal, &res, &err), out_fail);
+        train_print(&sc, &res, stdout);
+        const char *files[] = {o->csv, o->json, o->summary};
+        writer_fn fns[] = {write_csv, train_write_json, write_summary};
+        for (int i = 0; i < 3 && rc == DMLSIM_OK; i++)
+            if (files[i] != NULL)
+                rc = write_output(files[i], fns[i], &sc, &m, &res, &err);
+        train_result_release(&res);
+        if (rc != DMLSIM_OK)
+            goto out_fail;
     } else {
         print_config(&sc, pf);
-        printf("# nothing to run: the scenario has no <benchmark>\n");
+        printf("# nothing to run: the scenario has no <benchmark> or <training>\n");
     }
     goto out;
 out_fail:
     status = fail(&err);
 out:
+    model_release(&m);
     platform_free(pf);
     scenario_release(&sc);
     return status;
+}
+
+/* Parses the arguments of `run` after the file name. */
+static int parse_run(int argc, char **argv, struct run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    if (argc < 1 || argv[0][0] == '-')
+        return usage_error("run: expected FILE.xml");
+    o->path = argv[0];
+    o->ov = calloc((size_t)argc, sizeof *o->ov);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = strcmp(a, "--csv") == 0       ? &o->csv
+                           : strcmp(a, "--json") == 0    ? &o->json
+                           : strcmp(a, "--summary") == 0 ? &o->summary
+                                                         : NULL;
+        if (i + 1 >= argc)
+            return usage_error("run: option needs a value");
+        if (dst != NULL) {
+            *dst = argv[++i];
+        } else if (strcmp(a, "--set") == 0) {
+            char *eq = strchr(argv[++i], '=');
+            if (eq == NULL)
+                return usage_error("run: --set expects ELEM.ATTR=VALUE");
+            *eq = '\0';
+            o->ov[o->nov++] = (struct scenario_override){argv[i], eq + 1};
+        } else {
+            return usage_error("run: unknown option");
+        }
+    }
+    return 0;
 }
 
 static int cmd_platform(int argc, char **argv)
@@ -175,10 +335,15 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "run") == 0) {
-        if (argc != 3 || argv[2][0] == '-')
-            return usage_error("run: expected FILE.xml");
-        return cmd_run(argv[2]);
+        struct run_opts o;
+        int st = parse_run(argc - 2, argv + 2, &o);
+        if (st == 0)
+            st = cmd_run(&o);
+        free(o.ov);
+        return st;
     }
+    if (strcmp(cmd, "sweep") == 0)
+        return sweep_main(argv[0], argc - 2, argv + 2);
     if (strcmp(cmd, "platform") == 0)
         return cmd_platform(argc - 2, argv + 2);
     if (strcmp(cmd, "catalog") == 0) {

@@ -27,6 +27,13 @@ enum net_status net_send(sg_mailbox_t mb, void *payload, double size_B, double t
 /* Receives one message from `mb` into *payload, waiting at most timeout_s. */
 enum net_status net_recv(sg_mailbox_t mb, void **payload, double timeout_s);
 
+/* Non-blocking halves, for protocols that send and receive at once (a ring step, a tree node
+ * waiting on two children): post with net_isend / net_irecv, then net_wait each handle, which
+ * waits until the absolute simulated time deadline_s at most and releases the handle. */
+sg_comm_t net_isend(sg_mailbox_t mb, void *payload, double size_B);
+sg_comm_t net_irecv(sg_mailbox_t mb, void **payload);
+enum net_status net_wait(sg_comm_t comm, double deadline_s);
+
 const char *net_status_str(enum net_status st);
 
 #endif

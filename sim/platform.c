@@ -104,8 +104,8 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
     fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
     for (int j = 0; j < G; j++)
         fprintf(out, "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
-                     "value=\"%s\"/></host>\n",
-                n, j, c->gpu->peak_flops[DTYPE_FP32], c->gpu->name);
+                     "value=\"%s\"/><prop id=\"node\" value=\"%d\"/></host>\n",
+                n, j, c->gpu->peak_flops[DTYPE_FP32], c->gpu->name, n);
     fprintf(out, "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"/>\n", n,
             CATALOG_CPU_FLOPS);
     if (has_net)

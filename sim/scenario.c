@@ -37,6 +37,9 @@ extern const size_t dmlsim_scenario_dtd_len;
 #define DEFAULT_TIMEOUT_S 3600.0
 #define DEFAULT_SPINES 2
 #define DEFAULT_NODES_PER_LEAF 16
+#define DEFAULT_CHUNKS 8
+#define DEFAULT_STEPS 10
+#define DEFAULT_BUCKET_B (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
 #define MAX_BENCH_SIZES 1000 /* rows per pair; more is a typo in factor, not a benchmark */
 
 struct reader {
@@ -350,12 +353,29 @@ static bool cluster_has_host(const struct cluster_spec *c, const char *host)
     return false;
 }
 
+static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n,
+                                       const struct coll_algo **algo, enum coll_level *level,
+                                       int *gpus, int *chunks);
+
 static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     struct benchmark *b = &sc->bench;
     enum dmlsim_err rc;
-    b->kind = BENCH_P2P; /* the DTD admits only p2p for now */
+    char *kind = attr_dup(n, "kind");
+    b->kind = strcmp(kind, "p2p") == 0 ? BENCH_P2P : BENCH_COLLECTIVE;
+    b->op = strcmp(kind, "allgather") == 0       ? COLL_ALLGATHER
+            : strcmp(kind, "reducescatter") == 0 ? COLL_REDUCESCATTER
+            : strcmp(kind, "broadcast") == 0     ? COLL_BROADCAST
+                                                 : COLL_ALLREDUCE;
+    free(kind);
     b->line = (int)node_line(n);
+    DMLSIM_CHECK_GOTO(rc, read_coll_attrs(r, n, &b->algo, &b->level, &b->gpus, &b->chunks), out);
+    if (b->kind == BENCH_COLLECTIVE && b->level == COLL_FLOW && b->op == COLL_ALLREDUCE &&
+        strcmp(b->algo->name, "ring") != 0) {
+        rc = fail_at(r, n, "<benchmark level=\"flow\">: flow level exists for the ring only; "
+                           "expected algo=\"ring\" or level=\"message\"");
+        goto out;
+    }
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "begin", UNIT_SIZE, UNIT_POSITIVE, 0, &b->begin_B),
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
@@ -380,6 +400,11 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
     for (xmlNodePtr p = n->children; p != NULL; p = p->next) {
         if (p->type != XML_ELEMENT_NODE)
             continue;
+        if (b->kind != BENCH_P2P) {
+            rc = fail_at(r, p, "<pair> belongs to kind=\"p2p\" benchmarks; expected no children "
+                               "in a collective benchmark");
+            goto out;
+        }
         b->pairs = xbt_realloc(b->pairs, (b->npairs + 1) * sizeof *b->pairs);
         struct bench_pair *bp = &b->pairs[b->npairs++];
         bp->src = attr_dup(p, "src");
@@ -399,6 +424,175 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
                              sc->cluster.gpus_per_node);
                 goto out;
             }
+    }
+    if (b->kind == BENCH_P2P && b->npairs == 0)
+        rc = fail_at(r, n, "<benchmark kind=\"p2p\">: no endpoints; expected <pair src=\"...\" "
+                           "dst=\"...\"/> children");
+out:
+    return rc;
+}
+
+/* algo, level, gpus, chunks: shared by collective benchmarks and training. */
+static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n,
+                                       const struct coll_algo **algo, enum coll_level *level,
+                                       int *gpus, int *chunks)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    char *name = attr_dup(n, "algo");
+    *algo = collective_find(name ? name : "ring");
+    if (*algo == NULL)
+        rc = fail_at(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s",
+                     (const char *)n->name, name, collective_names());
+    free(name);
+    if (rc != DMLSIM_OK)
+        return rc;
+    char *lv = attr_dup(n, "level");
+    *level = (lv && strcmp(lv, "flow") == 0) ? COLL_FLOW : COLL_MESSAGE;
+    free(lv);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus", 1, 1L << 24, 0, &v), out);
+    *gpus = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "chunks", 1, 4096, DEFAULT_CHUNKS, &v), out);
+    *chunks = (int)v;
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct model_spec *ms = &sc->model;
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    ms->present = true;
+    ms->line = (int)node_line(n);
+    ms->preset = attr_dup(n, "preset");
+    ms->gpt = model_gpt_defaults();
+    char *name = attr_dup(n, "name");
+    model_init(&ms->explicit_, name ? name : (ms->preset ? ms->preset : "model"));
+    free(name);
+    bool has_children = false;
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next)
+        has_children |= c->type == XML_ELEMENT_NODE;
+    if (ms->preset != NULL) {
+        struct model probe;
+        if (model_preset(ms->preset, NULL, DTYPE_FP32, &probe) != 0)
+            return fail_at(r, n, "<model preset=\"%s\">: unknown preset; expected one of: %s",
+                           ms->preset, model_preset_names());
+        model_release(&probe);
+        if (has_children)
+            return fail_at(r, n, "<model preset=\"%s\">: a preset has no <layer> children; "
+                                 "expected either a preset or layers",
+                           ms->preset);
+    } else if (!has_children) {
+        return fail_at(r, n, "<model>: no preset and no layers; expected preset=\"...\" (%s) or "
+                             "<layer> children",
+                       model_preset_names());
+    }
+    static const char *const shape[] = {"layers", "hidden", "heads", "seq", "vocab"};
+    int *field[] = {&ms->gpt.layers, &ms->gpt.hidden, &ms->gpt.heads, &ms->gpt.seq,
+                    &ms->gpt.vocab};
+    if (ms->preset && strcmp(ms->preset, "bert-large") == 0)
+        ms->gpt.seq = 512; /* BERT's maximum sequence length */
+    for (int i = 0; i < 5; i++) {
+        if (!xmlHasProp(n, (const xmlChar *)shape[i]))
+            continue;
+        bool ok = ms->preset && (strcmp(ms->preset, "gpt") == 0 ||
+                                 (strcmp(ms->preset, "bert-large") == 0 && i == 3));
+        if (!ok)
+            return fail_at(r, n, "<model %s>: only meaningful with preset=\"gpt\"%s", shape[i],
+                           i == 3 ? " or \"bert-large\"" : "");
+        DMLSIM_CHECK_GOTO(rc, attr_int(r, n, shape[i], 1, 1L << 24, 0, &v), out);
+        *field[i] = (int)v;
+    }
+    if (ms->gpt.hidden % ms->gpt.heads != 0)
+        return fail_at(r, n, "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
+                             "heads",
+                       ms->gpt.hidden, ms->gpt.heads);
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        double params, flops, bwd = -1, act;
+        char *lname = attr_dup(c, "name");
+        static const char *const num[] = {"params", "flops", "backward-flops"};
+        double *dst[] = {&params, &flops, &bwd};
+        for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
+            char *val = attr_dup(c, num[i]);
+            if (val && (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0))
+                rc = fail_at(r, c, "<layer %s=\"%s\">: expected a number >= 0 (a count, such as "
+                                   "2.5e9)",
+                             num[i], val);
+            free(val);
+        }
+        if (rc == DMLSIM_OK)
+            rc = attr_quantity(r, c, "activation", UNIT_SIZE, UNIT_NONNEG, 0, &act);
+        if (rc == DMLSIM_OK)
+            model_add(&ms->explicit_, lname, params, flops, bwd, act);
+        free(lname);
+        if (rc != DMLSIM_OK)
+            goto out;
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct train_spec *t = &sc->train;
+    enum dmlsim_err rc;
+    long v;
+    t->strategy = STRAT_ALLREDUCE;
+    t->line = (int)node_line(n);
+    DMLSIM_CHECK_GOTO(rc, read_coll_attrs(r, n, &t->algo, &t->level, &t->gpus, &t->chunks), out);
+    if (t->level == COLL_FLOW && strcmp(t->algo->name, "ring") != 0) {
+        rc = fail_at(r, n, "<training level=\"flow\">: flow level exists for the ring only; "
+                           "expected algo=\"ring\" or level=\"message\"");
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "batch-per-gpu", 1, 1L << 24, 1, &v), out);
+    t->batch = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "steps", 1, 1000000, DEFAULT_STEPS, &v), out);
+    t->steps = (int)v;
+    char *dt = attr_dup(n, "dtype");
+    t->dtype = DTYPE_FP32;
+    for (int d = 0; dt && d < DTYPE_COUNT; d++)
+        if (strcmp(dt, catalog_dtype_name((enum gpu_dtype)d)) == 0)
+            t->dtype = (enum gpu_dtype)d;
+    free(dt);
+    char *opt = attr_dup(n, "optimizer");
+    t->opt = !opt || strcmp(opt, "momentum") == 0 ? OPT_MOMENTUM
+             : strcmp(opt, "adam") == 0           ? OPT_ADAM
+                                                  : OPT_SGD;
+    free(opt);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "bucket", UNIT_SIZE, UNIT_POSITIVE, DEFAULT_BUCKET_B,
+                                    &t->bucket_B),
+                      out);
+    char *ov = attr_dup(n, "overlap");
+    t->overlap = !ov || strcmp(ov, "yes") == 0;
+    free(ov);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
+                                    &t->timeout_s),
+                      out);
+    if (!sc->model.present) {
+        rc = fail_at(r, n, "<training>: nothing to train; expected a <model> before it");
+        goto out;
+    }
+    if (sc->has_cluster) {
+        int total = cluster_gpu_count(&sc->cluster);
+        if (t->gpus > total) {
+            rc = fail_at(r, n, "<training gpus=\"%d\">: the cluster has %d GPUs; expected at "
+                               "most %d",
+                         t->gpus, total, total);
+            goto out;
+        }
+        if (sc->cluster.gpu->peak_flops[t->dtype] <= 0) {
+            rc = fail_at(r, n, "<training dtype=\"%s\">: %s has no %s support; expected one of "
+                               "its dtypes (see dmlsim catalog)",
+                         catalog_dtype_name(t->dtype), sc->cluster.gpu->name,
+                         catalog_dtype_name(t->dtype));
+            goto out;
+        }
     }
 out:
     return rc;
@@ -442,6 +636,10 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
             rc = read_platform(r, n, sc);
         } else if (strcmp(name, "benchmark") == 0) {
             rc = read_benchmark(r, n, sc);
+        } else if (strcmp(name, "model") == 0) {
+            rc = read_model(r, n, sc);
+        } else if (strcmp(name, "training") == 0) {
+            rc = read_training(r, n, sc);
         }
         if (rc != DMLSIM_OK)
             return rc;
@@ -458,7 +656,52 @@ static xmlDtdPtr builtin_dtd(void)
     return buf ? xmlIOParseDTD(NULL, buf, XML_CHAR_ENCODING_NONE) : NULL;
 }
 
+/* First element called `name` in document order, or NULL. */
+static xmlNodePtr find_element(xmlNodePtr n, const char *name)
+{
+    for (; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (strcmp((const char *)n->name, name) == 0)
+            return n;
+        xmlNodePtr found = find_element(n->children, name);
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+static enum dmlsim_err apply_overrides(struct reader *r, xmlNodePtr root,
+                                       const struct scenario_override *ov, size_t nov)
+{
+    for (size_t i = 0; i < nov; i++) {
+        const char *dot = strchr(ov[i].path, '.');
+        char elem[64];
+        if (dot == NULL || dot == ov[i].path || dot[1] == '\0' ||
+            (size_t)(dot - ov[i].path) >= sizeof elem)
+            return dmlsim_fail(r->err, DMLSIM_EUSAGE,
+                               "%s:0: --set %s: expected ELEMENT.ATTRIBUTE=VALUE, such as "
+                               "training.gpus=8",
+                               r->path, ov[i].path);
+        snprintf(elem, sizeof elem, "%.*s", (int)(dot - ov[i].path), ov[i].path);
+        xmlNodePtr n = find_element(root, elem);
+        if (n == NULL)
+            return dmlsim_fail(r->err, DMLSIM_EUSAGE,
+                               "%s:0: --set %s: the scenario has no <%s>; expected an element "
+                               "it has",
+                               r->path, ov[i].path, elem);
+        xmlSetProp(n, (const xmlChar *)(dot + 1), (const xmlChar *)ov[i].value);
+    }
+    return DMLSIM_OK;
+}
+
 enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmlsim_error *err)
+{
+    return scenario_load_with(path, NULL, 0, sc, err);
+}
+
+enum dmlsim_err scenario_load_with(const char *path, const struct scenario_override *ov, size_t nov,
+                                   struct scenario *sc, struct dmlsim_error *err)
 {
     struct reader r = {.path = path, .err = err, .dtd = NULL};
     struct xml_capture cap = {0};
@@ -481,6 +724,7 @@ enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmls
                          path, node_line(root), root ? (const char *)root->name : "");
         goto out_free_dtd;
     }
+    DMLSIM_CHECK_GOTO(rc, apply_overrides(&r, root, ov, nov), out_free_dtd);
     DMLSIM_CHECK_GOTO(rc, check_names(&r, (xmlNodePtr)doc), out_free_dtd);
 
     vctxt = xmlNewValidCtxt();
@@ -510,6 +754,21 @@ out:
     return rc;
 }
 
+void scenario_build_model(const struct scenario *sc, struct model *m)
+{
+    const struct model_spec *ms = &sc->model;
+    enum gpu_dtype dt = sc->train.strategy != STRAT_NONE ? sc->train.dtype : DTYPE_FP32;
+    if (ms->preset != NULL) {
+        model_preset(ms->preset, &ms->gpt, dt, m);
+        return;
+    }
+    model_init(m, ms->explicit_.name);
+    for (size_t i = 0; i < ms->explicit_.nlayers; i++) {
+        const struct layer *l = &ms->explicit_.layers[i];
+        model_add(m, l->name, l->params, l->fwd_flops, l->bwd_flops, l->act_B);
+    }
+}
+
 void scenario_release(struct scenario *sc)
 {
     free(sc->path);
@@ -520,6 +779,8 @@ void scenario_release(struct scenario *sc)
         free(sc->bench.pairs[i].dst);
     }
     free(sc->bench.pairs);
+    free(sc->model.preset);
+    model_release(&sc->model.explicit_);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -536,8 +797,14 @@ bool scenario_is_sane(const struct scenario *sc)
     } else if (sc->platform_file == NULL) {
         return false;
     }
+    if (sc->bench.kind == BENCH_P2P && sc->bench.npairs == 0)
+        return false;
     if (sc->bench.kind != BENCH_NONE &&
-        (sc->bench.npairs == 0 || sc->bench.begin_B <= 0 || sc->bench.end_B < sc->bench.begin_B))
+        (sc->bench.begin_B <= 0 || sc->bench.end_B < sc->bench.begin_B))
+        return false;
+    if (sc->train.strategy != STRAT_NONE &&
+        (!sc->model.present || sc->train.algo == NULL || sc->train.batch < 1 ||
+         sc->train.steps < 1 || sc->train.bucket_B <= 0))
         return false;
     return true;
 }

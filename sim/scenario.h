@@ -13,7 +13,9 @@
 #define DMLSIM_SCENARIO_H
 
 #include "catalog.h"
+#include "collective.h"
 #include "error.h"
+#include "model.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,8 +45,9 @@ struct cluster_spec {
 };
 
 enum bench_kind {
-    BENCH_NONE, /* no <benchmark> element */
-    BENCH_P2P,  /* point-to-point messages between pairs of hosts */
+    BENCH_NONE,       /* no <benchmark> element */
+    BENCH_P2P,        /* point-to-point messages between pairs of hosts */
+    BENCH_COLLECTIVE, /* a collective over the GPUs */
 };
 
 struct bench_pair {
@@ -59,9 +62,43 @@ struct benchmark {
     double end_B;             /* last message size (inclusive bound), bytes, >= begin_B */
     double factor;            /* size multiplier between rows, > 1 (or 1 when begin == end) */
     double timeout_s;         /* deadline of each transfer, simulated seconds */
-    struct bench_pair *pairs; /* endpoints, run one pair after another */
-    size_t npairs;            /* number of pairs, >= 1 */
+    struct bench_pair *pairs; /* p2p: endpoints, run one pair after another */
+    size_t npairs;            /* p2p: number of pairs, >= 1 */
+    enum coll_op op;          /* collective: which one */
+    const struct coll_algo *algo; /* collective: all-reduce algorithm */
+    enum coll_level level;    /* collective: message or flow level */
+    int gpus;                 /* collective: ranks (first GPUs); 0 = all */
+    int chunks;               /* collective: pipeline chunks (tree, broadcast) */
     int line;                 /* line of the <benchmark> element */
+};
+
+struct model_spec {
+    bool present;             /* a <model> element was given */
+    char *preset;             /* preset name, or NULL for explicit layers */
+    struct gpt_config gpt;    /* gpt / bert-large shape (defaults filled in) */
+    struct model explicit_;   /* explicit layers (activations as given, in bytes) */
+    int line;                 /* line of <model> */
+};
+
+enum strategy {
+    STRAT_NONE,      /* no <training> */
+    STRAT_ALLREDUCE, /* synchronous data parallelism with all-reduce */
+};
+
+struct train_spec {
+    enum strategy strategy;       /* STRAT_NONE when absent */
+    const struct coll_algo *algo; /* all-reduce algorithm */
+    enum coll_level level;        /* message or flow level */
+    int batch;                    /* samples per GPU per step */
+    int steps;                    /* steps to simulate */
+    enum gpu_dtype dtype;         /* training precision */
+    enum optimizer opt;           /* optimizer */
+    double bucket_B;              /* gradient bucket size, bytes */
+    bool overlap;                 /* all-reduce buckets during the backward */
+    int gpus;                     /* workers (first GPUs); 0 = all */
+    double timeout_s;             /* deadline of every wait */
+    int chunks;                   /* pipeline chunks (tree) */
+    int line;                     /* line of <training> */
 };
 
 struct scenario {
@@ -74,11 +111,27 @@ struct scenario {
     int cluster_line;            /* line of <cluster> or <platform> */
     char *platform_file;         /* when !has_cluster: path resolved against the scenario's dir */
     struct benchmark bench;      /* kind BENCH_NONE when absent */
+    struct model_spec model;     /* present == false when absent */
+    struct train_spec train;     /* strategy STRAT_NONE when absent */
+};
+
+/* A command-line override "element.attribute=value", applied to the first such element before
+ * validation (command line > scenario XML > defaults). */
+struct scenario_override {
+    const char *path;  /* "element.attribute" */
+    const char *value; /* new value */
 };
 
 /* Loads and checks `path` into `sc` (zeroed first). On failure returns the code, fills `err`, and
  * leaves `sc` empty (nothing to release). */
 enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmlsim_error *err);
+
+/* scenario_load with overrides; an override naming an element the scenario lacks is an error. */
+enum dmlsim_err scenario_load_with(const char *path, const struct scenario_override *ov, size_t nov,
+                                   struct scenario *sc, struct dmlsim_error *err);
+
+/* Builds the scenario's model (preset or explicit) for its training dtype into `m`. */
+void scenario_build_model(const struct scenario *sc, struct model *m);
 
 /* Frees what scenario_load allocated; `sc` may be zeroed or already released. */
 void scenario_release(struct scenario *sc);

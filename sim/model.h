@@ -1,0 +1,102 @@
+/* model.h - a neural network as the simulator sees it: layers with parameters, FLOPs and
+ * activations, built from explicit layers or computed from an architecture preset.
+ *
+ * Presets are computed from layer shapes, never typed-in totals: a convolution of k_h x k_w over
+ * c_in -> c_out channels has k_h*k_w*c_in*c_out weights (+ c_out bias, or + 2*c_out for a
+ * following batch norm's scale and shift) and costs 2*k_h*k_w*c_in*c_out*H_out*W_out FLOPs per
+ * sample (one multiply-add = 2 FLOPs); a dense layer n_in -> n_out has n_in*n_out + n_out
+ * parameters and costs 2*n_in*n_out; a transformer block of hidden size h over s tokens has
+ * 12h^2 + 13h parameters and costs s*(24h^2 + 4sh) FLOPs forward. Backward = 2 x forward (the
+ * gradients with respect to inputs and to weights are one GEMM each) unless a layer says otherwise.
+ *
+ * Activations are the bytes a layer keeps per sample for its backward pass: for convolutional
+ * nets, the outputs of each convolution and of its normalisation (2 x c_out*H_out*W_out elements);
+ * for transformers, Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+ * Transformer Models", eq. 1): s*h*(34 + 5*a*s/h) bytes per block at 16-bit, scaled by the
+ * dtype's size / 2.
+ */
+#ifndef DMLSIM_MODEL_H
+#define DMLSIM_MODEL_H
+
+#include "catalog.h"
+
+#include <stddef.h>
+
+struct layer {
+    char name[48];     /* e.g. "layer3.2.conv2" */
+    double params;     /* trainable parameters */
+    double fwd_flops;  /* forward FLOPs per sample */
+    double bwd_flops;  /* backward FLOPs per sample */
+    double act_B;      /* activation bytes kept per sample for the backward pass */
+};
+
+struct model {
+    char name[48];        /* preset name or the scenario's model name */
+    struct layer *layers; /* in forward order */
+    size_t nlayers;       /* number of layers */
+    size_t cap;           /* allocated layers */
+};
+
+enum optimizer {
+    OPT_SGD,      /* plain SGD: no state */
+    OPT_MOMENTUM, /* SGD with momentum: one FP32 buffer */
+    OPT_ADAM,     /* Adam: two FP32 moments */
+};
+
+struct gpt_config {
+    int layers; /* transformer blocks */
+    int hidden; /* hidden size h */
+    int heads;  /* attention heads a */
+    int seq;    /* sequence length s (tokens per sample) */
+    int vocab;  /* vocabulary size */
+};
+
+/* Builds preset `name` ("resnet50", "resnet101", "vgg16", "inception-v3", "bert-large", "gpt")
+ * for activations of `dtype`; `gpt` (for "gpt", and the sequence length of "bert-large") may be
+ * NULL for the defaults. Returns 0, or -1 for an unknown name. */
+int model_preset(const char *name, const struct gpt_config *gpt, enum gpu_dtype dtype,
+                 struct model *m);
+
+/* The preset names, "a, b, c". */
+const char *model_preset_names(void);
+
+/* The defaults of a GPT-style preset (GPT-2 small: 12 x 768, 12 heads, 1024 tokens, 50257). */
+struct gpt_config model_gpt_defaults(void);
+
+/* Appends a layer (bwd_flops < 0 means 2 x fwd_flops). */
+void model_add(struct model *m, const char *name, double params, double fwd_flops,
+               double bwd_flops, double act_B);
+
+void model_init(struct model *m, const char *name);
+void model_release(struct model *m);
+
+double model_params(const struct model *m);
+double model_fwd_flops(const struct model *m); /* per sample */
+double model_bwd_flops(const struct model *m); /* per sample */
+double model_act_B(const struct model *m);     /* per sample */
+
+/* Bytes per element of a dtype: fp32/tf32 4, fp16/bf16 2, fp8 1. */
+double model_dtype_bytes(enum gpu_dtype dtype);
+
+struct memory_need {
+    double weights_B;    /* parameters in the training dtype */
+    double grads_B;      /* gradients in the training dtype */
+    double optimizer_B;  /* optimizer state, plus an FP32 master copy in mixed precision */
+    double act_B;        /* activations for the per-GPU batch */
+    double total_B;      /* the sum */
+};
+
+/* Memory per GPU for data parallelism (every GPU holds the whole model). FP32: 4 B weights + 4 B
+ * gradients + optimizer (SGD 0, momentum 4, Adam 8 B) per parameter. 16-bit mixed precision: 2 + 2
+ * + 4 B FP32 master weights + optimizer, i.e. 16 B per parameter with Adam (Rajbhandari et al.,
+ * ZeRO, SC'20, section 3.1). */
+struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
+                                double batch);
+
+/* Bytes of optimizer-update memory traffic per parameter (read weights, gradients and state,
+ * write weights and state), for the memory-bound update kernel. */
+double model_update_bytes_per_param(enum gpu_dtype dtype, enum optimizer opt);
+
+const char *model_optimizer_name(enum optimizer opt);
+
+#endif

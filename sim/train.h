@@ -1,0 +1,76 @@
+/* train.h - synchronous data-parallel training, simulated step by step.
+ *
+ * Each worker (one per GPU) is two SimGrid actors on its GPU host:
+ *   compute: forward layer by layer, backward layer by layer in reverse, then the optimizer
+ *            update; every layer is one sg_actor_execute whose amount makes it last
+ *            FLOPs x batch / (peak for the dtype x calibrated efficiency) on an unloaded host, so
+ *            a slower host slows exactly the compute;
+ *   comm:    all-reduces the gradient buckets in order with the scenario's algorithm, one at a
+ *            time, as real messages (collective.h).
+ * Buckets are filled in backward order (as PyTorch DDP): a bucket closes once it holds at least
+ * `bucket` bytes of gradients. With overlap on, a bucket is handed to the comm actor as soon as
+ * the layer that closes it finishes its backward, so its all-reduce runs during the rest of the
+ * backward; with overlap off, all buckets are handed over after the backward. The update starts
+ * when every bucket is reduced; a step ends when the last worker's update ends.
+ *
+ * Everything reported is read off the simulation's events (clock at exec and step boundaries);
+ * nothing is computed from a formula.
+ */
+#ifndef DMLSIM_TRAIN_H
+#define DMLSIM_TRAIN_H
+
+#include "calib.h"
+#include "error.h"
+#include "model.h"
+#include "platform.h"
+#include "scenario.h"
+#include "traffic.h"
+
+#include <stdio.h>
+
+struct train_result {
+    int workers;              /* P */
+    int steps;                /* steps simulated */
+    double global_batch;      /* P x batch per GPU */
+    double *step_s;           /* per step: time from the previous step's end (max over workers) */
+    double *compute_s;        /* per step: rank 0's forward + backward + update time */
+    double *exposed_s;        /* per step: step time - compute time, >= 0 */
+    double total_s;           /* end of the last step */
+    double compute1_s;        /* mean compute time of a step: what 1 GPU would take per step */
+    size_t nbuckets;          /* gradient buckets per step */
+    double grad_B;            /* gradient bytes all-reduced per step */
+    double messages;          /* messages sent by all workers */
+    double failures;          /* collectives that ended in a timeout or failure */
+    struct traffic *traffic;  /* bytes per link class */
+    struct memory_need mem;   /* memory per GPU */
+};
+
+/* Checks what can only be checked against the loaded platform (enough GPUs, dtype support, the
+ * algorithm's needs) and the memory per GPU; errors name the <training> line. */
+enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf,
+                            const struct model *m, struct dmlsim_error *err);
+
+/* Runs the training (calls simgrid_run) and fills `res` (train_result_release). */
+enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
+                          const struct model *m, const struct calib *cal, struct train_result *res,
+                          struct dmlsim_error *err);
+
+void train_result_release(struct train_result *res);
+
+/* Samples per second over the whole run. */
+double train_throughput(const struct train_result *res);
+
+/* Throughput / (P x the 1-GPU throughput batch / compute1_s). */
+double train_efficiency(const struct train_result *res, int batch);
+
+/* The per-step table and the summary, as "#"-headed fixed-width text. */
+void train_print(const struct scenario *sc, const struct train_result *res, FILE *out);
+
+/* Machine-readable outputs: per-step CSV; JSON with configuration, steps and summary; and the
+ * one-line summary table that `dmlsim sweep` merges (header line + values line). */
+void train_write_csv(const struct train_result *res, int batch, FILE *out);
+void train_write_json(const struct scenario *sc, const struct model *m,
+                      const struct train_result *res, FILE *out);
+void train_write_summary(const struct scenario *sc, const struct train_result *res, FILE *out);
+
+#endif
