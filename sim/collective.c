@@ -197,17 +197,19 @@ enum net_status coll_ring_allgather(const struct coll_world *w, const int *membe
     return ring_phase(w, members, n, idx, size_B);
 }
 
-/* Broadcast from rank 0 down the chain 0 -> 1 -> ... -> P-1, pipelined in w->chunks chunks. */
+/* Broadcast from rank 0 down the chain 0 -> 1 -> ... -> P-1, pipelined in w->chunks chunks: at
+ * step s a rank receives chunk s from its predecessor while it forwards chunk s - 1, so every
+ * link of the chain is busy at once. */
 static enum net_status chain_broadcast(const struct coll_world *w, int rank, double size_B)
 {
-    int P = w->nranks;
+    int P = w->nranks, c = w->chunks;
     enum net_status st = NET_OK;
-    double chunk = size_B / w->chunks;
-    for (int c = 0; c < w->chunks && st == NET_OK; c++) {
-        if (rank > 0)
-            st = coll_recv(w, rank, rank - 1);
-        if (st == NET_OK && rank < P - 1)
-            st = coll_send(w, rank, rank + 1, chunk);
+    double chunk = size_B / c;
+    for (int s = 0; s <= c && st == NET_OK; s++) {
+        int from = (rank > 0 && s < c) ? rank - 1 : -1;
+        int to = rank < P - 1 && (rank == 0 ? s < c : s >= 1) ? rank + 1 : -1;
+        if (from >= 0 || to >= 0)
+            st = coll_sendrecv(w, rank, to, chunk, from);
     }
     return st;
 }

@@ -1,0 +1,192 @@
+/* check_train.c - training steps against closed forms on the uniform star platform of
+ * check_collective.c (a = PCIe hop + NDR hop + switch latency, B = min bandwidth).
+ *
+ * Compute rates come from the default calibration: R = peak FP32 x 0.78 for layers,
+ * M = memory bandwidth x 0.92 for the update, which moves 12 B per parameter with FP32 SGD
+ * (read weight, gradient, write weight: 3 x 4 B). With batch b, a layer of f forward FLOPs per
+ * sample takes f b / R forward and 2 f b / R backward. A ring all-reduce of S bytes takes
+ * AR(S) = 2 (P - 1)(a + S / (P B)).
+ *   overlap off:              step = sum(3 f b / R) + sum over buckets AR(S_k) + U
+ *   overlap on, two buckets:  bucket A (last layer) starts after the forward and its backward,
+ *                             bucket B when both the first layer's backward and bucket A are
+ *                             done; the update follows bucket B. */
+#include "testlib.h"
+#include "calib.h"
+#include "train.h"
+
+#include <math.h>
+
+struct env {
+    double a, B, R, M;
+};
+
+static struct env env_of(void)
+{
+    const struct link_class *pcie = catalog_link("pcie-gen5"), *ndr = catalog_link("ib-ndr");
+    const struct gpu_model *g = catalog_gpu("h100");
+    return (struct env){pcie->hop_lat_s + ndr->hop_lat_s + CATALOG_SWITCH_LAT_S,
+                        fmin(fmin(pcie->bw_Bps, ndr->bw_Bps), ndr->line_bw_Bps),
+                        g->peak_flops[DTYPE_FP32] * 0.78, g->mem_bw_Bps * 0.92};
+}
+
+static double ring_ar(const struct env *e, int P, double S)
+{
+    return P < 2 ? 0 : 2 * (P - 1) * (e->a + S / (P * e->B));
+}
+
+/* P nodes x 1 H100, explicit layers {params, fwd flops}, FP32 SGD, batch b. */
+static struct scenario train_scenario(int P, const double (*layers)[2], int n, int b,
+                                      double bucket_B, bool overlap)
+{
+    struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", P > 1 ? "ib-ndr" : NULL, 1);
+    sc.model.present = true;
+    model_init(&sc.model.explicit_, "toy");
+    for (int i = 0; i < n; i++)
+        model_add(&sc.model.explicit_, "l", layers[i][0], layers[i][1], -1, 0);
+    sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE, .algo = collective_find("ring"),
+                                   .level = COLL_MESSAGE, .batch = b, .steps = 3,
+                                   .dtype = DTYPE_FP32, .opt = OPT_SGD, .bucket_B = bucket_B,
+                                   .overlap = overlap, .gpus = 0, .timeout_s = 3600,
+                                   .chunks = 1, .line = 1};
+    return sc;
+}
+
+static void run(struct scenario *sc, struct train_result *res)
+{
+    struct platform *pf = test_load(sc);
+    struct model m;
+    struct calib cal = calib_default();
+    struct dmlsim_error err = {0};
+    scenario_build_model(sc, &m);
+    ck_assert_msg(train_run(sc, pf, &m, &cal, res, &err) == DMLSIM_OK, "%s", err.msg);
+    model_release(&m);
+    platform_free(pf);
+}
+
+static void assert_steps(const struct train_result *res, double want)
+{
+    for (int s = 0; s < res->steps; s++)
+        ck_assert_msg(fabs(res->step_s[s] - want) <= 1e-3 * want,
+                      "step %d: simulated %.9g s, closed form %.9g s", s + 1, res->step_s[s], want);
+}
+
+START_TEST(test_one_bucket_overlap_off)
+{
+    const double layers[][2] = {{1e6, 1e9}};
+    int P = 4, b = 8;
+    struct env e = env_of();
+    struct scenario sc = train_scenario(P, layers, 1, b, 25 * 1048576.0, false);
+    struct train_result res;
+    run(&sc, &res);
+    double compute = 3 * 1e9 * b / e.R + 12 * 1e6 / e.M;
+    assert_steps(&res, compute + ring_ar(&e, P, 4e6));
+    ck_assert_double_eq(res.global_batch, P * b);
+    ck_assert_uint_eq(res.nbuckets, 1);
+    /* messages: steps x 2 (P - 1) per rank x P ranks */
+    ck_assert_double_eq(res.messages, 3.0 * 2 * (P - 1) * P);
+    ck_assert(fabs(res.compute1_s - compute) <= 1e-9 * compute);
+    double eff = compute / (compute + ring_ar(&e, P, 4e6));
+    ck_assert(fabs(train_efficiency(&res, b) - eff) <= 1e-3 * eff);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_two_buckets_overlap_on)
+{
+    const double layers[][2] = {{2e6, 2e9}, {8e6, 1e9}}; /* L0, L1 (params, fwd FLOPs) */
+    int P = 4, b = 16;
+    struct env e = env_of();
+    double F = (2e9 + 1e9) * b / e.R, t1 = 2 * 1e9 * b / e.R, t0 = 2 * 2e9 * b / e.R;
+    double U = 12 * (2e6 + 8e6) / e.M;
+    /* bucket 16 MB: L1's 32 MB of gradients close bucket A alone; L0's 8 MB make bucket B */
+    double a_end = F + t1 + ring_ar(&e, P, 32e6);
+    double b_end = fmax(F + t1 + t0, a_end) + ring_ar(&e, P, 8e6);
+    double overlap_on = b_end + U;
+    double overlap_off = F + t1 + t0 + ring_ar(&e, P, 32e6) + ring_ar(&e, P, 8e6) + U;
+
+    struct scenario sc = train_scenario(P, layers, 2, b, 16e6, true);
+    struct train_result res;
+    run(&sc, &res);
+    ck_assert_uint_eq(res.nbuckets, 2);
+    assert_steps(&res, overlap_on);
+    ck_assert(overlap_on <= overlap_off);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_two_buckets_overlap_off)
+{
+    const double layers[][2] = {{2e6, 2e9}, {8e6, 1e9}};
+    int P = 4, b = 16;
+    struct env e = env_of();
+    double want = 3 * 3e9 * b / e.R + ring_ar(&e, P, 32e6) + ring_ar(&e, P, 8e6) +
+                  12 * 10e6 / e.M;
+    struct scenario sc = train_scenario(P, layers, 2, b, 16e6, false);
+    struct train_result res;
+    run(&sc, &res);
+    assert_steps(&res, want);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_single_gpu_is_compute)
+{
+    const double layers[][2] = {{5e6, 3e9}};
+    struct env e = env_of();
+    struct scenario sc = train_scenario(1, layers, 1, 32, 25e6, true);
+    struct train_result res;
+    run(&sc, &res);
+    assert_steps(&res, 3 * 3e9 * 32 / e.R + 12 * 5e6 / e.M);
+    ck_assert_double_eq(res.messages, 0);
+    ck_assert(fabs(train_efficiency(&res, 32) - 1) < 1e-9);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_memory_boundary)
+{
+    /* FP32 Adam: 16 B per parameter. 4.9e9 parameters = 78.4 GB; activations 1e8 B per sample:
+     * batch 16 needs exactly 80.0 GB = an H100's 80 GB (fits), batch 17 needs 78.4 + 1.7 =
+     * 80.1 GB (does not). */
+    const double layers[][2] = {{4.9e9, 1e9}};
+    struct scenario sc = train_scenario(1, layers, 1, 16, 25e6, true);
+    sc.model.explicit_.layers[0].act_B = 1e8;
+    sc.train.opt = OPT_ADAM;
+    struct platform *pf = test_load(&sc);
+    struct model m;
+    struct dmlsim_error err = {0};
+    scenario_build_model(&sc, &m);
+    ck_assert_msg(train_check(&sc, pf, &m, &err) == DMLSIM_OK, "%s", err.msg);
+    sc.train.batch = 17;
+    ck_assert_int_eq(train_check(&sc, pf, &m, &err), DMLSIM_EVALUE);
+    ck_assert_msg(strstr(err.msg, "needs 80.10 GB") && strstr(err.msg, "has 80.00 GB"), "%s",
+                  err.msg);
+    ck_assert_msg(strncmp(err.msg, "test.xml:1: ", 12) == 0, "%s", err.msg);
+    model_release(&m);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
+static Suite *train_suite(void)
+{
+    Suite *s = suite_create("train");
+    TCase *tc = tcase_create("closed-form");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_one_bucket_overlap_off);
+    tcase_add_test(tc, test_two_buckets_overlap_on);
+    tcase_add_test(tc, test_two_buckets_overlap_off);
+    tcase_add_test(tc, test_single_gpu_is_compute);
+    tcase_add_test(tc, test_memory_boundary);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(train_suite());
+}
