@@ -379,3 +379,18 @@ const char *model_optimizer_name(enum optimizer opt)
 {
     return opt == OPT_ADAM ? "adam" : opt == OPT_MOMENTUM ? "momentum" : "sgd";
 }
+
+int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer opt, double batch,
+                    const struct gpu_model *gpu, char *why, size_t len)
+{
+    struct memory_need need = model_memory(m, dtype, opt, batch);
+    if (need.total_B <= gpu->mem_B)
+        return 0;
+    snprintf(why, len,
+             "%s (%.0f parameters, %s, %s) with batch %.0f needs %.2f GB per GPU (weights %.2f + "
+             "gradients %.2f + optimizer %.2f + activations %.2f GB); a %s has %.2f GB",
+             m->name, model_params(m), catalog_dtype_name(dtype), model_optimizer_name(opt), batch,
+             need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
+             need.act_B / 1e9, gpu->name, gpu->mem_B / 1e9);
+    return -1;
+}

@@ -99,4 +99,10 @@ double model_update_bytes_per_param(enum gpu_dtype dtype, enum optimizer opt);
 
 const char *model_optimizer_name(enum optimizer opt);
 
+/* Does the model fit one `gpu` for this training setup? Returns 0 if so; otherwise -1 and, in
+ * why, "NAME (N parameters, DTYPE, OPT) with batch B needs X GB per GPU (weights .. + gradients
+ * .. + optimizer .. + activations .. GB); a GPU has Y GB". */
+int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer opt, double batch,
+                    const struct gpu_model *gpu, char *why, size_t len);
+
 #endif

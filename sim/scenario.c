@@ -593,6 +593,16 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                          catalog_dtype_name(t->dtype));
             goto out;
         }
+        struct model m;
+        char why[512];
+        scenario_build_model(sc, &m);
+        int fits = model_check_fit(&m, t->dtype, t->opt, t->batch, sc->cluster.gpu, why,
+                                   sizeof why);
+        model_release(&m);
+        if (fits != 0) {
+            rc = fail_at(r, n, "<training>: %s; expected a smaller batch-per-gpu or model", why);
+            goto out;
+        }
     }
 out:
     return rc;

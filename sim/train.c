@@ -137,17 +137,11 @@ enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf
                                "one of its dtypes (see dmlsim catalog)",
                                sc->path, ts->line, catalog_dtype_name(ts->dtype), g->name,
                                catalog_dtype_name(ts->dtype));
-        struct memory_need need = model_memory(m, ts->dtype, ts->opt, ts->batch);
-        if (need.total_B > g->mem_B)
-            return dmlsim_fail(
-                    err, DMLSIM_EVALUE,
-                    "%s:%d: <training>: %s (%.0f parameters, %s, %s) with batch %d needs %.2f GB "
-                    "per GPU (weights %.2f + gradients %.2f + optimizer %.2f + activations %.2f "
-                    "GB); a %s has %.2f GB; expected a smaller batch-per-gpu or model",
-                    sc->path, ts->line, m->name, model_params(m), catalog_dtype_name(ts->dtype),
-                    model_optimizer_name(ts->opt), ts->batch, need.total_B / 1e9,
-                    need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
-                    need.act_B / 1e9, g->name, g->mem_B / 1e9);
+        char why[512];
+        if (model_check_fit(m, ts->dtype, ts->opt, ts->batch, g, why, sizeof why) != 0)
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
+                               sc->path, ts->line, why);
     }
     struct coll_world w;
     collective_world_init(&w, P, pf->gpus, 1);

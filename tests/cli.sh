@@ -86,6 +86,39 @@ done
     "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p2.xml" &&
     cmp -s "$tmp/p1.xml" "$tmp/p2.xml" && ok || ko "platform generation differs between runs"
 
+# ---- overrides, output files, sweeps ---------------------------------------------------------
+sc=scenarios/resnet50-ring.xml
+"$dmlsim" run "$sc" --set training.steps=2 --set training.gpus=4 --csv "$tmp/s.csv" \
+    --json "$tmp/s.json" --summary "$tmp/s.sum" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok || ko "run with --set/--csv/--json/--summary: exit $rc: $(cat "$tmp/out")"
+# two steps in the table, CSV with a header and two rows, JSON with 4 workers, summary of 2 lines
+[ "$(grep -cE '^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/out")" -eq 2 ] && ok ||
+    ko "--set training.steps=2 should give 2 step rows"
+[ "$(wc -l <"$tmp/s.csv")" -eq 3 ] && head -1 "$tmp/s.csv" | grep -q '^step,time_s,' && ok ||
+    ko "--csv: expected a header and 2 rows"
+grep -q '"workers": 4,' "$tmp/s.json" && grep -q '"scaling_efficiency"' "$tmp/s.json" && ok ||
+    ko "--json: expected workers 4 and a summary"
+[ "$(wc -l <"$tmp/s.sum")" -eq 2 ] && ok || ko "--summary: expected 2 lines"
+"$dmlsim" run "$sc" --set nosuch.attr=1 >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "the scenario has no <nosuch>" "$tmp/err" && ok ||
+    ko "--set on a missing element must exit 1 with a message"
+"$dmlsim" run "$sc" --set training.algo=butterfly >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "^$sc:[0-9]*: <training algo=\"butterfly\">" "$tmp/err" && ok ||
+    ko "--set with a bad value must give the element's FILE:LINE message"
+"$dmlsim" run scenarios/p2p.xml --csv "$tmp/p.csv" >/dev/null 2>&1
+[ $? -eq 1 ] && [ ! -e "$tmp/p.csv" ] && ok || ko "--csv on a benchmark must exit 1, no file"
+for j in 1 2; do
+    "$dmlsim" sweep "$sc" --set training.gpus=1,2,8 --set training.steps=1,2 -j $j \
+        -o "$tmp/sweep$j.txt" >"$tmp/sweep$j.out" 2>/dev/null || ko "sweep -j $j failed"
+done
+cmp -s "$tmp/sweep1.txt" "$tmp/sweep2.txt" && cmp -s "$tmp/sweep1.txt" "$tmp/sweep1.out" && ok ||
+    ko "sweep: -j 1 and -j 2 tables differ, or -o differs from stdout"
+[ "$(grep -vc '^#' "$tmp/sweep1.txt")" -eq 6 ] && ok || ko "sweep: expected 3 x 2 = 6 rows"
+"$dmlsim" sweep "$sc" --set training.gpus=1,999 -o "$tmp/bad.txt" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -e "$tmp/bad.txt" ] && grep -q 'point 2 failed' "$tmp/err" && ok ||
+    ko "sweep with a bad point must exit 1 and write nothing"
+
 # ---- presets ---------------------------------------------------------------------------------
 for src in platforms/src/*.xml; do
     name=$(basename "$src")
