@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# bench.sh - simulator performance: wall time and peak memory to simulate one training step of
+# ResNet-50 (batch 64 per GPU, FP32) with ring all-reduce on P H100s (8 per node, NVLink4, 8 NDR
+# NICs per node, one switch), at message level and at flow level. Prints a table; nothing is
+# asserted. Needs GNU time (/usr/bin/time, Debian package "time"). Build first (tools/setup.sh).
+#   tools/bench.sh [MESSAGE_PS] [FLOW_PS]     e.g. tools/bench.sh "64 256 1024" "1024 4096"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+msg_ps=${1:-"64 256 1024"}
+flow_ps=${2:-"1024 4096"}
+[ -x /usr/bin/time ] || { echo "bench.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run() { # level P
+    local level=$1 P=$2 nodes=$(( ($2 + 7) / 8 ))
+    cat >"$tmp/s.xml" <<XML
+<scenario name="bench-$level-$P">
+  <cluster nodes="$nodes" gpus-per-node="8" gpu="h100" intra="nvlink4" nic="ib-ndr" nics-per-node="8"/>
+  <model preset="resnet50"/>
+  <training strategy="allreduce" algo="ring" level="$level" batch-per-gpu="64" steps="1" gpus="$P"/>
+</scenario>
+XML
+    /usr/bin/time -f "%e %M" -o "$tmp/time" build/dmlsim run "$tmp/s.xml" >"$tmp/out"
+    read -r wall rss <"$tmp/time"
+    step=$(awk '$1 == 1 && NF == 5 {print $2}' "$tmp/out")
+    msgs=$(awk '/messages +[0-9]+ sent/ {print $3}' "$tmp/out")
+    printf " %8s %7d %12s %14s %12s %12s\n" "$level" "$P" "$wall" "$((rss / 1024))" "$step" "$msgs"
+}
+
+printf "#%8s %7s %12s %14s %12s %12s\n" level P wall peak_rss step messages
+printf "#%8s %7s %12s %14s %12s %12s\n" "" "" "(s)" "(MiB)" "(ms)" ""
+for P in $msg_ps; do run message "$P"; done
+for P in $flow_ps; do run flow "$P"; done
