@@ -172,6 +172,23 @@ START_TEST(test_memory_boundary)
 }
 END_TEST
 
+START_TEST(test_slower_host_slows_compute)
+{
+    /* tests/data/straggler.xml: the host's speed profile halves it from time 0, so the step
+     * (compute only, one GPU) takes twice the closed form of test_single_gpu_is_compute. */
+    struct env e = env_of();
+    struct scenario sc;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(scenario_load("tests/data/straggler.xml", &sc, &err) == DMLSIM_OK, "%s",
+                  err.msg);
+    struct train_result res;
+    run(&sc, &res);
+    assert_steps(&res, 2 * (3 * 3e9 * 32 / e.R + 12 * 5e6 / e.M));
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
     Suite *s = suite_create("train");
@@ -182,6 +199,7 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_two_buckets_overlap_off);
     tcase_add_test(tc, test_single_gpu_is_compute);
     tcase_add_test(tc, test_memory_boundary);
+    tcase_add_test(tc, test_slower_host_slows_compute);
     suite_add_tcase(s, tc);
     return s;
 }
