@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "calib.h"
 #include "model.h"
+#include "ps.h"
 #include "sweep.h"
 #include "train.h"
 #include "catalog.h"
@@ -189,21 +190,41 @@ static int cmd_run(const struct run_opts *o)
         struct train_result res;
         struct calib cal = calib_default();
         scenario_build_model(&sc, &m);
-        DMLSIM_CHECK_GOTO(rc, train_check(&sc, pf, &m, &err), out_fail); /* before any output */
+        bool ps = sc.train.strategy == STRAT_PS;
+        /* checks that need the platform come before any output */
+        DMLSIM_CHECK_GOTO(rc, ps ? ps_check(&sc, pf, &m, &err) : train_check(&sc, pf, &m, &err),
+                          out_fail);
         const struct train_spec *ts = &sc.train;
         int P = ts->gpus > 0 ? ts->gpus : (int)pf->ngpus;
         print_config(&sc, pf);
         print_model(&sc, &m);
         printf("# calibration   %s\n", cal.source);
-        printf("# training      all-reduce %s (%s level), %d worker(s) x batch %d = global batch "
-               "%d, %s, %s, %d step(s)\n",
-               ts->algo->name, ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch,
-               P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt),
-               ts->steps);
-        printf("# buckets       %.0f B, overlap %s\n#\n", ts->bucket_B,
-               ts->overlap ? "on" : "off");
+        if (ps) {
+            const struct ps_spec *p = &ts->ps;
+            printf("# training      parameter server, %d shard(s) %s, split by %s, %s", p->shards,
+                   p->dedicated ? "dedicated" : "colocated", p->split_bytes ? "bytes" : "layer",
+                   p->mode == PS_SYNC ? "sync" : "async");
+            if (p->mode == PS_SYNC)
+                printf(" (quorum %d of %d, %d backup)", P - p->backup, P, p->backup);
+            else
+                printf(" (staleness <= %d)", p->staleness);
+            printf("%s\n# workers       %d x batch %d, %s, %s, %d step(s)\n#\n",
+                   p->coordinator ? ", with a version coordinator" : "", P, ts->batch,
+                   catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
+        } else {
+            printf("# training      all-reduce %s (%s level), %d worker(s) x batch %d = global "
+                   "batch %d, %s, %s, %d step(s)\n",
+                   ts->algo->name, ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch,
+                   P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt),
+                   ts->steps);
+            printf("# buckets       %.0f B, overlap %s\n#\n", ts->bucket_B,
+                   ts->overlap ? "on" : "off");
+        }
         fflush(stdout);
-        DMLSIM_CHECK_GOTO(rc, train_run(&sc, pf, &m, &cal, &res, &err), out_fail);
+        DMLSIM_CHECK_GOTO(rc,
+                          ps ? ps_run(&sc, pf, &m, &cal, &res, &err)
+                             : train_run(&sc, pf, &m, &cal, &res, &err),
+                          out_fail);
         train_print(&sc, &res, stdout);
         const char *files[] = {o->csv, o->json, o->summary};
         writer_fn fns[] = {write_csv, train_write_json, write_summary};

@@ -106,8 +106,9 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
         fprintf(out, "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
                      "value=\"%s\"/><prop id=\"node\" value=\"%d\"/></host>\n",
                 n, j, c->gpu->peak_flops[DTYPE_FP32], c->gpu->name, n);
-    fprintf(out, "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"/>\n", n,
-            CATALOG_CPU_FLOPS);
+    fprintf(out, "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+                 "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/></host>\n",
+            n, CATALOG_CPU_FLOPS, n);
     if (has_net)
         fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
     for (int j = 0; j < G; j++) {
@@ -148,6 +149,42 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
     fprintf(out, "  </zone>\n");
 }
 
+/* A dedicated parameter-server machine: zone "psI" with one CPU host (property role=ps), its PCIe
+ * link and one NIC of the cluster's class, reached through gateway "psI.net". */
+static void write_ps_node(FILE *out, const struct cluster_spec *c, int i)
+{
+    char id[96];
+    fprintf(out, "  <zone id=\"ps%d\" routing=\"Full\">\n", i);
+    fprintf(out, "    <host id=\"ps%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+                 "value=\"ps\"/></host>\n",
+            i, CATALOG_CPU_FLOPS);
+    fprintf(out, "    <router id=\"ps%d.net\"/>\n", i);
+    snprintf(id, sizeof id, "ps%d.cpu.%s", i, c->pcie->name);
+    write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    snprintf(id, sizeof id, "ps%d.nic0.%s", i, c->nic->name);
+    write_link(out, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+    struct hop up[2], down[2];
+    set_hop(&up[0], "UP", "ps%d.cpu.%s", i, c->pcie->name);
+    set_hop(&up[1], "UP", "ps%d.nic0.%s", i, c->nic->name);
+    set_hop(&down[0], "DOWN", "ps%d.nic0.%s", i, c->nic->name);
+    set_hop(&down[1], "DOWN", "ps%d.cpu.%s", i, c->pcie->name);
+    char host[32], gw[32];
+    snprintf(host, sizeof host, "ps%d.cpu", i);
+    snprintf(gw, sizeof gw, "ps%d.net", i);
+    write_route(out, "route", host, gw, NULL, NULL, up, 2);
+    write_route(out, "route", gw, host, NULL, NULL, down, 2);
+    fprintf(out, "  </zone>\n");
+}
+
+/* Zone z of the cluster: worker nodes first, then parameter-server machines. */
+static void zone_name(const struct cluster_spec *c, int z, char *buf, size_t len)
+{
+    if (z < c->nodes)
+        snprintf(buf, len, "node%d", z);
+    else
+        snprintf(buf, len, "ps%d", z - c->nodes);
+}
+
 static double fattree_uplink_bw(const struct cluster_spec *c)
 {
     double down_Bps = (double)c->nodes_per_leaf * c->nics_per_node * c->nic->bw_Bps;
@@ -166,7 +203,8 @@ static void switch_name(const struct cluster_spec *c, int n, char *buf, size_t l
 void platform_write(const struct scenario *sc, FILE *out)
 {
     const struct cluster_spec *c = &sc->cluster;
-    int leaves = c->topology == TOPO_STAR ? 1 : (c->nodes + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
+    int zones = c->nodes + c->ps_nodes;
+    int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
     char id[96];
 
     fprintf(out, "<?xml version='1.0'?>\n"
@@ -179,13 +217,17 @@ void platform_write(const struct scenario *sc, FILE *out)
     if (c->topology == TOPO_FATTREE)
         fprintf(out, " (%d nodes per leaf, %d spines, oversubscription %g)", c->nodes_per_leaf,
                 c->spines, c->oversubscription);
+    if (c->ps_nodes > 0)
+        fprintf(out, ", %d parameter-server node(s)", c->ps_nodes);
     fprintf(out, ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
                  "hop's latency;\n     switches are FATPIPE links (non-blocking, port-to-port "
                  "latency). Sources: `dmlsim catalog`. -->\n");
     fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
     for (int n = 0; n < c->nodes; n++)
         write_node(out, c, n);
-    if (c->nic != NULL && c->nodes > 1) {
+    for (int i = 0; i < c->ps_nodes; i++)
+        write_ps_node(out, c, i);
+    if (c->nic != NULL && zones > 1) {
         /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
         for (int l = 0; l < leaves; l++) {
             switch_name(c, l * c->nodes_per_leaf, id, sizeof id);
@@ -199,11 +241,11 @@ void platform_write(const struct scenario *sc, FILE *out)
                 write_link(out, "  ", id, fattree_uplink_bw(c), CATALOG_SWITCH_LAT_S / 2);
             }
     }
-    for (int a = 0; a < c->nodes && c->nic; a++) {
-        for (int b = 0; b < c->nodes; b++) {
+    for (int a = 0; a < zones && c->nic; a++) {
+        for (int b = 0; b < zones; b++) {
             if (a == b)
                 continue;
-            char za[32], zb[32], ga[32], gb[32], sw[32];
+            char za[32], zb[32], ga[48], gb[48], sw[32];
             struct hop hops[4];
             int h = 0, la = a / c->nodes_per_leaf, lb = b / c->nodes_per_leaf;
             switch_name(c, a, sw, sizeof sw);
@@ -215,10 +257,10 @@ void platform_write(const struct scenario *sc, FILE *out)
                 switch_name(c, b, sw, sizeof sw);
                 set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
             }
-            snprintf(za, sizeof za, "node%d", a);
-            snprintf(zb, sizeof zb, "node%d", b);
-            snprintf(ga, sizeof ga, "node%d.net", a);
-            snprintf(gb, sizeof gb, "node%d.net", b);
+            zone_name(c, a, za, sizeof za);
+            zone_name(c, b, zb, sizeof zb);
+            snprintf(ga, sizeof ga, "%s.net", za);
+            snprintf(gb, sizeof gb, "%s.net", zb);
             write_route(out, "zoneRoute", za, zb, ga, gb, hops, h);
         }
     }
@@ -347,8 +389,9 @@ static char *describe(const struct scenario *sc)
     char *nic = c->nic ? bprintf(", nic %d x %s, %s", c->nics_per_node, c->nic->name,
                                  c->topology == TOPO_STAR ? "star" : "fat-tree")
                        : xbt_strdup("");
-    char *d = bprintf("generated, %d node(s) x %d %s, intra %s, pcie %s%s", c->nodes,
-                      c->gpus_per_node, c->gpu->name, c->intra->name, c->pcie->name, nic);
+    char *d = bprintf("generated, %d node(s) x %d %s, intra %s, pcie %s%s%s", c->nodes,
+                      c->gpus_per_node, c->gpu->name, c->intra->name, c->pcie->name, nic,
+                      c->ps_nodes ? ", + parameter-server nodes" : "");
     free(nic);
     return d;
 }
@@ -382,11 +425,22 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
     for (size_t i = 0; i < nhosts; i++)
         if (sg_host_get_property_value(hosts[i], "gpu") != NULL)
             pf->gpus[pf->ngpus++] = hosts[i];
-    free(hosts);
     qsort(pf->gpus, pf->ngpus, sizeof *pf->gpus, host_cmp);
     pf->models = xbt_new0(const struct gpu_model *, pf->ngpus ? pf->ngpus : 1);
     for (size_t i = 0; i < pf->ngpus; i++)
         pf->models[i] = catalog_gpu(sg_host_get_property_value(pf->gpus[i], "gpu"));
+    pf->ps_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    pf->cpu_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    for (size_t i = 0; i < nhosts; i++) {
+        const char *role = sg_host_get_property_value(hosts[i], "role");
+        if (role && strcmp(role, "ps") == 0)
+            pf->ps_hosts[pf->nps++] = hosts[i];
+        else if (role && strcmp(role, "cpu") == 0)
+            pf->cpu_hosts[pf->ncpus++] = hosts[i];
+    }
+    free(hosts);
+    qsort(pf->ps_hosts, pf->nps, sizeof *pf->ps_hosts, host_cmp);
+    qsort(pf->cpu_hosts, pf->ncpus, sizeof *pf->cpu_hosts, host_cmp);
     pf->description = describe(sc);
     *out = pf;
 out:
@@ -399,6 +453,8 @@ void platform_free(struct platform *pf)
         return;
     free(pf->gpus);
     free(pf->models);
+    free(pf->ps_hosts);
+    free(pf->cpu_hosts);
     free(pf->description);
     free(pf);
 }

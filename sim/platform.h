@@ -9,6 +9,9 @@
  *     NVSwitch ("nodeN.gpuJ.<nvlink>"); NICs hang off the PCIe switch ("nodeN.nicK.<nic>") and
  *     lead to the network; GPU j uses NIC j mod nics-per-node (GPUDirect RDMA path);
  *   - the switches themselves are non-blocking: a route lists only the links into and out of them.
+ * Parameter-server machines (ps-nodes="K"): zones "psI" with one CPU host "psI.cpu" (property
+ * role=ps), its PCIe link and one NIC, attached to the network like a node (after the worker nodes
+ * in leaf order). A node's CPU host carries role=cpu and node=N; GPU hosts carry gpu and node.
  * Between nodes: star = one non-blocking switch, so nothing but the two NIC links; fat-tree = leaf
  * switches of nodes-per-leaf nodes, each joined to every spine by a SPLITDUPLEX bundle link of
  * the NIC class ("leafL-spineS.<nic>", capacity = leaf down capacity / (oversubscription x
@@ -36,6 +39,10 @@ struct platform {
     size_t ngpus;                    /* GPU hosts, in rank order */
     sg_host_t *gpus;                 /* rank -> host (natural name order) */
     const struct gpu_model **models; /* rank -> GPU model */
+    sg_host_t *ps_hosts;             /* hosts with property role=ps, natural name order */
+    size_t nps;                      /* number of ps_hosts */
+    sg_host_t *cpu_hosts;            /* hosts with property role=cpu (a node's CPU), name order */
+    size_t ncpus;                    /* number of cpu_hosts */
     char *description;               /* one line for the "#" header */
 };
 

@@ -280,10 +280,12 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
                       attr_link(r, n, "nic", KIND(LINK_IB) | KIND(LINK_ROCE) | KIND(LINK_TCP),
                                 "a network class", &c->nic),
                       out);
-    if (c->nic == NULL && c->nodes > 1) {
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ps-nodes", 0, 4096, 0, &v), out);
+    c->ps_nodes = (int)v;
+    if (c->nic == NULL && c->nodes + c->ps_nodes > 1) {
         rc = fail_at(r, n, "<cluster nodes=\"%d\">: a cluster of several nodes needs nic=\"...\"; "
                            "expected a network class such as ib-ndr or tcp-25g",
-                     c->nodes);
+                     c->nodes + c->ps_nodes);
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nics-per-node", 1, 64, 1, &v), out);
@@ -302,7 +304,7 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
             }
     }
     long def_npl = c->nodes < DEFAULT_NODES_PER_LEAF ? c->nodes : DEFAULT_NODES_PER_LEAF;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes-per-leaf", 1, c->nodes, def_npl, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes-per-leaf", 1, c->nodes + c->ps_nodes, def_npl, &v), out);
     c->nodes_per_leaf = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "spines", 1, 1024, DEFAULT_SPINES, &v), out);
     c->spines = (int)v;
@@ -535,13 +537,55 @@ out:
     return rc;
 }
 
+static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
+{
+    enum dmlsim_err rc;
+    long v;
+    ps->line = (int)node_line(n);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shards", 1, 4096, 1, &v), out);
+    ps->shards = (int)v;
+    char *a = attr_dup(n, "placement");
+    ps->dedicated = a && strcmp(a, "dedicated") == 0;
+    free(a);
+    a = attr_dup(n, "split");
+    ps->split_bytes = !a || strcmp(a, "bytes") == 0;
+    free(a);
+    a = attr_dup(n, "mode");
+    ps->mode = a && strcmp(a, "async") == 0 ? PS_ASYNC : PS_SYNC;
+    free(a);
+    a = attr_dup(n, "coordinator");
+    ps->coordinator = a && strcmp(a, "yes") == 0;
+    free(a);
+    if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"staleness")) {
+        rc = fail_at(r, n, "<ps staleness>: only meaningful with mode=\"async\"");
+        goto out;
+    }
+    if (ps->mode == PS_ASYNC && xmlHasProp(n, (const xmlChar *)"backup-workers")) {
+        rc = fail_at(r, n, "<ps backup-workers>: only meaningful with mode=\"sync\"");
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "staleness", 0, 1000000, 0, &v), out);
+    ps->staleness = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "backup-workers", 0, 1L << 20, 0, &v), out);
+    ps->backup = (int)v;
+out:
+    return rc;
+}
+
 static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     struct train_spec *t = &sc->train;
     enum dmlsim_err rc;
     long v;
-    t->strategy = STRAT_ALLREDUCE;
+    char *strat = attr_dup(n, "strategy");
+    t->strategy = strcmp(strat, "ps") == 0 ? STRAT_PS : STRAT_ALLREDUCE;
+    free(strat);
     t->line = (int)node_line(n);
+    t->ps = (struct ps_spec){.shards = 1, .dedicated = false, .split_bytes = true,
+                             .mode = PS_SYNC, .staleness = 0, .backup = 0, .line = t->line};
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next)
+        if (c->type == XML_ELEMENT_NODE)
+            DMLSIM_CHECK_GOTO(rc, read_ps(r, c, &t->ps), out);
     DMLSIM_CHECK_GOTO(rc, read_coll_attrs(r, n, &t->algo, &t->level, &t->gpus, &t->chunks), out);
     if (t->level == COLL_FLOW && strcmp(t->algo->name, "ring") != 0) {
         rc = fail_at(r, n, "<training level=\"flow\">: flow level exists for the ring only; "
@@ -802,7 +846,8 @@ bool scenario_is_sane(const struct scenario *sc)
         const struct cluster_spec *c = &sc->cluster;
         if (c->nodes < 1 || c->gpus_per_node < 1 || c->gpu == NULL || c->pcie == NULL ||
             c->intra == NULL || (c->nodes > 1 && c->nic == NULL) || c->nics_per_node < 1 ||
-            c->nodes_per_leaf < 1 || c->spines < 1 || c->oversubscription < 1)
+            c->nodes_per_leaf < 1 || c->spines < 1 || c->oversubscription < 1 ||
+            c->ps_nodes < 0)
             return false;
     } else if (sc->platform_file == NULL) {
         return false;

@@ -42,6 +42,7 @@ struct cluster_spec {
     int nodes_per_leaf;             /* fat-tree: nodes under one leaf switch */
     int spines;                     /* fat-tree: spine switches, each linked to every leaf */
     double oversubscription;        /* fat-tree: leaf down capacity / up capacity, >= 1 */
+    int ps_nodes;                   /* dedicated parameter-server machines, >= 0 */
 };
 
 enum bench_kind {
@@ -83,6 +84,23 @@ struct model_spec {
 enum strategy {
     STRAT_NONE,      /* no <training> */
     STRAT_ALLREDUCE, /* synchronous data parallelism with all-reduce */
+    STRAT_PS,        /* parameter server */
+};
+
+enum ps_mode {
+    PS_SYNC,  /* a shard advances when its quorum of pushes has arrived */
+    PS_ASYNC, /* pushes applied as they come, within the staleness bound */
+};
+
+struct ps_spec {
+    int shards;       /* K >= 1 */
+    bool dedicated;   /* shards on ps-nodes machines (else on the worker nodes' CPU hosts) */
+    bool split_bytes; /* even split by bytes (else whole layers round-robin) */
+    enum ps_mode mode; /* sync or async */
+    int staleness;    /* async: largest accepted version lag tau */
+    int backup;       /* sync: backup workers b (quorum P - b) */
+    bool coordinator; /* a global version coordinator actor */
+    int line;         /* line of <ps>, or of <training> when absent */
 };
 
 struct train_spec {
@@ -98,6 +116,7 @@ struct train_spec {
     int gpus;                     /* workers (first GPUs); 0 = all */
     double timeout_s;             /* deadline of every wait */
     int chunks;                   /* pipeline chunks (tree) */
+    struct ps_spec ps;            /* parameter-server settings (strategy ps) */
     int line;                     /* line of <training> */
 };
 

@@ -38,8 +38,14 @@ struct train_ctx {
     double failures;             /* collectives that failed */
 };
 
+double train_flop_scale(sg_host_t host, const struct gpu_model *gpu, const struct calib *cal,
+                        enum gpu_dtype dtype)
+{
+    return sg_host_get_speed(host) / calib_compute_rate(cal, gpu, dtype);
+}
+
 /* Runs `amount` on the current host (skipping empty work) and returns the time it took. */
-static double timed_exec(double amount)
+double train_timed_exec(double amount)
 {
     double t0 = simgrid_get_clock();
     if (amount > 0)
@@ -59,10 +65,10 @@ static void compute_actor(int argc, char **argv)
     for (int s = 0; s < ts->steps; s++) {
         double busy = 0;
         for (size_t l = 0; l < m->nlayers; l++)
-            busy += timed_exec(m->layers[l].fwd_flops * scale);
+            busy += train_timed_exec(m->layers[l].fwd_flops * scale);
         size_t b = 0;
         for (size_t l = m->nlayers; l-- > 0;) {
-            busy += timed_exec(m->layers[l].bwd_flops * scale);
+            busy += train_timed_exec(m->layers[l].bwd_flops * scale);
             for (; b < t->nbuckets && t->bucket_close[b] == (int)l; b++)
                 if (ts->overlap)
                     sg_sem_release(w->ready);
@@ -73,7 +79,7 @@ static void compute_actor(int argc, char **argv)
         }
         for (size_t k = 0; k < t->nbuckets; k++)
             sg_sem_acquire(w->done);
-        busy += timed_exec(w->update_amt);
+        busy += train_timed_exec(w->update_amt);
         w->end_s[s] = simgrid_get_clock();
         w->compute_s[s] = busy;
     }
@@ -179,7 +185,7 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
         double speed = sg_host_get_speed(h);
         w->t = &t;
         w->rank = r;
-        w->flop_scale = speed / calib_compute_rate(cal, pf->models[r], ts->dtype);
+        w->flop_scale = train_flop_scale(h, pf->models[r], cal, ts->dtype);
         w->update_amt = update_B / calib_memory_rate(cal, pf->models[r]) * speed;
         w->ready = sg_sem_init(0);
         w->done = sg_sem_init(0);
@@ -223,6 +229,10 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
         res->messages += t.world.sent_msgs[r];
     res->failures = t.failures;
     res->mem = model_memory(m, ts->dtype, ts->opt, ts->batch);
+    double idle = 0;
+    for (int s = 0; s < ts->steps; s++)
+        idle += res->exposed_s[s];
+    res->idle_frac = res->total_s > 0 ? idle / res->total_s : 0;
 
     for (int r = 0; r < P; r++) {
         sg_sem_destroy(t.workers[r].ready);
@@ -243,6 +253,8 @@ void train_result_release(struct train_result *res)
     free(res->step_s);
     free(res->compute_s);
     free(res->exposed_s);
+    free(res->shards);
+    free(res->first_push_s);
     traffic_free(res->traffic);
     memset(res, 0, sizeof *res);
 }
@@ -283,7 +295,40 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
         const char *name = traffic_class(res->traffic, i, &b);
         fprintf(out, "#   bytes on %-10s %.0f B\n", name, b);
     }
-    fprintf(out, "#   failed collectives %.0f\n", res->failures);
+    if (res->nshards == 0) {
+        fprintf(out, "#   failed collectives %.0f\n", res->failures);
+        fprintf(out, "#   idle fraction    %.4f (communication not hidden by compute)\n",
+                res->idle_frac);
+        return;
+    }
+    fprintf(out, "#   idle fraction    %.4f (mean over workers of time not computing)\n",
+            res->idle_frac);
+    fprintf(out, "#   gradient slices  %.0f computed = %.0f applied + %.0f dropped stale + %.0f "
+                 "dropped late\n",
+            res->computed, res->applied, res->dropped_stale, res->dropped_late);
+    fprintf(out, "#   goodput          %.1f samples/s applied\n",
+            res->total_s > 0 ? res->applied_samples / res->total_s : 0);
+    fprintf(out, "#   staleness        applied slices by version lag:");
+    for (int i = 0; i < PS_HIST; i++)
+        if (res->stale_hist[i] > 0)
+            fprintf(out, " %s%d:%.0f", i == PS_HIST - 1 ? ">=" : "", i, res->stale_hist[i]);
+    fprintf(out, "\n#   shard versions   max spread %.0f, shards disagreed %.1f%% of the time",
+            res->spread_max, 100 * res->spread_frac);
+    if (res->coordinator_msgs > 0)
+        fprintf(out, "; coordinator received %.0f advances", res->coordinator_msgs);
+    fprintf(out, "\n#   shard imbalance  largest / mean = %.3f\n#\n", res->imbalance);
+    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params",
+            "bytes in", "bytes out", "util in", "util out", "update");
+    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "", "", "", "(B)", "(B)", "", "",
+            "(ms)");
+    for (int k = 0; k < res->nshards; k++) {
+        const struct shard_report *r = &res->shards[k];
+        double cap = r->link_Bps * res->total_s;
+        fprintf(out, " %6d %14s %12.0f %14.0f %14.0f %9.4f %9.4f %12.3f\n", k,
+                sg_host_get_name(r->host), r->params, r->bytes_in, r->bytes_out,
+                cap > 0 ? r->bytes_in / cap : 0, cap > 0 ? r->bytes_out / cap : 0,
+                r->update_s * 1e3);
+    }
 }
 
 void train_write_csv(const struct train_result *res, int batch, FILE *out)
@@ -350,18 +395,39 @@ void train_write_json(const struct scenario *sc, const struct model *m,
         json_string(out, name);
         fprintf(out, ": %.0f", b);
     }
-    fprintf(out, "}}\n}\n");
+    fprintf(out, "},\n    \"idle_fraction\": %.9g", res->idle_frac);
+    if (res->nshards > 0) {
+        fprintf(out, ",\n    \"gradient_slices\": {\"computed\": %.0f, \"applied\": %.0f, "
+                     "\"dropped_stale\": %.0f, \"dropped_late\": %.0f},\n    \"staleness\": [",
+                res->computed, res->applied, res->dropped_stale, res->dropped_late);
+        for (int i = 0; i < PS_HIST; i++)
+            fprintf(out, "%s%.0f", i ? ", " : "", res->stale_hist[i]);
+        fprintf(out, "],\n    \"shard_imbalance\": %.9g, \"version_spread_max\": %.0f,\n"
+                     "    \"shards\": [",
+                res->imbalance, res->spread_max);
+        for (int k = 0; k < res->nshards; k++) {
+            const struct shard_report *r = &res->shards[k];
+            fprintf(out, "%s\n      {\"host\": ", k ? "," : "");
+            json_string(out, sg_host_get_name(r->host));
+            fprintf(out, ", \"params\": %.0f, \"bytes_in\": %.0f, \"bytes_out\": %.0f, "
+                         "\"update_s\": %.9g}",
+                    r->params, r->bytes_in, r->bytes_out, r->update_s);
+        }
+        fprintf(out, "]");
+    }
+    fprintf(out, "}\n}\n");
 }
 
 void train_write_summary(const struct scenario *sc, const struct train_result *res, FILE *out)
 {
-    fprintf(out, "%8s %8s %12s %12s %10s %12s %12s\n", "gpus", "batch", "step_ms", "samples/s",
-            "eff", "exposed_ms", "messages");
+    fprintf(out, "%8s %8s %12s %12s %10s %12s %12s %8s %10s\n", "gpus", "batch", "step_ms",
+            "samples/s", "eff", "exposed_ms", "messages", "idle", "dropped");
     double exposed = 0;
     for (int s = 0; s < res->steps; s++)
         exposed += res->exposed_s[s];
-    fprintf(out, "%8d %8.0f %12.3f %12.1f %10.4f %12.3f %12.0f\n", res->workers,
+    fprintf(out, "%8d %8.0f %12.3f %12.1f %10.4f %12.3f %12.0f %8.4f %10.0f\n", res->workers,
             res->global_batch, res->total_s / res->steps * 1e3, train_throughput(res),
             train_efficiency(res, sc->train.batch), exposed / res->steps * 1e3,
-            traffic_messages(res->traffic));
+            traffic_messages(res->traffic), res->idle_frac,
+            res->dropped_stale + res->dropped_late);
 }

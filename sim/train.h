@@ -28,6 +28,18 @@
 
 #include <stdio.h>
 
+#define PS_HIST 17 /* staleness histogram bins: lag 0..15, and 16 or more */
+
+struct shard_report {
+    sg_host_t host;     /* where the shard runs */
+    double params;      /* parameters it owns */
+    double bytes_in;    /* gradient bytes received */
+    double bytes_out;   /* parameter bytes sent */
+    double link_Bps;    /* bottleneck bandwidth between it and worker 0 */
+    double update_s;    /* time spent applying updates */
+    double versions;    /* versions it advanced */
+};
+
 struct train_result {
     int workers;              /* P */
     int steps;                /* steps simulated */
@@ -43,6 +55,21 @@ struct train_result {
     double failures;          /* collectives that ended in a timeout or failure */
     struct traffic *traffic;  /* bytes per link class */
     struct memory_need mem;   /* memory per GPU */
+    double idle_frac;         /* mean over workers of the time not computing / run time */
+    /* parameter server only (nshards > 0) */
+    int nshards;                 /* K */
+    struct shard_report *shards; /* K shards */
+    double imbalance;            /* largest shard's parameters / mean */
+    double computed;             /* gradient slices computed (worker iterations x K) */
+    double applied;              /* slices applied */
+    double dropped_stale;        /* async: slices dropped for lag > tau */
+    double dropped_late;         /* sync: slices that missed their version's quorum */
+    double stale_hist[PS_HIST];  /* applied slices by version lag */
+    double applied_samples;      /* samples whose gradients were applied (goodput numerator) */
+    double spread_max;           /* largest difference between shard versions at one time */
+    double spread_frac;          /* fraction of the run during which shards disagreed */
+    double coordinator_msgs;     /* messages the coordinator received */
+    double *first_push_s;        /* per worker: duration of its first push (all shards) */
 };
 
 /* Checks what can only be checked against the loaded platform (enough GPUs, dtype support, the
@@ -56,6 +83,12 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
                           struct dmlsim_error *err);
 
 void train_result_release(struct train_result *res);
+
+/* Shared by the strategies: the exec amount per model FLOP on `host` of `gpu` for `dtype`, and
+ * the exec that times itself (returns seconds). */
+double train_flop_scale(sg_host_t host, const struct gpu_model *gpu, const struct calib *cal,
+                        enum gpu_dtype dtype);
+double train_timed_exec(double amount);
 
 /* Samples per second over the whole run. */
 double train_throughput(const struct train_result *res);

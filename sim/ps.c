@@ -1,0 +1,584 @@
+/* ps.c - parameter-server training (see ps.h). */
+#include "ps.h"
+
+#include "net.h"
+#include "traffic.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REQUEST_B 64.0 /* a pull request or a verdict: a small control message */
+#define CATALOG_CPU_MEM_BW 204.8e9 /* AMD EPYC 7742: 8 channels of DDR4-3200 x 25.6 GB/s */
+#define CPU_MEM_EFF 0.92 /* memory-bound kernels, as the GPU default (calib.c) */
+
+enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE };
+
+struct push_rec {
+    int worker;      /* who pushed */
+    int version;     /* version the gradient was computed from */
+    int accepted;    /* async: the shard's verdict */
+    sg_sem_t decided; /* async: released when the verdict is set */
+    struct push_rec *next;
+};
+
+struct ps_msg {
+    enum msg_type type;
+    int version;           /* PULL: version needed; PUSH/PARAMS: version of the data */
+    int accepted;          /* VERDICT */
+    int shard;             /* ADVANCE: who advanced */
+};
+
+struct ps_ctx;
+
+struct shard {
+    struct ps_ctx *c;
+    int id;
+    sg_host_t host;
+    double params, bytes;           /* parameters owned, and their gradient/parameter bytes */
+    double update_amt;              /* exec amount of one update on the shard's host */
+    int version;                    /* current version */
+    double *version_s;              /* time each version was reached */
+    int nversions;                  /* versions reached, counting version 0 */
+    sg_mutex_t lock;                /* guards version for waiting pulls */
+    sg_cond_t advanced;             /* signalled at every advance */
+    sg_sem_t arrived;               /* one release per queued push */
+    struct push_rec *head, *tail;   /* pushes not yet taken by the shard */
+    struct shard_report *rep;       /* its report */
+};
+
+struct ps_worker {
+    struct ps_ctx *c;
+    int rank;
+    double flop_scale;  /* exec amount per model FLOP */
+    double busy_s;      /* computing */
+    double end_s;       /* when it finished */
+    double *iter_s;     /* per iteration: duration */
+    double *iter_busy;  /* per iteration: compute */
+};
+
+struct port {
+    struct shard *s;
+    int worker;
+};
+
+struct ps_ctx {
+    const struct scenario *sc;
+    const struct model *m;
+    const struct platform *pf;
+    int P, K, quorum;
+    double total_versions;          /* versions each shard may reach */
+    struct shard *shards;
+    struct ps_worker *workers;
+    struct port *ports;
+    struct traffic *traffic;
+    struct train_result *res;
+    sg_host_t coord_host;           /* coordinator's host, or NULL */
+};
+
+static sg_mailbox_t mbox(const char *fmt, int a, int b)
+{
+    char name[48];
+    snprintf(name, sizeof name, fmt, a, b);
+    return sg_mailbox_by_name(name);
+}
+
+static sg_mailbox_t to_port(int k, int r)
+{
+    return mbox("ps%d<w%d", k, r);
+}
+
+static sg_mailbox_t to_worker(int r, int k)
+{
+    return mbox("w%d<ps%d", r, k);
+}
+
+static struct ps_msg *msg_new(enum msg_type type, int version)
+{
+    struct ps_msg *m = xbt_new0(struct ps_msg, 1);
+    m->type = type;
+    m->version = version;
+    return m;
+}
+
+/* Sends and accounts; a message that did not go through stays ours and is freed. */
+static enum net_status send_msg(struct ps_ctx *c, sg_host_t from, sg_host_t to, sg_mailbox_t mb,
+                                struct ps_msg *m, double size_B)
+{
+    traffic_add(c->traffic, from, to, size_B);
+    enum net_status st = net_send(mb, m, size_B, c->sc->train.timeout_s);
+    if (st != NET_OK)
+        free(m);
+    return st;
+}
+
+/* ---- worker ------------------------------------------------------------------------------- */
+
+static void worker_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_worker *w = sg_actor_self_get_data();
+    struct ps_ctx *c = w->c;
+    const struct train_spec *ts = &c->sc->train;
+    sg_host_t me = c->pf->gpus[w->rank];
+    double scale = w->flop_scale * ts->batch, deadline_span = ts->timeout_s;
+    sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
+    struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
+    int *version = xbt_new0(int, c->K);
+    for (int it = 0; it < ts->steps; it++) {
+        double t0 = simgrid_get_clock(), busy = 0;
+        /* pull: requests out, parameters back, all shards at once */
+        for (int k = 0; k < c->K; k++) {
+            struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
+            traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
+            comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
+            comms[c->K + k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
+        }
+        double end = simgrid_get_clock() + deadline_span;
+        for (int i = 0; i < 2 * c->K; i++)
+            net_wait(comms[i], end);
+        for (int k = 0; k < c->K; k++) {
+            version[k] = in[k] ? in[k]->version : 0;
+            free(in[k]);
+            in[k] = NULL;
+        }
+        const struct model *m = c->m;
+        for (size_t l = 0; l < m->nlayers; l++)
+            busy += train_timed_exec(m->layers[l].fwd_flops * scale);
+        for (size_t l = m->nlayers; l-- > 0;)
+            busy += train_timed_exec(m->layers[l].bwd_flops * scale);
+        /* push every shard's slice at once, stamped with the version it came from */
+        for (int k = 0; k < c->K; k++) {
+            struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
+            traffic_add(c->traffic, me, c->shards[k].host, c->shards[k].bytes);
+            comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
+        }
+        double push0 = simgrid_get_clock();
+        end = push0 + deadline_span;
+        for (int k = 0; k < c->K; k++)
+            net_wait(comms[k], end);
+        if (it == 0)
+            c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
+        if (ts->ps.mode == PS_ASYNC) { /* each shard's verdict */
+            for (int k = 0; k < c->K; k++)
+                comms[k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
+            end = simgrid_get_clock() + deadline_span;
+            for (int k = 0; k < c->K; k++) {
+                net_wait(comms[k], end);
+                free(in[k]);
+                in[k] = NULL;
+            }
+        }
+        w->iter_s[it] = simgrid_get_clock() - t0;
+        w->iter_busy[it] = busy;
+        w->busy_s += busy;
+    }
+    w->end_s = simgrid_get_clock();
+    free(comms);
+    free(in);
+    free(version);
+}
+
+/* ---- ports -------------------------------------------------------------------------------- */
+
+static void port_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct port *p = sg_actor_self_get_data();
+    struct shard *s = p->s;
+    struct ps_ctx *c = s->c;
+    const struct train_spec *ts = &c->sc->train;
+    sg_host_t worker = c->pf->gpus[p->worker];
+    for (int i = 0; i < 2 * ts->steps; i++) {
+        struct ps_msg *m;
+        if (net_recv(to_port(s->id, p->worker), (void **)&m, ts->timeout_s) != NET_OK)
+            return;
+        if (m->type == MSG_PULL) {
+            sg_mutex_lock(s->lock);
+            while (s->version < m->version && s->nversions <= c->total_versions)
+                sg_cond_wait(s->advanced, s->lock);
+            int v = s->version;
+            sg_mutex_unlock(s->lock);
+            free(m);
+            s->rep->bytes_out += s->bytes;
+            send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(MSG_PARAMS, v),
+                     s->bytes);
+            continue;
+        }
+        s->rep->bytes_in += s->bytes;
+        struct push_rec *rec = xbt_new0(struct push_rec, 1);
+        rec->worker = p->worker;
+        rec->version = m->version;
+        free(m);
+        if (ts->ps.mode == PS_ASYNC)
+            rec->decided = sg_sem_init(0);
+        if (s->tail)
+            s->tail->next = rec;
+        else
+            s->head = rec;
+        s->tail = rec;
+        sg_sem_release(s->arrived);
+        if (ts->ps.mode == PS_ASYNC) {
+            sg_sem_acquire(rec->decided);
+            struct ps_msg *v = msg_new(MSG_VERDICT, s->version);
+            v->accepted = rec->accepted;
+            sg_sem_destroy(rec->decided);
+            free(rec);
+            send_msg(c, s->host, worker, to_worker(p->worker, s->id), v, REQUEST_B);
+        }
+    }
+}
+
+/* ---- shard -------------------------------------------------------------------------------- */
+
+static struct push_rec *take(struct shard *s)
+{
+    sg_sem_acquire(s->arrived);
+    struct push_rec *rec = s->head;
+    s->head = rec->next;
+    if (s->head == NULL)
+        s->tail = NULL;
+    rec->next = NULL;
+    return rec;
+}
+
+static void advance(struct shard *s)
+{
+    struct ps_ctx *c = s->c;
+    double t0 = simgrid_get_clock();
+    if (s->update_amt > 0)
+        sg_actor_execute(s->update_amt);
+    s->rep->update_s += simgrid_get_clock() - t0;
+    sg_mutex_lock(s->lock);
+    s->version++;
+    s->version_s[s->nversions++] = simgrid_get_clock();
+    sg_cond_notify_all(s->advanced);
+    sg_mutex_unlock(s->lock);
+    s->rep->versions += 1;
+    if (c->coord_host != NULL) {
+        struct ps_msg *a = msg_new(MSG_ADVANCE, s->version);
+        a->shard = s->id;
+        send_msg(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
+    }
+}
+
+static void record_applied(struct ps_ctx *c, int lag)
+{
+    c->res->applied += 1;
+    c->res->stale_hist[lag < PS_HIST - 1 ? lag : PS_HIST - 1] += 1;
+    c->res->applied_samples += (double)c->sc->train.batch / c->K;
+}
+
+static void shard_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct shard *s = sg_actor_self_get_data();
+    struct ps_ctx *c = s->c;
+    const struct ps_spec *ps = &c->sc->train.ps;
+    if (ps->mode == PS_SYNC) {
+        for (int v = 0; v < c->sc->train.steps; v++) {
+            int got = 0;
+            while (got < c->quorum) {
+                struct push_rec *rec = take(s);
+                if (rec->version == v) {
+                    got++;
+                    record_applied(c, 0);
+                } else {
+                    c->res->dropped_late += 1; /* computed from an older version */
+                }
+                free(rec);
+            }
+            advance(s);
+        }
+    } else {
+        for (int i = 0; i < c->P * c->sc->train.steps; i++) {
+            struct push_rec *rec = take(s);
+            int lag = s->version - rec->version;
+            rec->accepted = lag <= ps->staleness;
+            if (rec->accepted) {
+                record_applied(c, lag);
+                advance(s);
+            } else {
+                c->res->dropped_stale += 1;
+            }
+            sg_sem_release(rec->decided);
+        }
+    }
+}
+
+static void coordinator_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_ctx *c = sg_actor_self_get_data();
+    for (;;) { /* a daemon: ends with the simulation */
+        struct ps_msg *m;
+        if (net_recv(sg_mailbox_by_name("coordinator"), (void **)&m, c->sc->train.timeout_s) !=
+            NET_OK)
+            break;
+        c->res->coordinator_msgs += 1;
+        free(m);
+    }
+}
+
+/* ---- setup -------------------------------------------------------------------------------- */
+
+void ps_split(const struct model *m, int K, bool by_bytes, double *out)
+{
+    for (int k = 0; k < K; k++)
+        out[k] = 0;
+    if (by_bytes) {
+        for (int k = 0; k < K; k++)
+            out[k] = model_params(m) / K;
+        return;
+    }
+    for (size_t l = 0; l < m->nlayers; l++)
+        out[l % K] += m->layers[l].params;
+}
+
+static sg_host_t shard_host(const struct scenario *sc, const struct platform *pf, int k)
+{
+    if (sc->train.ps.dedicated)
+        return pf->nps ? pf->ps_hosts[k % pf->nps] : NULL;
+    return pf->ncpus ? pf->cpu_hosts[k % pf->ncpus] : NULL;
+}
+
+static int workers_of(const struct scenario *sc, const struct platform *pf)
+{
+    return sc->train.gpus > 0 ? sc->train.gpus : (int)pf->ngpus;
+}
+
+enum dmlsim_err ps_check(const struct scenario *sc, const struct platform *pf,
+                         const struct model *m, struct dmlsim_error *err)
+{
+    const struct train_spec *ts = &sc->train;
+    const struct ps_spec *ps = &ts->ps;
+    int P = workers_of(sc, pf);
+    if (P < 1 || P > (int)pf->ngpus)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <training gpus=\"%d\">: the platform has %zu GPU(s); expected "
+                           "1 to %zu",
+                           sc->path, ts->line, P, pf->ngpus, pf->ngpus);
+    if (shard_host(sc, pf, 0) == NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <ps placement=\"%s\">: the platform has no %s hosts; expected "
+                           "%s",
+                           sc->path, ps->line, ps->dedicated ? "dedicated" : "colocated",
+                           ps->dedicated ? "parameter-server" : "node CPU",
+                           ps->dedicated ? "ps-nodes=\"K\" on <cluster> (or hosts with property "
+                                           "role=ps)"
+                                         : "hosts with property role=cpu");
+    if (ps->mode == PS_SYNC && ps->backup >= P)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would be "
+                           "waited for; expected fewer than %d",
+                           sc->path, ps->line, ps->backup, P, P);
+    for (int r = 0; r < P; r++) {
+        char why[512];
+        if (pf->models[r]->peak_flops[ts->dtype] <= 0)
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: <training dtype=\"%s\">: %s has no %s support", sc->path,
+                               ts->line, catalog_dtype_name(ts->dtype), pf->models[r]->name,
+                               catalog_dtype_name(ts->dtype));
+        if (model_check_fit(m, ts->dtype, ts->opt, ts->batch, pf->models[r], why, sizeof why))
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
+                               sc->path, ts->line, why);
+    }
+    return DMLSIM_OK;
+}
+
+static void start(const char *fmt, int a, int b, sg_host_t host, xbt_main_func_t code, void *data)
+{
+    char name[48];
+    snprintf(name, sizeof name, fmt, a, b);
+    sg_actor_t actor = sg_actor_init(name, host);
+    sg_actor_set_data(actor, data);
+    sg_actor_start(actor, code, 0, NULL);
+}
+
+/* Disagreement between shards: walk every advance in time order. */
+static void version_spread(struct ps_ctx *c, double total_s)
+{
+    int K = c->K, *idx = xbt_new0(int, K), *ver = xbt_new0(int, K);
+    double last = 0, disagree = 0;
+    for (;;) {
+        int next = -1;
+        for (int k = 0; k < K; k++)
+            if (idx[k] + 1 < c->shards[k].nversions &&
+                (next < 0 || c->shards[k].version_s[idx[k] + 1] <
+                                     c->shards[next].version_s[idx[next] + 1]))
+                next = k;
+        if (next < 0)
+            break;
+        double t = c->shards[next].version_s[idx[next] + 1];
+        int lo = ver[0], hi = ver[0];
+        for (int k = 1; k < K; k++) {
+            lo = ver[k] < lo ? ver[k] : lo;
+            hi = ver[k] > hi ? ver[k] : hi;
+        }
+        if (hi > lo)
+            disagree += t - last;
+        last = t;
+        idx[next]++;
+        ver[next]++;
+        lo = hi = ver[0];
+        for (int k = 1; k < K; k++) {
+            lo = ver[k] < lo ? ver[k] : lo;
+            hi = ver[k] > hi ? ver[k] : hi;
+        }
+        if (hi - lo > c->res->spread_max)
+            c->res->spread_max = hi - lo;
+    }
+    c->res->spread_frac = total_s > 0 ? disagree / total_s : 0;
+    free(idx);
+    free(ver);
+}
+
+enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, const struct model *m,
+                       const struct calib *cal, struct train_result *res, struct dmlsim_error *err)
+{
+    const struct train_spec *ts = &sc->train;
+    enum dmlsim_err rc = ps_check(sc, pf, m, err);
+    if (rc != DMLSIM_OK)
+        return rc;
+    struct ps_ctx c = {.sc = sc, .m = m, .pf = pf, .res = res};
+    memset(res, 0, sizeof *res);
+    c.P = workers_of(sc, pf);
+    c.K = ts->ps.shards;
+    res->first_push_s = xbt_new0(double, c.P);
+    c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;
+    c.total_versions = ts->ps.mode == PS_SYNC ? ts->steps : (double)c.P * ts->steps;
+    c.traffic = res->traffic = traffic_new();
+    res->nshards = c.K;
+    res->shards = xbt_new0(struct shard_report, c.K);
+    double *split = xbt_new0(double, c.K), elem_B = model_dtype_bytes(ts->dtype);
+    ps_split(m, c.K, ts->ps.split_bytes, split);
+    double cpu_Bps = CATALOG_CPU_MEM_BW * CPU_MEM_EFF;
+    double per_param_B = model_update_bytes_per_param(ts->dtype, ts->opt), biggest = 0;
+    c.shards = xbt_new0(struct shard, c.K);
+    for (int k = 0; k < c.K; k++) {
+        struct shard *s = &c.shards[k];
+        s->c = &c;
+        s->id = k;
+        s->host = shard_host(sc, pf, k);
+        s->params = split[k];
+        s->bytes = split[k] * elem_B;
+        s->update_amt = split[k] * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
+        s->version_s = xbt_new0(double, (size_t)c.total_versions + 2);
+        s->nversions = 1; /* version 0 at time 0 */
+        s->lock = sg_mutex_init();
+        s->advanced = sg_cond_init();
+        s->arrived = sg_sem_init(0);
+        s->rep = &res->shards[k];
+        s->rep->host = s->host;
+        s->rep->params = split[k];
+        s->rep->link_Bps = sg_host_get_route_bandwidth(pf->gpus[0], s->host);
+        biggest = fmax(biggest, split[k]);
+        start("shard-%d%.0d", k, 0, s->host, shard_actor, s);
+    }
+    res->imbalance = model_params(m) > 0 ? biggest / (model_params(m) / c.K) : 1;
+    if (ts->ps.coordinator) {
+        c.coord_host = c.shards[0].host;
+        sg_actor_t a = sg_actor_init("coordinator", c.coord_host);
+        sg_actor_set_data(a, &c);
+        sg_actor_daemonize(a); /* it serves as long as the shards run, then goes with them */
+        sg_actor_start(a, coordinator_actor, 0, NULL);
+    }
+    c.ports = xbt_new0(struct port, (size_t)c.K * c.P);
+    c.workers = xbt_new0(struct ps_worker, c.P);
+    for (int r = 0; r < c.P; r++) {
+        struct ps_worker *w = &c.workers[r];
+        w->c = &c;
+        w->rank = r;
+        w->flop_scale = train_flop_scale(pf->gpus[r], pf->models[r], cal, ts->dtype);
+        w->iter_s = xbt_new0(double, ts->steps);
+        w->iter_busy = xbt_new0(double, ts->steps);
+        start("worker-%d%.0d", r, 0, pf->gpus[r], worker_actor, w);
+        for (int k = 0; k < c.K; k++) {
+            struct port *p = &c.ports[(size_t)k * c.P + r];
+            p->s = &c.shards[k];
+            p->worker = r;
+            start("port-%d-%d", k, r, p->s->host, port_actor, p);
+        }
+    }
+    simgrid_run();
+
+    /* results */
+    res->workers = c.P;
+    res->steps = ts->steps;
+    res->global_batch = (double)c.quorum * ts->batch;
+    if (ts->ps.mode == PS_ASYNC)
+        res->global_batch = ts->batch;
+    res->computed = (double)c.P * ts->steps * c.K;
+    for (int k = 0; k < c.K; k++)
+        for (struct push_rec *r = c.shards[k].head; r; r = r->next)
+            res->dropped_late += 1; /* arrived after the shard's last version */
+    res->step_s = xbt_new0(double, ts->steps);
+    res->compute_s = xbt_new0(double, ts->steps);
+    res->exposed_s = xbt_new0(double, ts->steps);
+    double end = 0, busy0 = 0, idle = 0;
+    for (int r = 0; r < c.P; r++) {
+        end = fmax(end, c.workers[r].end_s);
+        idle += c.workers[r].end_s > 0 ? 1 - c.workers[r].busy_s / c.workers[r].end_s : 0;
+    }
+    res->idle_frac = idle / c.P;
+    double prev = 0;
+    for (int s = 0; s < ts->steps; s++) {
+        if (ts->ps.mode == PS_SYNC) { /* step s ends when every shard reached version s + 1 */
+            double t = 0;
+            for (int k = 0; k < c.K; k++)
+                t = fmax(t, c.shards[k].version_s[s + 1]);
+            res->step_s[s] = t - prev;
+            prev = t;
+        } else { /* async: worker 0's iterations */
+            res->step_s[s] = c.workers[0].iter_s[s];
+        }
+        res->compute_s[s] = c.workers[0].iter_busy[s];
+        res->exposed_s[s] = fmax(0, res->step_s[s] - res->compute_s[s]);
+        busy0 += c.workers[0].iter_busy[s];
+    }
+    res->total_s = ts->ps.mode == PS_SYNC ? prev : end;
+    res->compute1_s = busy0 / ts->steps;
+    res->grad_B = model_params(m) * elem_B;
+    res->nbuckets = (size_t)c.K;
+    res->messages = traffic_messages(c.traffic);
+    res->mem = model_memory(m, ts->dtype, ts->opt, ts->batch);
+    version_spread(&c, res->total_s);
+
+    for (int k = 0; k < c.K; k++) {
+        struct shard *s = &c.shards[k];
+        while (s->head) {
+            struct push_rec *r = s->head;
+            s->head = r->next;
+            free(r);
+        }
+        free(s->version_s);
+        sg_mutex_destroy(s->lock);
+        sg_cond_destroy(s->advanced);
+        sg_sem_destroy(s->arrived);
+    }
+    for (int r = 0; r < c.P; r++) {
+        free(c.workers[r].iter_s);
+        free(c.workers[r].iter_busy);
+    }
+    free(c.workers);
+    free(c.ports);
+    free(c.shards);
+    free(split);
+    return DMLSIM_OK;
+}

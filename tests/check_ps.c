@@ -1,0 +1,220 @@
+/* check_ps.c - parameter-server training against closed forms.
+ *
+ * Generated platform: P nodes of one H100 + K parameter-server machines on a star of NDR NICs.
+ * Worker-to-shard routes: PCIe Gen5, NIC, switch, NIC, PCIe Gen5, so every route has latency
+ *     a = pcie hop + ndr hop + switch port-to-port, bandwidth B = min(pcie, ndr, switch port)
+ * and a shard's own NIC is what N concurrent transfers share:
+ *     push phase, one shard:  a + N S / B for every worker (each gets B / N: all finish together)
+ *     push phase, K shards:   a + N S / (K B)   (each worker sends S / K to each shard)
+ *     sync step (one shard, one layer, steady state):
+ *         pull (a + N S / B) + compute (3 f b / R) + push (a + N S / B) + update (U)
+ *     with U = params x 12 B (FP32 SGD: read weight and gradient, write weight) / (204.8 GB/s x
+ *     0.92), the shard CPU's memory bandwidth (AMD EPYC 7742: 8 x DDR4-3200) at the calibrated
+ *     memory-bound efficiency; the next pull's request (a) hides under U when U > a.
+ * tests/data/ps-platform.xml: workers g0..g3 and host ps, each on a 47 GBps, 1 us link (routes
+ * a = 2 us, B = 47 GBps); g1 runs at 0.3 speed (a straggler). */
+#include "ps.h"
+#include "testlib.h"
+
+#include <math.h>
+
+#define CPU_BPS (204.8e9 * 0.92)
+
+struct env {
+    double a, B, R;
+};
+
+static struct env star_env(void)
+{
+    const struct link_class *pcie = catalog_link("pcie-gen5"), *ndr = catalog_link("ib-ndr");
+    return (struct env){pcie->hop_lat_s + ndr->hop_lat_s + CATALOG_SWITCH_LAT_S,
+                        fmin(fmin(pcie->bw_Bps, ndr->bw_Bps), ndr->line_bw_Bps),
+                        catalog_gpu("h100")->peak_flops[DTYPE_FP32] * 0.78};
+}
+
+static struct scenario ps_scenario(int P, int K, double params, double flops, int batch, int steps)
+{
+    struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
+    sc.cluster.ps_nodes = K;
+    sc.model.present = true;
+    model_init(&sc.model.explicit_, "toy");
+    model_add(&sc.model.explicit_, "l", params, flops, -1, 0);
+    sc.train = (struct train_spec){.strategy = STRAT_PS, .algo = collective_find("ring"),
+                                   .batch = batch, .steps = steps, .dtype = DTYPE_FP32,
+                                   .opt = OPT_SGD, .bucket_B = 25e6, .timeout_s = 3600,
+                                   .chunks = 1, .line = 1};
+    sc.train.ps = (struct ps_spec){.shards = K, .dedicated = true, .split_bytes = true,
+                                   .mode = PS_SYNC, .line = 1};
+    return sc;
+}
+
+static void run(struct scenario *sc, struct train_result *res)
+{
+    struct platform *pf = test_load(sc);
+    struct model m;
+    struct calib cal = calib_default();
+    struct dmlsim_error err = {0};
+    scenario_build_model(sc, &m);
+    ck_assert_msg(ps_run(sc, pf, &m, &cal, res, &err) == DMLSIM_OK, "%s", err.msg);
+    /* every computed gradient slice is applied or dropped with a reason */
+    ck_assert_double_eq(res->computed, res->applied + res->dropped_stale + res->dropped_late);
+    model_release(&m);
+    platform_free(pf);
+}
+
+static void assert_rel(double got, double want, double rel, const char *what)
+{
+    ck_assert_msg(fabs(got - want) <= rel * want, "%s: simulated %.9g, closed form %.9g", what, got,
+                  want);
+}
+
+static const int shard_cases[] = {1, 2, 4};
+
+START_TEST(test_push_phase)
+{
+    int N = 8, K = shard_cases[_i];
+    double params = 4e6, S = params * 4; /* FP32 gradients */
+    struct env e = star_env();
+    struct scenario sc = ps_scenario(N, K, params, 1e9, 8, 2);
+    struct train_result res;
+    run(&sc, &res);
+    for (int r = 0; r < N; r++)
+        assert_rel(res.first_push_s[r], e.a + N * S / (K * e.B), 1e-3, "push phase");
+    ck_assert_double_eq(res.applied, (double)N * 2 * K);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_sync_step)
+{
+    int N = 4, b = 8;
+    double params = 2e6, f = 2e9, S = params * 4;
+    struct env e = star_env();
+    struct scenario sc = ps_scenario(N, 1, params, f, b, 4);
+    struct train_result res;
+    run(&sc, &res);
+    double pull = e.a + N * S / e.B, push = pull, C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
+    ck_assert(U > e.a); /* the next request hides under the update */
+    for (int s = 1; s < res.steps; s++)
+        assert_rel(res.step_s[s], pull + C + push + U, 1e-3, "sync step");
+    ck_assert_double_eq(res.dropped_late + res.dropped_stale, 0);
+    ck_assert_double_eq(res.stale_hist[0], N * 4.0);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+static struct scenario straggler(void)
+{
+    struct scenario sc;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(scenario_load("tests/data/ps-straggler.xml", &sc, &err) == DMLSIM_OK, "%s",
+                  err.msg);
+    return sc;
+}
+
+START_TEST(test_backup_worker)
+{
+    /* 4 workers, g1 at 0.3 speed, b = 1: version 1 comes after everyone's pull (4 transfers on
+     * the shard's link), the fast compute, and the 3 fast pushes (3 transfers), plus the update
+     * and the first request's latency; every one of the slow worker's pushes is late. */
+    struct scenario sc = straggler();
+    sc.train.ps.backup = 1;
+    struct train_result res;
+    run(&sc, &res);
+    double a = 2e-6, B = 47e9, S = 4e6, b = 16, f = 1e10;
+    double R = catalog_gpu("h100")->peak_flops[DTYPE_FP32] * 0.78, U = 1e6 * 12 / CPU_BPS;
+    double req = a + 64 / B;
+    double v1 = req + (a + 4 * S / B) + 3 * f * b / R + (a + 3 * S / B) + U;
+    assert_rel(res.step_s[0], v1, 1e-3, "first step with a backup worker");
+    ck_assert_double_eq(res.dropped_late, 4);    /* the slow worker's 4 pushes */
+    ck_assert_double_eq(res.applied, 3.0 * 4);   /* quorum 3, 4 versions */
+    ck_assert_double_eq(res.global_batch, 3 * 16);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* Async, 2 workers (g0 fast, g1 at 0.3 speed), 6 iterations each. Transfers are tiny beside the
+ * compute (4 MB at 47 GB/s is 85 us; compute is 9.2 ms fast, 30.6 ms slow), so worker w's i-th
+ * push lands at about i x T_w with T_w its compute time. The slow worker's i-th push, computed
+ * from the version it pulled at (i - 1) T_s, has lag = the fast pushes applied in
+ * ((i - 1) T_s, i T_s]; it is dropped iff that lag exceeds tau. The fast worker always sees lag
+ * 0, since every slow push before its own is either dropped or applied before its pull. */
+static int expected_drops(int tau, int iters)
+{
+    double R = catalog_gpu("h100")->peak_flops[DTYPE_FP32] * 0.78;
+    double Tf = 3 * 1e10 * 16 / R, Ts = Tf / 0.3;
+    int drops = 0;
+    for (int i = 1; i <= iters; i++) {
+        int lag = 0;
+        for (int j = 1; j <= iters; j++)
+            lag += j * Tf > (i - 1) * Ts && j * Tf <= i * Ts;
+        drops += lag > tau;
+    }
+    return drops;
+}
+
+static const int tau_cases[] = {0, 100};
+
+START_TEST(test_async_staleness)
+{
+    int tau = tau_cases[_i];
+    struct scenario sc = straggler();
+    sc.train.gpus = 2;
+    sc.train.steps = 6;
+    sc.train.ps.mode = PS_ASYNC;
+    sc.train.ps.staleness = tau;
+    struct train_result res;
+    run(&sc, &res);
+    int want = expected_drops(tau, 6);
+    ck_assert_msg(res.dropped_stale == want, "tau %d: %.0f dropped, closed form %d", tau,
+                  res.dropped_stale, want);
+    ck_assert_double_eq(res.applied, 12.0 - want);
+    if (tau == 0)
+        ck_assert_int_eq(want, 2); /* pushes 1 and 2 of the slow worker */
+    else
+        ck_assert_double_eq(res.dropped_stale, 0);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_split)
+{
+    /* by layer: whole layers round-robin; by bytes: even */
+    struct model m;
+    model_init(&m, "three");
+    model_add(&m, "a", 100, 0, 0, 0);
+    model_add(&m, "b", 10, 0, 0, 0);
+    model_add(&m, "c", 30, 0, 0, 0);
+    double out[2];
+    ps_split(&m, 2, false, out);
+    ck_assert_double_eq(out[0], 130);
+    ck_assert_double_eq(out[1], 10);
+    ps_split(&m, 2, true, out);
+    ck_assert_double_eq(out[0], 70);
+    ck_assert_double_eq(out[1], 70);
+    model_release(&m);
+}
+END_TEST
+
+static Suite *ps_suite(void)
+{
+    Suite *s = suite_create("ps");
+    TCase *tc = tcase_create("closed-form");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_push_phase, 0, sizeof shard_cases / sizeof shard_cases[0]);
+    tcase_add_test(tc, test_sync_step);
+    tcase_add_test(tc, test_backup_worker);
+    tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
+    tcase_add_test(tc, test_split);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(ps_suite());
+}
