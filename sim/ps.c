@@ -521,9 +521,8 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
     /* results */
     res->workers = c.P;
     res->steps = ts->steps;
-    res->global_batch = (double)c.quorum * ts->batch;
-    if (ts->ps.mode == PS_ASYNC)
-        res->global_batch = ts->batch;
+    /* sync: the samples of one version (its quorum); async: one round of every worker */
+    res->global_batch = (double)(ts->ps.mode == PS_SYNC ? c.quorum : c.P) * ts->batch;
     res->computed = (double)c.P * ts->steps * c.K;
     for (int k = 0; k < c.K; k++)
         for (struct push_rec *r = c.shards[k].head; r; r = r->next)

@@ -637,6 +637,22 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                          catalog_dtype_name(t->dtype));
             goto out;
         }
+        int workers = t->gpus > 0 ? t->gpus : total;
+        if (t->strategy == STRAT_PS && t->ps.dedicated && sc->cluster.ps_nodes == 0) {
+            rc = dmlsim_fail(r->err, DMLSIM_EVALUE,
+                             "%s:%d: <ps placement=\"dedicated\">: the cluster has no "
+                             "parameter-server machines; expected ps-nodes=\"K\" on <cluster> "
+                             "or placement=\"colocated\"",
+                             r->path, t->ps.line);
+            goto out;
+        }
+        if (t->strategy == STRAT_PS && t->ps.mode == PS_SYNC && t->ps.backup >= workers) {
+            rc = dmlsim_fail(r->err, DMLSIM_EVALUE,
+                             "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would "
+                             "be waited for; expected fewer than %d",
+                             r->path, t->ps.line, t->ps.backup, workers, workers);
+            goto out;
+        }
         struct model m;
         char why[512];
         scenario_build_model(sc, &m);

@@ -103,19 +103,29 @@ static int read_summary(const char *path, char *header, char *values, size_t len
     return ok ? 0 : -1;
 }
 
+/* Axes with one value are fixed overrides: named in the header, not given a column. */
 static void print_table(const struct sweep *sw, FILE *out, char **rows, const char *header)
 {
     fprintf(out, "# dmlsim sweep of %s over", sw->file);
     for (int a = 0; a < sw->naxes; a++)
-        fprintf(out, " %s", sw->axes[a].path);
+        if (sw->axes[a].nvalues > 1)
+            fprintf(out, " %s", sw->axes[a].path);
+    for (int a = 0, first = 1; a < sw->naxes; a++)
+        if (sw->axes[a].nvalues == 1) {
+            fprintf(out, "%s%s=%s", first ? "; fixed: " : ", ", sw->axes[a].path,
+                    sw->axes[a].values[0]);
+            first = 0;
+        }
     fprintf(out, "\n#");
-    for (int a = 0; a < sw->naxes; a++)
-        fprintf(out, " %*s", a == 0 ? 23 : 24, sw->axes[a].path);
+    for (int a = 0, col = 0; a < sw->naxes; a++)
+        if (sw->axes[a].nvalues > 1)
+            fprintf(out, " %*s", col++ == 0 ? 23 : 24, sw->axes[a].path);
     fprintf(out, " %s\n", header);
     for (int p = 0; p < sw->npoints; p++) {
         fprintf(out, " ");
         for (int a = 0; a < sw->naxes; a++)
-            fprintf(out, " %23s", point_value(sw, p, a));
+            if (sw->axes[a].nvalues > 1)
+                fprintf(out, " %23s", point_value(sw, p, a));
         fprintf(out, " %s\n", rows[p]);
     }
 }

@@ -420,14 +420,16 @@ void train_write_json(const struct scenario *sc, const struct model *m,
 
 void train_write_summary(const struct scenario *sc, const struct train_result *res, FILE *out)
 {
-    fprintf(out, "%8s %8s %12s %12s %10s %12s %12s %8s %10s\n", "gpus", "batch", "step_ms",
-            "samples/s", "eff", "exposed_ms", "messages", "idle", "dropped");
+    fprintf(out, "%8s %8s %12s %12s %10s %12s %12s %8s %10s %12s\n", "gpus", "batch", "step_ms",
+            "samples/s", "eff", "exposed_ms", "messages", "idle", "dropped", "goodput");
     double exposed = 0;
     for (int s = 0; s < res->steps; s++)
         exposed += res->exposed_s[s];
-    fprintf(out, "%8d %8.0f %12.3f %12.1f %10.4f %12.3f %12.0f %8.4f %10.0f\n", res->workers,
-            res->global_batch, res->total_s / res->steps * 1e3, train_throughput(res),
-            train_efficiency(res, sc->train.batch), exposed / res->steps * 1e3,
-            traffic_messages(res->traffic), res->idle_frac,
-            res->dropped_stale + res->dropped_late);
+    double goodput = res->nshards > 0 && res->total_s > 0 ? res->applied_samples / res->total_s
+                                                           : train_throughput(res);
+    fprintf(out, "%8d %8.0f %12.3f %12.1f %10.4f %12.3f %12.0f %8.4f %10.0f %12.1f\n",
+            res->workers, res->global_batch, res->total_s / res->steps * 1e3,
+            train_throughput(res), train_efficiency(res, sc->train.batch),
+            exposed / res->steps * 1e3, traffic_messages(res->traffic), res->idle_frac,
+            res->dropped_stale + res->dropped_late, goodput);
 }

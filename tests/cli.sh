@@ -119,6 +119,19 @@ cmp -s "$tmp/sweep1.txt" "$tmp/sweep2.txt" && cmp -s "$tmp/sweep1.txt" "$tmp/swe
 [ $? -eq 1 ] && [ ! -e "$tmp/bad.txt" ] && grep -q 'point 2 failed' "$tmp/err" && ok ||
     ko "sweep with a bad point must exit 1 and write nothing"
 
+# parameter server: the accounting line adds up (computed = applied + stale + late)
+"$dmlsim" run scenarios/staleness.xml --set training.gpus=4 --set ps.staleness=0 >"$tmp/ps.out" 2>&1
+awk '/gradient slices/ { ok = ($4 == $7 + $10 + $14) } END { exit !ok }' "$tmp/ps.out" && ok ||
+    ko "ps: gradient slices do not add up: $(grep 'gradient slices' "$tmp/ps.out")"
+grep -q 'dropped stale' "$tmp/ps.out" && ! grep -q ' 0 dropped stale' "$tmp/ps.out" && ok ||
+    ko "ps: async with tau = 0 and 4 workers must drop stale pushes"
+# a one-value axis is a fixed override: no column of its own
+"$dmlsim" sweep scenarios/ps-vs-ring.xml --set training.strategy=allreduce \
+    --set training.gpus=1,2 >"$tmp/fixed.txt" 2>/dev/null
+grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
+    [ "$(awk '!/^#/ {print NF}' "$tmp/fixed.txt" | sort -u)" = 11 ] && ok ||
+    ko "sweep: a one-value axis must be listed as fixed, not as a column"
+
 # ---- presets ---------------------------------------------------------------------------------
 for src in platforms/src/*.xml; do
     name=$(basename "$src")

@@ -1,16 +1,31 @@
 #!/usr/bin/env bash
 # main.sh - the main job: set up and build (tools/setup.sh), simulate the default scenario
-# (ResNet-50 on two 8 x H100 nodes with ring all-reduce), then sweep it from 1 to 64 GPUs of the
-# shipped 32 x 8 H100 fat-tree and draw the scaling plot to out/scaling.png.
+# (ResNet-50 on two 8 x H100 nodes with ring all-reduce), then draw three plots into out/:
+#   ps-vs-ring.png  parameter server (1 shard, 8 shards) vs ring all-reduce, 1 to 64 A100s
+#   scaling.png     ring all-reduce scaling, 1 to 64 GPUs of the shipped 32 x 8 H100 fat-tree
+#   staleness.png   asynchronous parameter server against the staleness bound
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 build/dmlsim run scenarios/resnet50-ring.xml
 mkdir -p out
+j=$(nproc)
+gpus=1,2,4,8,16,32,64
+sweep() { build/dmlsim sweep "$@" -j "$j"; echo; }
+
 echo
-build/dmlsim sweep scenarios/scaling.xml --set training.gpus=1,2,4,8,16,32,64 -j "$(nproc)" \
-    -o out/scaling.txt
+sweep scenarios/ps-vs-ring.xml --set training.strategy=ps --set ps.shards=1 \
+    --set training.gpus=$gpus -o out/ps1.txt
+sweep scenarios/ps-vs-ring.xml --set training.strategy=ps --set ps.shards=8 \
+    --set training.gpus=$gpus -o out/psk.txt
+sweep scenarios/ps-vs-ring.xml --set training.strategy=allreduce \
+    --set training.gpus=$gpus -o out/ring.txt
+sweep scenarios/scaling.xml --set training.gpus=$gpus -o out/scaling.txt
+sweep scenarios/staleness.xml --set ps.staleness=0,1,2,4,8,16 -o out/staleness.txt
+
+gnuplot -e "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='8'; out='out/ps-vs-ring.png'; name='ResNet-50 on 8 x 8 A100, HDR'" \
+    plots/ps-vs-ring.gp
 gnuplot -e "in='out/scaling.txt'; out='out/scaling.png'; name='ResNet-50, ring all-reduce, H100 fat-tree'" \
     plots/scaling.gp
-echo
-echo "plot: out/scaling.png (table: out/scaling.txt)"
+gnuplot -e "in='out/staleness.txt'; out='out/staleness.png'" plots/staleness.gp
+echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png (tables: out/*.txt)"
