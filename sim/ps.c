@@ -325,14 +325,25 @@ static void coordinator_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     struct ps_ctx *c = sg_actor_self_get_data();
+    int *ver = xbt_new0(int, c->K);
     for (;;) { /* a daemon: ends with the simulation */
         struct ps_msg *m;
         if (net_recv(sg_mailbox_by_name("coordinator"), (void **)&m, c->sc->train.timeout_s) !=
             NET_OK)
             break;
         c->res->coordinator_msgs += 1;
+        ver[m->shard] = m->version;
         free(m);
+        int lo = ver[0], hi = ver[0];
+        for (int k = 1; k < c->K; k++) {
+            lo = ver[k] < lo ? ver[k] : lo;
+            hi = ver[k] > hi ? ver[k] : hi;
+        }
+        c->res->coordinator_global = lo; /* the version every shard has reached */
+        if (hi - lo > c->res->coordinator_spread)
+            c->res->coordinator_spread = hi - lo;
     }
+    free(ver);
 }
 
 /* ---- setup -------------------------------------------------------------------------------- */

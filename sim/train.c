@@ -315,7 +315,9 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
     fprintf(out, "\n#   shard versions   max spread %.0f, shards disagreed %.1f%% of the time",
             res->spread_max, 100 * res->spread_frac);
     if (res->coordinator_msgs > 0)
-        fprintf(out, "; coordinator received %.0f advances", res->coordinator_msgs);
+        fprintf(out, "; coordinator: %.0f advances received, global version %.0f, largest "
+                     "disagreement %.0f",
+                res->coordinator_msgs, res->coordinator_global, res->coordinator_spread);
     fprintf(out, "\n#   shard imbalance  largest / mean = %.3f\n#\n", res->imbalance);
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params",
             "bytes in", "bytes out", "util in", "util out", "update");

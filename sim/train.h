@@ -69,6 +69,8 @@ struct train_result {
     double spread_max;           /* largest difference between shard versions at one time */
     double spread_frac;          /* fraction of the run during which shards disagreed */
     double coordinator_msgs;     /* messages the coordinator received */
+    double coordinator_global;   /* the global version (minimum over shards) it last saw */
+    double coordinator_spread;   /* the largest version disagreement it saw */
     double *first_push_s;        /* per worker: duration of its first push (all shards) */
 };
 

@@ -181,6 +181,22 @@ START_TEST(test_async_staleness)
 }
 END_TEST
 
+START_TEST(test_coordinator)
+{
+    /* Sync, K = 2 shards, 3 steps: the coordinator hears every advance (K x steps) and ends at
+     * global version = steps; the shards never differ by more than one version. */
+    struct scenario sc = ps_scenario(4, 2, 1e6, 1e9, 8, 3);
+    sc.train.ps.coordinator = true;
+    struct train_result res;
+    run(&sc, &res);
+    ck_assert_double_eq(res.coordinator_msgs, 2 * 3);
+    ck_assert_double_eq(res.coordinator_global, 3);
+    ck_assert(res.coordinator_spread <= 1 && res.spread_max <= 1);
+    train_result_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_split)
 {
     /* by layer: whole layers round-robin; by bytes: even */
@@ -209,6 +225,7 @@ static Suite *ps_suite(void)
     tcase_add_test(tc, test_sync_step);
     tcase_add_test(tc, test_backup_worker);
     tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
+    tcase_add_test(tc, test_coordinator);
     tcase_add_test(tc, test_split);
     suite_add_tcase(s, tc);
     return s;
