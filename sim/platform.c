@@ -1,6 +1,7 @@
 /* platform.c - cluster generator, platform loading, host and link maps (see platform.h). */
 #include "platform.h"
 
+#include "units.h"
 #include "xmldoc.h"
 
 #include <simgrid/engine.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <unistd.h>
 
 
@@ -396,28 +398,271 @@ static char *describe(const struct scenario *sc)
     return d;
 }
 
+/* ---- fault profiles ----------------------------------------------------------------------- */
+
+/* Names the fault plan may refer to, read from the platform document. */
+struct doc_names {
+    char **gpus, **hosts, **links;
+    size_t ngpus, nhosts, nlinks;
+};
+
+static int str_natural_cmp(const void *x, const void *y)
+{
+    return platform_name_cmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void push_name(char ***arr, size_t *n, const xmlChar *name)
+{
+    *arr = xbt_realloc(*arr, (*n + 1) * sizeof **arr);
+    (*arr)[(*n)++] = xbt_strdup((const char *)name);
+}
+
+/* Calls fn on every element of the document, depth first. */
+static void walk(xmlNodePtr n, void (*fn)(xmlNodePtr, void *), void *data)
+{
+    for (; n != NULL; n = n->next)
+        if (n->type == XML_ELEMENT_NODE) {
+            fn(n, data);
+            walk(n->children, fn, data);
+        }
+}
+
+static bool is_elem(xmlNodePtr n, const char *name)
+{
+    return strcmp((const char *)n->name, name) == 0;
+}
+
+static void collect_names(xmlNodePtr n, void *data)
+{
+    struct doc_names *d = data;
+    xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+    if (id == NULL)
+        return;
+    if (is_elem(n, "host")) {
+        push_name(&d->hosts, &d->nhosts, id);
+        for (xmlNodePtr p = n->children; p; p = p->next) {
+            xmlChar *pid = p->type == XML_ELEMENT_NODE ? xmlGetProp(p, (const xmlChar *)"id") : NULL;
+            if (pid && strcmp((const char *)pid, "gpu") == 0)
+                push_name(&d->gpus, &d->ngpus, id);
+            xmlFree(pid);
+        }
+    } else if (is_elem(n, "link")) {
+        push_name(&d->links, &d->nlinks, id);
+    }
+    xmlFree(id);
+}
+
+static void free_names(struct doc_names *d)
+{
+    for (size_t i = 0; i < d->ngpus; i++)
+        free(d->gpus[i]);
+    for (size_t i = 0; i < d->nhosts; i++)
+        free(d->hosts[i]);
+    for (size_t i = 0; i < d->nlinks; i++)
+        free(d->links[i]);
+    free(d->gpus);
+    free(d->hosts);
+    free(d->links);
+}
+
+static xmlNodePtr find_by_id(xmlNodePtr n, const char *tag, const char *id)
+{
+    for (; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (is_elem(n, tag)) {
+            xmlChar *v = xmlGetProp(n, (const xmlChar *)"id");
+            bool hit = v && strcmp((const char *)v, id) == 0;
+            xmlFree(v);
+            if (hit)
+                return n;
+        }
+        xmlNodePtr found = find_by_id(n->children, tag, id);
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+/* Writes a profile file "dir/name" from (time, value) pairs. */
+static void write_profile(const char *dir, const char *name, const double *t, const double *v,
+                          size_t n)
+{
+    char *path = bprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    for (size_t i = 0; f && i < n; i++)
+        fprintf(f, "%.17g %.17g\n", t[i], v[i]);
+    if (f)
+        fclose(f);
+    free(path);
+}
+
+/* For one link: the state or bandwidth profile of its fault windows, in time order. */
+static void link_profiles(xmlNodePtr root, const char *dir, struct fault_plan *plan,
+                          const char *link, int *seq)
+{
+    xmlNodePtr n = find_by_id(root, "link", link);
+    if (n == NULL)
+        return;
+    double t[256], v[256], bt[256], bv[256], bw = 0;
+    size_t ns = 0, nb = 0;
+    xmlChar *bws = xmlGetProp(n, (const xmlChar *)"bandwidth");
+    units_parse((const char *)bws, UNIT_BANDWIDTH, UNIT_POSITIVE, &bw);
+    xmlFree(bws);
+    t[ns] = 0, v[ns++] = 1;
+    bt[nb] = 0, bv[nb++] = bw;
+    for (size_t i = 0; i < plan->n && ns < 255 && nb < 255; i++) {
+        const struct fault_event *e = &plan->ev[i];
+        if (strcmp(e->target, link) != 0)
+            continue;
+        if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_LINK_UP)
+            t[ns] = e->t_s, v[ns++] = e->kind == FAULT_LINK_UP;
+        else if (e->kind == FAULT_DEGRADE || e->kind == FAULT_DEGRADE_END)
+            bt[nb] = e->t_s, bv[nb++] = e->kind == FAULT_DEGRADE ? bw * e->factor : bw;
+    }
+    char name[64];
+    if (ns > 1) {
+        snprintf(name, sizeof name, "state-%d.txt", (*seq)++);
+        write_profile(dir, name, t, v, ns);
+        xmlSetProp(n, (const xmlChar *)"state_file", (const xmlChar *)name);
+    }
+    if (nb > 1) {
+        snprintf(name, sizeof name, "bandwidth-%d.txt", (*seq)++);
+        write_profile(dir, name, bt, bv, nb);
+        xmlSetProp(n, (const xmlChar *)"bandwidth_file", (const xmlChar *)name);
+    }
+}
+
+/* Straggler windows become extra pstates of the host: speed / factor. Each SLOW event gets the
+ * index of its pstate (in event.step, unused for timed events). */
+static void host_pstates(xmlNodePtr root, struct fault_plan *plan, const char *host)
+{
+    xmlNodePtr n = find_by_id(root, "host", host);
+    if (n == NULL)
+        return;
+    xmlChar *sp = xmlGetProp(n, (const xmlChar *)"speed");
+    if (sp == NULL)
+        return;
+    char *list = xbt_strdup((const char *)sp);
+    xmlFree(sp);
+    char first[64];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(list, ","), list);
+    double base = 0;
+    units_parse(first, UNIT_FLOPRATE, UNIT_POSITIVE, &base);
+    int count = 1;
+    for (const char *c = list; *c; c++)
+        count += *c == ',';
+    for (size_t i = 0; i < plan->n; i++) {
+        struct fault_event *e = &plan->ev[i];
+        if (e->kind != FAULT_SLOW || strcmp(e->target, host) != 0)
+            continue;
+        char *longer = bprintf("%s,%.17gf", list, base / e->factor);
+        free(list);
+        list = longer;
+        e->step = count++; /* the pstate to switch to */
+    }
+    xmlSetProp(n, (const xmlChar *)"speed", (const xmlChar *)list);
+    free(list);
+}
+
+/* A user platform's own profile files (*_file attributes) are copied next to the rewritten
+ * platform, since SimGrid looks them up beside the platform file. */
+struct copy_ctx {
+    const char *from_dir, *to_dir;
+};
+
+static void copy_profiles(xmlNodePtr n, void *data)
+{
+    struct copy_ctx *c = data;
+    for (xmlAttrPtr a = n->properties; a; a = a->next) {
+        size_t len = strlen((const char *)a->name);
+        if (len < 5 || strcmp((const char *)a->name + len - 5, "_file") != 0)
+            continue;
+        xmlChar *v = xmlGetProp(n, a->name);
+        char *src = bprintf("%s/%s", c->from_dir, (const char *)v);
+        const char *base = strrchr((const char *)v, '/');
+        char *dst = bprintf("%s/%s", c->to_dir, base ? base + 1 : (const char *)v);
+        FILE *in = fopen(src, "rb"), *out = in ? fopen(dst, "wb") : NULL;
+        char buf[4096];
+        size_t k;
+        while (out && (k = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, k, out);
+        if (in)
+            fclose(in);
+        if (out)
+            fclose(out);
+        xmlSetProp(n, a->name, (const xmlChar *)(base ? base + 1 : (const char *)v));
+        xmlFree(v);
+        free(src);
+        free(dst);
+    }
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = bprintf("%s/%s", dir, e->d_name);
+        unlink(p);
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
 enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
                               struct dmlsim_error *err)
 {
     enum dmlsim_err rc = DMLSIM_OK;
+    struct doc_names names = {0};
+    xmlDocPtr doc = NULL;
+    char dir[] = "/tmp/dmlsim-run-XXXXXX";
+    struct platform *pf = xbt_new0(struct platform, 1);
     *out = NULL;
+    if (mkdtemp(dir) == NULL) {
+        free(pf);
+        return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary folder", sc->path);
+    }
+    char *path = bprintf("%s/platform.xml", dir);
     if (sc->has_cluster) {
-        char tmp[] = "/tmp/dmlsim-platform-XXXXXX.xml";
-        int fd = mkstemps(tmp, 4);
-        if (fd < 0)
-            return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary platform file",
-                               sc->path);
-        FILE *f = fdopen(fd, "w");
+        FILE *f = fopen(path, "w");
         platform_write(sc, f);
         fclose(f);
-        simgrid_load_platform(tmp);
-        unlink(tmp);
+        DMLSIM_CHECK_GOTO(rc, xmldoc_read(path, &doc, err), out);
     } else {
         DMLSIM_CHECK_GOTO(rc, check_user_platform(sc->platform_file, err), out);
-        simgrid_load_platform(sc->platform_file);
+        DMLSIM_CHECK_GOTO(rc, xmldoc_read(sc->platform_file, &doc, err), out);
+        const char *slash = strrchr(sc->platform_file, '/');
+        char *from = slash ? bprintf("%.*s", (int)(slash - sc->platform_file), sc->platform_file)
+                           : xbt_strdup(".");
+        struct copy_ctx cc = {from, dir};
+        walk(xmlDocGetRootElement(doc), copy_profiles, &cc);
+        free(from);
     }
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    walk(root, collect_names, &names);
+    qsort(names.gpus, names.ngpus, sizeof *names.gpus, str_natural_cmp);
+    DMLSIM_CHECK_GOTO(rc,
+                      fault_plan_build(sc, names.gpus, names.ngpus, names.hosts, names.nhosts,
+                                       names.links, names.nlinks, &pf->plan, err),
+                      out);
+    int seq = 0;
+    for (size_t i = 0; i < names.nlinks; i++)
+        link_profiles(root, dir, &pf->plan, names.links[i], &seq);
+    for (size_t i = 0; i < names.ngpus; i++)
+        host_pstates(root, &pf->plan, names.gpus[i]);
+    if (xmlSaveFile(path, doc) < 0) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write the platform to %s", sc->path, dir);
+        goto out;
+    }
+    simgrid_load_platform(path);
 
-    struct platform *pf = xbt_new0(struct platform, 1);
     size_t nhosts = 0;
     sg_host_t *hosts = sg_host_list();
     nhosts = sg_host_count();
@@ -437,13 +682,22 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
             pf->ps_hosts[pf->nps++] = hosts[i];
         else if (role && strcmp(role, "cpu") == 0)
             pf->cpu_hosts[pf->ncpus++] = hosts[i];
+        else if (role && strcmp(role, "storage") == 0 && pf->storage == NULL)
+            pf->storage = hosts[i];
     }
     free(hosts);
     qsort(pf->ps_hosts, pf->nps, sizeof *pf->ps_hosts, host_cmp);
     qsort(pf->cpu_hosts, pf->ncpus, sizeof *pf->cpu_hosts, host_cmp);
     pf->description = describe(sc);
-    *out = pf;
 out:
+    xmlFreeDoc(doc);
+    free_names(&names);
+    remove_dir(dir);
+    free(path);
+    if (rc == DMLSIM_OK)
+        *out = pf;
+    else
+        platform_free(pf);
     return rc;
 }
 
@@ -455,6 +709,7 @@ void platform_free(struct platform *pf)
     free(pf->models);
     free(pf->ps_hosts);
     free(pf->cpu_hosts);
+    fault_plan_release(&pf->plan);
     free(pf->description);
     free(pf);
 }

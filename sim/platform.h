@@ -28,6 +28,7 @@
 
 #include "catalog.h"
 #include "error.h"
+#include "fault.h"
 #include "scenario.h"
 
 #include <simgrid/forward.h>
@@ -43,6 +44,8 @@ struct platform {
     size_t nps;                      /* number of ps_hosts */
     sg_host_t *cpu_hosts;            /* hosts with property role=cpu (a node's CPU), name order */
     size_t ncpus;                    /* number of cpu_hosts */
+    sg_host_t storage;               /* the checkpoint store / rendezvous host (role=storage) */
+    struct fault_plan plan;          /* the run's fault plan, built while loading */
     char *description;               /* one line for the "#" header */
 };
 
@@ -58,8 +61,11 @@ enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
  * platform_load(). */
 void platform_configure(const struct scenario *sc);
 
-/* Loads the scenario's platform into SimGrid (generated, or the user's file after checking it) and
- * maps the GPUs. Returns a new platform owned by the caller (platform_free). */
+/* Loads the scenario's platform into SimGrid (generated, or the user's file after checking it),
+ * builds the fault plan from the scenario against the platform's names, writes the plan's link
+ * faults as SimGrid state/bandwidth profiles and its stragglers as extra pstates of their hosts
+ * (in a temporary folder removed after loading), and maps the GPUs. Returns a new platform owned
+ * by the caller (platform_free). */
 enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
                               struct dmlsim_error *err);
 

@@ -7,6 +7,7 @@
  */
 #include "scenario.h"
 
+#include "expect.h"
 #include "units.h"
 #include "xmldoc.h"
 
@@ -38,6 +39,8 @@ extern const size_t dmlsim_scenario_dtd_len;
 #define DEFAULT_SPINES 2
 #define DEFAULT_NODES_PER_LEAF 16
 #define DEFAULT_CHUNKS 8
+#define DEFAULT_RDZV_S 1.0          /* rendezvous wait for survivors to report */
+#define DEFAULT_REPLACEMENT_S 600.0 /* policy wait: how long to wait for a crashed worker */
 #define DEFAULT_STEPS 10
 #define DEFAULT_BUCKET_B (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
 #define MAX_BENCH_SIZES 1000 /* rows per pair; more is a typo in factor, not a benchmark */
@@ -668,6 +671,209 @@ out:
     return rc;
 }
 
+/* A time attribute that may be absent (-1). */
+static enum dmlsim_err opt_time(struct reader *r, xmlNodePtr n, const char *name,
+                               enum unit_bound bound, double *out)
+{
+    return attr_quantity(r, n, name, UNIT_TIME, bound, -1, out);
+}
+
+static enum dmlsim_err read_checkpoint(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct checkpoint_spec *c = &sc->ckpt;
+    enum dmlsim_err rc = DMLSIM_OK;
+    c->present = true;
+    c->line = (int)node_line(n);
+    char *every = attr_dup(n, "every"), *num_end = NULL;
+    long steps = strtol(every, &num_end, 10);
+    while (num_end && *num_end == ' ')
+        num_end++;
+    if (num_end && num_end != every && strcmp(num_end, "steps") == 0 && steps >= 1) {
+        c->every_steps = (int)steps;
+    } else if (units_parse(every, UNIT_TIME, UNIT_POSITIVE, &c->every_s) != UNIT_OK) {
+        rc = fail_at(r, n, "<checkpoint every=\"%s\">: expected \"N steps\" with N >= 1 or %s",
+                     every, units_expected(UNIT_TIME));
+    }
+    free(every);
+    char *a = attr_dup(n, "mode");
+    c->async = a && strcmp(a, "async") == 0;
+    free(a);
+    a = attr_dup(n, "target");
+    c->target = !a || strcmp(a, "remote") == 0 ? CKPT_REMOTE
+                : strcmp(a, "cache") == 0      ? CKPT_CACHE
+                                               : CKPT_LOCAL_NVME;
+    free(a);
+    return rc;
+}
+
+static enum dmlsim_err read_recovery(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct recovery_spec *rs = &sc->rec;
+    enum dmlsim_err rc;
+    long v;
+    rs->line = (int)node_line(n);
+    char *a = attr_dup(n, "policy");
+    rs->elastic = !a || strcmp(a, "elastic") == 0;
+    free(a);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "rendezvous-timeout", UNIT_TIME, UNIT_POSITIVE,
+                                        rs->rendezvous_s, &rs->rendezvous_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "replacement-timeout", UNIT_TIME, UNIT_POSITIVE,
+                                        rs->replacement_s, &rs->replacement_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "straggler-threshold", 1.0, false,
+                                    rs->straggler_threshold, &rs->straggler_threshold),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "straggler-steps", 0, 1000000, 0, &v), out);
+    rs->straggler_steps = (int)v;
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    static const struct {
+        const char *name;
+        enum fault_spec_kind kind;
+    } kinds[] = {{"crash", FS_CRASH},          {"straggler", FS_STRAGGLER},
+                 {"link-down", FS_LINK_DOWN},   {"degrade", FS_DEGRADE},
+                 {"partition", FS_PARTITION},   {"corrupt-batch", FS_CORRUPT},
+                 {"mtbf", FS_MTBF}};
+    sc->faults = xbt_realloc(sc->faults, (sc->nfaults + 1) * sizeof *sc->faults);
+    struct fault_spec *f = &sc->faults[sc->nfaults++];
+    memset(f, 0, sizeof *f);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp((const char *)n->name, kinds[i].name) == 0)
+            f->kind = kinds[i].kind;
+    f->line = (int)node_line(n);
+    f->host = attr_dup(n, "host");
+    f->link = attr_dup(n, "link");
+    f->node = attr_dup(n, "node");
+    f->groups = attr_dup(n, "groups");
+    f->step = -1;
+    const char *tag = (const char *)n->name;
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "at", UNIT_NONNEG, &f->at_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "step", 0, 100000000, -1, &v), out);
+    f->step = (int)v;
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "restart-after", UNIT_NONNEG, &f->restart_s), out);
+    double until = -1, from = -1;
+    switch (f->kind) {
+    case FS_CRASH:
+        if ((f->at_s < 0) == (f->step < 0)) {
+            rc = fail_at(r, n, "<crash>: expected exactly one of at=\"TIME\" and step=\"N\"");
+            goto out;
+        }
+        break;
+    case FS_STRAGGLER:
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
+        if (xmlHasProp(n, (const xmlChar *)"jitter")) {
+            if (f->sigma <= 0) {
+                rc = fail_at(r, n, "<straggler jitter=\"lognormal\">: expected sigma > 0");
+                goto out;
+            }
+            break;
+        }
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
+        if (f->host == NULL || f->factor <= 1) {
+            rc = fail_at(r, n, "<straggler>: expected host=\"...\" and factor > 1, or "
+                               "jitter=\"lognormal\" sigma=\"...\"");
+            goto out;
+        }
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", UNIT_NONNEG, &from), out);
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "until", UNIT_NONNEG, &until), out);
+        f->at_s = from < 0 ? 0 : from;
+        if (until >= 0 && until <= f->at_s) {
+            rc = fail_at(r, n, "<straggler until=\"...\">: expected until after from");
+            goto out;
+        }
+        f->for_s = until < 0 ? -1 : until - f->at_s;
+        break;
+    case FS_LINK_DOWN:
+    case FS_DEGRADE:
+        if ((f->link == NULL) == (f->node == NULL)) {
+            rc = fail_at(r, n, "<%s>: expected exactly one of link=\"NAME\" and node=\"NAME\"",
+                         tag);
+            goto out;
+        }
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s), out);
+        if (f->kind == FS_DEGRADE) {
+            DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
+            if (f->factor > 1) {
+                rc = fail_at(r, n, "<degrade factor=\"%g\">: expected a bandwidth factor in "
+                                   "(0, 1]",
+                             f->factor);
+                goto out;
+            }
+        }
+        break;
+    case FS_PARTITION:
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
+        if (strchr(f->groups, '|') == NULL) {
+            rc = fail_at(r, n, "<partition groups=\"%s\">: expected two or more groups "
+                               "separated by |, such as \"node0,node1|node2\"",
+                         f->groups);
+            goto out;
+        }
+        break;
+    case FS_CORRUPT:
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
+        if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0)) {
+            rc = fail_at(r, n, "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
+                               "probability in (0, 1]");
+            goto out;
+        }
+        break;
+    case FS_MTBF: {
+        char *d = attr_dup(n, "distribution");
+        f->weibull = d && strcmp(d, "weibull") == 0;
+        free(d);
+        DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "mtbf", UNIT_TIME, UNIT_POSITIVE, 0, &f->mtbf_s),
+                          out);
+        DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0,
+                                            &f->restart_s),
+                          out);
+        DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "until", UNIT_TIME, UNIT_POSITIVE, 0,
+                                            &f->until_s),
+                          out);
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "shape", 0, false, 1, &f->shape), out);
+        break;
+    }
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_expect(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    sc->expects = xbt_realloc(sc->expects, (sc->nexpects + 1) * sizeof *sc->expects);
+    struct expect_spec *e = &sc->expects[sc->nexpects++];
+    e->metric = attr_dup(n, "metric");
+    e->line = (int)node_line(n);
+    e->min = -INFINITY;
+    e->max = INFINITY;
+    if (!expect_metric_known(e->metric))
+        return fail_at(r, n, "<expect metric=\"%s\">: unknown metric; expected one of: %s",
+                       e->metric, expect_metric_names());
+    static const char *const bound[] = {"min", "max"};
+    double *dst[] = {&e->min, &e->max};
+    for (int i = 0; i < 2; i++) {
+        char *v = attr_dup(n, bound[i]);
+        if (v && units_parse_real(v, dst[i]) != 0) {
+            enum dmlsim_err rc = fail_at(r, n, "<expect %s=\"%s\">: expected a plain number",
+                                         bound[i], v);
+            free(v);
+            return rc;
+        }
+        free(v);
+    }
+    if (e->min == -INFINITY && e->max == INFINITY)
+        return fail_at(r, n, "<expect metric=\"%s\">: expected min=\"...\" or max=\"...\"",
+                       e->metric);
+    return DMLSIM_OK;
+}
+
 static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct scenario *sc)
 {
     enum dmlsim_err rc = DMLSIM_OK;
@@ -689,6 +895,10 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
     if (rc != DMLSIM_OK)
         return rc;
     sc->seed = (unsigned long)s;
+    sc->rec = (struct recovery_spec){.elastic = true, .rendezvous_s = DEFAULT_RDZV_S,
+                                     .replacement_s = DEFAULT_REPLACEMENT_S,
+                                     .straggler_threshold = 2, .straggler_steps = 0,
+                                     .line = (int)node_line(root)};
     char *model = attr_dup(root, "network-model");
     sc->net_model = (model && strcmp(model, "LV08") == 0) ? NET_LV08 : NET_CM02;
     free(model);
@@ -710,6 +920,16 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
             rc = read_model(r, n, sc);
         } else if (strcmp(name, "training") == 0) {
             rc = read_training(r, n, sc);
+        } else if (strcmp(name, "checkpoint") == 0) {
+            rc = read_checkpoint(r, n, sc);
+        } else if (strcmp(name, "recovery") == 0) {
+            rc = read_recovery(r, n, sc);
+        } else if (strcmp(name, "expect") == 0) {
+            rc = read_expect(r, n, sc);
+        } else if (strcmp(name, "faults") == 0) {
+            for (xmlNodePtr f = n->children; f != NULL && rc == DMLSIM_OK; f = f->next)
+                if (f->type == XML_ELEMENT_NODE)
+                    rc = read_fault(r, f, sc);
         }
         if (rc != DMLSIM_OK)
             return rc;
@@ -850,6 +1070,16 @@ void scenario_release(struct scenario *sc)
     }
     free(sc->bench.pairs);
     free(sc->model.preset);
+    for (size_t i = 0; i < sc->nfaults; i++) {
+        free(sc->faults[i].host);
+        free(sc->faults[i].link);
+        free(sc->faults[i].node);
+        free(sc->faults[i].groups);
+    }
+    free(sc->faults);
+    for (size_t i = 0; i < sc->nexpects; i++)
+        free(sc->expects[i].metric);
+    free(sc->expects);
     model_release(&sc->model.explicit_);
     memset(sc, 0, sizeof *sc);
 }

@@ -120,6 +120,68 @@ struct train_spec {
     int line;                     /* line of <training> */
 };
 
+enum fault_spec_kind {
+    FS_CRASH,     /* <crash> */
+    FS_STRAGGLER, /* <straggler> */
+    FS_LINK_DOWN, /* <link-down> */
+    FS_DEGRADE,   /* <degrade> */
+    FS_PARTITION, /* <partition> */
+    FS_CORRUPT,   /* <corrupt-batch> */
+    FS_MTBF,      /* <mtbf> */
+};
+
+/* One child of <faults>, as written (fault.h materialises the plan). */
+struct fault_spec {
+    enum fault_spec_kind kind;
+    char *host;         /* crash, straggler, corrupt-batch: a host or node name; NULL = all */
+    char *link;         /* link-down, degrade: a link name */
+    char *node;         /* link-down, degrade: a node whose NIC links are meant */
+    char *groups;       /* partition: "node0,node1|node2" */
+    double at_s;        /* when (crash, link faults, partition), or -1 */
+    int step;           /* crash or corrupt batch at this step, or -1 */
+    double for_s;       /* duration (straggler, link faults, partition heal-after), -1 = forever */
+    double restart_s;   /* crash: restart delay, -1 = none; mtbf: repair time */
+    double factor;      /* straggler slowdown (> 1) / degrade bandwidth factor (0 < f <= 1) */
+    double sigma;       /* straggler jitter: lognormal sigma, 0 = none */
+    double probability; /* corrupt-batch: per (worker, step) probability, 0 = none */
+    bool weibull;       /* mtbf: Weibull (else exponential) */
+    double mtbf_s;      /* mtbf: mean time between failures per GPU */
+    double shape;       /* mtbf: Weibull shape k */
+    double until_s;     /* mtbf: horizon of the process */
+    int line;           /* line of the element */
+};
+
+enum ckpt_target {
+    CKPT_LOCAL_NVME, /* each node's NVMe */
+    CKPT_CACHE,      /* a node-memory cache in front of the remote store (fast write, flush) */
+    CKPT_REMOTE,     /* the remote store host */
+};
+
+struct checkpoint_spec {
+    bool present;          /* a <checkpoint> element was given */
+    int every_steps;       /* every N steps, or 0 */
+    double every_s;        /* every T simulated seconds (first step boundary after), or 0 */
+    bool async;            /* snapshot, then write in the background */
+    enum ckpt_target target;
+    int line;
+};
+
+struct recovery_spec {
+    bool elastic;                 /* continue with the survivors (else wait for replacements) */
+    double rendezvous_s;          /* how long the rendezvous waits for survivors to report */
+    double replacement_s;         /* policy wait: how long it waits for crashed workers */
+    double straggler_threshold;   /* remove a worker slower than this x the median ... */
+    int straggler_steps;          /* ... for this many consecutive steps (0 = never) */
+    int line;
+};
+
+struct expect_spec {
+    char *metric;  /* a metric name (expect.h) */
+    double min;    /* lower bound, -inf if absent */
+    double max;    /* upper bound, +inf if absent */
+    int line;
+};
+
 struct scenario {
     char *path;                  /* the scenario file as given */
     char *name;                  /* name attribute, or the file's base name without .xml */
@@ -132,6 +194,12 @@ struct scenario {
     struct benchmark bench;      /* kind BENCH_NONE when absent */
     struct model_spec model;     /* present == false when absent */
     struct train_spec train;     /* strategy STRAT_NONE when absent */
+    struct fault_spec *faults;   /* <faults> children */
+    size_t nfaults;              /* number of them */
+    struct checkpoint_spec ckpt; /* <checkpoint> */
+    struct recovery_spec rec;    /* <recovery> (defaults when absent) */
+    struct expect_spec *expects; /* <expect> elements */
+    size_t nexpects;             /* number of them */
 };
 
 /* A command-line override "element.attribute=value", applied to the first such element before

@@ -72,7 +72,46 @@ struct train_result {
     double coordinator_global;   /* the global version (minimum over shards) it last saw */
     double coordinator_spread;   /* the largest version disagreement it saw */
     double *first_push_s;        /* per worker: duration of its first push (all shards) */
+    /* faults and recovery (all strategies) */
+    double steps_completed;      /* global steps committed (all-reduce) / versions (sync PS) */
+    double membership_changes;   /* all-reduce: new memberships formed after the first */
+    double failures_detected;    /* failures the survivors noticed (rendezvous reports) */
+    double final_workers;        /* workers in the last membership */
+    double removed_stragglers;   /* workers removed for being persistently slow */
+    double lost_steps;           /* step executions thrown away (failed or rolled back) */
+    double lost_gradients;       /* gradients lost to failures */
+    double lost_updates;         /* PS: shard updates lost to a shard crash */
+    double read_samples;         /* samples read by all workers */
+    double consumed_samples;     /* samples whose gradients are in the final model */
+    double skipped_samples;      /* samples in corrupt batches */
+    double replayed_samples;     /* samples read in work that was thrown away */
+    double checkpoints;          /* checkpoints completed */
+    double ckpt_B;               /* size of one checkpoint */
+    double ckpt_overhead_s;      /* training time spent blocked on checkpoints */
+    double max_detect_s;         /* longest time from a fault to its first report */
+    double max_recover_s;        /* longest time from a fault to training resuming */
+    struct timeline *timeline;   /* events for the CSV and plots (may be NULL) */
 };
+
+/* Events over simulated time: one row per committed step, fault and recovery action. */
+struct timeline_row {
+    double t_s;       /* when */
+    char kind[12];    /* "step", "fault", "recovery", "checkpoint" */
+    int step;         /* global step, or -1 */
+    double value;     /* step: its duration; others: 0 */
+    double samples_s; /* step: samples/s of that step */
+    int workers;      /* members at that moment */
+    char what[96];    /* a short description */
+};
+
+struct timeline {
+    struct timeline_row *rows;
+    size_t n, cap;
+};
+
+void timeline_add(struct timeline *tl, double t_s, const char *kind, int step, double value,
+                  double samples_s, int workers, const char *fmt, ...)
+        __attribute__((format(printf, 8, 9)));
 
 /* Checks what can only be checked against the loaded platform (enough GPUs, dtype support, the
  * algorithm's needs) and the memory per GPU; errors name the <training> line. */

@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: compiler and build tools, SimGrid 3.32, Check (unit tests), libxml2 (scenario
-# parsing and validation), xmllint (independent DTD check in tests), gnuplot (plots).
-packages=(gcc make cmake pkg-config libsimgrid-dev check libxml2-dev libxml2-utils gnuplot-nox)
+# parsing and validation), xmllint (independent DTD check in tests), gnuplot (plots), GSL
+# (random distributions of the fault plans: exponential, Weibull, lognormal).
+packages=(gcc make cmake pkg-config libsimgrid-dev check libxml2-dev libxml2-utils gnuplot-nox
+    libgsl-dev)
 
 missing=()
 for p in "${packages[@]}"; do
