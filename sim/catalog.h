@@ -58,6 +58,12 @@ struct gpu_model {
 #define CATALOG_CPU_FLOPS 4.6e12 /* AMD EPYC 7742 (DGX A100's CPU): 64 cores x 2.25 GHz x 32 FP32
                                     FLOP/cycle (2 x 256-bit FMA, Zen 2) = 4.6 TFLOPS; AMD spec */
 
+/* Storage for checkpoints. */
+#define CATALOG_NVME_BPS 7e9  /* a node's NVMe Gen4 drive: about 7 GB/s sequential (vendor specs,
+                                 reference/hardware.md); writes taken as fast as reads */
+#define CATALOG_STORE_BPS 3e9 /* the remote store's disk: 3 GB/s SSD, the seed notes' figure
+                                 (reference/hardware.md) */
+
 /* Port-to-port latency of a network switch, added by each spine traversal in a fat-tree. */
 #define CATALOG_SWITCH_LAT_S 150e-9 /* NVIDIA Quantum-2 QM9700: "under 150 ns port-to-port",
                                        router-switch.com QM9700 vs SN5400 review */

@@ -109,8 +109,9 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
                      "value=\"%s\"/><prop id=\"node\" value=\"%d\"/></host>\n",
                 n, j, c->gpu->peak_flops[DTYPE_FP32], c->gpu->name, n);
     fprintf(out, "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
-                 "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/></host>\n",
-            n, CATALOG_CPU_FLOPS, n);
+                 "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/><disk id=\"nvme\" "
+                 "read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/></host>\n",
+            n, CATALOG_CPU_FLOPS, n, CATALOG_NVME_BPS, CATALOG_NVME_BPS);
     if (has_net)
         fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
     for (int j = 0; j < G; j++) {
@@ -151,40 +152,46 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
     fprintf(out, "  </zone>\n");
 }
 
-/* A dedicated parameter-server machine: zone "psI" with one CPU host (property role=ps), its PCIe
- * link and one NIC of the cluster's class, reached through gateway "psI.net". */
-static void write_ps_node(FILE *out, const struct cluster_spec *c, int i)
+/* A machine with one CPU host and one NIC, attached to the network like a node: zone NAME, host
+ * "NAME.cpu" (property role=ROLE), its PCIe link, one NIC of the cluster's class, and
+ * gateway "NAME.net". Dedicated parameter servers ("psI", role ps) and the checkpoint store and
+ * rendezvous host ("storage", role storage, with a disk) are such machines. */
+static void write_cpu_zone(FILE *out, const struct cluster_spec *c, const char *zone,
+                           const char *host, const char *role, bool disk)
 {
-    char id[96];
-    fprintf(out, "  <zone id=\"ps%d\" routing=\"Full\">\n", i);
-    fprintf(out, "    <host id=\"ps%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
-                 "value=\"ps\"/></host>\n",
-            i, CATALOG_CPU_FLOPS);
-    fprintf(out, "    <router id=\"ps%d.net\"/>\n", i);
-    snprintf(id, sizeof id, "ps%d.cpu.%s", i, c->pcie->name);
+    char id[96], gw[48];
+    fprintf(out, "  <zone id=\"%s\" routing=\"Full\">\n", zone);
+    fprintf(out, "    <host id=\"%s\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+                 "value=\"%s\"/>",
+            host, CATALOG_CPU_FLOPS, role);
+    if (disk)
+        fprintf(out, "<disk id=\"store\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>",
+                CATALOG_STORE_BPS, CATALOG_STORE_BPS);
+    fprintf(out, "</host>\n    <router id=\"%s.net\"/>\n", zone);
+    snprintf(id, sizeof id, "%s.cpu.%s", zone, c->pcie->name);
     write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
-    snprintf(id, sizeof id, "ps%d.nic0.%s", i, c->nic->name);
+    snprintf(id, sizeof id, "%s.nic0.%s", zone, c->nic->name);
     write_link(out, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
     struct hop up[2], down[2];
-    set_hop(&up[0], "UP", "ps%d.cpu.%s", i, c->pcie->name);
-    set_hop(&up[1], "UP", "ps%d.nic0.%s", i, c->nic->name);
-    set_hop(&down[0], "DOWN", "ps%d.nic0.%s", i, c->nic->name);
-    set_hop(&down[1], "DOWN", "ps%d.cpu.%s", i, c->pcie->name);
-    char host[32], gw[32];
-    snprintf(host, sizeof host, "ps%d.cpu", i);
-    snprintf(gw, sizeof gw, "ps%d.net", i);
+    set_hop(&up[0], "UP", "%s.cpu.%s", zone, c->pcie->name);
+    set_hop(&up[1], "UP", "%s.nic0.%s", zone, c->nic->name);
+    set_hop(&down[0], "DOWN", "%s.nic0.%s", zone, c->nic->name);
+    set_hop(&down[1], "DOWN", "%s.cpu.%s", zone, c->pcie->name);
+    snprintf(gw, sizeof gw, "%s.net", zone);
     write_route(out, "route", host, gw, NULL, NULL, up, 2);
     write_route(out, "route", gw, host, NULL, NULL, down, 2);
     fprintf(out, "  </zone>\n");
 }
 
-/* Zone z of the cluster: worker nodes first, then parameter-server machines. */
+/* Zone z of the cluster: worker nodes first, then parameter-server machines, then the store. */
 static void zone_name(const struct cluster_spec *c, int z, char *buf, size_t len)
 {
     if (z < c->nodes)
         snprintf(buf, len, "node%d", z);
-    else
+    else if (z < c->nodes + c->ps_nodes)
         snprintf(buf, len, "ps%d", z - c->nodes);
+    else
+        snprintf(buf, len, "storage");
 }
 
 static double fattree_uplink_bw(const struct cluster_spec *c)
@@ -205,7 +212,7 @@ static void switch_name(const struct cluster_spec *c, int n, char *buf, size_t l
 void platform_write(const struct scenario *sc, FILE *out)
 {
     const struct cluster_spec *c = &sc->cluster;
-    int zones = c->nodes + c->ps_nodes;
+    int zones = c->nodes + c->ps_nodes + (c->nic ? 1 : 0); /* + the storage machine */
     int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
     char id[96];
 
@@ -227,8 +234,14 @@ void platform_write(const struct scenario *sc, FILE *out)
     fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
     for (int n = 0; n < c->nodes; n++)
         write_node(out, c, n);
-    for (int i = 0; i < c->ps_nodes; i++)
-        write_ps_node(out, c, i);
+    for (int i = 0; i < c->ps_nodes; i++) {
+        char zone[32], host[48];
+        snprintf(zone, sizeof zone, "ps%d", i);
+        snprintf(host, sizeof host, "ps%d.cpu", i);
+        write_cpu_zone(out, c, zone, host, "ps", false);
+    }
+    if (c->nic)
+        write_cpu_zone(out, c, "storage", "storage.cpu", "storage", true);
     if (c->nic != NULL && zones > 1) {
         /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
         for (int l = 0; l < leaves; l++) {
