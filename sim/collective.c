@@ -80,10 +80,10 @@ const char *collective_check(const struct coll_world *w, const struct coll_algo 
 /* Payloads carry no data (the bytes are simulated); every message points at this token. */
 static int token;
 
-static sg_mailbox_t pair_mailbox(int from, int to)
+static sg_mailbox_t pair_mailbox(const struct coll_world *w, int from, int to)
 {
     char name[48];
-    snprintf(name, sizeof name, "c%d>%d", from, to);
+    snprintf(name, sizeof name, "c%d:%d>%d", w->epoch, from, to);
     return sg_mailbox_by_name(name);
 }
 
@@ -108,24 +108,24 @@ static enum net_status worst(enum net_status a, enum net_status b)
 enum net_status coll_send(const struct coll_world *w, int me, int to, double size_B)
 {
     account(w, me, to, size_B);
-    return net_send(pair_mailbox(me, to), &token, size_B, w->timeout_s);
+    return net_send(pair_mailbox(w, me, to), &token, size_B, w->timeout_s);
 }
 
 enum net_status coll_recv(const struct coll_world *w, int me, int from)
 {
     void *p;
-    return net_recv(pair_mailbox(from, me), &p, w->timeout_s);
+    return net_recv(pair_mailbox(w, from, me), &p, w->timeout_s);
 }
 
 enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from)
 {
     double end = deadline(w);
     void *p;
-    sg_comm_t r = from >= 0 ? net_irecv(pair_mailbox(from, me), &p) : NULL;
+    sg_comm_t r = from >= 0 ? net_irecv(pair_mailbox(w, from, me), &p) : NULL;
     sg_comm_t s = NULL;
     if (to >= 0) {
         account(w, me, to, size_B);
-        s = net_isend(pair_mailbox(me, to), &token, size_B);
+        s = net_isend(pair_mailbox(w, me, to), &token, size_B);
     }
     enum net_status st = NET_OK;
     if (s)
@@ -142,7 +142,7 @@ enum net_status coll_recv_all(const struct coll_world *w, int me, const int *fro
     void *p;
     enum net_status st = NET_OK;
     for (int i = 0; i < n; i++)
-        c[i] = net_irecv(pair_mailbox(from[i], me), &p);
+        c[i] = net_irecv(pair_mailbox(w, from[i], me), &p);
     for (int i = 0; i < n; i++)
         st = worst(st, net_wait(c[i], end));
     free(c);
@@ -157,7 +157,7 @@ enum net_status coll_send_all(const struct coll_world *w, int me, const int *to,
     enum net_status st = NET_OK;
     for (int i = 0; i < n; i++) {
         account(w, me, to[i], size_B);
-        c[i] = net_isend(pair_mailbox(me, to[i]), &token, size_B);
+        c[i] = net_isend(pair_mailbox(w, me, to[i]), &token, size_B);
     }
     for (int i = 0; i < n; i++)
         st = worst(st, net_wait(c[i], end));

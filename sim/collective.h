@@ -40,6 +40,8 @@ struct coll_world {
     enum coll_level level;   /* message or flow level */
     struct traffic *traffic; /* where sends are recorded; may be NULL */
     double *sent_msgs;       /* per rank: messages sent; may be NULL */
+    int epoch;               /* membership epoch: mailboxes are per epoch, so a message of a
+                                failed collective can never be taken by the next one */
 };
 
 enum coll_op {
