@@ -17,6 +17,7 @@
 #include <string.h>
 
 #define STATE_EXTRA_B 4096.0 /* step, RNG state and data position */
+#define IO_DEADLINE_S 3600.0 /* checkpoint I/O is not watched by the collective watchdog */
 
 double ckpt_size(const struct model *m, double params, enum gpu_dtype dtype, enum optimizer opt)
 {
@@ -120,7 +121,7 @@ static void job_actor(int argc, char **argv)
     (void)argv;
     struct job *j = sg_actor_self_get_data();
     struct ckpt *c = j->c;
-    double timeout = c->sc->train.timeout_s;
+    double timeout = IO_DEADLINE_S;
     sg_disk_t disk = disk_of(sg_host_self());
     if (j->in[0]) {
         void *p;
@@ -160,7 +161,7 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
                   double *version_slot)
 {
     const struct checkpoint_spec *s = &c->sc->ckpt;
-    double t0 = simgrid_get_clock(), timeout = c->sc->train.timeout_s;
+    double t0 = simgrid_get_clock(), timeout = IO_DEADLINE_S;
     sg_host_t cpu = ckpt_node_cpu(c->pf, host), store = c->pf->storage;
     struct job *j = xbt_new0(struct job, 1);
     j->c = c;
@@ -220,6 +221,6 @@ double ckpt_restore(struct ckpt *c, sg_host_t host)
     snprintf(mb, sizeof mb, "%s", j->out);
     spawn_job(j, src);
     void *p;
-    net_recv(sg_mailbox_by_name(mb), &p, c->sc->train.timeout_s);
+    net_recv(sg_mailbox_by_name(mb), &p, IO_DEADLINE_S);
     return simgrid_get_clock() - t0;
 }

@@ -1,6 +1,7 @@
 /* main.c - the dmlsim command line. Parses arguments, calls the modules, prints one message and
  * exits 1 on bad input (3 is reserved for failed <expect> assertions). Nothing else lives here. */
 #include "bench.h"
+#include "expect.h"
 #include "calib.h"
 #include "model.h"
 #include "ps.h"
@@ -35,6 +36,7 @@ static const char usage[] =
         "      --csv FILE               also write the per-step table as CSV (training)\n"
         "      --json FILE              also write configuration, steps and summary as JSON\n"
         "      --summary FILE           also write the one-line summary table sweeps merge\n"
+        "      --fault-plan             print the materialised fault plan and exit\n"
         "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
         "                               run one simulation per point of the grid, N at a time,\n"
         "                               and print one merged table (also to OUT)\n"
@@ -77,6 +79,7 @@ struct run_opts {
     struct scenario_override *ov;      /* --set overrides */
     size_t nov;                        /* number of overrides */
     const char *csv, *json, *summary;  /* output files, or NULL */
+    bool fault_plan;                   /* print the fault plan and stop */
 };
 
 /* Writes one output file atomically: to a temporary name, renamed into place when complete. */
@@ -156,6 +159,11 @@ static int cmd_run(const struct run_opts *o)
     xbt_log_control_set("root.thres:critical");
     platform_configure(&sc);
     DMLSIM_CHECK_GOTO(rc, platform_load(&sc, &pf, &err), out_fail);
+    if (o->fault_plan) {
+        print_config(&sc, pf);
+        fault_plan_print(&pf->plan, stdout);
+        goto out;
+    }
 
     if (sc.bench.kind == BENCH_P2P) {
         struct p2p_result res;
@@ -226,6 +234,8 @@ static int cmd_run(const struct run_opts *o)
                              : train_run(&sc, pf, &m, &cal, &res, &err),
                           out_fail);
         train_print(&sc, &res, stdout);
+        if (sc.nexpects > 0 && expect_check(&sc, &res, stdout) > 0)
+            status = dmlsim_err_status(DMLSIM_EEXPECT);
         const char *files[] = {o->csv, o->json, o->summary};
         writer_fn fns[] = {write_csv, train_write_json, write_summary};
         for (int i = 0; i < 3 && rc == DMLSIM_OK; i++)
@@ -262,6 +272,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
                            : strcmp(a, "--json") == 0    ? &o->json
                            : strcmp(a, "--summary") == 0 ? &o->summary
                                                          : NULL;
+        if (strcmp(a, "--fault-plan") == 0) {
+            o->fault_plan = true;
+            continue;
+        }
         if (i + 1 >= argc)
             return usage_error("run: option needs a value");
         if (dst != NULL) {

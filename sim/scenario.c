@@ -853,6 +853,9 @@ static enum dmlsim_err read_expect(struct reader *r, xmlNodePtr n, struct scenar
     e->line = (int)node_line(n);
     e->min = -INFINITY;
     e->max = INFINITY;
+    if (sc->train.strategy == STRAT_NONE)
+        return fail_at(r, n, "<expect>: metrics describe training; expected a <training> in the "
+                             "scenario");
     if (!expect_metric_known(e->metric))
         return fail_at(r, n, "<expect metric=\"%s\">: unknown metric; expected one of: %s",
                        e->metric, expect_metric_names());

@@ -79,6 +79,9 @@ struct worker {
     size_t qhead;        /* next request the comm actor takes */
     int incarnation;     /* 0, then +1 per restart of its host */
     int crashed_at_step; /* a step-triggered crash already fired at this step, or -1 */
+    bool in_step;        /* between reading a batch and the step's end */
+    bool in_corrupt;     /* that batch is corrupt */
+    bool in_computed;    /* its gradient has been computed */
 };
 
 enum ctl_type { CTL_FAIL, CTL_JOIN, CTL_SYNC, CTL_REMOVE, CTL_EPOCH, CTL_STOP };
@@ -273,11 +276,18 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
         timeline_add(t->res->timeline, simgrid_get_clock(), "fault", step, 0, 0, ep->n,
                      "corrupt batch skipped: %s step %d", host, step);
     }
+    w->in_step = true;
+    w->in_corrupt = corrupt;
+    w->in_computed = false;
     for (size_t l = 0; l < m->nlayers; l++)
         busy += train_timed_exec(m->layers[l].fwd_flops * scale);
     size_t b = 0, handed = 0;
     for (size_t l = m->nlayers; l-- > 0;) {
         busy += train_timed_exec(m->layers[l].bwd_flops * scale);
+        if (l == 0 && !corrupt) { /* the gradient exists from here on */
+            t->res->computed += 1;
+            w->in_computed = true;
+        }
         for (; b < t->nbuckets && t->bucket_close[b] == (int)l; b++) {
             w->queue[b] = (struct bucket_req){ep, t->bucket_B[b], &failed};
             if (ts->overlap) {
@@ -292,6 +302,7 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
         sg_sem_acquire(w->done);
     if (!failed)
         busy += train_timed_exec(w->update_amt);
+    w->in_step = false;
     *busy_out = busy;
     *corrupt_out = corrupt;
     return !failed;
@@ -349,12 +360,24 @@ static void crash_if_due(struct worker *w, int step)
     }
 }
 
+/* A worker killed by a crash in the middle of a step: its batch will be read again and its
+ * gradient, if computed, is lost. */
+static void on_worker_exit(int failed, void *data)
+{
+    struct worker *w = data;
+    if (!failed || !w->in_step)
+        return;
+    lose_step(w->t, w->in_corrupt, w->in_computed);
+    w->in_step = false;
+}
+
 static void compute_actor(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     struct worker *w = sg_actor_self_get_data();
     struct train_ctx *t = w->t;
+    sg_actor_on_exit(on_worker_exit, w);
     const struct train_spec *ts = &t->sc->train;
     struct epoch *ep = w->incarnation == 0 ? t->cur : await_epoch(w, CTL_JOIN, -1);
     while (ep != NULL) {
@@ -375,6 +398,7 @@ static void compute_actor(int argc, char **argv)
             bool corrupt;
             if (!run_step(w, ep, step, &busy, &corrupt)) {
                 lose_step(t, corrupt, !corrupt);
+                w->in_step = false;
                 timeline_add(t->res->timeline, simgrid_get_clock(), "recovery", step, 0, 0,
                              ep->n, "rank %d: step %d failed, reporting", w->rank, step);
                 failed = true;
@@ -844,7 +868,6 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
     res->final_workers = t.cur->n;
     res->checkpoints = t.ckpt.completed;
     res->ckpt_overhead_s = t.ckpt.overhead_s;
-    res->computed = res->applied + res->lost_gradients;
 
     for (struct epoch *ep = t.cur; ep;) {
         struct epoch *prev = ep->prev;
@@ -884,13 +907,48 @@ void train_result_release(struct train_result *res)
 
 double train_throughput(const struct train_result *res)
 {
-    return res->total_s > 0 ? res->steps * res->global_batch / res->total_s : 0;
+    if (res->total_s <= 0)
+        return 0;
+    if (res->read_samples > 0) /* every sample read, whether it ended in the model or not */
+        return res->read_samples / res->total_s;
+    return res->steps * res->global_batch / res->total_s;
 }
 
 double train_efficiency(const struct train_result *res, int batch)
 {
     double one_gpu = batch / res->compute1_s;
     return train_throughput(res) / (res->workers * one_gpu);
+}
+
+bool train_identities_hold(const struct train_result *res)
+{
+    double grads = res->applied + res->dropped_stale + res->dropped_late + res->lost_gradients;
+    double samples = res->consumed_samples + res->skipped_samples + res->replayed_samples;
+    return fabs(res->computed - grads) < 0.5 && fabs(res->read_samples - samples) < 0.5;
+}
+
+void train_print_faults(const struct train_result *res, FILE *out)
+{
+    fprintf(out, "#   steps committed  %.0f; step executions lost %.0f; memberships after the "
+                 "first %.0f; failures reported %.0f; stragglers removed %.0f; final workers %.0f\n",
+            res->steps_completed, res->lost_steps, res->membership_changes,
+            res->failures_detected, res->removed_stragglers, res->final_workers);
+    fprintf(out, "#   detect/recover   longest %.6f s to detect, %.6f s to resume training\n",
+            res->max_detect_s, res->max_recover_s);
+    fprintf(out, "#   checkpoints      %.0f of %.0f B; writers blocked %.6f s\n", res->checkpoints,
+            res->ckpt_B, res->ckpt_overhead_s);
+    fprintf(out, "#   goodput          %.1f samples/s (samples in the final model)\n",
+            res->total_s > 0 ? res->consumed_samples / res->total_s : 0);
+    bool ok = train_identities_hold(res);
+    fprintf(out, "#   gradients        %.0f computed = %.0f applied + %.0f dropped stale + %.0f "
+                 "dropped late + %.0f lost to failures\n",
+            res->computed, res->applied, res->dropped_stale, res->dropped_late,
+            res->lost_gradients);
+    fprintf(out, "#   samples          %.0f read = %.0f consumed + %.0f skipped corrupt + %.0f "
+                 "replayed\n",
+            res->read_samples, res->consumed_samples, res->skipped_samples,
+            res->replayed_samples);
+    fprintf(out, "#   accounting       %s\n", ok ? "both identities hold" : "VIOLATED");
 }
 
 void train_print(const struct scenario *sc, const struct train_result *res, FILE *out)
@@ -922,6 +980,7 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
         fprintf(out, "#   failed collectives %.0f\n", res->failures);
         fprintf(out, "#   idle fraction    %.4f (communication not hidden by compute)\n",
                 res->idle_frac);
+        train_print_faults(res, out);
         return;
     }
     fprintf(out, "#   idle fraction    %.4f (mean over workers of time not computing)\n",
@@ -959,10 +1018,30 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
 void train_write_csv(const struct train_result *res, int batch, FILE *out)
 {
     (void)batch;
-    fprintf(out, "step,time_s,compute_s,exposed_s,samples_per_s\n");
-    for (int s = 0; s < res->steps; s++)
-        fprintf(out, "%d,%.9g,%.9g,%.9g,%.9g\n", s + 1, res->step_s[s], res->compute_s[s],
-                res->exposed_s[s], res->global_batch / res->step_s[s]);
+    fprintf(out, "kind,t_s,step,time_s,compute_s,exposed_s,samples_per_s,workers,what\n");
+    if (res->timeline == NULL || res->timeline->n == 0) { /* no timeline (parameter server) */
+        double t = 0;
+        for (int s = 0; s < res->steps; s++) {
+            t += res->step_s[s];
+            fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,\n", t, s + 1, res->step_s[s],
+                    res->compute_s[s], res->exposed_s[s], res->global_batch / res->step_s[s],
+                    res->workers);
+        }
+        return;
+    }
+    int s = 0;
+    for (size_t i = 0; i < res->timeline->n; i++) {
+        const struct timeline_row *r = &res->timeline->rows[i];
+        if (strcmp(r->kind, "step") == 0 && s < res->steps) {
+            fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,\n", r->t_s, r->step,
+                    res->step_s[s], res->compute_s[s], res->exposed_s[s], r->samples_s,
+                    r->workers);
+            s++;
+        } else {
+            fprintf(out, "%s,%.9g,%d,,,,,%d,\"%s\"\n", r->kind, r->t_s, r->step, r->workers,
+                    r->what);
+        }
+    }
 }
 
 static void json_string(FILE *out, const char *s)

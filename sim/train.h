@@ -140,6 +140,13 @@ double train_efficiency(const struct train_result *res, int batch);
 /* The per-step table and the summary, as "#"-headed fixed-width text. */
 void train_print(const struct scenario *sc, const struct train_result *res, FILE *out);
 
+/* The fault, recovery and accounting part of the summary. */
+void train_print_faults(const struct train_result *res, FILE *out);
+
+/* Every gradient computed is applied, dropped stale, dropped late or lost; every sample read is
+ * consumed, skipped corrupt or replayed. */
+bool train_identities_hold(const struct train_result *res);
+
 /* Machine-readable outputs: per-step CSV; JSON with configuration, steps and summary; and the
  * one-line summary table that `dmlsim sweep` merges (header line + values line). */
 void train_write_csv(const struct train_result *res, int batch, FILE *out);
