@@ -1,6 +1,8 @@
 /* ps.c - parameter-server training (see ps.h). */
 #include "ps.h"
 
+#include "ckpt.h"
+#include "fault.h"
 #include "net.h"
 #include "traffic.h"
 
@@ -45,14 +47,19 @@ struct ps_ctx;
 struct shard {
     struct ps_ctx *c;
     int id;
+    int incarnation;                /* restarts of its host */
+    double *applied_at;             /* per version: slices applied into it */
+    struct ckpt ckpt;               /* this shard's checkpoints */
+    double ckpt_version;            /* the version its last counted checkpoint holds */
+    double last_ckpt_s;             /* when it last started one */
     sg_host_t host;
     double params, bytes;           /* parameters owned, and their gradient/parameter bytes */
     double update_amt;              /* exec amount of one update on the shard's host */
     int version;                    /* current version */
     double *version_s;              /* time each version was reached */
     int nversions;                  /* versions reached, counting version 0 */
-    sg_mutex_t lock;                /* guards version for waiting pulls */
-    sg_cond_t advanced;             /* signalled at every advance */
+    bool *waiting;                  /* per worker: its port waits for a newer version */
+    sg_sem_t *wake;                 /* per worker: released to wake that port */
     sg_sem_t arrived;               /* one release per queued push */
     struct push_rec *head, *tail;   /* pushes not yet taken by the shard */
     struct shard_report *rep;       /* its report */
@@ -66,6 +73,10 @@ struct ps_worker {
     double end_s;       /* when it finished */
     double *iter_s;     /* per iteration: duration */
     double *iter_busy;  /* per iteration: compute */
+    int next_it;        /* the iteration it is at (kept across restarts) */
+    int incarnation;    /* restarts of its host */
+    bool in_step, in_corrupt, in_computed; /* where a crash caught it */
+    int delivered;      /* slices of this iteration that reached their shard */
 };
 
 struct port {
@@ -85,6 +96,7 @@ struct ps_ctx {
     struct traffic *traffic;
     struct train_result *res;
     sg_host_t coord_host;           /* coordinator's host, or NULL */
+    int workers_done;               /* workers that finished every iteration */
 };
 
 static sg_mailbox_t mbox(const char *fmt, int a, int b)
@@ -125,6 +137,73 @@ static enum net_status send_msg(struct ps_ctx *c, sg_host_t from, sg_host_t to, 
 
 /* ---- worker ------------------------------------------------------------------------------- */
 
+#define RETRY_S 0.05 /* a worker retries a dead shard after this */
+
+static void lose_slices(struct ps_ctx *c, double n)
+{
+    c->res->lost_gradients += n;
+    c->res->replayed_samples += n * c->sc->train.batch / c->K;
+}
+
+/* A worker killed by a crash: slices computed but not delivered are lost; a batch read but not
+ * computed will be read again. */
+static void on_worker_exit(int failed, void *data)
+{
+    struct ps_worker *w = data;
+    struct ps_ctx *c = w->c;
+    if (!failed || !w->in_step)
+        return;
+    if (w->in_computed)
+        lose_slices(c, c->K - w->delivered);
+    else if (!w->in_corrupt)
+        c->res->replayed_samples += c->sc->train.batch;
+    w->in_step = false;
+}
+
+/* Pulls every shard's parameters; a shard that does not answer is asked again until it does
+ * (its keys are blocked) or the replacement timeout passes. Fills version[]. */
+static void pull_all(struct ps_worker *w, int it, int *version)
+{
+    struct ps_ctx *c = w->c;
+    const struct train_spec *ts = &c->sc->train;
+    sg_host_t me = c->pf->gpus[w->rank];
+    bool *got = xbt_new0(bool, c->K);
+    sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
+    struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
+    double give_up = simgrid_get_clock() + c->sc->rec.replacement_s;
+    for (int left = c->K; left > 0;) {
+        for (int k = 0; k < c->K; k++) {
+            if (got[k])
+                continue;
+            struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
+            traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
+            comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
+            comms[c->K + k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
+        }
+        double end = simgrid_get_clock() + ts->timeout_s;
+        for (int k = 0; k < c->K; k++) {
+            if (got[k])
+                continue;
+            net_wait(comms[k], end);
+            if (net_wait(comms[c->K + k], end) == NET_OK && in[k] != NULL) {
+                version[k] = in[k]->version;
+                got[k] = true;
+                left--;
+            }
+            free(in[k]);
+            in[k] = NULL;
+        }
+        if (left > 0) {
+            if (simgrid_get_clock() >= give_up)
+                break;
+            sg_actor_sleep_for(RETRY_S);
+        }
+    }
+    free(got);
+    free(comms);
+    free(in);
+}
+
 static void worker_actor(int argc, char **argv)
 {
     (void)argc;
@@ -133,32 +212,37 @@ static void worker_actor(int argc, char **argv)
     struct ps_ctx *c = w->c;
     const struct train_spec *ts = &c->sc->train;
     sg_host_t me = c->pf->gpus[w->rank];
-    double scale = w->flop_scale * ts->batch, deadline_span = ts->timeout_s;
+    const char *host = sg_host_get_name(me);
+    double deadline_span = ts->timeout_s;
     sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
     struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
     int *version = xbt_new0(int, c->K);
-    for (int it = 0; it < ts->steps; it++) {
+    sg_actor_on_exit(on_worker_exit, w);
+    for (; w->next_it < ts->steps; w->next_it++) {
+        int it = w->next_it;
         double t0 = simgrid_get_clock(), busy = 0;
-        /* pull: requests out, parameters back, all shards at once */
-        for (int k = 0; k < c->K; k++) {
-            struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
-            traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
-            comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
-            comms[c->K + k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
-        }
-        double end = simgrid_get_clock() + deadline_span;
-        for (int i = 0; i < 2 * c->K; i++)
-            net_wait(comms[i], end);
-        for (int k = 0; k < c->K; k++) {
-            version[k] = in[k] ? in[k]->version : 0;
-            free(in[k]);
-            in[k] = NULL;
-        }
+        bool corrupt = fault_is_corrupt(&c->pf->plan, host, it);
+        double scale = corrupt ? 0
+                               : w->flop_scale * ts->batch * fault_jitter(&c->pf->plan, w->rank, it);
+        c->res->read_samples += ts->batch;
+        w->in_step = true;
+        w->in_corrupt = corrupt;
+        w->in_computed = false;
+        w->delivered = 0;
+        if (corrupt)
+            c->res->skipped_samples += ts->batch;
+        pull_all(w, it, version);
         const struct model *m = c->m;
         for (size_t l = 0; l < m->nlayers; l++)
             busy += train_timed_exec(m->layers[l].fwd_flops * scale);
         for (size_t l = m->nlayers; l-- > 0;)
             busy += train_timed_exec(m->layers[l].bwd_flops * scale);
+        if (corrupt) { /* nothing to push: the batch is skipped */
+            w->in_step = false;
+            goto next;
+        }
+        c->res->computed += c->K;
+        w->in_computed = true;
         /* push every shard's slice at once, stamped with the version it came from */
         for (int k = 0; k < c->K; k++) {
             struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
@@ -166,9 +250,11 @@ static void worker_actor(int argc, char **argv)
             comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
         }
         double push0 = simgrid_get_clock();
-        end = push0 + deadline_span;
+        double end = push0 + deadline_span;
         for (int k = 0; k < c->K; k++)
-            net_wait(comms[k], end);
+            w->delivered += net_wait(comms[k], end) == NET_OK;
+        lose_slices(c, c->K - w->delivered);
+        w->in_step = false;
         if (it == 0)
             c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
         if (ts->ps.mode == PS_ASYNC) { /* each shard's verdict */
@@ -181,17 +267,29 @@ static void worker_actor(int argc, char **argv)
                 in[k] = NULL;
             }
         }
+    next:
         w->iter_s[it] = simgrid_get_clock() - t0;
         w->iter_busy[it] = busy;
         w->busy_s += busy;
     }
     w->end_s = simgrid_get_clock();
+    c->workers_done++;
     free(comms);
     free(in);
     free(version);
 }
 
 /* ---- ports -------------------------------------------------------------------------------- */
+
+static void enqueue(struct shard *s, struct push_rec *rec)
+{
+    if (s->tail)
+        s->tail->next = rec;
+    else
+        s->head = rec;
+    s->tail = rec;
+    sg_sem_release(s->arrived);
+}
 
 static void port_actor(int argc, char **argv)
 {
@@ -202,16 +300,22 @@ static void port_actor(int argc, char **argv)
     struct ps_ctx *c = s->c;
     const struct train_spec *ts = &c->sc->train;
     sg_host_t worker = c->pf->gpus[p->worker];
-    for (int i = 0; i < 2 * ts->steps; i++) {
+    for (;;) { /* a daemon: serves its worker for as long as the run lasts */
         struct ps_msg *m;
-        if (net_recv(to_port(s->id, p->worker), (void **)&m, ts->timeout_s) != NET_OK)
-            return;
+        if (net_recv(to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK)
+            continue;
         if (m->type == MSG_PULL) {
-            sg_mutex_lock(s->lock);
-            while (s->version < m->version && s->nversions <= c->total_versions)
-                sg_cond_wait(s->advanced, s->lock);
+            /* sync: wait for the version the worker needs, but not past the deadline (a shard
+             * that lost workers or state moves on) */
+            double end = simgrid_get_clock() + ts->timeout_s;
+            /* Actors only interleave at simulation calls, so checking the version and waiting
+             * on this port's own semaphore needs no lock; advance() wakes every waiting port. */
+            while (s->version < m->version && simgrid_get_clock() < end) {
+                s->waiting[p->worker] = true;
+                sg_sem_acquire_timeout(s->wake[p->worker], end - simgrid_get_clock());
+                s->waiting[p->worker] = false;
+            }
             int v = s->version;
-            sg_mutex_unlock(s->lock);
             free(m);
             s->rep->bytes_out += s->bytes;
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(MSG_PARAMS, v),
@@ -223,15 +327,11 @@ static void port_actor(int argc, char **argv)
         rec->worker = p->worker;
         rec->version = m->version;
         free(m);
-        if (ts->ps.mode == PS_ASYNC)
+        bool async = ts->ps.mode == PS_ASYNC;
+        if (async)
             rec->decided = sg_sem_init(0);
-        if (s->tail)
-            s->tail->next = rec;
-        else
-            s->head = rec;
-        s->tail = rec;
-        sg_sem_release(s->arrived);
-        if (ts->ps.mode == PS_ASYNC) {
+        enqueue(s, rec);
+        if (async) {
             sg_sem_acquire(rec->decided);
             struct ps_msg *v = msg_new(MSG_VERDICT, s->version);
             v->accepted = rec->accepted;
@@ -244,9 +344,13 @@ static void port_actor(int argc, char **argv)
 
 /* ---- shard -------------------------------------------------------------------------------- */
 
-static struct push_rec *take(struct shard *s)
+/* The next queued push, or NULL if none came by the deadline (timeout < 0: wait forever). */
+static struct push_rec *take(struct shard *s, double timeout)
 {
-    sg_sem_acquire(s->arrived);
+    if (timeout < 0)
+        sg_sem_acquire(s->arrived);
+    else if (sg_sem_acquire_timeout(s->arrived, timeout) != 0)
+        return NULL;
     struct push_rec *rec = s->head;
     s->head = rec->next;
     if (s->head == NULL)
@@ -262,24 +366,32 @@ static void advance(struct shard *s)
     if (s->update_amt > 0)
         sg_actor_execute(s->update_amt);
     s->rep->update_s += simgrid_get_clock() - t0;
-    sg_mutex_lock(s->lock);
     s->version++;
-    s->version_s[s->nversions++] = simgrid_get_clock();
-    sg_cond_notify_all(s->advanced);
-    sg_mutex_unlock(s->lock);
+    if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
+        s->version_s[s->nversions++] = simgrid_get_clock();
+    for (int r = 0; r < c->P; r++)
+        if (s->waiting[r]) {
+            s->waiting[r] = false;
+            sg_sem_release(s->wake[r]);
+        }
     s->rep->versions += 1;
     if (c->coord_host != NULL) {
         struct ps_msg *a = msg_new(MSG_ADVANCE, s->version);
         a->shard = s->id;
         send_msg(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
     }
+    if (c->sc->ckpt.present && ckpt_due(&s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
+        s->last_ckpt_s = simgrid_get_clock();
+        ckpt_write(&s->ckpt, s->host, s->version, s->version, &s->ckpt_version);
+    }
 }
 
-static void record_applied(struct ps_ctx *c, int lag)
+static void record_applied(struct ps_ctx *c, struct shard *s, int lag)
 {
     c->res->applied += 1;
     c->res->stale_hist[lag < PS_HIST - 1 ? lag : PS_HIST - 1] += 1;
     c->res->applied_samples += (double)c->sc->train.batch / c->K;
+    s->applied_at[s->version] += 1;
 }
 
 static void shard_actor(int argc, char **argv)
@@ -289,33 +401,132 @@ static void shard_actor(int argc, char **argv)
     struct shard *s = sg_actor_self_get_data();
     struct ps_ctx *c = s->c;
     const struct ps_spec *ps = &c->sc->train.ps;
+    if (s->incarnation > 0 && c->sc->ckpt.present) /* restart: reload this shard's checkpoint */
+        ckpt_restore(&s->ckpt, s->host);
     if (ps->mode == PS_SYNC) {
-        for (int v = 0; v < c->sc->train.steps; v++) {
-            int got = 0;
+        /* collect each version's quorum; after the deadline go on with what came */
+        while (s->version < c->sc->train.steps) {
+            int got = 0, v = s->version;
             while (got < c->quorum) {
-                struct push_rec *rec = take(s);
+                struct push_rec *rec = take(s, c->sc->train.timeout_s);
+                if (rec == NULL)
+                    break;
                 if (rec->version == v) {
                     got++;
-                    record_applied(c, 0);
+                    record_applied(c, s, 0);
                 } else {
                     c->res->dropped_late += 1; /* computed from an older version */
+                    c->res->replayed_samples += (double)c->sc->train.batch / c->K;
                 }
                 free(rec);
             }
+            if (got == 0 && c->workers_done == c->P)
+                break;
             advance(s);
         }
     } else {
-        for (int i = 0; i < c->P * c->sc->train.steps; i++) {
-            struct push_rec *rec = take(s);
+        for (;;) { /* a daemon: the run ends with the workers */
+            struct push_rec *rec = take(s, -1);
             int lag = s->version - rec->version;
-            rec->accepted = lag <= ps->staleness;
+            rec->accepted = lag >= 0 && lag <= ps->staleness;
             if (rec->accepted) {
-                record_applied(c, lag);
+                record_applied(c, s, lag);
                 advance(s);
             } else {
                 c->res->dropped_stale += 1;
+                c->res->replayed_samples += (double)c->sc->train.batch / c->K;
             }
             sg_sem_release(rec->decided);
+        }
+    }
+}
+
+/* ---- faults ------------------------------------------------------------------------------- */
+
+static void start(const char *fmt, int a, int b, sg_host_t host, xbt_main_func_t code, void *data,
+                  bool daemon)
+{
+    char name[48];
+    snprintf(name, sizeof name, fmt, a, b);
+    sg_actor_t actor = sg_actor_init(name, host);
+    sg_actor_set_data(actor, data);
+    if (daemon)
+        sg_actor_daemonize(actor);
+    sg_actor_start(actor, code, 0, NULL);
+}
+
+static void start_shard(struct ps_ctx *c, struct shard *s)
+{
+    s->arrived = sg_sem_init(0); /* fresh: the old ones may have died with their holders */
+    free(s->waiting);
+    free(s->wake);
+    s->waiting = xbt_new0(bool, c->P);
+    s->wake = xbt_new0(sg_sem_t, c->P);
+    for (int r = 0; r < c->P; r++)
+        s->wake[r] = sg_sem_init(0);
+    start("shard-%d.%d", s->id, s->incarnation, s->host, shard_actor, s,
+          c->sc->train.ps.mode == PS_ASYNC);
+    for (int r = 0; r < c->P; r++) {
+        struct port *p = &c->ports[(size_t)s->id * c->P + r];
+        p->s = s;
+        p->worker = r;
+        start("port-%d-%d", s->id, r, s->host, port_actor, p, true);
+    }
+}
+
+/* A shard's host crashed: everything since its checkpoint is gone. */
+static void shard_crashed(struct ps_ctx *c, struct shard *s)
+{
+    int keep = c->sc->ckpt.present ? (int)s->ckpt_version : 0;
+    for (int v = keep; v < s->version; v++) {
+        c->res->lost_updates += 1;
+        c->res->applied -= s->applied_at[v];
+        c->res->applied_samples -= s->applied_at[v] * c->sc->train.batch / c->K;
+        lose_slices(c, s->applied_at[v]);
+        s->applied_at[v] = 0;
+    }
+    s->version = keep;
+    while (s->head) { /* pushes waiting in its queue die with it */
+        struct push_rec *r = s->head;
+        s->head = r->next;
+        lose_slices(c, 1);
+        free(r);
+    }
+    s->tail = NULL;
+}
+
+static void ps_injector(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_ctx *c = sg_actor_self_get_data();
+    const struct fault_plan *plan = &c->pf->plan;
+    for (size_t i = 0; i < plan->n && plan->ev[i].t_s >= 0; i++) {
+        const struct fault_event *e = &plan->ev[i];
+        if (e->t_s > simgrid_get_clock())
+            sg_actor_sleep_until(e->t_s);
+        sg_host_t h = sg_host_by_name(e->target);
+        if (h == NULL || h == c->pf->storage)
+            continue;
+        if (e->kind == FAULT_CRASH && sg_host_is_on(h)) {
+            for (int k = 0; k < c->K; k++)
+                if (c->shards[k].host == h)
+                    shard_crashed(c, &c->shards[k]);
+            sg_host_turn_off(h);
+        } else if (e->kind == FAULT_RESTART && !sg_host_is_on(h)) {
+            sg_host_turn_on(h);
+            for (int k = 0; k < c->K; k++)
+                if (c->shards[k].host == h) {
+                    c->shards[k].incarnation++;
+                    start_shard(c, &c->shards[k]);
+                }
+            for (int r = 0; r < c->P; r++)
+                if (c->pf->gpus[r] == h && c->workers[r].next_it < c->sc->train.steps)
+                    start("worker-%d.%d", r, ++c->workers[r].incarnation, h, worker_actor,
+                          &c->workers[r], false);
+        } else if (e->kind == FAULT_SLOW || e->kind == FAULT_SLOW_END) {
+            if (sg_host_is_on(h))
+                sg_host_set_pstate(h, e->kind == FAULT_SLOW ? (unsigned long)e->step : 0);
         }
     }
 }
@@ -413,15 +624,6 @@ enum dmlsim_err ps_check(const struct scenario *sc, const struct platform *pf,
     return DMLSIM_OK;
 }
 
-static void start(const char *fmt, int a, int b, sg_host_t host, xbt_main_func_t code, void *data)
-{
-    char name[48];
-    snprintf(name, sizeof name, fmt, a, b);
-    sg_actor_t actor = sg_actor_init(name, host);
-    sg_actor_set_data(actor, data);
-    sg_actor_start(actor, code, 0, NULL);
-}
-
 /* Disagreement between shards: walk every advance in time order. */
 static void version_spread(struct ps_ctx *c, double total_s)
 {
@@ -491,17 +693,18 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
         s->bytes = split[k] * elem_B;
         s->update_amt = split[k] * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
         s->version_s = xbt_new0(double, (size_t)c.total_versions + 2);
+        s->applied_at = xbt_new0(double, (size_t)c.total_versions + 2);
         s->nversions = 1; /* version 0 at time 0 */
-        s->lock = sg_mutex_init();
-        s->advanced = sg_cond_init();
-        s->arrived = sg_sem_init(0);
+        ckpt_init(&s->ckpt, sc, pf, ckpt_size(m, split[k], ts->dtype, ts->opt), NULL);
         s->rep = &res->shards[k];
         s->rep->host = s->host;
         s->rep->params = split[k];
         s->rep->link_Bps = sg_host_get_route_bandwidth(pf->gpus[0], s->host);
         biggest = fmax(biggest, split[k]);
-        start("shard-%d%.0d", k, 0, s->host, shard_actor, s);
     }
+    c.ports = xbt_new0(struct port, (size_t)c.K * c.P);
+    for (int k = 0; k < c.K; k++)
+        start_shard(&c, &c.shards[k]);
     res->imbalance = model_params(m) > 0 ? biggest / (model_params(m) / c.K) : 1;
     if (ts->ps.coordinator) {
         c.coord_host = c.shards[0].host;
@@ -510,7 +713,6 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
         sg_actor_daemonize(a); /* it serves as long as the shards run, then goes with them */
         sg_actor_start(a, coordinator_actor, 0, NULL);
     }
-    c.ports = xbt_new0(struct port, (size_t)c.K * c.P);
     c.workers = xbt_new0(struct ps_worker, c.P);
     for (int r = 0; r < c.P; r++) {
         struct ps_worker *w = &c.workers[r];
@@ -519,14 +721,11 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
         w->flop_scale = train_flop_scale(pf->gpus[r], pf->models[r], cal, ts->dtype);
         w->iter_s = xbt_new0(double, ts->steps);
         w->iter_busy = xbt_new0(double, ts->steps);
-        start("worker-%d%.0d", r, 0, pf->gpus[r], worker_actor, w);
-        for (int k = 0; k < c.K; k++) {
-            struct port *p = &c.ports[(size_t)k * c.P + r];
-            p->s = &c.shards[k];
-            p->worker = r;
-            start("port-%d-%d", k, r, p->s->host, port_actor, p);
-        }
+        start("worker-%d.%d", r, 0, pf->gpus[r], worker_actor, w, false);
     }
+    if (pf->plan.n > 0)
+        start("injector%.0d%.0d", 0, 0, pf->storage ? pf->storage : pf->gpus[0], ps_injector, &c,
+              true);
     simgrid_run();
 
     /* results */
@@ -534,10 +733,20 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
     res->steps = ts->steps;
     /* sync: the samples of one version (its quorum); async: one round of every worker */
     res->global_batch = (double)(ts->ps.mode == PS_SYNC ? c.quorum : c.P) * ts->batch;
-    res->computed = (double)c.P * ts->steps * c.K;
     for (int k = 0; k < c.K; k++)
-        for (struct push_rec *r = c.shards[k].head; r; r = r->next)
+        for (struct push_rec *r = c.shards[k].head; r; r = r->next) {
             res->dropped_late += 1; /* arrived after the shard's last version */
+            res->replayed_samples += (double)ts->batch / c.K;
+        }
+    res->consumed_samples = res->applied_samples;
+    res->steps_completed = INFINITY;
+    for (int k = 0; k < c.K; k++) {
+        res->steps_completed = fmin(res->steps_completed, c.shards[k].version);
+        res->checkpoints += c.shards[k].ckpt.completed;
+        res->ckpt_overhead_s += c.shards[k].ckpt.overhead_s;
+        res->ckpt_B += c.shards[k].ckpt.size_B;
+    }
+    res->final_workers = c.workers_done;
     res->step_s = xbt_new0(double, ts->steps);
     res->compute_s = xbt_new0(double, ts->steps);
     res->exposed_s = xbt_new0(double, ts->steps);
@@ -552,9 +761,9 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
         if (ts->ps.mode == PS_SYNC) { /* step s ends when every shard reached version s + 1 */
             double t = 0;
             for (int k = 0; k < c.K; k++)
-                t = fmax(t, c.shards[k].version_s[s + 1]);
-            res->step_s[s] = t - prev;
-            prev = t;
+                t = fmax(t, s + 1 < c.shards[k].nversions ? c.shards[k].version_s[s + 1] : end);
+            res->step_s[s] = fmax(0, t - prev);
+            prev = fmax(prev, t);
         } else { /* async: worker 0's iterations */
             res->step_s[s] = c.workers[0].iter_s[s];
         }
@@ -578,9 +787,9 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
             free(r);
         }
         free(s->version_s);
-        sg_mutex_destroy(s->lock);
-        sg_cond_destroy(s->advanced);
-        sg_sem_destroy(s->arrived);
+        free(s->applied_at);
+        free(s->waiting);
+        free(s->wake);
     }
     for (int r = 0; r < c.P; r++) {
         free(c.workers[r].iter_s);

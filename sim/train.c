@@ -985,11 +985,6 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
     }
     fprintf(out, "#   idle fraction    %.4f (mean over workers of time not computing)\n",
             res->idle_frac);
-    fprintf(out, "#   gradient slices  %.0f computed = %.0f applied + %.0f dropped stale + %.0f "
-                 "dropped late\n",
-            res->computed, res->applied, res->dropped_stale, res->dropped_late);
-    fprintf(out, "#   goodput          %.1f samples/s applied\n",
-            res->total_s > 0 ? res->applied_samples / res->total_s : 0);
     fprintf(out, "#   staleness        applied slices by version lag:");
     for (int i = 0; i < PS_HIST; i++)
         if (res->stale_hist[i] > 0)
@@ -1000,7 +995,10 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
         fprintf(out, "; coordinator: %.0f advances received, global version %.0f, largest "
                      "disagreement %.0f",
                 res->coordinator_msgs, res->coordinator_global, res->coordinator_spread);
-    fprintf(out, "\n#   shard imbalance  largest / mean = %.3f\n#\n", res->imbalance);
+    fprintf(out, "\n#   shard imbalance  largest / mean = %.3f\n", res->imbalance);
+    fprintf(out, "#   lost updates     %.0f (shard versions lost to crashes)\n", res->lost_updates);
+    train_print_faults(res, out);
+    fprintf(out, "#\n");
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params",
             "bytes in", "bytes out", "util in", "util out", "update");
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "", "", "", "(B)", "(B)", "", "",
