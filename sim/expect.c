@@ -64,7 +64,14 @@ static double m_efficiency(const struct train_result *r, int batch)
     return train_efficiency(r, batch);
 }
 
+static double m_accounting(const struct train_result *r, int batch)
+{
+    (void)batch;
+    return train_identities_hold(r) ? 1 : 0;
+}
+
 static const struct metric metrics[] = {
+        {"accounting_ok", m_accounting},
         {"steps_completed", m_steps},       {"time_s", m_time},
         {"throughput", m_throughput},       {"goodput", m_goodput},
         {"mean_step_s", m_mean_step},       {"efficiency", m_efficiency},

@@ -510,6 +510,56 @@ static void write_profile(const char *dir, const char *name, const double *t, co
     free(path);
 }
 
+struct retarget {
+    const char *link; /* the split link */
+};
+
+static void retarget_ctn(xmlNodePtr n, void *data)
+{
+    struct retarget *r = data;
+    if (!is_elem(n, "link_ctn"))
+        return;
+    xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+    if (id && strcmp((const char *)id, r->link) == 0) {
+        xmlChar *dir = xmlGetProp(n, (const xmlChar *)"direction");
+        char *half = bprintf("%s_%s", r->link, dir && strcmp((const char *)dir, "DOWN") == 0 ?
+                                                      "DOWN" : "UP");
+        xmlSetProp(n, (const xmlChar *)"id", (const xmlChar *)half);
+        xmlUnsetProp(n, (const xmlChar *)"direction");
+        free(half);
+        xmlFree(dir);
+    }
+    xmlFree(id);
+}
+
+/* SimGrid 3.32 aborts ("Unknown event!") on a state profile of a SPLITDUPLEX link, so such a
+ * link becomes its two halves as separate SHARED links named as SimGrid names them (NAME_UP,
+ * NAME_DOWN), each with the profiles, and every route element is pointed at its half. The
+ * network behaves the same: a SPLITDUPLEX link is two independent links. Returns the UP half. */
+static xmlNodePtr split_duplex(xmlNodePtr root, xmlNodePtr n, const char *link)
+{
+    xmlChar *pol = xmlGetProp(n, (const xmlChar *)"sharing_policy");
+    bool split = pol && strcmp((const char *)pol, "SPLITDUPLEX") == 0;
+    xmlFree(pol);
+    if (!split)
+        return n;
+    xmlNodePtr up = xmlCopyNode(n, 1), down = xmlCopyNode(n, 1);
+    char *uname = bprintf("%s_UP", link), *dname = bprintf("%s_DOWN", link);
+    xmlSetProp(up, (const xmlChar *)"id", (const xmlChar *)uname);
+    xmlSetProp(down, (const xmlChar *)"id", (const xmlChar *)dname);
+    xmlSetProp(up, (const xmlChar *)"sharing_policy", (const xmlChar *)"SHARED");
+    xmlSetProp(down, (const xmlChar *)"sharing_policy", (const xmlChar *)"SHARED");
+    xmlAddNextSibling(n, down);
+    xmlAddNextSibling(n, up);
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+    struct retarget r = {link};
+    walk(root, retarget_ctn, &r);
+    free(uname);
+    free(dname);
+    return up;
+}
+
 /* For one link: the state or bandwidth profile of its fault windows, in time order. */
 static void link_profiles(xmlNodePtr root, const char *dir, struct fault_plan *plan,
                           const char *link, int *seq)
@@ -533,16 +583,23 @@ static void link_profiles(xmlNodePtr root, const char *dir, struct fault_plan *p
         else if (e->kind == FAULT_DEGRADE || e->kind == FAULT_DEGRADE_END)
             bt[nb] = e->t_s, bv[nb++] = e->kind == FAULT_DEGRADE ? bw * e->factor : bw;
     }
-    char name[64];
-    if (ns > 1) {
-        snprintf(name, sizeof name, "state-%d.txt", (*seq)++);
-        write_profile(dir, name, t, v, ns);
-        xmlSetProp(n, (const xmlChar *)"state_file", (const xmlChar *)name);
-    }
-    if (nb > 1) {
-        snprintf(name, sizeof name, "bandwidth-%d.txt", (*seq)++);
-        write_profile(dir, name, bt, bv, nb);
-        xmlSetProp(n, (const xmlChar *)"bandwidth_file", (const xmlChar *)name);
+    /* a state profile needs the link split in two halves (see split_duplex); every half gets
+     * profile files of its own, since SimGrid refuses one file for two links */
+    xmlNodePtr halves[2] = {ns > 1 ? split_duplex(root, n, link) : n, NULL};
+    if (halves[0] != n && halves[0]->next && is_elem(halves[0]->next, "link"))
+        halves[1] = halves[0]->next;
+    for (int h = 0; h < 2 && halves[h]; h++) {
+        char name[64];
+        if (ns > 1) {
+            snprintf(name, sizeof name, "state-%d.txt", (*seq)++);
+            write_profile(dir, name, t, v, ns);
+            xmlSetProp(halves[h], (const xmlChar *)"state_file", (const xmlChar *)name);
+        }
+        if (nb > 1) {
+            snprintf(name, sizeof name, "bandwidth-%d.txt", (*seq)++);
+            write_profile(dir, name, bt, bv, nb);
+            xmlSetProp(halves[h], (const xmlChar *)"bandwidth_file", (const xmlChar *)name);
+        }
     }
 }
 

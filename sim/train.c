@@ -495,8 +495,10 @@ static void form(struct train_ctx *t, int *reported, int nrep)
 {
     const struct recovery_spec *rs = &t->sc->rec;
     struct epoch *cur = t->cur;
-    double end = simgrid_get_clock() + rs->rendezvous_s;
-    /* everyone of the old membership that is alive reports within the window */
+    /* Everyone of the old membership that is alive reports within the window: one watchdog
+     * period (a member stuck in a collective with a dead or departing peer needs that long to
+     * notice) plus the rendezvous timeout. */
+    double end = simgrid_get_clock() + t->sc->train.timeout_s + rs->rendezvous_s;
     while (nrep < cur->n && simgrid_get_clock() < end) {
         struct ctl_msg *m;
         if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) !=
