@@ -41,6 +41,8 @@ void timeline_add(struct timeline *tl, double t_s, const char *kind, int step, d
     va_start(ap, fmt);
     vsnprintf(r->what, sizeof r->what, fmt, ap);
     va_end(ap);
+    if (getenv("DMLSIM_DEBUG_TIMELINE")) /* development aid: events as they happen */
+        fprintf(stderr, "%.9f %s %d %s\n", t_s, kind, step, r->what);
 }
 
 /* ---- state ------------------------------------------------------------------------------- */
@@ -465,7 +467,10 @@ static int cmp_int(const void *x, const void *y)
 static bool note(struct train_ctx *t, struct ctl_msg *m, int *reported, int *nrep)
 {
     bool start = false;
-    if ((m->type == CTL_FAIL || m->type == CTL_SYNC) && m->epoch == t->cur->id) {
+    /* a member of the current membership that is waiting (whatever it says) is not training:
+     * that is a failure of this membership */
+    bool waiting_member = m->epoch == t->cur->id && member_index(t->cur, m->rank) >= 0;
+    if (m->type != CTL_REMOVE && waiting_member) {
         if (!contains(reported, *nrep, m->rank))
             reported[(*nrep)++] = m->rank;
         start = true;
@@ -586,13 +591,30 @@ static void rendezvous_actor(int argc, char **argv)
     (void)argv;
     struct train_ctx *t = sg_actor_self_get_data();
     int *reported = xbt_new(int, t->P);
+    double joiners_since = -1;
     for (;;) { /* a daemon */
-        struct ctl_msg *m;
-        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, 1e9) != NET_OK)
-            continue;
+        /* Joiners wait for the current members to reach a step boundary; if none comes within a
+         * watchdog period (the members are all dead or stuck), a membership is formed anyway. */
+        double patience = t->sc->train.timeout_s + t->sc->rec.rendezvous_s;
+        double wait = joiners_since >= 0 ? joiners_since + patience - simgrid_get_clock() : 1e9;
+        struct ctl_msg *m = NULL;
         int nrep = 0;
-        if (note(t, m, reported, &nrep))
+        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, wait > 0 ? wait : 0) != NET_OK) {
+            if (joiners_since >= 0 && simgrid_get_clock() >= joiners_since + patience &&
+                t->njoiners > 0) {
+                joiners_since = -1;
+                form(t, reported, 0);
+            }
+            continue;
+        }
+        if (note(t, m, reported, &nrep)) {
+            joiners_since = -1;
             form(t, reported, nrep);
+        } else if (t->njoiners > 0 && joiners_since < 0) {
+            joiners_since = simgrid_get_clock();
+        }
+        if (t->njoiners == 0)
+            joiners_since = -1;
     }
 }
 

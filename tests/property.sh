@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# property.sh - random seeded fault plans on small clusters, under the ring and the parameter
+# server: none may deadlock (each run has a wall-clock limit) or abort, and the accounting
+# identities (every gradient applied, dropped or lost; every sample consumed, skipped or
+# replayed) must hold in every one. Plans are drawn with bash's RANDOM seeded by the run number,
+# plus the scenario's own seeded random processes (MTBF, corrupt batches, jitter), so every run
+# is reproducible: the failing scenario is printed.
+#   tests/property.sh PATH/TO/dmlsim [RUNS_PER_STRATEGY]
+set -u
+dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS]}
+runs=${2:-200}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT && echo "scenarios in $tmp"
+pass=0
+fail=0
+
+ms() { echo "$(( $1 ))ms"; }
+
+faults() { # one to three random faults on nodes 0..N-1
+    local n=$1 kinds=$(( RANDOM % 3 + 1 )) i
+    for ((i = 0; i < kinds; i++)); do
+        local node=$(( RANDOM % n )) at=$(( RANDOM % 80 + 5 )) dur=$(( RANDOM % 60 + 10 ))
+        case $(( RANDOM % 8 )) in
+        0) echo "<crash host=\"node$node.gpu0\" at=\"$(ms $at)\"/>" ;;
+        1) echo "<crash host=\"node$node.gpu0\" at=\"$(ms $at)\" restart-after=\"$(ms $dur)\"/>" ;;
+        2) echo "<link-down node=\"node$node\" at=\"$(ms $at)\" for=\"$(ms $dur)\"/>" ;;
+        3) echo "<degrade node=\"node$node\" factor=\"0.$(( RANDOM % 9 + 1 ))\" at=\"$(ms $at)\" for=\"$(ms $dur)\"/>" ;;
+        4) echo "<partition groups=\"node0|node$(( n - 1 ))\" at=\"$(ms $at)\" heal-after=\"$(ms $dur)\"/>" ;;
+        5) echo "<straggler host=\"node$node.gpu0\" factor=\"$(( RANDOM % 4 + 2 ))\" from=\"$(ms $at)\" until=\"$(ms $(( at + dur )))\"/>" ;;
+        6) echo "<corrupt-batch probability=\"0.0$(( RANDOM % 9 + 1 ))\"/>" ;;
+        7) echo "<mtbf mtbf=\"$(ms $(( RANDOM % 200 + 50 )))\" repair=\"$(ms $dur)\" until=\"150ms\"/>" ;;
+        esac
+    done
+}
+
+scenario() { # strategy seed
+    local strategy=$1 seed=$2 n=$(( RANDOM % 3 + 3 ))
+    local train ps=""
+    if [ "$strategy" = ps ]; then
+        local mode=sync extra=""
+        if (( RANDOM % 2 )); then mode=async; extra=" staleness=\"$(( RANDOM % 3 ))\""; fi
+        train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"dedicated\" mode=\"$mode\"$extra/></training>"
+        ps=" ps-nodes=\"2\""
+    else
+        local policy=elastic
+        (( RANDOM % 2 )) && policy=wait
+        train="<training strategy=\"allreduce\" algo=\"ring\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"/>
+  <checkpoint every=\"$(( RANDOM % 3 + 1 )) steps\" mode=\"$( (( RANDOM % 2 )) && echo sync || echo async)\" target=\"remote\"/>
+  <recovery policy=\"$policy\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"/>"
+    fi
+    cat <<XML
+<?xml version="1.0"?>
+<scenario name="property-$strategy-$seed" seed="$seed">
+  <cluster nodes="$n" gpus-per-node="1" gpu="h100" nic="ib-ndr"$ps/>
+  <model name="one-layer"><layer name="l" params="1e6" flops="1e10"/></model>
+  $train
+  <faults>
+$(faults "$n")
+  </faults>
+</scenario>
+XML
+}
+
+for strategy in allreduce ps; do
+    for ((seed = 1; seed <= runs; seed++)); do
+        RANDOM=$seed
+        f="$tmp/$strategy-$seed.xml"
+        scenario "$strategy" "$seed" >"$f"
+        timeout 30 "$dmlsim" run "$f" >"$tmp/out" 2>&1
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail=$((fail + 1))
+            echo "FAIL: $strategy seed $seed: exit $rc ($( [ $rc -eq 124 ] && echo deadlock/timeout || tail -n 1 "$tmp/out"))"
+            cat "$f"
+        elif ! grep -q 'accounting       both identities hold' "$tmp/out"; then
+            fail=$((fail + 1))
+            echo "FAIL: $strategy seed $seed: accounting identities violated"
+            grep -E 'gradients .*computed|samples .*read' "$tmp/out"
+            cat "$f"
+        else
+            pass=$((pass + 1))
+        fi
+    done
+done
+echo "property: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
