@@ -506,9 +506,10 @@ static void form(struct train_ctx *t, int *reported, int nrep)
     double end = simgrid_get_clock() + t->sc->train.timeout_s + rs->rendezvous_s;
     while (nrep < cur->n && simgrid_get_clock() < end) {
         struct ctl_msg *m;
+        /* a failed receive (a sender cut off mid-message) is not the end of the window */
         if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) !=
             NET_OK)
-            break;
+            continue;
         note(t, m, reported, &nrep);
     }
     if (!rs->elastic) { /* policy wait: give the missing members time to come back */
@@ -524,7 +525,7 @@ static void form(struct train_ctx *t, int *reported, int nrep)
             struct ctl_msg *m;
             if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) !=
                 NET_OK)
-                break;
+                continue;
             note(t, m, reported, &nrep);
         }
     }
