@@ -958,6 +958,12 @@ void train_print_faults(const struct train_result *res, FILE *out)
                  "first %.0f; failures reported %.0f; stragglers removed %.0f; final workers %.0f\n",
             res->steps_completed, res->lost_steps, res->membership_changes,
             res->failures_detected, res->removed_stragglers, res->final_workers);
+    if (res->membership_changes > 0 && res->final_workers != res->workers && res->nshards == 0)
+        fprintf(out, "#   elastic          the last membership has %.0f of %d workers: global batch "
+                     "%.0f x per-GPU batch; by the linear scaling rule (Goyal et al. 2017) the "
+                     "learning rate scales by %.0f/%d\n",
+                res->final_workers, res->workers, res->final_workers, res->final_workers,
+                res->workers);
     fprintf(out, "#   detect/recover   longest %.6f s to detect, %.6f s to resume training\n",
             res->max_detect_s, res->max_recover_s);
     fprintf(out, "#   checkpoints      %.0f of %.0f B; writers blocked %.6f s\n", res->checkpoints,

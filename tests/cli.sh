@@ -37,7 +37,7 @@ for f in tests/bad/*.xml; do
         continue
         ;;
     esac
-    text=$(sed -E 's/.*\| *(.*[^ ]) *-->.*/\1/' <<<"$spec")
+    text=$(sed -E 's/.*\| *(.*[^ ]) *-->.*/\1/; s/ \(run only\)$//' <<<"$spec")
     "$dmlsim" run "$f" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     nlines=$(wc -l <"$tmp/err")
@@ -55,7 +55,9 @@ for f in tests/bad/*.xml; do
     else
         ok
     fi
-    # The platform command must leave no output file behind either.
+    # The platform command must leave no output file behind either (errors found only while
+    # running, marked "(run only)", do not concern it).
+    case "$spec" in *"(run only)"*) continue ;; esac
     mkdir -p "$tmp/o" && rm -f "$tmp/o"/*
     "$dmlsim" platform "$f" -o "$tmp/o/out.xml" >/dev/null 2>&1
     rc=$?

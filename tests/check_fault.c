@@ -1,0 +1,132 @@
+/* check_fault.c - the fault plan: materialisation, ordering, determinism, and the random
+ * processes against their distributions' means. */
+#include "fault.h"
+#include "testlib.h"
+
+#include <math.h>
+
+static char *names_buf[1000];
+
+static char **gpu_names(int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(names_buf[i]);
+        names_buf[i] = malloc(32);
+        snprintf(names_buf[i], 32, "node%d.gpu0", i);
+    }
+    return names_buf;
+}
+
+static struct scenario with_fault(struct fault_spec f)
+{
+    struct scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.path = strdup("test.xml");
+    sc.seed = 42;
+    sc.train.steps = 100;
+    sc.nfaults = 1;
+    sc.faults = calloc(1, sizeof *sc.faults);
+    sc.faults[0] = f;
+    return sc;
+}
+
+START_TEST(test_crash_and_restart)
+{
+    struct fault_spec f = {.kind = FS_CRASH, .host = strdup("node1"), .at_s = 2, .step = -1,
+                           .restart_s = 3, .line = 7};
+    struct scenario sc = with_fault(f);
+    char *hosts[] = {"node0.gpu0", "node1.gpu0", "node1.gpu1", "node1.cpu", "node10.gpu0"};
+    struct fault_plan plan;
+    struct dmlsim_error err = {0};
+    ck_assert_int_eq(fault_plan_build(&sc, gpu_names(2), 2, hosts, 5, NULL, 0, &plan, &err),
+                     DMLSIM_OK);
+    /* "node1" names its three hosts, not node10: 3 crashes at 2 s, 3 restarts at 5 s */
+    ck_assert_uint_eq(plan.n, 6);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(plan.ev[i].kind, FAULT_CRASH);
+        ck_assert_double_eq(plan.ev[i].t_s, 2);
+        ck_assert_int_eq(plan.ev[3 + i].kind, FAULT_RESTART);
+        ck_assert_double_eq(plan.ev[3 + i].t_s, 5);
+    }
+    fault_plan_release(&plan);
+    free(sc.faults[0].host);
+    sc.faults[0].host = strdup("node7");
+    ck_assert_int_eq(fault_plan_build(&sc, gpu_names(2), 2, hosts, 5, NULL, 0, &plan, &err),
+                     DMLSIM_EVALUE);
+    ck_assert_msg(strstr(err.msg, "test.xml:7: no host named \"node7\""), "%s", err.msg);
+    scenario_release(&sc);
+}
+END_TEST
+
+static double mean_gap(bool weibull, double shape, unsigned long seed)
+{
+    /* 1000 GPUs, MTBF 1 h, no repair time, horizon 100 h: the failures per GPU average
+     * horizon / mean time between failures (renewal theorem), i.e. 100 for any distribution
+     * with mean 1 h. */
+    struct fault_spec f = {.kind = FS_MTBF, .weibull = weibull, .shape = shape, .mtbf_s = 3600,
+                           .restart_s = 0, .until_s = 100 * 3600.0, .step = -1};
+    struct scenario sc = with_fault(f);
+    sc.seed = seed;
+    struct fault_plan plan;
+    struct dmlsim_error err = {0};
+    ck_assert_int_eq(fault_plan_build(&sc, gpu_names(1000), 1000, names_buf, 1000, NULL, 0, &plan,
+                                      &err),
+                     DMLSIM_OK);
+    double crashes = 0;
+    for (size_t i = 0; i < plan.n; i++)
+        crashes += plan.ev[i].kind == FAULT_CRASH;
+    for (size_t i = 1; i < plan.n; i++) /* sorted by time */
+        ck_assert(plan.ev[i].t_s >= plan.ev[i - 1].t_s);
+    fault_plan_release(&plan);
+    scenario_release(&sc);
+    return crashes / 1000;
+}
+
+START_TEST(test_mtbf_means)
+{
+    /* 100,000 draws: the sample mean is within 2% of the expectation (its relative standard
+     * error is about 1 / sqrt(100,000) = 0.3% for the exponential) */
+    double exp_rate = mean_gap(false, 1, 1);
+    ck_assert_msg(fabs(exp_rate - 100) < 2, "exponential: %g failures per GPU", exp_rate);
+    double wb = mean_gap(true, 0.7, 1); /* Weibull shape 0.7, scale chosen for a 1 h mean */
+    ck_assert_msg(fabs(wb - 100) < 3, "weibull: %g failures per GPU", wb);
+    /* the same seed gives the same plan; another seed another */
+    ck_assert_double_eq(mean_gap(false, 1, 1), exp_rate);
+    ck_assert_double_ne(mean_gap(false, 1, 2), exp_rate);
+}
+END_TEST
+
+START_TEST(test_jitter)
+{
+    struct fault_plan plan = {.jitter_sigma = 0.3, .seed = 9};
+    double sum = 0;
+    for (int r = 0; r < 100; r++)
+        for (int s = 0; s < 100; s++) {
+            double f = fault_jitter(&plan, r, s);
+            ck_assert(f >= 1);
+            ck_assert_double_eq(f, fault_jitter(&plan, r, s)); /* reproducible */
+            sum += f;
+        }
+    /* E[max(1, X)] for X lognormal(0, 0.3) = 0.5 + E[X; X > 1] = 0.5 + e^(s^2/2) Phi(s)
+     * = 0.5 + 1.046 x 0.618 = 1.1465 */
+    double want = 0.5 + exp(0.045) * 0.617911;
+    ck_assert_msg(fabs(sum / 10000 - want) < 0.01, "mean jitter %g, expected %g", sum / 10000,
+                  want);
+}
+END_TEST
+
+static Suite *fault_suite(void)
+{
+    Suite *s = suite_create("fault");
+    TCase *tc = tcase_create("plan");
+    tcase_add_test(tc, test_crash_and_restart);
+    tcase_add_test(tc, test_mtbf_means);
+    tcase_add_test(tc, test_jitter);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(fault_suite());
+}
