@@ -84,6 +84,16 @@ done
 # ---- determinism -----------------------------------------------------------------------------
 "$dmlsim" run scenarios/p2p.xml >"$tmp/a" 2>&1 && "$dmlsim" run scenarios/p2p.xml >"$tmp/b" 2>&1 &&
     cmp -s "$tmp/a" "$tmp/b" && ok || ko "scenarios/p2p.xml: two runs differ"
+"$dmlsim" run scenarios/ci/ring-mtbf-jitter.xml --csv "$tmp/f1.csv" >"$tmp/fa" 2>&1 &&
+    "$dmlsim" run scenarios/ci/ring-mtbf-jitter.xml --csv "$tmp/f2.csv" >"$tmp/fb" 2>&1 &&
+    cmp -s "$tmp/fa" "$tmp/fb" && cmp -s "$tmp/f1.csv" "$tmp/f2.csv" && ok ||
+    ko "a run with random faults differs between two runs with the same seed"
+"$dmlsim" run scenarios/ci/ring-mtbf-jitter.xml --fault-plan >"$tmp/plan1" &&
+    "$dmlsim" run scenarios/ci/ring-mtbf-jitter.xml --fault-plan --set scenario.seed=9 >"$tmp/plan2" &&
+    grep -q ' crash ' "$tmp/plan1" && ! cmp -s "$tmp/plan1" "$tmp/plan2" && ok ||
+    ko "--fault-plan: expected crashes, and another plan for another seed"
+"$dmlsim" run scenarios/ci/ring-crash-elastic.xml --set expect.min=11 >/dev/null 2>&1
+[ $? -eq 3 ] && ok || ko "a failed <expect> must exit 3"
 "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p1.xml" &&
     "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p2.xml" &&
     cmp -s "$tmp/p1.xml" "$tmp/p2.xml" && ok || ko "platform generation differs between runs"

@@ -4,6 +4,7 @@
 #   ps-vs-ring.png  parameter server (1 shard, 8 shards) vs ring all-reduce, 1 to 64 A100s
 #   scaling.png     ring all-reduce scaling, 1 to 64 GPUs of the shipped 32 x 8 H100 fat-tree
 #   staleness.png   asynchronous parameter server against the staleness bound
+#   faults.png      throughput over time through a crash, a partition and a straggler
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -23,9 +24,15 @@ sweep scenarios/ps-vs-ring.xml --set training.strategy=allreduce \
 sweep scenarios/scaling.xml --set training.gpus=$gpus -o out/scaling.txt
 sweep scenarios/staleness.xml --set ps.staleness=0,1,2,4,8,16 -o out/staleness.txt
 
+build/dmlsim run scenarios/faults.xml --csv out/faults.csv |
+    grep -E '^# *(steps committed|detect|checkpoints|goodput|gradients .*computed|samples .*read|accounting|expect)'
+echo
+
 gnuplot -e "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='8'; out='out/ps-vs-ring.png'; name='ResNet-50 on 8 x 8 A100, HDR'" \
     plots/ps-vs-ring.gp
 gnuplot -e "in='out/scaling.txt'; out='out/scaling.png'; name='ResNet-50, ring all-reduce, H100 fat-tree'" \
     plots/scaling.gp
 gnuplot -e "in='out/staleness.txt'; out='out/staleness.png'" plots/staleness.gp
-echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png (tables: out/*.txt)"
+gnuplot -e "in='out/faults.csv'; out='out/faults.png'; name='ResNet-50 on 16 A100: crash, partition, straggler'" \
+    plots/faults.gp
+echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png out/faults.png (data: out/)"
