@@ -34,6 +34,15 @@ void model_add(struct model *m, const char *name, double params, double fwd_flop
     l->fwd_flops = fwd_flops;
     l->bwd_flops = bwd_flops < 0 ? 2 * fwd_flops : bwd_flops;
     l->act_B = act_B;
+    l->gemm_m = l->gemm_n = l->gemm_k = 0;
+}
+
+void model_set_gemm(struct model *m, double gm, double gn, double gk)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    l->gemm_m = gm;
+    l->gemm_n = gn;
+    l->gemm_k = gk;
 }
 
 double model_dtype_bytes(enum gpu_dtype dtype)
@@ -76,6 +85,7 @@ static struct fmap conv_bn(struct builder *b, const char *name, struct fmap in, 
     double flops = 2.0 * weights * out.h * out.w;
     double act = 2.0 * c_out * out.h * out.w * b->elem_B; /* conv output + normalised output */
     model_add(b->m, name, weights + 2.0 * c_out, flops, -1, act);
+    model_set_gemm(b->m, c_out, (double)out.h * out.w, (double)in.c * kh * kw);
     return out;
 }
 
@@ -87,12 +97,14 @@ static struct fmap conv_bias(struct builder *b, const char *name, struct fmap in
     double weights = (double)k * k * in.c * c_out;
     model_add(b->m, name, weights + c_out, 2.0 * weights * out.h * out.w, -1,
               (double)c_out * out.h * out.w * b->elem_B);
+    model_set_gemm(b->m, c_out, (double)out.h * out.w, (double)in.c * k * k);
     return out;
 }
 
 static void dense(struct builder *b, const char *name, double n_in, double n_out)
 {
     model_add(b->m, name, n_in * n_out + n_out, 2.0 * n_in * n_out, -1, n_out * b->elem_B);
+    model_set_gemm(b->m, n_out, 1, n_in);
 }
 
 static struct fmap pool(struct fmap in, int k, int stride, int pad)
@@ -253,6 +265,7 @@ static void transformer_block(struct builder *b, const char *name, double h, dou
     double fwd = s * (24 * h * h + 4 * s * h);
     double act = s * h * (34 + 5 * a * s / h) * b->elem_B / 2; /* Korthikanti et al. 2022, eq. 1 */
     model_add(b->m, name, params, fwd, -1, act);
+    model_set_gemm(b->m, 4 * h, s, h);
 }
 
 struct gpt_config model_gpt_defaults(void)

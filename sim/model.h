@@ -28,6 +28,9 @@ struct layer {
     double fwd_flops;  /* forward FLOPs per sample */
     double bwd_flops;  /* backward FLOPs per sample */
     double act_B;      /* activation bytes kept per sample for the backward pass */
+    double gemm_m;     /* its main GEMM, per sample: M x N x K (conv: c_out x H_out W_out x */
+    double gemm_n;     /*   c_in k_h k_w as im2col; dense: n_out x 1 x n_in; transformer */
+    double gemm_k;     /*   block: the MLP's 4h x s x h); 0 when it has none */
 };
 
 struct model {
@@ -62,6 +65,9 @@ const char *model_preset_names(void);
 
 /* The defaults of a GPT-style preset (GPT-2 small: 12 x 768, 12 heads, 1024 tokens, 50257). */
 struct gpt_config model_gpt_defaults(void);
+
+/* Sets the GEMM shape of the last layer added. */
+void model_set_gemm(struct model *m, double gm, double gn, double gk);
 
 /* Appends a layer (bwd_flops < 0 means 2 x fwd_flops). */
 void model_add(struct model *m, const char *name, double params, double fwd_flops,

@@ -68,7 +68,8 @@ struct shard {
 struct ps_worker {
     struct ps_ctx *c;
     int rank;
-    double flop_scale;  /* exec amount per model FLOP */
+    double *fwd_amt;    /* per layer: exec amount of its forward for one batch */
+    double *bwd_amt;    /* per layer: exec amount of its backward */
     double busy_s;      /* computing */
     double end_s;       /* when it finished */
     double *iter_s;     /* per iteration: duration */
@@ -222,8 +223,7 @@ static void worker_actor(int argc, char **argv)
         int it = w->next_it;
         double t0 = simgrid_get_clock(), busy = 0;
         bool corrupt = fault_is_corrupt(&c->pf->plan, host, it);
-        double scale = corrupt ? 0
-                               : w->flop_scale * ts->batch * fault_jitter(&c->pf->plan, w->rank, it);
+        double scale = corrupt ? 0 : fault_jitter(&c->pf->plan, w->rank, it);
         c->res->read_samples += ts->batch;
         w->in_step = true;
         w->in_corrupt = corrupt;
@@ -234,9 +234,9 @@ static void worker_actor(int argc, char **argv)
         pull_all(w, it, version);
         const struct model *m = c->m;
         for (size_t l = 0; l < m->nlayers; l++)
-            busy += train_timed_exec(m->layers[l].fwd_flops * scale);
+            busy += train_timed_exec(w->fwd_amt[l] * scale);
         for (size_t l = m->nlayers; l-- > 0;)
-            busy += train_timed_exec(m->layers[l].bwd_flops * scale);
+            busy += train_timed_exec(w->bwd_amt[l] * scale);
         if (corrupt) { /* nothing to push: the batch is skipped */
             w->in_step = false;
             goto next;
@@ -722,7 +722,8 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
         struct ps_worker *w = &c.workers[r];
         w->c = &c;
         w->rank = r;
-        w->flop_scale = train_flop_scale(pf->gpus[r], pf->models[r], cal, ts->dtype);
+        train_layer_amounts(cal, pf->models[r], pf->gpus[r], ts->dtype, m, ts->batch, &w->fwd_amt,
+                            &w->bwd_amt);
         w->iter_s = xbt_new0(double, ts->steps);
         w->iter_busy = xbt_new0(double, ts->steps);
         start("worker-%d.%d", r, 0, pf->gpus[r], worker_actor, w, false);
@@ -798,6 +799,8 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
     for (int r = 0; r < c.P; r++) {
         free(c.workers[r].iter_s);
         free(c.workers[r].iter_busy);
+        free(c.workers[r].fwd_amt);
+        free(c.workers[r].bwd_amt);
     }
     free(c.workers);
     free(c.ports);

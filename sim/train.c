@@ -73,7 +73,8 @@ struct bucket_req {
 struct worker {
     struct train_ctx *t; /* shared state */
     int rank;            /* data-parallel rank */
-    double flop_scale;   /* exec amount per model FLOP on this host */
+    double *fwd_amt;     /* per layer: exec amount of its forward for one batch */
+    double *bwd_amt;     /* per layer: exec amount of its backward */
     double update_amt;   /* exec amount of the optimizer update */
     sg_sem_t ready;      /* released once per bucket handed to the comm actor */
     sg_sem_t done;       /* released once per bucket reduced */
@@ -129,10 +130,21 @@ struct train_ctx {
     sg_host_t rdzv_host;         /* where the rendezvous runs */
 };
 
-double train_flop_scale(sg_host_t host, const struct gpu_model *gpu, const struct calib *cal,
-                        enum gpu_dtype dtype)
+void train_layer_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_host_t host,
+                         enum gpu_dtype dtype, const struct model *m, int batch, double **fwd,
+                         double **bwd)
 {
-    return sg_host_get_speed(host) / calib_compute_rate(cal, gpu, dtype);
+    *fwd = xbt_new(double, m->nlayers ? m->nlayers : 1);
+    *bwd = xbt_new(double, m->nlayers ? m->nlayers : 1);
+    double speed = sg_host_get_speed(host), peak = gpu->peak_flops[dtype];
+    for (size_t l = 0; l < m->nlayers; l++) {
+        const struct layer *y = &m->layers[l];
+        double gemm = y->gemm_m > 0 ? 2 * y->gemm_m * y->gemm_n * batch * y->gemm_k
+                                    : y->fwd_flops * batch;
+        double rate = peak * calib_gemm_eff(cal, gpu, dtype, gemm);
+        (*fwd)[l] = y->fwd_flops * batch * speed / rate;
+        (*bwd)[l] = y->bwd_flops * batch * speed / rate;
+    }
 }
 
 /* Runs `amount` on the current host (skipping empty work) and returns the time it took. */
@@ -269,7 +281,7 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
     const struct train_spec *ts = &t->sc->train;
     const char *host = sg_host_get_name(sg_host_self());
     bool corrupt = fault_is_corrupt(&t->pf->plan, host, step);
-    double scale = corrupt ? 0 : w->flop_scale * ts->batch * fault_jitter(&t->pf->plan, w->rank, step);
+    double scale = corrupt ? 0 : fault_jitter(&t->pf->plan, w->rank, step);
     double busy = 0;
     int failed = 0;
     t->res->read_samples += ts->batch;
@@ -282,10 +294,10 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
     w->in_corrupt = corrupt;
     w->in_computed = false;
     for (size_t l = 0; l < m->nlayers; l++)
-        busy += train_timed_exec(m->layers[l].fwd_flops * scale);
+        busy += train_timed_exec(w->fwd_amt[l] * scale);
     size_t b = 0, handed = 0;
     for (size_t l = m->nlayers; l-- > 0;) {
-        busy += train_timed_exec(m->layers[l].bwd_flops * scale);
+        busy += train_timed_exec(w->bwd_amt[l] * scale);
         if (l == 0 && !corrupt) { /* the gradient exists from here on */
             t->res->computed += 1;
             w->in_computed = true;
@@ -758,7 +770,10 @@ static void start_worker(struct train_ctx *t, int rank, int incarnation)
     w->rank = rank;
     w->incarnation = incarnation;
     w->crashed_at_step = -1;
-    w->flop_scale = train_flop_scale(h, t->pf->models[rank], t->cal, ts->dtype);
+    free(w->fwd_amt);
+    free(w->bwd_amt);
+    train_layer_amounts(t->cal, t->pf->models[rank], h, ts->dtype, t->m, ts->batch, &w->fwd_amt,
+                        &w->bwd_amt);
     w->update_amt = update_B / calib_memory_rate(t->cal, t->pf->models[rank]) * sg_host_get_speed(h);
     /* semaphores of a previous incarnation are left alone: its actors may have died holding them */
     w->ready = sg_sem_init(0);
@@ -901,8 +916,11 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
         free(ep);
         ep = prev;
     }
-    for (int r = 0; r < P; r++)
+    for (int r = 0; r < P; r++) {
         free(t.workers[r].queue);
+        free(t.workers[r].fwd_amt);
+        free(t.workers[r].bwd_amt);
+    }
     free(t.workers);
     free(sent);
     free(t.bucket_B);

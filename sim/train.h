@@ -125,11 +125,15 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
 
 void train_result_release(struct train_result *res);
 
-/* Shared by the strategies: the exec amount per model FLOP on `host` of `gpu` for `dtype`, and
- * the exec that times itself (returns seconds). */
-double train_flop_scale(sg_host_t host, const struct gpu_model *gpu, const struct calib *cal,
-                        enum gpu_dtype dtype);
+/* Shared by the strategies: runs an exec on the current host and returns the time it took. */
 double train_timed_exec(double amount);
+
+/* Exec amounts of every layer's forward and backward for one batch on `host` of `gpu`: FLOPs x
+ * batch x host speed / (peak of the dtype x the calibrated GEMM efficiency at the layer's GEMM
+ * size). Returns new arrays of m->nlayers owned by the caller (free). */
+void train_layer_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_host_t host,
+                         enum gpu_dtype dtype, const struct model *m, int batch, double **fwd,
+                         double **bwd);
 
 /* Samples per second over the whole run. */
 double train_throughput(const struct train_result *res);
