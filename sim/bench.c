@@ -16,6 +16,12 @@
 
 double *bench_sizes(const struct benchmark *b, size_t *n)
 {
+    if (b->sizes != NULL) { /* an explicit list */
+        double *copy = xbt_new(double, b->nsizes ? b->nsizes : 1);
+        memcpy(copy, b->sizes, b->nsizes * sizeof *copy);
+        *n = b->nsizes;
+        return copy;
+    }
     size_t cap = 16, count = 0;
     double *sizes = xbt_new(double, cap);
     /* Multiply in doubles, round each size to whole bytes; the tolerance keeps end inclusive when

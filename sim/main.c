@@ -6,6 +6,7 @@
 #include "model.h"
 #include "ps.h"
 #include "sweep.h"
+#include "validate.h"
 #include "train.h"
 #include "catalog.h"
 #include "error.h"
@@ -37,10 +38,17 @@ static const char usage[] =
         "      --json FILE              also write configuration, steps and summary as JSON\n"
         "      --summary FILE           also write the one-line summary table sweeps merge\n"
         "      --fault-plan             print the materialised fault plan and exit\n"
+        "      --calib FILE             use this calibration profile (file or nccl-tests log)\n"
         "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
         "                               run one simulation per point of the grid, N at a time,\n"
         "                               and print one merged table (also to OUT)\n"
         "  platform FILE.xml -o OUT.xml write the SimGrid platform a scenario's <cluster> generates\n"
+        "  calib FILE                   summarise a calibration profile or nccl-tests log, with fits\n"
+        "  calib --spec GPU [-o FILE]   write the spec-derived profile of a catalog GPU\n"
+        "  shapes [--batch B]           the GEMM shapes of the model presets (for the calibrator)\n"
+        "  validate FILE [--gpu GPU] [--intra CLASS]\n"
+        "                               simulate every measured collective and copy of a profile\n"
+        "                               and print measured vs simulated, with errors\n"
         "  catalog                      list the link classes and GPU models, with their sources\n"
         "\n"
         "options:\n"
@@ -79,6 +87,7 @@ struct run_opts {
     struct scenario_override *ov;      /* --set overrides */
     size_t nov;                        /* number of overrides */
     const char *csv, *json, *summary;  /* output files, or NULL */
+    const char *calib;                 /* --calib FILE, or NULL */
     bool fault_plan;                   /* print the fault plan and stop */
 };
 
@@ -197,6 +206,9 @@ static int cmd_run(const struct run_opts *o)
     } else if (sc.train.strategy != STRAT_NONE) {
         struct train_result res;
         struct calib cal = calib_default();
+        const char *cfile = o->calib ? o->calib : sc.calib_file;
+        if (cfile != NULL)
+            DMLSIM_CHECK_GOTO(rc, calib_load(cfile, &cal, &err), out_fail);
         scenario_build_model(&sc, &m);
         bool ps = sc.train.strategy == STRAT_PS;
         /* checks that need the platform come before any output */
@@ -242,6 +254,7 @@ static int cmd_run(const struct run_opts *o)
             if (files[i] != NULL)
                 rc = write_output(files[i], fns[i], &sc, &m, &res, &err);
         train_result_release(&res);
+        calib_release(&cal);
         if (rc != DMLSIM_OK)
             goto out_fail;
     } else {
@@ -271,6 +284,7 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
         const char **dst = strcmp(a, "--csv") == 0       ? &o->csv
                            : strcmp(a, "--json") == 0    ? &o->json
                            : strcmp(a, "--summary") == 0 ? &o->summary
+                           : strcmp(a, "--calib") == 0   ? &o->calib
                                                          : NULL;
         if (strcmp(a, "--fault-plan") == 0) {
             o->fault_plan = true;
@@ -379,6 +393,12 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "sweep") == 0)
         return sweep_main(argv[0], argc - 2, argv + 2);
+    if (strcmp(cmd, "calib") == 0)
+        return validate_calib_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "shapes") == 0)
+        return validate_shapes_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "validate") == 0)
+        return validate_main(argc - 2, argv + 2);
     if (strcmp(cmd, "platform") == 0)
         return cmd_platform(argc - 2, argv + 2);
     if (strcmp(cmd, "catalog") == 0) {

@@ -339,6 +339,7 @@ static enum dmlsim_err read_platform(struct reader *r, xmlNodePtr n, struct scen
                            "SimGrid platform file (relative to the scenario's folder)",
                      file, sc->platform_file, why);
         free(sc->platform_file);
+    free(sc->calib_file);
         sc->platform_file = NULL;
     }
 out:
@@ -923,6 +924,13 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
             rc = read_model(r, n, sc);
         } else if (strcmp(name, "training") == 0) {
             rc = read_training(r, n, sc);
+        } else if (strcmp(name, "calib") == 0) {
+            char *file = attr_dup(n, "file");
+            const char *slash = strrchr(r->path, '/');
+            sc->calib_file = file[0] == '/' || !slash
+                                     ? xbt_strdup(file)
+                                     : bprintf("%.*s/%s", (int)(slash - r->path), r->path, file);
+            free(file);
         } else if (strcmp(name, "checkpoint") == 0) {
             rc = read_checkpoint(r, n, sc);
         } else if (strcmp(name, "recovery") == 0) {
@@ -1067,6 +1075,7 @@ void scenario_release(struct scenario *sc)
     free(sc->path);
     free(sc->name);
     free(sc->platform_file);
+    free(sc->calib_file);
     for (size_t i = 0; i < sc->bench.npairs; i++) {
         free(sc->bench.pairs[i].src);
         free(sc->bench.pairs[i].dst);

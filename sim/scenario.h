@@ -70,6 +70,9 @@ struct benchmark {
     enum coll_level level;    /* collective: message or flow level */
     int gpus;                 /* collective: ranks (first GPUs); 0 = all */
     int chunks;               /* collective: pipeline chunks (tree, broadcast) */
+    double *sizes;            /* explicit sizes instead of begin/factor/end (dmlsim validate),
+                                 not owned by the scenario; NULL normally */
+    size_t nsizes;            /* number of explicit sizes */
     int line;                 /* line of the <benchmark> element */
 };
 
@@ -191,6 +194,7 @@ struct scenario {
     struct cluster_spec cluster; /* when has_cluster */
     int cluster_line;            /* line of <cluster> or <platform> */
     char *platform_file;         /* when !has_cluster: path resolved against the scenario's dir */
+    char *calib_file;            /* <calib file>, resolved against the scenario's dir, or NULL */
     struct benchmark bench;      /* kind BENCH_NONE when absent */
     struct model_spec model;     /* present == false when absent */
     struct train_spec train;     /* strategy STRAT_NONE when absent */
