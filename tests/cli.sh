@@ -146,6 +146,31 @@ grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
     [ "$(awk '!/^#/ {print NF}' "$tmp/fixed.txt" | sort -u)" = 11 ] && ok ||
     ko "sweep: a one-value axis must be listed as fixed, not as a column"
 
+# ---- calibration ------------------------------------------------------------------------------
+"$dmlsim" calib --spec h100 -o "$tmp/h100.calib" && head -1 "$tmp/h100.calib" |
+    grep -q '^dmlsim-calibration 1$' && ok || ko "calib --spec must write a calibration file"
+for g in p100 v100 a100 h100 h200; do
+    "$dmlsim" calib --spec $g | cmp -s - "platforms/calib/spec-$g.calib" && ok ||
+        ko "platforms/calib/spec-$g.calib is not what 'dmlsim calib --spec $g' writes"
+done
+# the shipped spec profile gives the same run as the built-in default (both 0.78 / 0.92)
+"$dmlsim" run scenarios/resnet50-ring.xml | grep -v '^# calibration' >"$tmp/d1"
+"$dmlsim" run scenarios/resnet50-ring.xml --calib platforms/calib/spec-h100.calib |
+    grep -v '^# calibration' >"$tmp/d2"
+cmp -s "$tmp/d1" "$tmp/d2" && ok || ko "--calib spec-h100 must match the default profile"
+"$dmlsim" validate tests/data/nccl-tests-4gpu-pcie.log --gpu v100 --intra pcie-gen3 >"$tmp/val"
+[ $? -eq 0 ] && [ "$(grep -c '^ *allreduce' "$tmp/val")" -eq 12 ] &&
+    grep -q 'geometric-mean error allreduce' "$tmp/val" && ok ||
+    ko "validate: expected 12 all-reduce rows and a geometric mean"
+"$dmlsim" validate tests/data/nccl-tests-4gpu-pcie.log >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q 'expected --gpu' "$tmp/err" && ok ||
+    ko "validate without a known GPU must ask for --gpu"
+"$dmlsim" run scenarios/resnet50-ring.xml --calib /no/such/file >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q '^/no/such/file:0: cannot read calibration' "$tmp/err" && ok ||
+    ko "--calib with a missing file must exit 1 with FILE:0"
+"$dmlsim" shapes --batch 32 | grep -q '^1000 32 2048 ' && ok ||
+    ko "shapes: expected ResNet's fc layer 1000 x 32 x 2048 as M N K = 1000 32 2048"
+
 # ---- presets ---------------------------------------------------------------------------------
 for src in platforms/src/*.xml; do
     name=$(basename "$src")
