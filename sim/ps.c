@@ -583,22 +583,15 @@ static sg_host_t shard_host(const struct scenario *sc, const struct platform *pf
     return pf->ncpus ? pf->cpu_hosts[k % pf->ncpus] : NULL;
 }
 
-static int workers_of(const struct scenario *sc, const struct platform *pf)
-{
-    return sc->train.gpus > 0 ? sc->train.gpus : (int)pf->ngpus;
-}
-
 enum dmlsim_err ps_check(const struct scenario *sc, const struct platform *pf,
                          const struct model *m, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &sc->train;
     const struct ps_spec *ps = &ts->ps;
-    int P = workers_of(sc, pf);
-    if (P < 1 || P > (int)pf->ngpus)
-        return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <training gpus=\"%d\">: the platform has %zu GPU(s); expected "
-                           "1 to %zu",
-                           sc->path, ts->line, P, pf->ngpus, pf->ngpus);
+    enum dmlsim_err rc = train_check_workers(sc, pf, m, err);
+    if (rc != DMLSIM_OK)
+        return rc;
+    int P = train_workers(sc, pf);
     if (shard_host(sc, pf, 0) == NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps placement=\"%s\">: the platform has no %s hosts; expected "
@@ -613,18 +606,6 @@ enum dmlsim_err ps_check(const struct scenario *sc, const struct platform *pf,
                            "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would be "
                            "waited for; expected fewer than %d",
                            sc->path, ps->line, ps->backup, P, P);
-    for (int r = 0; r < P; r++) {
-        char why[512];
-        if (pf->models[r]->peak_flops[ts->dtype] <= 0)
-            return dmlsim_fail(err, DMLSIM_EVALUE,
-                               "%s:%d: <training dtype=\"%s\">: %s has no %s support", sc->path,
-                               ts->line, catalog_dtype_name(ts->dtype), pf->models[r]->name,
-                               catalog_dtype_name(ts->dtype));
-        if (model_check_fit(m, ts->dtype, ts->opt, ts->batch, pf->models[r], why, sizeof why))
-            return dmlsim_fail(err, DMLSIM_EVALUE,
-                               "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
-                               sc->path, ts->line, why);
-    }
     return DMLSIM_OK;
 }
 
@@ -675,7 +656,7 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
         return rc;
     struct ps_ctx c = {.sc = sc, .m = m, .pf = pf, .res = res};
     memset(res, 0, sizeof *res);
-    c.P = workers_of(sc, pf);
+    c.P = train_workers(sc, pf);
     c.K = ts->ps.shards;
     res->first_push_s = xbt_new0(double, c.P);
     c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;

@@ -755,7 +755,7 @@ static void make_buckets(struct train_ctx *t, double grad_elem_B, double bucket_
     }
 }
 
-static int workers_of(const struct scenario *sc, const struct platform *pf)
+int train_workers(const struct scenario *sc, const struct platform *pf)
 {
     return sc->train.gpus > 0 ? sc->train.gpus : (int)pf->ngpus;
 }
@@ -793,11 +793,11 @@ static void start_worker(struct train_ctx *t, int rank, int incarnation)
     free(mn);
 }
 
-enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf,
-                            const struct model *m, struct dmlsim_error *err)
+enum dmlsim_err train_check_workers(const struct scenario *sc, const struct platform *pf,
+                                    const struct model *m, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &sc->train;
-    int P = workers_of(sc, pf);
+    int P = train_workers(sc, pf);
     if (P < 1 || P > (int)pf->ngpus)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <training gpus=\"%d\">: the platform has %zu GPU(s); expected "
@@ -817,6 +817,17 @@ enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf
                                "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
                                sc->path, ts->line, why);
     }
+    return DMLSIM_OK;
+}
+
+enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf,
+                            const struct model *m, struct dmlsim_error *err)
+{
+    const struct train_spec *ts = &sc->train;
+    enum dmlsim_err rc = train_check_workers(sc, pf, m, err);
+    if (rc != DMLSIM_OK)
+        return rc;
+    int P = train_workers(sc, pf);
     struct coll_world w;
     collective_world_init(&w, P, pf->gpus, 1);
     const char *why = collective_check(&w, ts->algo);
@@ -842,7 +853,7 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
     enum dmlsim_err rc = train_check(sc, pf, m, err);
     if (rc != DMLSIM_OK)
         return rc;
-    int P = workers_of(sc, pf);
+    int P = train_workers(sc, pf);
     struct train_ctx t = {.sc = sc, .m = m, .pf = pf, .cal = cal, .P = P, .res = res};
     memset(res, 0, sizeof *res);
     res->traffic = traffic_new();

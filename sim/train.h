@@ -113,6 +113,14 @@ void timeline_add(struct timeline *tl, double t_s, const char *kind, int step, d
                   double samples_s, int workers, const char *fmt, ...)
         __attribute__((format(printf, 8, 9)));
 
+/* The workers of a run: <training gpus>, or every GPU of the platform. */
+int train_workers(const struct scenario *sc, const struct platform *pf);
+
+/* Checks shared by every strategy: the worker count against the platform, the dtype on every
+ * worker's GPU, and the memory per GPU; errors name the <training> line. */
+enum dmlsim_err train_check_workers(const struct scenario *sc, const struct platform *pf,
+                                    const struct model *m, struct dmlsim_error *err);
+
 /* Checks what can only be checked against the loaded platform (enough GPUs, dtype support, the
  * algorithm's needs) and the memory per GPU; errors name the <training> line. */
 enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf,
