@@ -700,6 +700,18 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
         return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary folder", sc->path);
     }
     char *path = bprintf("%s/platform.xml", dir);
+    if (sc->nfaults == 0) { /* nothing to add: SimGrid reads the platform as it is */
+        if (sc->has_cluster) {
+            FILE *f = fopen(path, "w");
+            platform_write(sc, f);
+            fclose(f);
+            simgrid_load_platform(path);
+        } else {
+            DMLSIM_CHECK_GOTO(rc, check_user_platform(sc->platform_file, err), out);
+            simgrid_load_platform(sc->platform_file);
+        }
+        goto loaded;
+    }
     if (sc->has_cluster) {
         FILE *f = fopen(path, "w");
         platform_write(sc, f);
@@ -722,17 +734,28 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
                       fault_plan_build(sc, names.gpus, names.ngpus, names.hosts, names.nhosts,
                                        names.links, names.nlinks, &pf->plan, err),
                       out);
+    /* Only the links and hosts the plan names get profiles or pstates (each done once). */
     int seq = 0;
-    for (size_t i = 0; i < names.nlinks; i++)
-        link_profiles(root, dir, &pf->plan, names.links[i], &seq);
-    for (size_t i = 0; i < names.ngpus; i++)
-        host_pstates(root, &pf->plan, names.gpus[i]);
+    for (size_t i = 0; i < pf->plan.n; i++) {
+        const struct fault_event *e = &pf->plan.ev[i];
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(pf->plan.ev[j].target, e->target) != 0 ||
+                    (pf->plan.ev[j].kind == FAULT_SLOW) != (e->kind == FAULT_SLOW);
+        if (!first)
+            continue;
+        if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_DEGRADE)
+            link_profiles(root, dir, &pf->plan, e->target, &seq);
+        else if (e->kind == FAULT_SLOW)
+            host_pstates(root, &pf->plan, e->target);
+    }
     if (xmlSaveFile(path, doc) < 0) {
         rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write the platform to %s", sc->path, dir);
         goto out;
     }
     simgrid_load_platform(path);
 
+loaded:;
     size_t nhosts = 0;
     sg_host_t *hosts = sg_host_list();
     nhosts = sg_host_count();

@@ -116,6 +116,7 @@ struct train_ctx {
     int njoiners;
     double *committed;           /* per global step: gradients applied (member count) */
     double *committed_samples;   /* per global step: samples consumed */
+    int *commits;                /* per global step: members that finished it (this epoch) */
     int max_committed;           /* steps committed so far (highest) */
     double last_commit_s;        /* the leader's last commit (for step times) */
     double *last_compute;        /* per rank: compute of its last step */
@@ -429,30 +430,35 @@ static void compute_actor(int argc, char **argv)
             }
             t->last_compute[w->rank] = busy;
             step++;
-            if (idx == 0) {
-                double now = simgrid_get_clock(), dt = now - t->last_commit_s;
+            if (step > t->max_committed)
+                t->max_committed = step;
+            if (++t->commits[step - 1] == ep->n) { /* the last member to finish the step */
+                double now = simgrid_get_clock(), dt = now - t->last_commit_s, slowest = 0;
+                for (int i = 0; i < ep->n; i++)
+                    slowest = fmax(slowest, t->last_compute[ep->members[i]]);
                 t->last_commit_s = now;
-                if (step > t->max_committed)
-                    t->max_committed = step;
                 timeline_add(r->timeline, now, "step", step, dt, ep->n * ts->batch / dt, ep->n,
                              "%s", "");
                 r->compute_s = xbt_realloc(r->compute_s, (size_t)(r->steps + 1) * sizeof(double));
                 r->step_s = xbt_realloc(r->step_s, (size_t)(r->steps + 1) * sizeof(double));
                 r->step_s[r->steps] = dt;
-                r->compute_s[r->steps++] = busy;
+                r->compute_s[r->steps++] = slowest;
                 if (t->pending_fault_s >= 0 && ep->id > 0) {
                     double rec = now - t->pending_fault_s;
                     if (rec > r->max_recover_s)
                         r->max_recover_s = rec;
                     t->pending_fault_s = -1;
                 }
+                if (step == ts->steps)
+                    t->done = true;
+            }
+            if (idx == 0) { /* the leader watches for stragglers and writes checkpoints */
+                double now = simgrid_get_clock();
                 watch_stragglers(t, ep);
                 if (ckpt_due(&t->ckpt, step, t->last_ckpt_s, now)) {
                     t->last_ckpt_s = now;
                     ckpt_write(&t->ckpt, sg_host_self(), step, 0, NULL);
                 }
-                if (step == ts->steps)
-                    t->done = true;
             }
         }
         if (!failed)
@@ -560,6 +566,8 @@ static void form(struct train_ctx *t, int *reported, int nrep)
         r->consumed_samples -= t->committed_samples[s];
         t->committed[s] = t->committed_samples[s] = 0;
     }
+    for (int s = resume; s < t->sc->train.steps; s++)
+        t->commits[s] = 0;
     t->max_committed = resume;
     /* the members told to leave */
     for (int i = 0; i < nrep; i++)
@@ -864,6 +872,7 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
     t.joiners = xbt_new0(int, P);
     t.committed = xbt_new0(double, ts->steps);
     t.committed_samples = xbt_new0(double, ts->steps);
+    t.commits = xbt_new0(int, ts->steps);
     t.last_compute = xbt_new0(double, P);
     t.slow_streak = xbt_new0(int, P);
     make_buckets(&t, model_dtype_bytes(ts->dtype), ts->bucket_B);
@@ -940,6 +949,7 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
     free(t.joiners);
     free(t.committed);
     free(t.committed_samples);
+    free(t.commits);
     free(t.last_compute);
     free(t.slow_streak);
     return DMLSIM_OK;
