@@ -16,15 +16,16 @@ set y2label 'workers'
 set ytics nomirror
 set y2tics 1
 set yrange [0:*]
-set y2range [0:*]
 set grid
 set key outside bottom center horizontal
 step(k, v) = strcol(1) eq 'step' ? v : NaN
 mark(k) = strcol(1) eq k ? 1 : NaN
 stats in using (strcol(1) eq 'step' ? $7 : NaN) nooutput
 top = STATS_max * 1.05
+stats in using (strcol(1) eq 'step' ? $8 : NaN) nooutput
+set y2range [0:STATS_max * 1.3]
 plot in using 2:(step(1, $7)) with linespoints lw 2 pt 7 ps 0.5 title 'throughput', \
-     in using 2:(step(1, $8)) axes x1y2 with steps lw 1 dt 2 title 'workers', \
+     in using 2:(step(1, $8)) axes x1y2 with points pt 5 ps 0.4 lc rgb '#1f77b4' title 'workers', \
      in using 2:(mark('fault') * top) with impulses lw 2 lc rgb '#d62728' title 'fault', \
      in using 2:(mark('recovery') * top * 0.9) with impulses lw 1 lc rgb '#2ca02c' title 'recovery', \
      in using 2:(mark('checkpoint') * top * 0.3) with impulses lw 1 lc rgb '#7f7f7f' title 'checkpoint'
