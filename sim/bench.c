@@ -27,11 +27,9 @@ double *bench_sizes(const struct benchmark *b, size_t *n)
     /* Multiply in doubles, round each size to whole bytes; the tolerance keeps end inclusive when
      * end is an exact power of factor times begin. */
     for (double s = b->begin_B; s <= b->end_B * (1 + 1e-12); s *= b->factor) {
-        if (count == cap)
-            sizes = xbt_realloc(sizes, (cap *= 2) * sizeof *sizes);
+        if (count == cap) sizes = xbt_realloc(sizes, (cap *= 2) * sizeof *sizes);
         sizes[count++] = round(s);
-        if (b->factor <= 1)
-            break;
+        if (b->factor <= 1) break;
     }
     *n = count;
     return sizes;
@@ -40,13 +38,13 @@ double *bench_sizes(const struct benchmark *b, size_t *n)
 /* What one pair's two actors share. */
 struct pair_ctx {
     const struct scenario *sc;
-    size_t pair;            /* index of this pair */
-    const double *sizes;    /* message sizes */
-    size_t nsizes;          /* number of sizes */
-    struct p2p_row *rows;   /* this pair's nsizes rows */
-    sg_mailbox_t mb;        /* where the messages go */
-    sg_sem_t go;            /* released twice (sender, receiver) when this pair may start */
-    sg_sem_t next_go;       /* the next pair's go, or NULL */
+    size_t pair;          /* index of this pair */
+    const double *sizes;  /* message sizes */
+    size_t nsizes;        /* number of sizes */
+    struct p2p_row *rows; /* this pair's nsizes rows */
+    sg_mailbox_t mb;      /* where the messages go */
+    sg_sem_t go;          /* released twice (sender, receiver) when this pair may start */
+    sg_sem_t next_go;     /* the next pair's go, or NULL */
 };
 
 struct p2p_msg {
@@ -134,7 +132,10 @@ enum dmlsim_err bench_p2p_run(const struct scenario *sc, struct p2p_result *res,
         sg_host_t src = sg_host_by_name(b->pairs[p].src), dst = sg_host_by_name(b->pairs[p].dst);
         char route[256];
         res->routes[p] = xbt_strdup(platform_route_classes(src, dst, route, sizeof route));
-        ctx[p] = (struct pair_ctx){.sc = sc, .pair = p, .sizes = sizes, .nsizes = nsizes,
+        ctx[p] = (struct pair_ctx){.sc = sc,
+                                   .pair = p,
+                                   .sizes = sizes,
+                                   .nsizes = nsizes,
                                    .rows = res->rows + p * nsizes,
                                    .go = sg_sem_init(p == 0 ? 2 : 0)};
         for (size_t i = 0; i < nsizes; i++)
@@ -162,8 +163,7 @@ out:
 
 void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FILE *out)
 {
-    fprintf(out, "#%15s %15s %12s %14s %10s  %s\n", "src", "dst", "size", "time", "algbw",
-            "route");
+    fprintf(out, "#%15s %15s %12s %14s %10s  %s\n", "src", "dst", "size", "time", "algbw", "route");
     fprintf(out, "#%15s %15s %12s %14s %10s\n", "", "", "(B)", "(us)", "(GB/s)");
     for (size_t i = 0; i < res->nrows; i++) {
         const struct p2p_row *r = &res->rows[i];
@@ -216,10 +216,8 @@ static void coll_rank_actor(int argc, char **argv)
         c->start_s[i] = simgrid_get_clock();
         enum net_status st = collective_run(c->world, b->algo, b->op, me->rank, c->sizes[i]);
         double now = simgrid_get_clock();
-        if (now > c->end_s[i])
-            c->end_s[i] = now;
-        if (st > c->st[i])
-            c->st[i] = st;
+        if (now > c->end_s[i]) c->end_s[i] = now;
+        if (st > c->st[i]) c->st[i] = st;
     }
 }
 
@@ -264,8 +262,8 @@ enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform 
     res->nrows = c.nsizes;
     res->rows = xbt_new0(struct coll_row, c.nsizes);
     for (size_t i = 0; i < c.nsizes; i++)
-        res->rows[i] = (struct coll_row){.size_B = sizes[i], .time_s = c.end_s[i] - c.start_s[i],
-                                         .status = c.st[i]};
+        res->rows[i] = (struct coll_row){
+                .size_B = sizes[i], .time_s = c.end_s[i] - c.start_s[i], .status = c.st[i]};
     for (int r = 0; r < P; r++)
         res->messages += w.sent_msgs[r];
     sg_barrier_destroy(c.barrier);
@@ -285,14 +283,14 @@ void bench_coll_print(const struct scenario *sc, const struct coll_result *res, 
     double factor = collective_busbw_factor(op, res->nranks);
     fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "size", "count", "type", "redop", "time",
             "algbw", "busbw");
-    fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "(B)", "(elements)", "", "", "(us)",
-            "(GB/s)", "(GB/s)");
+    fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "(B)", "(elements)", "", "", "(us)", "(GB/s)",
+            "(GB/s)");
     for (size_t i = 0; i < res->nrows; i++) {
         const struct coll_row *r = &res->rows[i];
         const char *redop = op == COLL_ALLGATHER || op == COLL_BROADCAST ? "none" : "sum";
         if (r->status != NET_OK) {
-            fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s\n", r->size_B, r->size_B / 4,
-                    "float", redop, net_status_str(r->status), "-", "-");
+            fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s\n", r->size_B, r->size_B / 4, "float",
+                    redop, net_status_str(r->status), "-", "-");
             continue;
         }
         double algbw = r->time_s > 0 ? r->size_B / r->time_s / 1e9 : 0;

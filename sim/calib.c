@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define DEFAULT_GEMM_EFF 0.78 /* H100 GEMMs, Meta pytorch/ao roofline_utils.py */
-#define DEFAULT_MEM_EFF 0.92  /* H100 memory-bound kernels, same source */
+#define DEFAULT_MEM_EFF  0.92 /* H100 memory-bound kernels, same source */
 
 struct calib calib_default(void)
 {
@@ -58,10 +58,10 @@ static bool op_of(const char *s, enum coll_op *op)
     return false;
 }
 
-#define PUSH(arr, n, val)                                                                          \
-    do {                                                                                           \
-        (arr) = xbt_realloc((arr), ((n) + 1) * sizeof *(arr));                                     \
-        (arr)[(n)++] = (val);                                                                      \
+#define PUSH(arr, n, val) \
+    do { \
+        (arr) = xbt_realloc((arr), ((n) + 1) * sizeof *(arr)); \
+        (arr)[(n)++] = (val); \
     } while (0)
 
 /* ---- nccl-tests logs ---------------------------------------------------------------------- */
@@ -75,19 +75,16 @@ static int parse_nccl_row(char *line, enum coll_op op, bool root, struct calib *
     for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t && n < 24;
          t = strtok_r(NULL, " \t\r\n", &save))
         tok[n++] = t;
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     int base = root ? 5 : 4;
-    if (n < base + 3 || !isdigit((unsigned char)tok[0][0]))
-        return -1;
+    if (n < base + 3 || !isdigit((unsigned char)tok[0][0])) return -1;
     struct calib_coll r = {.op = op, .nranks = 0};
     char *end;
     r.bytes = strtod(tok[0], &end);
     double t_us = strtod(tok[base], NULL);
     r.algbw = strtod(tok[base + 1], NULL);
     r.busbw = strtod(tok[base + 2], NULL);
-    if (*end != '\0' || t_us <= 0)
-        return -1;
+    if (*end != '\0' || t_us <= 0) return -1;
     r.time_s = t_us * 1e-6;
     PUSH(c->coll, c->ncoll, r);
     return 1;
@@ -114,10 +111,8 @@ static enum dmlsim_err load_nccl_log(const char *path, FILE *f, struct calib *c,
             int g = 0, th = 1;
             sscanf(p, "nGpus %d", &g);
             char *q = strstr(line, "nThread");
-            if (q)
-                sscanf(q, "nThread %d", &th);
-            if (nranks == 0)
-                nranks = g * th;
+            if (q) sscanf(q, "nThread %d", &th);
+            if (nranks == 0) nranks = g * th;
         } else if ((p = strstr(line, "dmlsim-nranks")) != NULL) {
             sscanf(p, "dmlsim-nranks %d", &nranks);
         } else if (strncmp(line, "#  Rank", 7) == 0) {
@@ -132,8 +127,7 @@ static enum dmlsim_err load_nccl_log(const char *path, FILE *f, struct calib *c,
                                    path, lineno);
         }
     }
-    if (ranks_listed > nranks)
-        nranks = ranks_listed;
+    if (ranks_listed > nranks) nranks = ranks_listed;
     if (nranks < 2)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:0: cannot tell how many GPUs this nccl-tests log ran on; expected "
@@ -161,13 +155,11 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
     while (fgets(line, sizeof line, f)) {
         lineno++;
         char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
+        if (hash) *hash = '\0';
         char key[32], a[64], rest[512];
         rest[0] = '\0';
         int n = sscanf(line, "%31s %63s %511[^\n]", key, a, rest);
-        if (n <= 0)
-            continue;
+        if (n <= 0) continue;
         bool ok = true;
         if (strcmp(key, "gemm") == 0) {
             struct calib_gemm g;
@@ -175,8 +167,7 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
             g.dtype = dtype_of(a, &ok);
             ok = ok && sscanf(rest, "%lf %lf %lf %lf", &g.m, &g.n, &g.k, &tf) == 4 && tf > 0;
             g.flops_s = tf * 1e12;
-            if (ok)
-                PUSH(c->gemm, c->ngemm, g);
+            if (ok) PUSH(c->gemm, c->ngemm, g);
         } else if (strcmp(key, "copy") == 0 || strcmp(key, "kernel") == 0) {
             struct calib_rate r;
             double gbps;
@@ -190,11 +181,12 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
         } else if (strcmp(key, "coll") == 0) {
             struct calib_coll r;
             double t_us;
-            ok = op_of(a, &r.op) && sscanf(rest, "%d %lf %lf %lf %lf", &r.nranks, &r.bytes, &t_us,
-                                           &r.algbw, &r.busbw) == 5 && t_us > 0;
+            ok = op_of(a, &r.op) &&
+                 sscanf(rest, "%d %lf %lf %lf %lf", &r.nranks, &r.bytes, &t_us, &r.algbw,
+                        &r.busbw) == 5 &&
+                 t_us > 0;
             r.time_s = t_us * 1e-6;
-            if (ok)
-                PUSH(c->coll, c->ncoll, r);
+            if (ok) PUSH(c->coll, c->ncoll, r);
         } else if (strcmp(key, "source") == 0) {
             snprintf(c->source, sizeof c->source, "%s: %s %s", path, a, rest);
         } else if (strcmp(key, "gpu") == 0) {
@@ -232,8 +224,7 @@ enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_erro
     if (f == NULL)
         return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot read calibration: %s", path,
                            xmldoc_strerror(errno, why, sizeof why));
-    if (!fgets(first, sizeof first, f))
-        first[0] = '\0';
+    if (!fgets(first, sizeof first, f)) first[0] = '\0';
     enum dmlsim_err rc;
     if (strncmp(first, "dmlsim-calibration 1", 20) == 0) {
         rc = load_calib_file(path, f, c, err);
@@ -242,8 +233,7 @@ enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_erro
         rc = load_nccl_log(path, f, c, err);
     }
     fclose(f);
-    if (rc != DMLSIM_OK)
-        calib_release(c);
+    if (rc != DMLSIM_OK) calib_release(c);
     return rc;
 }
 
@@ -251,20 +241,18 @@ void calib_write(const struct calib *c, FILE *out)
 {
     fprintf(out, "dmlsim-calibration 1\n# format: sim/calib.h\n");
     fprintf(out, "source %s\n", c->source);
-    if (c->gpu_name[0])
-        fprintf(out, "gpu %s\n", c->gpu_name);
-    if (c->gpu_count)
-        fprintf(out, "count %d\n", c->gpu_count);
+    if (c->gpu_name[0]) fprintf(out, "gpu %s\n", c->gpu_name);
+    if (c->gpu_count) fprintf(out, "count %d\n", c->gpu_count);
     const char *keys[] = {"driver", "cuda", "nccl", "date"};
     const char *vals[] = {c->driver, c->cuda, c->nccl, c->date};
     for (int i = 0; i < 4; i++)
-        if (vals[i][0])
-            fprintf(out, "%s %s\n", keys[i], vals[i]);
+        if (vals[i][0]) fprintf(out, "%s %s\n", keys[i], vals[i]);
     for (size_t i = 0; i < c->ngemm; i++)
         fprintf(out, "gemm %s %.0f %.0f %.0f %.6g\n", catalog_dtype_name(c->gemm[i].dtype),
                 c->gemm[i].m, c->gemm[i].n, c->gemm[i].k, c->gemm[i].flops_s / 1e12);
     for (size_t i = 0; i < c->ncopy; i++)
-        fprintf(out, "copy %s %.0f %.6g\n", c->copy[i].kind, c->copy[i].bytes, c->copy[i].Bps / 1e9);
+        fprintf(out, "copy %s %.0f %.6g\n", c->copy[i].kind, c->copy[i].bytes,
+                c->copy[i].Bps / 1e9);
     for (size_t i = 0; i < c->nkernel; i++)
         fprintf(out, "kernel %s %.0f %.6g\n", c->kernel[i].kind, c->kernel[i].bytes,
                 c->kernel[i].Bps / 1e9);
@@ -272,8 +260,7 @@ void calib_write(const struct calib *c, FILE *out)
         fprintf(out, "coll %s %d %.0f %.6g %.6g %.6g\n", collective_op_name(c->coll[i].op),
                 c->coll[i].nranks, c->coll[i].bytes, c->coll[i].time_s * 1e6, c->coll[i].algbw,
                 c->coll[i].busbw);
-    if (c->nocoll[0])
-        fprintf(out, "nocoll %s\n", c->nocoll);
+    if (c->nocoll[0]) fprintf(out, "nocoll %s\n", c->nocoll);
 }
 
 void calib_write_spec(const struct gpu_model *gpu, FILE *out)
@@ -287,8 +274,7 @@ void calib_write_spec(const struct gpu_model *gpu, FILE *out)
     c.gpu_count = 1;
     static const double sizes[] = {256, 1024, 4096, 8192};
     for (int d = 0; d < DTYPE_COUNT; d++) {
-        if (gpu->peak_flops[d] <= 0 || d == DTYPE_FP8)
-            continue;
+        if (gpu->peak_flops[d] <= 0 || d == DTYPE_FP8) continue;
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             struct calib_gemm g = {(enum gpu_dtype)d, sizes[i], sizes[i], sizes[i],
                                    gpu->peak_flops[d] * DEFAULT_GEMM_EFF};
@@ -330,8 +316,7 @@ const struct gpu_model *calib_gpu(const struct calib *c)
     for (size_t i = 0; i < n; i++) {
         const char *hit = strstr(lower, g[i].name);
         /* "h100" must not match inside "gh100"-style names: require a word boundary before */
-        if (hit && (hit == lower || !isalnum((unsigned char)hit[-1])))
-            return &g[i];
+        if (hit && (hit == lower || !isalnum((unsigned char)hit[-1]))) return &g[i];
     }
     return NULL;
 }
@@ -343,8 +328,7 @@ double calib_gemm_eff(const struct calib *c, const struct gpu_model *gpu, enum g
     double x[64], y[64];
     size_t n = 0;
     for (size_t i = 0; i < c->ngemm && n < 64; i++) {
-        if (c->gemm[i].dtype != dt || gpu->peak_flops[dt] <= 0)
-            continue;
+        if (c->gemm[i].dtype != dt || gpu->peak_flops[dt] <= 0) continue;
         double f = 2 * c->gemm[i].m * c->gemm[i].n * c->gemm[i].k;
         size_t j = n++;
         for (; j > 0 && x[j - 1] > log(f); j--) {
@@ -354,13 +338,10 @@ double calib_gemm_eff(const struct calib *c, const struct gpu_model *gpu, enum g
         x[j] = log(f);
         y[j] = c->gemm[i].flops_s / gpu->peak_flops[dt];
     }
-    if (n == 0 || flops <= 0)
-        return c->gemm_eff;
+    if (n == 0 || flops <= 0) return c->gemm_eff;
     double lf = log(flops);
-    if (lf <= x[0])
-        return y[0];
-    if (lf >= x[n - 1])
-        return y[n - 1];
+    if (lf <= x[0]) return y[0];
+    if (lf >= x[n - 1]) return y[n - 1];
     size_t j = 1;
     while (x[j] < lf)
         j++;
@@ -377,7 +358,8 @@ double calib_memory_rate(const struct calib *c, const struct gpu_model *gpu)
 {
     double best = 0;
     for (size_t i = 0; i < c->nkernel; i++)
-        if (strcmp(c->kernel[i].kind, "sgd-momentum") == 0 || strcmp(c->kernel[i].kind, "adam") == 0)
+        if (strcmp(c->kernel[i].kind, "sgd-momentum") == 0 ||
+            strcmp(c->kernel[i].kind, "adam") == 0)
             best = fmax(best, c->kernel[i].Bps);
     return best > 0 ? best : gpu->mem_bw_Bps * c->mem_eff;
 }
@@ -389,8 +371,7 @@ int calib_fit(const struct calib *c, enum coll_op op, int nranks, struct calib_f
     int n = 0;
     for (size_t i = 0; i < c->ncoll; i++) {
         const struct calib_coll *r = &c->coll[i];
-        if (r->op != op || r->nranks != nranks)
-            continue;
+        if (r->op != op || r->nranks != nranks) continue;
         double w = 1 / (r->time_s * r->time_s);
         sw += w;
         sx += w * r->bytes;
@@ -400,8 +381,7 @@ int calib_fit(const struct calib *c, enum coll_op op, int nranks, struct calib_f
         n++;
     }
     double det = sw * sxx - sx * sx;
-    if (n < 2 || det <= 0)
-        return -1;
+    if (n < 2 || det <= 0) return -1;
     double b = (sw * sxy - sx * sy) / det, a = (sy - b * sx) / sw;
     double P = nranks, steps, frac;
     switch (op) {

@@ -9,10 +9,10 @@
  *   dmlsim-calibration 1                       first line
  *   source spec|measured TEXT...               where it comes from
  *   gpu NAME... | count N | driver V | cuda V | nccl V | date D   (one key per line)
- *   gemm DTYPE M N K TFLOPS                    achieved cuBLAS GEMM rate (dtype fp32 tf32 fp16 bf16)
- *   copy KIND BYTES GBPS                       h2d-pageable h2d-pinned d2h-pageable d2h-pinned d2d peer
- *   kernel NAME BYTES GBPS                     sgd-momentum adam scale: memory traffic per second
- *   coll OP NRANKS BYTES TIME_US ALGBW BUSBW   allreduce allgather reducescatter broadcast
+ *   gemm DTYPE M N K TFLOPS                    achieved cuBLAS GEMM rate (dtype fp32 tf32 fp16
+ * bf16) copy KIND BYTES GBPS                       h2d-pageable h2d-pinned d2h-pageable d2h-pinned
+ * d2d peer kernel NAME BYTES GBPS                     sgd-momentum adam scale: memory traffic per
+ * second coll OP NRANKS BYTES TIME_US ALGBW BUSBW   allreduce allgather reducescatter broadcast
  *   nocoll TEXT...                             why collectives were not measured
  * GB/s and TFLOP/s are 1e9 and 1e12.
  *
@@ -41,9 +41,9 @@ struct calib_gemm {
 };
 
 struct calib_rate {
-    char kind[64];  /* copy kind or kernel name */
-    double bytes;   /* transfer size */
-    double Bps;     /* achieved bytes/s */
+    char kind[64]; /* copy kind or kernel name */
+    double bytes;  /* transfer size */
+    double Bps;    /* achieved bytes/s */
 };
 
 struct calib_coll {
@@ -56,21 +56,21 @@ struct calib_coll {
 };
 
 struct calib {
-    char source[1024];          /* "spec-derived default ..." or the file and its origin */
-    char gpu_name[640];         /* e.g. "NVIDIA H200" ("" if unknown) */
-    int gpu_count;              /* GPUs on the measured machine */
+    char source[1024];  /* "spec-derived default ..." or the file and its origin */
+    char gpu_name[640]; /* e.g. "NVIDIA H200" ("" if unknown) */
+    int gpu_count;      /* GPUs on the measured machine */
     char driver[64], cuda[64], nccl[64], date[64]; /* versions and date ("" if unknown) */
-    double gemm_eff;            /* default fraction of peak FLOP/s */
-    double mem_eff;             /* default fraction of memory bandwidth */
-    struct calib_gemm *gemm;    /* measured GEMMs */
+    double gemm_eff;                               /* default fraction of peak FLOP/s */
+    double mem_eff;                                /* default fraction of memory bandwidth */
+    struct calib_gemm *gemm;                       /* measured GEMMs */
     size_t ngemm;
-    struct calib_rate *copy;    /* measured copies */
+    struct calib_rate *copy; /* measured copies */
     size_t ncopy;
-    struct calib_rate *kernel;  /* measured kernels */
+    struct calib_rate *kernel; /* measured kernels */
     size_t nkernel;
-    struct calib_coll *coll;    /* measured collectives */
+    struct calib_coll *coll; /* measured collectives */
     size_t ncoll;
-    char nocoll[640];           /* why no collectives were measured, or "" */
+    char nocoll[640]; /* why no collectives were measured, or "" */
 };
 
 struct calib_fit {

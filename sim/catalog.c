@@ -15,22 +15,25 @@
  * TCP: netperf TCP_RR 12,507 transactions/s => 80 us round trip, 40 us one way (grpc/grpc issue
  * #7988). */
 #define LAT_NVLINK (0.6 * US)
-#define LAT_PCI (1.0 * US)
-#define LAT_RDMA (2.7 * US)
-#define LAT_TCP (40.0 * US)
+#define LAT_PCI    (1.0 * US)
+#define LAT_RDMA   (2.7 * US)
+#define LAT_TCP    (40.0 * US)
 
 /* Ratios used to derive effective rates where no measurement of that exact class is at hand. */
-#define EFF_IB 0.936   /* 11.7 / 12.5 GB/s ib_write_bw on 100 Gb IB (perftest issue #225) */
-#define EFF_TCP 0.964  /* 96.4 / 100 Gb/s iperf2 with 16 streams (iperf issue #286); NCCL's socket
-                          transport also opens several streams per peer */
-#define EFF_NVL 0.822  /* 370 / 450 GB/s: NVLink4 ring busbw over line rate (nccl-tests #212) */
+#define EFF_IB 0.936 /* 11.7 / 12.5 GB/s ib_write_bw on 100 Gb IB (perftest issue #225) */
+#define EFF_TCP \
+    0.964             /* 96.4 / 100 Gb/s iperf2 with 16 streams (iperf issue #286); NCCL's socket \
+                         transport also opens several streams per peer */
+#define EFF_NVL 0.822 /* 370 / 450 GB/s: NVLink4 ring busbw over line rate (nccl-tests #212) */
 
 static const struct link_class links[] = {
         {"pcie-gen3", LINK_PCIE, 15.75 * GB, 12.2 * GB, LAT_PCI,
-         "line 15.75 GB/s (Intel PCIe IP guide 683111); 12.2 GB/s pinned H2D on P100, bandwidthTest "
+         "line 15.75 GB/s (Intel PCIe IP guide 683111); 12.2 GB/s pinned H2D on P100, "
+         "bandwidthTest "
          "(gearshifft PR #82): TLP/DLLP overhead; lat NCCL tuning.cc PCI hop"},
         {"pcie-gen4", LINK_PCIE, 31.5 * GB, 25.0 * GB, LAT_PCI,
-         "line 31.5 GB/s (derived, 2 x gen3); 25 GB/s H2D on A100 (nvbandwidth issue #42); lat NCCL "
+         "line 31.5 GB/s (derived, 2 x gen3); 25 GB/s H2D on A100 (nvbandwidth issue #42); lat "
+         "NCCL "
          "tuning.cc PCI hop"},
         {"pcie-gen5", LINK_PCIE, 63.0 * GB, 52.8 * GB, LAT_PCI,
          "line 63 GB/s (derived, 2 x gen4); 52.8 GB/s D2H on H100 (nvbandwidth issue #24): the "
@@ -42,31 +45,33 @@ static const struct link_class links[] = {
         {"nvlink4", LINK_NVLINK, 450.0 * GB, 370.0 * GB, LAT_NVLINK,
          "H100/H200: 18 links, 450 GB/s line; 8-GPU ring all-reduce busbw 370 GB/s (nccl-tests "
          "issue #212); lat NCCL tuning.cc NVLink hop"},
-        {"nvlink5", LINK_NVLINK, 900.0 * GB, 900.0 * GB * EFF_NVL, LAT_NVLINK,
+        {"nvlink5", LINK_NVLINK, 900.0 * GB, 900.0 * GB *EFF_NVL, LAT_NVLINK,
          "B200: 900 GB/s per direction (MLCommons inference v6.0 system description); effective "
          "derived with NVLink4's busbw/line ratio 0.822; lat NCCL tuning.cc NVLink hop"},
         {"ib-edr", LINK_IB, 12.5 * GB, 11.7 * GB, LAT_RDMA,
          "100 Gb/s; 11.7 GB/s ib_write_bw (perftest issue #225); lat NCCL tuning.cc NET hop"},
-        {"ib-hdr", LINK_IB, 25.0 * GB, 25.0 * GB * EFF_IB, LAT_RDMA,
+        {"ib-hdr", LINK_IB, 25.0 * GB, 25.0 * GB *EFF_IB, LAT_RDMA,
          "200 Gb/s per port (NVIDIA QM87xx manual); effective derived with EDR's ib_write_bw ratio "
          "0.936; lat NCCL tuning.cc NET hop"},
         {"ib-ndr", LINK_IB, 50.0 * GB, 47.0 * GB, LAT_RDMA,
          "400 Gb/s per port (NVIDIA QM97x0 manual); 46-48 GB/s per NIC through NCCL, midpoint "
          "(nccl-tests issue #290); lat NCCL tuning.cc NET hop"},
-        {"roce-25g", LINK_ROCE, 3.125 * GB, 3.125 * GB * EFF_IB, LAT_RDMA,
+        {"roce-25g", LINK_ROCE, 3.125 * GB, 3.125 * GB *EFF_IB, LAT_RDMA,
          "25 Gb/s Ethernet; RDMA efficiency 0.936 as ib_write_bw on 100 Gb (perftest issue #225); "
-         "lat about 2 us ib_write_lat on IB/RoCE (RDMA-Tutorial issue #8) + GPU side, NCCL NET hop"},
+         "lat about 2 us ib_write_lat on IB/RoCE (RDMA-Tutorial issue #8) + GPU side, NCCL NET "
+         "hop"},
         {"roce-100g", LINK_ROCE, 12.5 * GB, 11.7 * GB, LAT_RDMA,
-         "100 Gb/s Ethernet; 11.7 GB/s ib_write_bw at 100 Gb (perftest issue #225); lat as roce-25g"},
-        {"roce-400g", LINK_ROCE, 50.0 * GB, 50.0 * GB * EFF_IB, LAT_RDMA,
+         "100 Gb/s Ethernet; 11.7 GB/s ib_write_bw at 100 Gb (perftest issue #225); lat as "
+         "roce-25g"},
+        {"roce-400g", LINK_ROCE, 50.0 * GB, 50.0 * GB *EFF_IB, LAT_RDMA,
          "400 Gb/s Ethernet; RDMA efficiency 0.936 (perftest issue #225); lat as roce-25g"},
-        {"tcp-10g", LINK_TCP, 1.25 * GB, 1.25 * GB * EFF_TCP, LAT_TCP,
+        {"tcp-10g", LINK_TCP, 1.25 * GB, 1.25 * GB *EFF_TCP, LAT_TCP,
          "10 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
          "(grpc/grpc issue #7988)"},
-        {"tcp-25g", LINK_TCP, 3.125 * GB, 3.125 * GB * EFF_TCP, LAT_TCP,
+        {"tcp-25g", LINK_TCP, 3.125 * GB, 3.125 * GB *EFF_TCP, LAT_TCP,
          "25 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
          "(grpc/grpc issue #7988)"},
-        {"tcp-40g", LINK_TCP, 5.0 * GB, 5.0 * GB * EFF_TCP, LAT_TCP,
+        {"tcp-40g", LINK_TCP, 5.0 * GB, 5.0 * GB *EFF_TCP, LAT_TCP,
          "40 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
          "(grpc/grpc issue #7988)"},
         {"tcp-100g", LINK_TCP, 12.5 * GB, 12.05 * GB, LAT_TCP,
@@ -75,22 +80,46 @@ static const struct link_class links[] = {
 };
 
 static const struct gpu_model gpus[] = {
-        {"p100", "NVIDIA Tesla P100 SXM2 16GB",
-         {10.6 * TF, 0, 21.2 * TF, 0, 0}, 16 * GB, 732 * GB, "pcie-gen3",
-         "NVIDIA Tesla P100 datasheet (PCIe Gen3 host interface): FP32 10.6, FP16 21.2 TFLOPS, 16 GB HBM2 at 732 GB/s"},
-        {"v100", "NVIDIA Tesla V100 SXM2 32GB",
-         {15.7 * TF, 0, 125 * TF, 0, 0}, 32 * GB, 900 * GB, "pcie-gen3",
-         "NVIDIA V100 datasheet (PCIe Gen3): FP32 15.7, FP16 tensor 125 TFLOPS, 32 GB HBM2 at 900 GB/s"},
-        {"a100", "NVIDIA A100 SXM 80GB",
-         {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0}, 80 * GB, 2039 * GB, "pcie-gen4",
-         "NVIDIA A100 datasheet (PCIe Gen4): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense, 80 GB HBM2e at "
+        {"p100",
+         "NVIDIA Tesla P100 SXM2 16GB",
+         {10.6 * TF, 0, 21.2 * TF, 0, 0},
+         16 * GB,
+         732 * GB,
+         "pcie-gen3",
+         "NVIDIA Tesla P100 datasheet (PCIe Gen3 host interface): FP32 10.6, FP16 21.2 TFLOPS, 16 "
+         "GB HBM2 at 732 GB/s"},
+        {"v100",
+         "NVIDIA Tesla V100 SXM2 32GB",
+         {15.7 * TF, 0, 125 * TF, 0, 0},
+         32 * GB,
+         900 * GB,
+         "pcie-gen3",
+         "NVIDIA V100 datasheet (PCIe Gen3): FP32 15.7, FP16 tensor 125 TFLOPS, 32 GB HBM2 at 900 "
+         "GB/s"},
+        {"a100",
+         "NVIDIA A100 SXM 80GB",
+         {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
+         80 * GB,
+         2039 * GB,
+         "pcie-gen4",
+         "NVIDIA A100 datasheet (PCIe Gen4): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense, 80 "
+         "GB HBM2e at "
          "2.04 TB/s"},
-        {"h100", "NVIDIA H100 SXM5 80GB",
-         {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF}, 80 * GB, 3350 * GB, "pcie-gen5",
-         "NVIDIA H100 datasheet (PCIe Gen5): FP32 67, TF32 495, BF16/FP16 989, FP8 1979 TFLOPS dense, 80 GB "
+        {"h100",
+         "NVIDIA H100 SXM5 80GB",
+         {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
+         80 * GB,
+         3350 * GB,
+         "pcie-gen5",
+         "NVIDIA H100 datasheet (PCIe Gen5): FP32 67, TF32 495, BF16/FP16 989, FP8 1979 TFLOPS "
+         "dense, 80 GB "
          "HBM3 at 3.35 TB/s"},
-        {"h200", "NVIDIA H200 SXM 141GB",
-         {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF}, 141 * GB, 4800 * GB, "pcie-gen5",
+        {"h200",
+         "NVIDIA H200 SXM 141GB",
+         {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
+         141 * GB,
+         4800 * GB,
+         "pcie-gen5",
          "NVIDIA H200 datasheet (compute as H100): 141 GB HBM3e at 4.8 TB/s; MLCommons v4.1 H200 "
          "system description"},
 };
@@ -100,16 +129,14 @@ static const struct gpu_model gpus[] = {
 const struct link_class *catalog_link(const char *name)
 {
     for (size_t i = 0; i < COUNT(links); i++)
-        if (strcmp(links[i].name, name) == 0)
-            return &links[i];
+        if (strcmp(links[i].name, name) == 0) return &links[i];
     return NULL;
 }
 
 const struct gpu_model *catalog_gpu(const char *name)
 {
     for (size_t i = 0; i < COUNT(gpus); i++)
-        if (strcmp(gpus[i].name, name) == 0)
-            return &gpus[i];
+        if (strcmp(gpus[i].name, name) == 0) return &gpus[i];
     return NULL;
 }
 
@@ -128,8 +155,7 @@ const struct gpu_model *catalog_gpus(size_t *count)
 static void join(char *buf, size_t len, size_t *used, const char *name)
 {
     int n = snprintf(buf + *used, len - *used, "%s%s", *used ? ", " : "", name);
-    if (n > 0 && (size_t)n < len - *used)
-        *used += (size_t)n;
+    if (n > 0 && (size_t)n < len - *used) *used += (size_t)n;
 }
 
 char *catalog_link_names(char *buf, size_t len)

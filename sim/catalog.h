@@ -26,47 +26,44 @@ enum link_kind {
 };
 
 struct link_class {
-    const char *name;     /* catalog name used in scenarios, e.g. "nvlink4" */
-    enum link_kind kind;  /* what sort of wire */
-    double line_bw_Bps;   /* theoretical per-direction rate */
-    double bw_Bps;        /* effective per-direction rate used by the simulation */
-    double hop_lat_s;     /* latency of one hop of this class (two links in a generated route) */
-    const char *source;   /* where the numbers come from */
+    const char *name;    /* catalog name used in scenarios, e.g. "nvlink4" */
+    enum link_kind kind; /* what sort of wire */
+    double line_bw_Bps;  /* theoretical per-direction rate */
+    double bw_Bps;       /* effective per-direction rate used by the simulation */
+    double hop_lat_s;    /* latency of one hop of this class (two links in a generated route) */
+    const char *source;  /* where the numbers come from */
 };
 
-enum gpu_dtype {
-    DTYPE_FP32,
-    DTYPE_TF32,
-    DTYPE_FP16,
-    DTYPE_BF16,
-    DTYPE_FP8,
-    DTYPE_COUNT
-};
+enum gpu_dtype { DTYPE_FP32, DTYPE_TF32, DTYPE_FP16, DTYPE_BF16, DTYPE_FP8, DTYPE_COUNT };
 
 struct gpu_model {
-    const char *name;                   /* catalog name, e.g. "h100" */
-    const char *long_name;              /* e.g. "NVIDIA H100 SXM5 80GB" */
-    double peak_flops[DTYPE_COUNT];     /* dense peak FLOP/s per dtype; 0 = unsupported */
-    double mem_B;                       /* device memory, bytes (datasheet GB = 1e9 B) */
-    double mem_bw_Bps;                  /* device memory bandwidth */
-    const char *pcie;                   /* link class of its host interface */
-    const char *source;                 /* where the numbers come from */
+    const char *name;               /* catalog name, e.g. "h100" */
+    const char *long_name;          /* e.g. "NVIDIA H100 SXM5 80GB" */
+    double peak_flops[DTYPE_COUNT]; /* dense peak FLOP/s per dtype; 0 = unsupported */
+    double mem_B;                   /* device memory, bytes (datasheet GB = 1e9 B) */
+    double mem_bw_Bps;              /* device memory bandwidth */
+    const char *pcie;               /* link class of its host interface */
+    const char *source;             /* where the numbers come from */
 };
 
 /* The CPU host of a node. One number: its FP32 peak, used for CPU-side work (optimizer updates on
  * a parameter server, data decoding). */
-#define CATALOG_CPU_FLOPS 4.6e12 /* AMD EPYC 7742 (DGX A100's CPU): 64 cores x 2.25 GHz x 32 FP32
-                                    FLOP/cycle (2 x 256-bit FMA, Zen 2) = 4.6 TFLOPS; AMD spec */
+#define CATALOG_CPU_FLOPS \
+    4.6e12 /* AMD EPYC 7742 (DGX A100's CPU): 64 cores x 2.25 GHz x 32 FP32 \
+              FLOP/cycle (2 x 256-bit FMA, Zen 2) = 4.6 TFLOPS; AMD spec */
 
 /* Storage for checkpoints. */
-#define CATALOG_NVME_BPS 7e9  /* a node's NVMe Gen4 drive: about 7 GB/s sequential (vendor specs,
-                                 reference/hardware.md); writes taken as fast as reads */
-#define CATALOG_STORE_BPS 3e9 /* the remote store's disk: 3 GB/s SSD, the seed notes' figure
-                                 (reference/hardware.md) */
+#define CATALOG_NVME_BPS \
+    7e9 /* a node's NVMe Gen4 drive: about 7 GB/s sequential (vendor specs, \
+           reference/hardware.md); writes taken as fast as reads */
+#define CATALOG_STORE_BPS \
+    3e9 /* the remote store's disk: 3 GB/s SSD, the seed notes' figure \
+           (reference/hardware.md) */
 
 /* Port-to-port latency of a network switch, added by each spine traversal in a fat-tree. */
-#define CATALOG_SWITCH_LAT_S 150e-9 /* NVIDIA Quantum-2 QM9700: "under 150 ns port-to-port",
-                                       router-switch.com QM9700 vs SN5400 review */
+#define CATALOG_SWITCH_LAT_S \
+    150e-9 /* NVIDIA Quantum-2 QM9700: "under 150 ns port-to-port", \
+              router-switch.com QM9700 vs SN5400 review */
 
 /* Looks a class or GPU up by catalog name; NULL if unknown. */
 const struct link_class *catalog_link(const char *name);

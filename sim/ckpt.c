@@ -43,10 +43,8 @@ void ckpt_init(struct ckpt *c, const struct scenario *sc, const struct platform 
 bool ckpt_due(struct ckpt *c, int steps_done, double last_time_s, double now_s)
 {
     const struct checkpoint_spec *s = &c->sc->ckpt;
-    if (!s->present || steps_done <= 0)
-        return false;
-    if (s->every_steps > 0)
-        return steps_done % s->every_steps == 0;
+    if (!s->present || steps_done <= 0) return false;
+    if (s->every_steps > 0) return steps_done % s->every_steps == 0;
     return floor(now_s / s->every_s) > floor(last_time_s / s->every_s);
 }
 
@@ -55,8 +53,7 @@ sg_host_t ckpt_node_cpu(const struct platform *pf, sg_host_t gpu)
     const char *node = sg_host_get_property_value(gpu, "node");
     for (size_t i = 0; node && i < pf->ncpus; i++) {
         const char *n = sg_host_get_property_value(pf->cpu_hosts[i], "node");
-        if (n && strcmp(n, node) == 0)
-            return pf->cpu_hosts[i];
+        if (n && strcmp(n, node) == 0) return pf->cpu_hosts[i];
     }
     return NULL;
 }
@@ -74,18 +71,18 @@ static sg_disk_t disk_of(sg_host_t h)
 /* One stage of a write or restore, run by an actor on the stage's host. */
 struct job {
     struct ckpt *c;
-    char in[32];           /* mailbox to receive the data from, or "" to start with it */
-    int disk_read;         /* read it from this host's disk first */
-    int disk_write;        /* write it to this host's disk after receiving */
-    sg_host_t next;        /* forward to this host next (another job there), or NULL */
-    char out[32];          /* or send it to this mailbox (a waiting actor), or "" */
-    sg_sem_t received;     /* released once the data is here (the snapshot point), or NULL */
-    sg_sem_t counted;      /* released when the checkpoint counts, or NULL */
-    int counts_after;      /* 1: after the disk write, 2: on receipt (the cache) */
-    int steps;             /* steps it captures */
-    double version;        /* version it captures (PS) */
-    double *version_slot;  /* where to record the version when it counts */
-    int flush_to_store;    /* cache: after counting, flush to the storage host */
+    char in[32];          /* mailbox to receive the data from, or "" to start with it */
+    int disk_read;        /* read it from this host's disk first */
+    int disk_write;       /* write it to this host's disk after receiving */
+    sg_host_t next;       /* forward to this host next (another job there), or NULL */
+    char out[32];         /* or send it to this mailbox (a waiting actor), or "" */
+    sg_sem_t received;    /* released once the data is here (the snapshot point), or NULL */
+    sg_sem_t counted;     /* released when the checkpoint counts, or NULL */
+    int counts_after;     /* 1: after the disk write, 2: on receipt (the cache) */
+    int steps;            /* steps it captures */
+    double version;       /* version it captures (PS) */
+    double *version_slot; /* where to record the version when it counts */
+    int flush_to_store;   /* cache: after counting, flush to the storage host */
 };
 
 static int token;
@@ -104,15 +101,13 @@ static void count(struct job *j)
     struct ckpt *c = j->c;
     if (j->steps > c->last_step || j->version_slot != NULL) {
         c->last_step = j->steps > c->last_step ? j->steps : c->last_step;
-        if (j->version_slot)
-            *j->version_slot = j->version;
+        if (j->version_slot) *j->version_slot = j->version;
     }
     c->completed += 1;
     if (c->tl)
         timeline_add(c->tl, simgrid_get_clock(), "checkpoint", j->steps, 0, 0, 0,
                      "checkpoint of step %d counts", j->steps);
-    if (j->counted)
-        sg_sem_release(j->counted);
+    if (j->counted) sg_sem_release(j->counted);
 }
 
 static void job_actor(int argc, char **argv)
@@ -125,19 +120,13 @@ static void job_actor(int argc, char **argv)
     sg_disk_t disk = disk_of(sg_host_self());
     if (j->in[0]) {
         void *p;
-        if (net_recv(sg_mailbox_by_name(j->in), &p, timeout) != NET_OK)
-            goto out;
-        if (j->received)
-            sg_sem_release(j->received);
+        if (net_recv(sg_mailbox_by_name(j->in), &p, timeout) != NET_OK) goto out;
+        if (j->received) sg_sem_release(j->received);
     }
-    if (j->disk_read && disk)
-        sg_disk_read(disk, (sg_size_t)c->size_B);
-    if (j->counts_after == 2)
-        count(j);
-    if (j->disk_write && disk)
-        sg_disk_write(disk, (sg_size_t)c->size_B);
-    if (j->counts_after == 1)
-        count(j);
+    if (j->disk_read && disk) sg_disk_read(disk, (sg_size_t)c->size_B);
+    if (j->counts_after == 2) count(j);
+    if (j->disk_write && disk) sg_disk_write(disk, (sg_size_t)c->size_B);
+    if (j->counts_after == 1) count(j);
     if (j->next != NULL) {
         struct job *n = xbt_new0(struct job, 1);
         *n = *j;
@@ -151,8 +140,7 @@ static void job_actor(int argc, char **argv)
         spawn_job(n, j->next);
         net_send(sg_mailbox_by_name(n->in), &token, c->size_B, timeout);
     }
-    if (j->out[0])
-        net_send(sg_mailbox_by_name(j->out), &token, c->size_B, timeout);
+    if (j->out[0]) net_send(sg_mailbox_by_name(j->out), &token, c->size_B, timeout);
 out:
     free(j);
 }
@@ -205,14 +193,12 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
 
 double ckpt_restore(struct ckpt *c, sg_host_t host)
 {
-    if (c->completed == 0)
-        return 0;
+    if (c->completed == 0) return 0;
     const struct checkpoint_spec *s = &c->sc->ckpt;
     double t0 = simgrid_get_clock();
     sg_host_t cpu = ckpt_node_cpu(c->pf, host), src;
     src = s->target == CKPT_REMOTE || cpu == NULL ? c->pf->storage : cpu;
-    if (src == NULL)
-        return 0;
+    if (src == NULL) return 0;
     struct job *j = xbt_new0(struct job, 1);
     j->c = c;
     j->disk_read = s->target != CKPT_CACHE;

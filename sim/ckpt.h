@@ -24,13 +24,13 @@
 struct ckpt {
     const struct scenario *sc;
     const struct platform *pf;
-    double size_B;          /* bytes of one checkpoint */
-    int last_step;          /* steps captured by the last checkpoint that counts (0 = none) */
-    double last_version;    /* PS: per-use version captured (see ps.c) */
-    double completed;       /* checkpoints that counted */
-    double overhead_s;      /* time writers spent blocked */
-    struct timeline *tl;    /* where completions are logged, or NULL */
-    int seq;                /* unique mailbox names */
+    double size_B;       /* bytes of one checkpoint */
+    int last_step;       /* steps captured by the last checkpoint that counts (0 = none) */
+    double last_version; /* PS: per-use version captured (see ps.c) */
+    double completed;    /* checkpoints that counted */
+    double overhead_s;   /* time writers spent blocked */
+    struct timeline *tl; /* where completions are logged, or NULL */
+    int seq;             /* unique mailbox names */
 };
 
 /* Bytes of the state of `params` parameters (a replica or a shard). */

@@ -12,8 +12,7 @@
 /* Rank in the power-of-two group, or -1 for a rank that folds in. */
 static int active_rank(int rank, int r)
 {
-    if (rank < 2 * r)
-        return rank % 2 ? rank / 2 : -1;
+    if (rank < 2 * r) return rank % 2 ? rank / 2 : -1;
     return rank - r;
 }
 
@@ -34,8 +33,7 @@ enum net_status coll_hd_allreduce(const struct coll_world *w, int rank, double s
         st = coll_send(w, rank, rank + 1, size_B);
         return st == NET_OK ? coll_recv(w, rank, rank + 1) : st;
     }
-    if (rank < 2 * r)
-        st = coll_recv(w, rank, rank - 1);
+    if (rank < 2 * r) st = coll_recv(w, rank, rank - 1);
 
     int me = active_rank(rank, r);
     double part = size_B;
@@ -49,7 +47,6 @@ enum net_status coll_hd_allreduce(const struct coll_world *w, int rank, double s
         st = coll_sendrecv(w, rank, peer, part, peer);
         part *= 2;
     }
-    if (st == NET_OK && rank < 2 * r)
-        st = coll_send(w, rank, rank - 1, size_B);
+    if (st == NET_OK && rank < 2 * r) st = coll_send(w, rank, rank - 1, size_B);
     return st;
 }

@@ -22,12 +22,9 @@ enum net_status coll_hier_allreduce(const struct coll_world *w, int rank, double
     for (int k = 0; k < N; k++)
         across[k] = k * G + idx;
     enum net_status st = coll_ring_reduce_scatter(w, local, G, idx, size_B);
-    if (st == NET_OK)
-        st = coll_ring_reduce_scatter(w, across, N, node, size_B / G);
-    if (st == NET_OK)
-        st = coll_ring_allgather(w, across, N, node, size_B / G);
-    if (st == NET_OK)
-        st = coll_ring_allgather(w, local, G, idx, size_B);
+    if (st == NET_OK) st = coll_ring_reduce_scatter(w, across, N, node, size_B / G);
+    if (st == NET_OK) st = coll_ring_allgather(w, across, N, node, size_B / G);
+    if (st == NET_OK) st = coll_ring_allgather(w, local, G, idx, size_B);
     free(local);
     free(across);
     return st;

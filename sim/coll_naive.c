@@ -10,8 +10,7 @@
 enum net_status coll_naive_allreduce(const struct coll_world *w, int rank, double size_B)
 {
     int P = w->nranks;
-    if (P < 2)
-        return NET_OK;
+    if (P < 2) return NET_OK;
     if (rank != 0) {
         enum net_status st = coll_send(w, rank, 0, size_B);
         return st == NET_OK ? coll_recv(w, rank, 0) : st;
@@ -20,8 +19,7 @@ enum net_status coll_naive_allreduce(const struct coll_world *w, int rank, doubl
     for (int i = 1; i < P; i++)
         others[i - 1] = i;
     enum net_status st = coll_recv_all(w, 0, others, P - 1);
-    if (st == NET_OK)
-        st = coll_send_all(w, 0, others, P - 1, size_B);
+    if (st == NET_OK) st = coll_send_all(w, 0, others, P - 1, size_B);
     free(others);
     return st;
 }

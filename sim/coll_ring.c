@@ -13,8 +13,7 @@ enum net_status coll_ring_allreduce(const struct coll_world *w, int rank, double
     for (int i = 0; i < w->nranks; i++)
         members[i] = i;
     enum net_status st = coll_ring_reduce_scatter(w, members, w->nranks, rank, size_B);
-    if (st == NET_OK)
-        st = coll_ring_allgather(w, members, w->nranks, rank, size_B);
+    if (st == NET_OK) st = coll_ring_allgather(w, members, w->nranks, rank, size_B);
     free(members);
     return st;
 }

@@ -9,8 +9,7 @@ static int children(int rank, int P, int kids[2])
 {
     int n = 0;
     for (int c = 2 * rank + 1; c <= 2 * rank + 2; c++)
-        if (c < P)
-            kids[n++] = c;
+        if (c < P) kids[n++] = c;
     return n;
 }
 
@@ -19,18 +18,14 @@ enum net_status coll_tree_allreduce(const struct coll_world *w, int rank, double
     int P = w->nranks, kids[2], nk = children(rank, P, kids), parent = (rank - 1) / 2;
     double chunk = size_B / w->chunks;
     enum net_status st = NET_OK;
-    if (P < 2)
-        return NET_OK;
+    if (P < 2) return NET_OK;
     for (int c = 0; c < w->chunks && st == NET_OK; c++) { /* reduce towards rank 0 */
         st = coll_recv_all(w, rank, kids, nk);
-        if (st == NET_OK && rank != 0)
-            st = coll_send(w, rank, parent, chunk);
+        if (st == NET_OK && rank != 0) st = coll_send(w, rank, parent, chunk);
     }
     for (int c = 0; c < w->chunks && st == NET_OK; c++) { /* broadcast from rank 0 */
-        if (rank != 0)
-            st = coll_recv(w, rank, parent);
-        if (st == NET_OK)
-            st = coll_send_all(w, rank, kids, nk, chunk);
+        if (rank != 0) st = coll_recv(w, rank, parent);
+        if (st == NET_OK) st = coll_send_all(w, rank, kids, nk, chunk);
     }
     return st;
 }

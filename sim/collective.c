@@ -15,18 +15,15 @@
 #include <string.h>
 
 static const struct coll_algo algos[] = {
-        {"naive", coll_naive_allreduce},
-        {"ring", coll_ring_allreduce},
-        {"halving-doubling", coll_hd_allreduce},
-        {"tree", coll_tree_allreduce},
+        {"naive", coll_naive_allreduce},         {"ring", coll_ring_allreduce},
+        {"halving-doubling", coll_hd_allreduce}, {"tree", coll_tree_allreduce},
         {"hierarchical", coll_hier_allreduce},
 };
 
 const struct coll_algo *collective_find(const char *name)
 {
     for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++)
-        if (strcmp(algos[i].name, name) == 0)
-            return &algos[i];
+        if (strcmp(algos[i].name, name) == 0) return &algos[i];
     return NULL;
 }
 
@@ -94,10 +91,8 @@ static double deadline(const struct coll_world *w)
 
 static void account(const struct coll_world *w, int me, int to, double size_B)
 {
-    if (w->traffic)
-        traffic_add(w->traffic, w->hosts[me], w->hosts[to], size_B);
-    if (w->sent_msgs)
-        w->sent_msgs[me] += 1;
+    if (w->traffic) traffic_add(w->traffic, w->hosts[me], w->hosts[to], size_B);
+    if (w->sent_msgs) w->sent_msgs[me] += 1;
 }
 
 static enum net_status worst(enum net_status a, enum net_status b)
@@ -128,10 +123,8 @@ enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double
         s = net_isend(pair_mailbox(w, me, to), &token, size_B);
     }
     enum net_status st = NET_OK;
-    if (s)
-        st = worst(st, net_wait(s, end));
-    if (r)
-        st = worst(st, net_wait(r, end));
+    if (s) st = worst(st, net_wait(s, end));
+    if (r) st = worst(st, net_wait(r, end));
     return st;
 }
 
@@ -170,8 +163,7 @@ enum net_status coll_send_all(const struct coll_world *w, int me, const int *to,
 static enum net_status ring_phase(const struct coll_world *w, const int *members, int n, int idx,
                                   double size_B)
 {
-    if (n < 2)
-        return NET_OK;
+    if (n < 2) return NET_OK;
     int me = members[idx], right = members[(idx + 1) % n], left = members[(idx + n - 1) % n];
     enum net_status st = NET_OK;
     if (w->level == COLL_FLOW) {
@@ -208,8 +200,7 @@ static enum net_status chain_broadcast(const struct coll_world *w, int rank, dou
     for (int s = 0; s <= c && st == NET_OK; s++) {
         int from = (rank > 0 && s < c) ? rank - 1 : -1;
         int to = rank < P - 1 && (rank == 0 ? s < c : s >= 1) ? rank + 1 : -1;
-        if (from >= 0 || to >= 0)
-            st = coll_sendrecv(w, rank, to, chunk, from);
+        if (from >= 0 || to >= 0) st = coll_sendrecv(w, rank, to, chunk, from);
     }
     return st;
 }
@@ -221,10 +212,8 @@ static enum net_status world_ring(const struct coll_world *w, int rank, double s
     for (int i = 0; i < w->nranks; i++)
         members[i] = i;
     enum net_status st = NET_OK;
-    if (reduce_scatter)
-        st = coll_ring_reduce_scatter(w, members, w->nranks, rank, size_B);
-    if (st == NET_OK && allgather)
-        st = coll_ring_allgather(w, members, w->nranks, rank, size_B);
+    if (reduce_scatter) st = coll_ring_reduce_scatter(w, members, w->nranks, rank, size_B);
+    if (st == NET_OK && allgather) st = coll_ring_allgather(w, members, w->nranks, rank, size_B);
     free(members);
     return st;
 }

@@ -14,21 +14,21 @@
 #include <stddef.h>
 
 /* X(code, exit status, short description) */
-#define DMLSIM_ERRORS(X)                                                                           \
-    X(DMLSIM_OK, 0, "success")                                                                     \
-    X(DMLSIM_EUSAGE, 1, "bad command line")                                                        \
-    X(DMLSIM_EIO, 1, "cannot read or write a file")                                                \
-    X(DMLSIM_EXML, 1, "malformed xml")                                                             \
-    X(DMLSIM_ESCHEMA, 1, "xml does not match the scenario dtd")                                    \
-    X(DMLSIM_EVALUE, 1, "bad value")                                                               \
-    X(DMLSIM_EPLATFORM, 1, "bad platform")                                                         \
+#define DMLSIM_ERRORS(X) \
+    X(DMLSIM_OK, 0, "success") \
+    X(DMLSIM_EUSAGE, 1, "bad command line") \
+    X(DMLSIM_EIO, 1, "cannot read or write a file") \
+    X(DMLSIM_EXML, 1, "malformed xml") \
+    X(DMLSIM_ESCHEMA, 1, "xml does not match the scenario dtd") \
+    X(DMLSIM_EVALUE, 1, "bad value") \
+    X(DMLSIM_EPLATFORM, 1, "bad platform") \
     X(DMLSIM_EEXPECT, 3, "an <expect> assertion failed")
 
 enum dmlsim_err {
 #define DMLSIM_X_ENUM(code, status, text) code,
     DMLSIM_ERRORS(DMLSIM_X_ENUM)
 #undef DMLSIM_X_ENUM
-        DMLSIM_NERR
+            DMLSIM_NERR
 };
 
 struct dmlsim_error {
@@ -47,11 +47,10 @@ int dmlsim_err_status(enum dmlsim_err code);
 const char *dmlsim_err_str(enum dmlsim_err code);
 
 /* Propagate a failure: evaluates `expr`, and on a nonzero code jumps to `label`. */
-#define DMLSIM_CHECK_GOTO(rc, expr, label)                                                         \
-    do {                                                                                           \
-        (rc) = (expr);                                                                             \
-        if ((rc) != DMLSIM_OK)                                                                     \
-            goto label;                                                                            \
+#define DMLSIM_CHECK_GOTO(rc, expr, label) \
+    do { \
+        (rc) = (expr); \
+        if ((rc) != DMLSIM_OK) goto label; \
     } while (0)
 
 #endif

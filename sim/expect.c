@@ -12,11 +12,11 @@ struct metric {
     double (*get)(const struct train_result *r, int batch);
 };
 
-#define FIELD_METRIC(fn, field)                                                                    \
-    static double fn(const struct train_result *r, int batch)                                      \
-    {                                                                                              \
-        (void)batch;                                                                               \
-        return r->field;                                                                           \
+#define FIELD_METRIC(fn, field) \
+    static double fn(const struct train_result *r, int batch) \
+    { \
+        (void)batch; \
+        return r->field; \
     }
 FIELD_METRIC(m_steps, steps_completed)
 FIELD_METRIC(m_time, total_s)
@@ -72,19 +72,32 @@ static double m_accounting(const struct train_result *r, int batch)
 
 static const struct metric metrics[] = {
         {"accounting_ok", m_accounting},
-        {"steps_completed", m_steps},       {"time_s", m_time},
-        {"throughput", m_throughput},       {"goodput", m_goodput},
-        {"mean_step_s", m_mean_step},       {"efficiency", m_efficiency},
-        {"idle_fraction", m_idle},          {"membership_changes", m_changes},
-        {"failures_detected", m_detected},  {"final_workers", m_final},
-        {"removed_stragglers", m_removed},  {"lost_steps", m_lost_steps},
-        {"lost_gradients", m_lost_grad},    {"lost_updates", m_lost_upd},
-        {"applied", m_applied},             {"dropped_stale", m_stale},
-        {"dropped_late", m_late},           {"consumed_samples", m_consumed},
-        {"skipped_samples", m_skipped},     {"replayed_samples", m_replayed},
-        {"checkpoints", m_ckpts},           {"checkpoint_overhead_s", m_ckpt_over},
-        {"version_spread", m_spread},       {"max_detect_s", m_detect},
-        {"max_recover_s", m_recover},       {"failed_collectives", m_failed_coll},
+        {"steps_completed", m_steps},
+        {"time_s", m_time},
+        {"throughput", m_throughput},
+        {"goodput", m_goodput},
+        {"mean_step_s", m_mean_step},
+        {"efficiency", m_efficiency},
+        {"idle_fraction", m_idle},
+        {"membership_changes", m_changes},
+        {"failures_detected", m_detected},
+        {"final_workers", m_final},
+        {"removed_stragglers", m_removed},
+        {"lost_steps", m_lost_steps},
+        {"lost_gradients", m_lost_grad},
+        {"lost_updates", m_lost_upd},
+        {"applied", m_applied},
+        {"dropped_stale", m_stale},
+        {"dropped_late", m_late},
+        {"consumed_samples", m_consumed},
+        {"skipped_samples", m_skipped},
+        {"replayed_samples", m_replayed},
+        {"checkpoints", m_ckpts},
+        {"checkpoint_overhead_s", m_ckpt_over},
+        {"version_spread", m_spread},
+        {"max_detect_s", m_detect},
+        {"max_recover_s", m_recover},
+        {"failed_collectives", m_failed_coll},
 };
 
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
@@ -92,8 +105,7 @@ static const struct metric metrics[] = {
 static const struct metric *find(const char *name)
 {
     for (size_t i = 0; name && i < NMETRICS; i++)
-        if (strcmp(metrics[i].name, name) == 0)
-            return &metrics[i];
+        if (strcmp(metrics[i].name, name) == 0) return &metrics[i];
     return NULL;
 }
 
@@ -109,8 +121,7 @@ const char *expect_metric_names(void)
         size_t used = 0;
         for (size_t i = 0; i < NMETRICS; i++) {
             int k = snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", metrics[i].name);
-            if (k > 0 && (size_t)k < sizeof buf - used)
-                used += (size_t)k;
+            if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
         }
     }
     return buf;
@@ -130,8 +141,8 @@ int expect_check(const struct scenario *sc, const struct train_result *res, FILE
         double v = expect_metric_value(e->metric, res, sc->train.batch);
         bool ok = v >= e->min && v <= e->max;
         failed += !ok;
-        fprintf(out, "# expect %-22s in [%g, %g]: %.9g %s (%s:%d)\n", e->metric, e->min, e->max,
-                v, ok ? "ok" : "FAILED", sc->path, e->line);
+        fprintf(out, "# expect %-22s in [%g, %g]: %.9g %s (%s:%d)\n", e->metric, e->min, e->max, v,
+                ok ? "ok" : "FAILED", sc->path, e->line);
     }
     return failed;
 }

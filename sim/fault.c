@@ -3,19 +3,19 @@
 
 #include "scenario.h"
 
+#include <xbt/sysdep.h>
+
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
-#include <xbt/sysdep.h>
-
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[FAULT_KIND_COUNT] = {
-        "crash", "restart", "slow", "slow-end", "link-down", "link-up", "degrade", "degrade-end",
-        "corrupt-batch"};
+        "crash",   "restart", "slow",        "slow-end",     "link-down",
+        "link-up", "degrade", "degrade-end", "corrupt-batch"};
 
 const char *fault_kind_name(enum fault_kind k)
 {
@@ -70,12 +70,10 @@ static int link_window(struct builder *b, const struct fault_spec *f, const char
     int hits = 0;
     for (size_t i = 0; i < nlinks; i++) {
         bool hit = node ? is_nic_link(node, links[i]) : strcmp(f->link, links[i]) == 0;
-        if (!hit)
-            continue;
+        if (!hit) continue;
         hits++;
         add(b, start, f->at_s, -1, links[i], f, cause);
-        if (f->for_s > 0)
-            add(b, end, f->at_s + f->for_s, -1, links[i], f, cause);
+        if (f->for_s > 0) add(b, end, f->at_s + f->for_s, -1, links[i], f, cause);
     }
     return hits;
 }
@@ -84,12 +82,9 @@ static int cmp_events(const void *x, const void *y)
 {
     const struct fault_event *a = x, *b = y;
     bool sa = a->t_s < 0, sb = b->t_s < 0;
-    if (sa != sb)
-        return sa ? 1 : -1;
-    if (!sa && a->t_s != b->t_s)
-        return a->t_s < b->t_s ? -1 : 1;
-    if (sa && a->step != b->step)
-        return a->step < b->step ? -1 : 1;
+    if (sa != sb) return sa ? 1 : -1;
+    if (!sa && a->t_s != b->t_s) return a->t_s < b->t_s ? -1 : 1;
+    if (sa && a->step != b->step) return a->step < b->step ? -1 : 1;
     return 0; /* qsort is not stable: ties are broken by the caller's index below */
 }
 
@@ -115,8 +110,8 @@ static enum dmlsim_err unknown(const struct scenario *sc, const struct fault_spe
 }
 
 enum dmlsim_err fault_plan_build(const struct scenario *sc, char **gpu_names, size_t ngpus,
-                                 char **host_names, size_t nhosts, char **link_names,
-                                 size_t nlinks, struct fault_plan *plan, struct dmlsim_error *err)
+                                 char **host_names, size_t nhosts, char **link_names, size_t nlinks,
+                                 struct fault_plan *plan, struct dmlsim_error *err)
 {
     struct builder b = {.plan = plan};
     enum dmlsim_err rc = DMLSIM_OK;
@@ -132,17 +127,15 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, char **gpu_names, si
         switch (f->kind) {
         case FS_CRASH:
             for (size_t h = 0; h < nhosts; h++) {
-                if (!names(f->host, host_names[h]))
-                    continue;
+                if (!names(f->host, host_names[h])) continue;
                 hits++;
-                struct fault_event *e = add(&b, FAULT_CRASH, f->at_s, f->step, host_names[h], f,
-                                            "crash");
+                struct fault_event *e =
+                        add(&b, FAULT_CRASH, f->at_s, f->step, host_names[h], f, "crash");
                 e->restart_s = f->restart_s;
                 if (f->at_s >= 0 && f->restart_s >= 0)
                     add(&b, FAULT_RESTART, f->at_s + f->restart_s, -1, host_names[h], f, "crash");
             }
-            if (!hits)
-                rc = unknown(sc, f, "host", f->host, err);
+            if (!hits) rc = unknown(sc, f, "host", f->host, err);
             break;
         case FS_STRAGGLER:
             if (f->sigma > 0) {
@@ -150,15 +143,13 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, char **gpu_names, si
                 break;
             }
             for (size_t h = 0; h < ngpus; h++) {
-                if (!names(f->host, gpu_names[h]))
-                    continue;
+                if (!names(f->host, gpu_names[h])) continue;
                 hits++;
                 add(&b, FAULT_SLOW, f->at_s, -1, gpu_names[h], f, "straggler");
                 if (f->for_s > 0)
                     add(&b, FAULT_SLOW_END, f->at_s + f->for_s, -1, gpu_names[h], f, "straggler");
             }
-            if (!hits)
-                rc = unknown(sc, f, "GPU host", f->host, err);
+            if (!hits) rc = unknown(sc, f, "GPU host", f->host, err);
             break;
         case FS_LINK_DOWN:
         case FS_DEGRADE: {
@@ -179,8 +170,8 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, char **gpu_names, si
                  grp = strtok_r(NULL, "|", &save)) {
                 char *s2 = NULL;
                 for (char *node = strtok_r(grp, ",", &s2); node; node = strtok_r(NULL, ",", &s2)) {
-                    if (link_window(&b, f, node, FAULT_LINK_DOWN, FAULT_LINK_UP, link_names,
-                                    nlinks, "partition") == 0) {
+                    if (link_window(&b, f, node, FAULT_LINK_DOWN, FAULT_LINK_UP, link_names, nlinks,
+                                    "partition") == 0) {
                         rc = unknown(sc, f, "node with NIC links", node, err);
                         break;
                     }
@@ -203,8 +194,7 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, char **gpu_names, si
                     hits++;
                     add(&b, FAULT_CORRUPT, -1, f->step, gpu_names[h], f, "corrupt-batch");
                 }
-            if (!hits)
-                rc = unknown(sc, f, "GPU host", f->host, err);
+            if (!hits) rc = unknown(sc, f, "GPU host", f->host, err);
             break;
         case FS_MTBF: {
             /* Weibull scale for the requested mean: mean = scale x Gamma(1 + 1/k). */
@@ -213,8 +203,7 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, char **gpu_names, si
                 for (double t = 0;;) {
                     t += f->weibull ? gsl_ran_weibull(rng, scale, f->shape)
                                     : gsl_ran_exponential(rng, f->mtbf_s);
-                    if (t >= f->until_s)
-                        break;
+                    if (t >= f->until_s) break;
                     struct fault_event *e = add(&b, FAULT_CRASH, t, -1, gpu_names[h], f, "mtbf");
                     e->restart_s = f->restart_s;
                     add(&b, FAULT_RESTART, t + f->restart_s, -1, gpu_names[h], f, "mtbf");
@@ -251,8 +240,9 @@ void fault_plan_print(const struct fault_plan *plan, FILE *out)
     fprintf(out, "# fault plan (seed %lu): %zu event(s)%s\n", plan->seed, plan->n,
             plan->jitter_sigma > 0 ? ", plus lognormal compute jitter" : "");
     if (plan->jitter_sigma > 0)
-        fprintf(out, "# jitter        every worker's compute of every step x max(1, "
-                     "lognormal(0, %g))\n",
+        fprintf(out,
+                "# jitter        every worker's compute of every step x max(1, "
+                "lognormal(0, %g))\n",
                 plan->jitter_sigma);
     fprintf(out, "#%13s %8s %14s %-26s %10s  %s\n", "time", "step", "event", "target", "factor",
             "cause");
@@ -283,11 +273,9 @@ static uint64_t mix(uint64_t x)
 
 double fault_jitter(const struct fault_plan *plan, int rank, int step)
 {
-    if (plan == NULL || plan->jitter_sigma <= 0)
-        return 1;
+    if (plan == NULL || plan->jitter_sigma <= 0) return 1;
     static gsl_rng *rng;
-    if (rng == NULL)
-        rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (rng == NULL) rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, (unsigned long)mix(mix(plan->seed) ^ ((uint64_t)rank << 32 | (unsigned)step)));
     double f = gsl_ran_lognormal(rng, 0, plan->jitter_sigma);
     return f > 1 ? f : 1;

@@ -26,27 +26,27 @@
 #include <stdio.h>
 
 enum fault_kind {
-    FAULT_CRASH,     /* host goes down */
-    FAULT_RESTART,   /* host comes back */
-    FAULT_SLOW,      /* host slowed by `factor` */
-    FAULT_SLOW_END,  /* host back to full speed */
-    FAULT_LINK_DOWN, /* link cut */
-    FAULT_LINK_UP,   /* link restored */
-    FAULT_DEGRADE,   /* link bandwidth x factor */
+    FAULT_CRASH,       /* host goes down */
+    FAULT_RESTART,     /* host comes back */
+    FAULT_SLOW,        /* host slowed by `factor` */
+    FAULT_SLOW_END,    /* host back to full speed */
+    FAULT_LINK_DOWN,   /* link cut */
+    FAULT_LINK_UP,     /* link restored */
+    FAULT_DEGRADE,     /* link bandwidth x factor */
     FAULT_DEGRADE_END, /* link bandwidth restored */
-    FAULT_CORRUPT,   /* a worker's batch at a step is corrupt */
+    FAULT_CORRUPT,     /* a worker's batch at a step is corrupt */
     FAULT_KIND_COUNT
 };
 
 struct fault_event {
     enum fault_kind kind;
-    double t_s;         /* when; < 0 for step-triggered events */
-    int step;           /* the step that triggers it, or -1 */
-    char target[64];    /* host or link name; for corrupt batches the worker's GPU host */
-    double factor;      /* straggler slowdown (> 1) or degrade bandwidth factor (0..1] */
-    double restart_s;   /* crash: restart delay, < 0 for none */
-    const char *cause;  /* "crash", "straggler", "link-down", "degrade", "partition", "mtbf", ... */
-    int line;           /* line of the scenario element it came from */
+    double t_s;        /* when; < 0 for step-triggered events */
+    int step;          /* the step that triggers it, or -1 */
+    char target[64];   /* host or link name; for corrupt batches the worker's GPU host */
+    double factor;     /* straggler slowdown (> 1) or degrade bandwidth factor (0..1] */
+    double restart_s;  /* crash: restart delay, < 0 for none */
+    const char *cause; /* "crash", "straggler", "link-down", "degrade", "partition", "mtbf", ... */
+    int line;          /* line of the scenario element it came from */
 };
 
 struct fault_spec; /* the parsed <faults> children, owned by struct scenario */
@@ -64,9 +64,8 @@ struct scenario;
  * nodes are node_names (for node-level targets). Checks every target exists ("FILE:LINE: ...").
  * `links`: names of the platform's links, for link faults. */
 enum dmlsim_err fault_plan_build(const struct scenario *sc, char **gpu_names, size_t ngpus,
-                                 char **host_names, size_t nhosts, char **link_names,
-                                 size_t nlinks, struct fault_plan *plan,
-                                 struct dmlsim_error *err);
+                                 char **host_names, size_t nhosts, char **link_names, size_t nlinks,
+                                 struct fault_plan *plan, struct dmlsim_error *err);
 
 void fault_plan_release(struct fault_plan *plan);
 

@@ -1,21 +1,20 @@
 /* main.c - the dmlsim command line. Parses arguments, calls the modules, prints one message and
  * exits 1 on bad input (3 is reserved for failed <expect> assertions). Nothing else lives here. */
 #include "bench.h"
-#include "expect.h"
 #include "calib.h"
-#include "model.h"
-#include "ps.h"
-#include "sweep.h"
-#include "validate.h"
-#include "train.h"
 #include "catalog.h"
 #include "error.h"
+#include "expect.h"
+#include "model.h"
 #include "platform.h"
+#include "ps.h"
 #include "scenario.h"
+#include "sweep.h"
+#include "train.h"
+#include "validate.h"
 
 #include <simgrid/engine.h>
 #include <xbt/log.h>
-
 #include <xbt/misc.h>
 
 #include <stdio.h>
@@ -42,8 +41,10 @@ static const char usage[] =
         "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
         "                               run one simulation per point of the grid, N at a time,\n"
         "                               and print one merged table (also to OUT)\n"
-        "  platform FILE.xml -o OUT.xml write the SimGrid platform a scenario's <cluster> generates\n"
-        "  calib FILE                   summarise a calibration profile or nccl-tests log, with fits\n"
+        "  platform FILE.xml -o OUT.xml write the SimGrid platform a scenario's <cluster> "
+        "generates\n"
+        "  calib FILE                   summarise a calibration profile or nccl-tests log, with "
+        "fits\n"
         "  calib --spec GPU [-o FILE]   write the spec-derived profile of a catalog GPU\n"
         "  shapes [--batch B]           the GEMM shapes of the model presets (for the calibrator)\n"
         "  validate FILE [--gpu GPU] [--intra CLASS]\n"
@@ -76,19 +77,19 @@ static void print_config(const struct scenario *sc, const struct platform *pf)
     printf("# scenario      %s (name \"%s\", seed %lu)\n", sc->path, sc->name, sc->seed);
     printf("# platform      %s\n", pf->description);
     printf("# gpus          %zu\n", pf->ngpus);
-    printf("# network       %s\n", sc->net_model == NET_CM02
-                                          ? "CM02, crosstraffic off, TCP-gamma off (exact alpha-beta)"
-                                          : "LV08 (SimGrid TCP realism: latency x13.01, bw x0.97)");
+    printf("# network       %s\n",
+           sc->net_model == NET_CM02 ? "CM02, crosstraffic off, TCP-gamma off (exact alpha-beta)"
+                                     : "LV08 (SimGrid TCP realism: latency x13.01, bw x0.97)");
 }
 
 /* Options of `run`. */
 struct run_opts {
-    const char *path;                  /* scenario file */
-    struct scenario_override *ov;      /* --set overrides */
-    size_t nov;                        /* number of overrides */
-    const char *csv, *json, *summary;  /* output files, or NULL */
-    const char *calib;                 /* --calib FILE, or NULL */
-    bool fault_plan;                   /* print the fault plan and stop */
+    const char *path;                 /* scenario file */
+    struct scenario_override *ov;     /* --set overrides */
+    size_t nov;                       /* number of overrides */
+    const char *csv, *json, *summary; /* output files, or NULL */
+    const char *calib;                /* --calib FILE, or NULL */
+    bool fault_plan;                  /* print the fault plan and stop */
 };
 
 /* Writes one output file atomically: to a temporary name, renamed into place when complete. */
@@ -151,8 +152,7 @@ static int cmd_run(const struct run_opts *o)
     struct model m = {0};
     int status = 0;
     enum dmlsim_err rc = scenario_load_with(o->path, o->ov, o->nov, &sc, &err);
-    if (rc != DMLSIM_OK)
-        return fail(&err);
+    if (rc != DMLSIM_OK) return fail(&err);
     if ((o->csv || o->json || o->summary) && sc.train.strategy == STRAT_NONE) {
         dmlsim_fail(&err, DMLSIM_EUSAGE,
                     "%s:0: --csv, --json and --summary describe training; expected a scenario "
@@ -194,7 +194,7 @@ static int cmd_run(const struct run_opts *o)
         printf("# benchmark     %s, algo %s, %s level, %d rank(s), chunks %d, factor %g, timeout "
                "%g s\n#\n",
                collective_op_name(sc.bench.op),
-               sc.bench.op == COLL_ALLREDUCE ? sc.bench.algo->name
+               sc.bench.op == COLL_ALLREDUCE   ? sc.bench.algo->name
                : sc.bench.op == COLL_BROADCAST ? "chain"
                                                : "ring",
                sc.bench.level == COLL_FLOW ? "flow" : "message", P, sc.bench.chunks,
@@ -207,8 +207,7 @@ static int cmd_run(const struct run_opts *o)
         struct train_result res;
         struct calib cal = calib_default();
         const char *cfile = o->calib ? o->calib : sc.calib_file;
-        if (cfile != NULL)
-            DMLSIM_CHECK_GOTO(rc, calib_load(cfile, &cal, &err), out_fail);
+        if (cfile != NULL) DMLSIM_CHECK_GOTO(rc, calib_load(cfile, &cal, &err), out_fail);
         scenario_build_model(&sc, &m);
         bool ps = sc.train.strategy == STRAT_PS;
         /* checks that need the platform come before any output */
@@ -251,12 +250,10 @@ static int cmd_run(const struct run_opts *o)
         const char *files[] = {o->csv, o->json, o->summary};
         writer_fn fns[] = {write_csv, train_write_json, write_summary};
         for (int i = 0; i < 3 && rc == DMLSIM_OK; i++)
-            if (files[i] != NULL)
-                rc = write_output(files[i], fns[i], &sc, &m, &res, &err);
+            if (files[i] != NULL) rc = write_output(files[i], fns[i], &sc, &m, &res, &err);
         train_result_release(&res);
         calib_release(&cal);
-        if (rc != DMLSIM_OK)
-            goto out_fail;
+        if (rc != DMLSIM_OK) goto out_fail;
     } else {
         print_config(&sc, pf);
         printf("# nothing to run: the scenario has no <benchmark> or <training>\n");
@@ -275,8 +272,7 @@ out:
 static int parse_run(int argc, char **argv, struct run_opts *o)
 {
     memset(o, 0, sizeof *o);
-    if (argc < 1 || argv[0][0] == '-')
-        return usage_error("run: expected FILE.xml");
+    if (argc < 1 || argv[0][0] == '-') return usage_error("run: expected FILE.xml");
     o->path = argv[0];
     o->ov = calloc((size_t)argc, sizeof *o->ov);
     for (int i = 1; i < argc; i++) {
@@ -290,14 +286,12 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
             o->fault_plan = true;
             continue;
         }
-        if (i + 1 >= argc)
-            return usage_error("run: option needs a value");
+        if (i + 1 >= argc) return usage_error("run: option needs a value");
         if (dst != NULL) {
             *dst = argv[++i];
         } else if (strcmp(a, "--set") == 0) {
             char *eq = strchr(argv[++i], '=');
-            if (eq == NULL)
-                return usage_error("run: --set expects ELEM.ATTR=VALUE");
+            if (eq == NULL) return usage_error("run: --set expects ELEM.ATTR=VALUE");
             *eq = '\0';
             o->ov[o->nov++] = (struct scenario_override){argv[i], eq + 1};
         } else {
@@ -318,12 +312,10 @@ static int cmd_platform(int argc, char **argv)
         else
             in = argv[i];
     }
-    if (in == NULL || out == NULL)
-        return usage_error("platform: expected FILE.xml -o OUT.xml");
+    if (in == NULL || out == NULL) return usage_error("platform: expected FILE.xml -o OUT.xml");
     struct scenario sc;
     struct dmlsim_error err = {0};
-    if (scenario_load(in, &sc, &err) != DMLSIM_OK)
-        return fail(&err);
+    if (scenario_load(in, &sc, &err) != DMLSIM_OK) return fail(&err);
     int status = 0;
     if (!sc.has_cluster) {
         dmlsim_fail(&err, DMLSIM_EUSAGE,
@@ -372,8 +364,7 @@ static int cmd_catalog(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
-        return usage_error("missing command");
+    if (argc < 2) return usage_error("missing command");
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage, stdout);
@@ -386,24 +377,17 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "run") == 0) {
         struct run_opts o;
         int st = parse_run(argc - 2, argv + 2, &o);
-        if (st == 0)
-            st = cmd_run(&o);
+        if (st == 0) st = cmd_run(&o);
         free(o.ov);
         return st;
     }
-    if (strcmp(cmd, "sweep") == 0)
-        return sweep_main(argv[0], argc - 2, argv + 2);
-    if (strcmp(cmd, "calib") == 0)
-        return validate_calib_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "shapes") == 0)
-        return validate_shapes_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "validate") == 0)
-        return validate_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "platform") == 0)
-        return cmd_platform(argc - 2, argv + 2);
+    if (strcmp(cmd, "sweep") == 0) return sweep_main(argv[0], argc - 2, argv + 2);
+    if (strcmp(cmd, "calib") == 0) return validate_calib_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "shapes") == 0) return validate_shapes_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "validate") == 0) return validate_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "platform") == 0) return cmd_platform(argc - 2, argv + 2);
     if (strcmp(cmd, "catalog") == 0) {
-        if (argc != 2)
-            return usage_error("catalog: takes no arguments");
+        if (argc != 2) return usage_error("catalog: takes no arguments");
         return cmd_catalog();
     }
     char what[128];

@@ -21,8 +21,8 @@ void model_release(struct model *m)
     memset(m, 0, sizeof *m);
 }
 
-void model_add(struct model *m, const char *name, double params, double fwd_flops,
-               double bwd_flops, double act_B)
+void model_add(struct model *m, const char *name, double params, double fwd_flops, double bwd_flops,
+               double act_B)
 {
     if (m->nlayers == m->cap) {
         m->cap = m->cap ? 2 * m->cap : 64;
@@ -142,8 +142,8 @@ static void resnet(struct builder *b, const int blocks[4])
 /* VGG-16, configuration D (Simonyan & Zisserman 2015, Table 1; torchvision vgg16). */
 static void vgg16(struct builder *b)
 {
-    static const int cfg[] = {64, 64, 0, 128, 128, 0, 256, 256, 256, 0, 512, 512, 512, 0,
-                              512, 512, 512, 0};
+    static const int cfg[] = {64, 64,  0,   128, 128, 0,   256, 256, 256,
+                              0,  512, 512, 512, 0,   512, 512, 512, 0};
     struct fmap x = {3, 224, 224};
     char n[48];
     int k = 0;
@@ -271,8 +271,8 @@ static void transformer_block(struct builder *b, const char *name, double h, dou
 struct gpt_config model_gpt_defaults(void)
 {
     /* GPT-2 small (Radford et al. 2019; Hugging Face "gpt2" config) */
-    return (struct gpt_config){.layers = 12, .hidden = 768, .heads = 12, .seq = 1024,
-                               .vocab = 50257};
+    return (struct gpt_config){
+            .layers = 12, .hidden = 768, .heads = 12, .seq = 1024, .vocab = 50257};
 }
 
 /* GPT-style decoder: token + learned position embeddings, blocks, final layer norm, output
@@ -332,10 +332,10 @@ const char *model_preset_names(void)
     return "resnet50, resnet101, vgg16, inception-v3, bert-large, gpt";
 }
 
-#define SUM_FIELD(m, field)                                                                        \
-    double s = 0;                                                                                  \
-    for (size_t i = 0; i < (m)->nlayers; i++)                                                      \
-        s += (m)->layers[i].field;                                                                 \
+#define SUM_FIELD(m, field) \
+    double s = 0; \
+    for (size_t i = 0; i < (m)->nlayers; i++) \
+        s += (m)->layers[i].field; \
     return s
 
 double model_params(const struct model *m)
@@ -397,8 +397,7 @@ int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer 
                     const struct gpu_model *gpu, char *why, size_t len)
 {
     struct memory_need need = model_memory(m, dtype, opt, batch);
-    if (need.total_B <= gpu->mem_B)
-        return 0;
+    if (need.total_B <= gpu->mem_B) return 0;
     snprintf(why, len,
              "%s (%.0f parameters, %s, %s) with batch %.0f needs %.2f GB per GPU (weights %.2f + "
              "gradients %.2f + optimizer %.2f + activations %.2f GB); a %s has %.2f GB",

@@ -23,14 +23,14 @@
 #include <stddef.h>
 
 struct layer {
-    char name[48];     /* e.g. "layer3.2.conv2" */
-    double params;     /* trainable parameters */
-    double fwd_flops;  /* forward FLOPs per sample */
-    double bwd_flops;  /* backward FLOPs per sample */
-    double act_B;      /* activation bytes kept per sample for the backward pass */
-    double gemm_m;     /* its main GEMM, per sample: M x N x K (conv: c_out x H_out W_out x */
-    double gemm_n;     /*   c_in k_h k_w as im2col; dense: n_out x 1 x n_in; transformer */
-    double gemm_k;     /*   block: the MLP's 4h x s x h); 0 when it has none */
+    char name[48];    /* e.g. "layer3.2.conv2" */
+    double params;    /* trainable parameters */
+    double fwd_flops; /* forward FLOPs per sample */
+    double bwd_flops; /* backward FLOPs per sample */
+    double act_B;     /* activation bytes kept per sample for the backward pass */
+    double gemm_m;    /* its main GEMM, per sample: M x N x K (conv: c_out x H_out W_out x */
+    double gemm_n;    /*   c_in k_h k_w as im2col; dense: n_out x 1 x n_in; transformer */
+    double gemm_k;    /*   block: the MLP's 4h x s x h); 0 when it has none */
 };
 
 struct model {
@@ -70,8 +70,8 @@ struct gpt_config model_gpt_defaults(void);
 void model_set_gemm(struct model *m, double gm, double gn, double gk);
 
 /* Appends a layer (bwd_flops < 0 means 2 x fwd_flops). */
-void model_add(struct model *m, const char *name, double params, double fwd_flops,
-               double bwd_flops, double act_B);
+void model_add(struct model *m, const char *name, double params, double fwd_flops, double bwd_flops,
+               double act_B);
 
 void model_init(struct model *m, const char *name);
 void model_release(struct model *m);
@@ -85,11 +85,11 @@ double model_act_B(const struct model *m);     /* per sample */
 double model_dtype_bytes(enum gpu_dtype dtype);
 
 struct memory_need {
-    double weights_B;    /* parameters in the training dtype */
-    double grads_B;      /* gradients in the training dtype */
-    double optimizer_B;  /* optimizer state, plus an FP32 master copy in mixed precision */
-    double act_B;        /* activations for the per-GPU batch */
-    double total_B;      /* the sum */
+    double weights_B;   /* parameters in the training dtype */
+    double grads_B;     /* gradients in the training dtype */
+    double optimizer_B; /* optimizer state, plus an FP32 master copy in mixed precision */
+    double act_B;       /* activations for the per-GPU batch */
+    double total_B;     /* the sum */
 };
 
 /* Memory per GPU for data parallelism (every GPU holds the whole model). FP32: 4 B weights + 4 B

@@ -57,8 +57,7 @@ enum net_status net_recv(sg_mailbox_t mb, void **payload, double timeout_s)
     *payload = NULL;
     sg_comm_t comm = sg_mailbox_get_async(mb, payload);
     enum net_status st = status_of(sg_comm_wait_for(comm, timeout_s));
-    if (st != NET_OK)
-        *payload = NULL;
+    if (st != NET_OK) *payload = NULL;
     return st;
 }
 

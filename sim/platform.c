@@ -13,16 +13,15 @@
 #include <xbt/sysdep.h>
 
 #include <ctype.h>
-#include <stdarg.h>
-#include <stdio.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <dirent.h>
 #include <unistd.h>
-
 
 /* ---- generator ---------------------------------------------------------------------------- */
 
@@ -30,12 +29,14 @@
  * the catalog's doubles. */
 static void write_link(FILE *out, const char *indent, const char *id, double bw_Bps, double lat_s)
 {
-    fprintf(out, "%s<link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
-                 "sharing_policy=\"SPLITDUPLEX\"/>\n",
+    fprintf(out,
+            "%s<link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+            "sharing_policy=\"SPLITDUPLEX\"/>\n",
             indent, id, bw_Bps, lat_s);
 }
 
-/* A route made of link halves, e.g. {"node0.gpu0.nvlink4", "UP"}, {"node0.gpu1.nvlink4", "DOWN"}. */
+/* A route made of link halves, e.g. {"node0.gpu0.nvlink4", "UP"}, {"node0.gpu1.nvlink4", "DOWN"}.
+ */
 struct hop {
     char id[96];
     const char *dir;
@@ -45,8 +46,7 @@ static void write_route(FILE *out, const char *tag, const char *src, const char 
                         const char *gw_src, const char *gw_dst, const struct hop *hops, int n)
 {
     fprintf(out, "    <%s src=\"%s\" dst=\"%s\"", tag, src, dst);
-    if (gw_src != NULL)
-        fprintf(out, " gw_src=\"%s\" gw_dst=\"%s\"", gw_src, gw_dst);
+    if (gw_src != NULL) fprintf(out, " gw_src=\"%s\" gw_dst=\"%s\"", gw_src, gw_dst);
     fprintf(out, " symmetrical=\"NO\">");
     for (int i = 0; i < n; i++)
         fprintf(out, "<link_ctn id=\"%s\" direction=\"%s\"/>", hops[i].id, hops[i].dir);
@@ -105,15 +105,16 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
 
     fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
     for (int j = 0; j < G; j++)
-        fprintf(out, "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
-                     "value=\"%s\"/><prop id=\"node\" value=\"%d\"/></host>\n",
+        fprintf(out,
+                "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
+                "value=\"%s\"/><prop id=\"node\" value=\"%d\"/></host>\n",
                 n, j, c->gpu->peak_flops[DTYPE_FP32], c->gpu->name, n);
-    fprintf(out, "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
-                 "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/><disk id=\"nvme\" "
-                 "read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/></host>\n",
+    fprintf(out,
+            "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+            "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/><disk id=\"nvme\" "
+            "read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/></host>\n",
             n, CATALOG_CPU_FLOPS, n, CATALOG_NVME_BPS, CATALOG_NVME_BPS);
-    if (has_net)
-        fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
+    if (has_net) fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
     for (int j = 0; j < G; j++) {
         snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, c->pcie->name);
         write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
@@ -131,8 +132,7 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
 
     for (int s = 0; s < points; s++) {
         for (int d = 0; d < points; d++) {
-            if (s == d)
-                continue;
+            if (s == d) continue;
             struct hop hops[4];
             int h = 0;
             bool gpu_pair = s < G && d < G;
@@ -161,8 +161,9 @@ static void write_cpu_zone(FILE *out, const struct cluster_spec *c, const char *
 {
     char id[96], gw[48];
     fprintf(out, "  <zone id=\"%s\" routing=\"Full\">\n", zone);
-    fprintf(out, "    <host id=\"%s\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
-                 "value=\"%s\"/>",
+    fprintf(out,
+            "    <host id=\"%s\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+            "value=\"%s\"/>",
             host, CATALOG_CPU_FLOPS, role);
     if (disk)
         fprintf(out, "<disk id=\"store\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>",
@@ -226,11 +227,11 @@ void platform_write(const struct scenario *sc, FILE *out)
     if (c->topology == TOPO_FATTREE)
         fprintf(out, " (%d nodes per leaf, %d spines, oversubscription %g)", c->nodes_per_leaf,
                 c->spines, c->oversubscription);
-    if (c->ps_nodes > 0)
-        fprintf(out, ", %d parameter-server node(s)", c->ps_nodes);
-    fprintf(out, ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
-                 "hop's latency;\n     switches are FATPIPE links (non-blocking, port-to-port "
-                 "latency). Sources: `dmlsim catalog`. -->\n");
+    if (c->ps_nodes > 0) fprintf(out, ", %d parameter-server node(s)", c->ps_nodes);
+    fprintf(out,
+            ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
+            "hop's latency;\n     switches are FATPIPE links (non-blocking, port-to-port "
+            "latency). Sources: `dmlsim catalog`. -->\n");
     fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
     for (int n = 0; n < c->nodes; n++)
         write_node(out, c, n);
@@ -240,14 +241,14 @@ void platform_write(const struct scenario *sc, FILE *out)
         snprintf(host, sizeof host, "ps%d.cpu", i);
         write_cpu_zone(out, c, zone, host, "ps", false);
     }
-    if (c->nic)
-        write_cpu_zone(out, c, "storage", "storage.cpu", "storage", true);
+    if (c->nic) write_cpu_zone(out, c, "storage", "storage.cpu", "storage", true);
     if (c->nic != NULL && zones > 1) {
         /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
         for (int l = 0; l < leaves; l++) {
             switch_name(c, l * c->nodes_per_leaf, id, sizeof id);
-            fprintf(out, "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
-                         "sharing_policy=\"FATPIPE\"/>\n",
+            fprintf(out,
+                    "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                    "sharing_policy=\"FATPIPE\"/>\n",
                     id, c->nic->name, c->nic->line_bw_Bps, CATALOG_SWITCH_LAT_S);
         }
         for (int l = 0; l < leaves && leaves > 1; l++)
@@ -258,8 +259,7 @@ void platform_write(const struct scenario *sc, FILE *out)
     }
     for (int a = 0; a < zones && c->nic; a++) {
         for (int b = 0; b < zones; b++) {
-            if (a == b)
-                continue;
+            if (a == b) continue;
             char za[32], zb[32], ga[48], gb[48], sw[32];
             struct hop hops[4];
             int h = 0, la = a / c->nodes_per_leaf, lb = b / c->nodes_per_leaf;
@@ -331,12 +331,12 @@ static enum dmlsim_err check_user_platform(const char *path, struct dmlsim_error
 {
     xmlDocPtr doc;
     enum dmlsim_err rc = xmldoc_read(path, &doc, err);
-    if (rc != DMLSIM_OK)
-        return rc;
+    if (rc != DMLSIM_OK) return rc;
     xmlNodePtr root = xmlDocGetRootElement(doc);
     if (root == NULL || strcmp((const char *)root->name, "platform") != 0) {
         rc = dmlsim_fail(err, DMLSIM_EPLATFORM, "%s:%ld: root element <%s>; expected <platform>",
-                         path, root ? xmlGetLineNo(root) : 0L, root ? (const char *)root->name : "");
+                         path, root ? xmlGetLineNo(root) : 0L,
+                         root ? (const char *)root->name : "");
         goto out_free_doc;
     }
     /* Depth-first over every element, looking for <prop id="gpu"> under a <host>. */
@@ -376,14 +376,12 @@ int platform_name_cmp(const char *a, const char *b)
         if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
             char *ea, *eb;
             unsigned long long va = strtoull(a, &ea, 10), vb = strtoull(b, &eb, 10);
-            if (va != vb)
-                return va < vb ? -1 : 1;
+            if (va != vb) return va < vb ? -1 : 1;
             a = ea;
             b = eb;
             continue;
         }
-        if (*a != *b)
-            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
         a++;
         b++;
     }
@@ -399,8 +397,7 @@ static int host_cmp(const void *x, const void *y)
 static char *describe(const struct scenario *sc)
 {
     const struct cluster_spec *c = &sc->cluster;
-    if (!sc->has_cluster)
-        return bprintf("file %s", sc->platform_file);
+    if (!sc->has_cluster) return bprintf("file %s", sc->platform_file);
     char *nic = c->nic ? bprintf(", nic %d x %s, %s", c->nics_per_node, c->nic->name,
                                  c->topology == TOPO_STAR ? "star" : "fat-tree")
                        : xbt_strdup("");
@@ -449,14 +446,13 @@ static void collect_names(xmlNodePtr n, void *data)
 {
     struct doc_names *d = data;
     xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
-    if (id == NULL)
-        return;
+    if (id == NULL) return;
     if (is_elem(n, "host")) {
         push_name(&d->hosts, &d->nhosts, id);
         for (xmlNodePtr p = n->children; p; p = p->next) {
-            xmlChar *pid = p->type == XML_ELEMENT_NODE ? xmlGetProp(p, (const xmlChar *)"id") : NULL;
-            if (pid && strcmp((const char *)pid, "gpu") == 0)
-                push_name(&d->gpus, &d->ngpus, id);
+            xmlChar *pid =
+                    p->type == XML_ELEMENT_NODE ? xmlGetProp(p, (const xmlChar *)"id") : NULL;
+            if (pid && strcmp((const char *)pid, "gpu") == 0) push_name(&d->gpus, &d->ngpus, id);
             xmlFree(pid);
         }
     } else if (is_elem(n, "link")) {
@@ -481,18 +477,15 @@ static void free_names(struct doc_names *d)
 static xmlNodePtr find_by_id(xmlNodePtr n, const char *tag, const char *id)
 {
     for (; n != NULL; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
+        if (n->type != XML_ELEMENT_NODE) continue;
         if (is_elem(n, tag)) {
             xmlChar *v = xmlGetProp(n, (const xmlChar *)"id");
             bool hit = v && strcmp((const char *)v, id) == 0;
             xmlFree(v);
-            if (hit)
-                return n;
+            if (hit) return n;
         }
         xmlNodePtr found = find_by_id(n->children, tag, id);
-        if (found)
-            return found;
+        if (found) return found;
     }
     return NULL;
 }
@@ -505,8 +498,7 @@ static void write_profile(const char *dir, const char *name, const double *t, co
     FILE *f = fopen(path, "w");
     for (size_t i = 0; f && i < n; i++)
         fprintf(f, "%.17g %.17g\n", t[i], v[i]);
-    if (f)
-        fclose(f);
+    if (f) fclose(f);
     free(path);
 }
 
@@ -517,13 +509,12 @@ struct retarget {
 static void retarget_ctn(xmlNodePtr n, void *data)
 {
     struct retarget *r = data;
-    if (!is_elem(n, "link_ctn"))
-        return;
+    if (!is_elem(n, "link_ctn")) return;
     xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
     if (id && strcmp((const char *)id, r->link) == 0) {
         xmlChar *dir = xmlGetProp(n, (const xmlChar *)"direction");
-        char *half = bprintf("%s_%s", r->link, dir && strcmp((const char *)dir, "DOWN") == 0 ?
-                                                      "DOWN" : "UP");
+        char *half = bprintf("%s_%s", r->link,
+                             dir && strcmp((const char *)dir, "DOWN") == 0 ? "DOWN" : "UP");
         xmlSetProp(n, (const xmlChar *)"id", (const xmlChar *)half);
         xmlUnsetProp(n, (const xmlChar *)"direction");
         free(half);
@@ -541,8 +532,7 @@ static xmlNodePtr split_duplex(xmlNodePtr root, xmlNodePtr n, const char *link)
     xmlChar *pol = xmlGetProp(n, (const xmlChar *)"sharing_policy");
     bool split = pol && strcmp((const char *)pol, "SPLITDUPLEX") == 0;
     xmlFree(pol);
-    if (!split)
-        return n;
+    if (!split) return n;
     xmlNodePtr up = xmlCopyNode(n, 1), down = xmlCopyNode(n, 1);
     char *uname = bprintf("%s_UP", link), *dname = bprintf("%s_DOWN", link);
     xmlSetProp(up, (const xmlChar *)"id", (const xmlChar *)uname);
@@ -565,8 +555,7 @@ static void link_profiles(xmlNodePtr root, const char *dir, struct fault_plan *p
                           const char *link, int *seq)
 {
     xmlNodePtr n = find_by_id(root, "link", link);
-    if (n == NULL)
-        return;
+    if (n == NULL) return;
     double t[256], v[256], bt[256], bv[256], bw = 0;
     size_t ns = 0, nb = 0;
     xmlChar *bws = xmlGetProp(n, (const xmlChar *)"bandwidth");
@@ -576,8 +565,7 @@ static void link_profiles(xmlNodePtr root, const char *dir, struct fault_plan *p
     bt[nb] = 0, bv[nb++] = bw;
     for (size_t i = 0; i < plan->n && ns < 255 && nb < 255; i++) {
         const struct fault_event *e = &plan->ev[i];
-        if (strcmp(e->target, link) != 0)
-            continue;
+        if (strcmp(e->target, link) != 0) continue;
         if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_LINK_UP)
             t[ns] = e->t_s, v[ns++] = e->kind == FAULT_LINK_UP;
         else if (e->kind == FAULT_DEGRADE || e->kind == FAULT_DEGRADE_END)
@@ -608,11 +596,9 @@ static void link_profiles(xmlNodePtr root, const char *dir, struct fault_plan *p
 static void host_pstates(xmlNodePtr root, struct fault_plan *plan, const char *host)
 {
     xmlNodePtr n = find_by_id(root, "host", host);
-    if (n == NULL)
-        return;
+    if (n == NULL) return;
     xmlChar *sp = xmlGetProp(n, (const xmlChar *)"speed");
-    if (sp == NULL)
-        return;
+    if (sp == NULL) return;
     char *list = xbt_strdup((const char *)sp);
     xmlFree(sp);
     char first[64];
@@ -624,8 +610,7 @@ static void host_pstates(xmlNodePtr root, struct fault_plan *plan, const char *h
         count += *c == ',';
     for (size_t i = 0; i < plan->n; i++) {
         struct fault_event *e = &plan->ev[i];
-        if (e->kind != FAULT_SLOW || strcmp(e->target, host) != 0)
-            continue;
+        if (e->kind != FAULT_SLOW || strcmp(e->target, host) != 0) continue;
         char *longer = bprintf("%s,%.17gf", list, base / e->factor);
         free(list);
         list = longer;
@@ -646,8 +631,7 @@ static void copy_profiles(xmlNodePtr n, void *data)
     struct copy_ctx *c = data;
     for (xmlAttrPtr a = n->properties; a; a = a->next) {
         size_t len = strlen((const char *)a->name);
-        if (len < 5 || strcmp((const char *)a->name + len - 5, "_file") != 0)
-            continue;
+        if (len < 5 || strcmp((const char *)a->name + len - 5, "_file") != 0) continue;
         xmlChar *v = xmlGetProp(n, a->name);
         char *src = bprintf("%s/%s", c->from_dir, (const char *)v);
         const char *base = strrchr((const char *)v, '/');
@@ -657,10 +641,8 @@ static void copy_profiles(xmlNodePtr n, void *data)
         size_t k;
         while (out && (k = fread(buf, 1, sizeof buf, in)) > 0)
             fwrite(buf, 1, k, out);
-        if (in)
-            fclose(in);
-        if (out)
-            fclose(out);
+        if (in) fclose(in);
+        if (out) fclose(out);
         xmlSetProp(n, a->name, (const xmlChar *)(base ? base + 1 : (const char *)v));
         xmlFree(v);
         free(src);
@@ -673,14 +655,12 @@ static void remove_dir(const char *dir)
     DIR *d = opendir(dir);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
+        if (e->d_name[0] == '.') continue;
         char *p = bprintf("%s/%s", dir, e->d_name);
         unlink(p);
         free(p);
     }
-    if (d)
-        closedir(d);
+    if (d) closedir(d);
     rmdir(dir);
 }
 
@@ -742,8 +722,7 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
         for (size_t j = 0; j < i && first; j++)
             first = strcmp(pf->plan.ev[j].target, e->target) != 0 ||
                     (pf->plan.ev[j].kind == FAULT_SLOW) != (e->kind == FAULT_SLOW);
-        if (!first)
-            continue;
+        if (!first) continue;
         if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_DEGRADE)
             link_profiles(root, dir, &pf->plan, e->target, &seq);
         else if (e->kind == FAULT_SLOW)
@@ -761,8 +740,7 @@ loaded:;
     nhosts = sg_host_count();
     pf->gpus = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
     for (size_t i = 0; i < nhosts; i++)
-        if (sg_host_get_property_value(hosts[i], "gpu") != NULL)
-            pf->gpus[pf->ngpus++] = hosts[i];
+        if (sg_host_get_property_value(hosts[i], "gpu") != NULL) pf->gpus[pf->ngpus++] = hosts[i];
     qsort(pf->gpus, pf->ngpus, sizeof *pf->gpus, host_cmp);
     pf->models = xbt_new0(const struct gpu_model *, pf->ngpus ? pf->ngpus : 1);
     for (size_t i = 0; i < pf->ngpus; i++)
@@ -796,8 +774,7 @@ out:
 
 void platform_free(struct platform *pf)
 {
-    if (pf == NULL)
-        return;
+    if (pf == NULL) return;
     free(pf->gpus);
     free(pf->models);
     free(pf->ps_hosts);
@@ -831,15 +808,12 @@ const char *platform_route_classes(sg_host_t a, sg_host_t b, char *buf, size_t l
     sg_host_get_route(a, b, links);
     xbt_dynar_foreach (links, i, link) {
         platform_link_class(sg_link_get_name(link), cls, sizeof cls);
-        if (strcmp(cls, prev) == 0)
-            continue;
+        if (strcmp(cls, prev) == 0) continue;
         int k = snprintf(buf + used, len - used, "%s%s", used ? ">" : "", cls);
-        if (k > 0 && (size_t)k < len - used)
-            used += (size_t)k;
+        if (k > 0 && (size_t)k < len - used) used += (size_t)k;
         snprintf(prev, sizeof prev, "%s", cls);
     }
     xbt_dynar_free(&links);
-    if (used == 0)
-        snprintf(buf, len, "local");
+    if (used == 0) snprintf(buf, len, "local");
     return buf;
 }

@@ -21,25 +21,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REQUEST_B 64.0 /* a pull request or a verdict: a small control message */
+#define REQUEST_B          64.0    /* a pull request or a verdict: a small control message */
 #define CATALOG_CPU_MEM_BW 204.8e9 /* AMD EPYC 7742: 8 channels of DDR4-3200 x 25.6 GB/s */
-#define CPU_MEM_EFF 0.92 /* memory-bound kernels, as the GPU default (calib.c) */
+#define CPU_MEM_EFF        0.92    /* memory-bound kernels, as the GPU default (calib.c) */
 
 enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE };
 
 struct push_rec {
-    int worker;      /* who pushed */
-    int version;     /* version the gradient was computed from */
-    int accepted;    /* async: the shard's verdict */
+    int worker;       /* who pushed */
+    int version;      /* version the gradient was computed from */
+    int accepted;     /* async: the shard's verdict */
     sg_sem_t decided; /* async: released when the verdict is set */
     struct push_rec *next;
 };
 
 struct ps_msg {
     enum msg_type type;
-    int version;           /* PULL: version needed; PUSH/PARAMS: version of the data */
-    int accepted;          /* VERDICT */
-    int shard;             /* ADVANCE: who advanced */
+    int version;  /* PULL: version needed; PUSH/PARAMS: version of the data */
+    int accepted; /* VERDICT */
+    int shard;    /* ADVANCE: who advanced */
 };
 
 struct ps_ctx;
@@ -47,37 +47,37 @@ struct ps_ctx;
 struct shard {
     struct ps_ctx *c;
     int id;
-    int incarnation;                /* restarts of its host */
-    double *applied_at;             /* per version: slices applied into it */
-    struct ckpt ckpt;               /* this shard's checkpoints */
-    double ckpt_version;            /* the version its last counted checkpoint holds */
-    double last_ckpt_s;             /* when it last started one */
+    int incarnation;     /* restarts of its host */
+    double *applied_at;  /* per version: slices applied into it */
+    struct ckpt ckpt;    /* this shard's checkpoints */
+    double ckpt_version; /* the version its last counted checkpoint holds */
+    double last_ckpt_s;  /* when it last started one */
     sg_host_t host;
-    double params, bytes;           /* parameters owned, and their gradient/parameter bytes */
-    double update_amt;              /* exec amount of one update on the shard's host */
-    int version;                    /* current version */
-    double *version_s;              /* time each version was reached */
-    int nversions;                  /* versions reached, counting version 0 */
-    bool *waiting;                  /* per worker: its port waits for a newer version */
-    sg_sem_t *wake;                 /* per worker: released to wake that port */
-    sg_sem_t arrived;               /* one release per queued push */
-    struct push_rec *head, *tail;   /* pushes not yet taken by the shard */
-    struct shard_report *rep;       /* its report */
+    double params, bytes;         /* parameters owned, and their gradient/parameter bytes */
+    double update_amt;            /* exec amount of one update on the shard's host */
+    int version;                  /* current version */
+    double *version_s;            /* time each version was reached */
+    int nversions;                /* versions reached, counting version 0 */
+    bool *waiting;                /* per worker: its port waits for a newer version */
+    sg_sem_t *wake;               /* per worker: released to wake that port */
+    sg_sem_t arrived;             /* one release per queued push */
+    struct push_rec *head, *tail; /* pushes not yet taken by the shard */
+    struct shard_report *rep;     /* its report */
 };
 
 struct ps_worker {
     struct ps_ctx *c;
     int rank;
-    double *fwd_amt;    /* per layer: exec amount of its forward for one batch */
-    double *bwd_amt;    /* per layer: exec amount of its backward */
-    double busy_s;      /* computing */
-    double end_s;       /* when it finished */
-    double *iter_s;     /* per iteration: duration */
-    double *iter_busy;  /* per iteration: compute */
-    int next_it;        /* the iteration it is at (kept across restarts) */
-    int incarnation;    /* restarts of its host */
+    double *fwd_amt;                       /* per layer: exec amount of its forward for one batch */
+    double *bwd_amt;                       /* per layer: exec amount of its backward */
+    double busy_s;                         /* computing */
+    double end_s;                          /* when it finished */
+    double *iter_s;                        /* per iteration: duration */
+    double *iter_busy;                     /* per iteration: compute */
+    int next_it;                           /* the iteration it is at (kept across restarts) */
+    int incarnation;                       /* restarts of its host */
     bool in_step, in_corrupt, in_computed; /* where a crash caught it */
-    int delivered;      /* slices of this iteration its shards' ports received */
+    int delivered;                         /* slices of this iteration its shards' ports received */
 };
 
 struct port {
@@ -90,14 +90,14 @@ struct ps_ctx {
     const struct model *m;
     const struct platform *pf;
     int P, K, quorum;
-    double total_versions;          /* versions each shard may reach */
+    double total_versions; /* versions each shard may reach */
     struct shard *shards;
     struct ps_worker *workers;
     struct port *ports;
     struct traffic *traffic;
     struct train_result *res;
-    sg_host_t coord_host;           /* coordinator's host, or NULL */
-    int workers_done;               /* workers that finished every iteration */
+    sg_host_t coord_host; /* coordinator's host, or NULL */
+    int workers_done;     /* workers that finished every iteration */
 };
 
 static sg_mailbox_t mbox(const char *fmt, int a, int b)
@@ -131,8 +131,7 @@ static enum net_status send_msg(struct ps_ctx *c, sg_host_t from, sg_host_t to, 
 {
     traffic_add(c->traffic, from, to, size_B);
     enum net_status st = net_send(mb, m, size_B, c->sc->train.timeout_s);
-    if (st != NET_OK)
-        free(m);
+    if (st != NET_OK) free(m);
     return st;
 }
 
@@ -152,8 +151,7 @@ static void on_worker_exit(int failed, void *data)
 {
     struct ps_worker *w = data;
     struct ps_ctx *c = w->c;
-    if (!failed || !w->in_step)
-        return;
+    if (!failed || !w->in_step) return;
     if (w->in_computed) /* what its shards did not receive (the ports count receipts) */
         lose_slices(c, c->K - w->delivered);
     else if (!w->in_corrupt)
@@ -174,8 +172,7 @@ static void pull_all(struct ps_worker *w, int it, int *version)
     double give_up = simgrid_get_clock() + c->sc->rec.replacement_s;
     for (int left = c->K; left > 0;) {
         for (int k = 0; k < c->K; k++) {
-            if (got[k])
-                continue;
+            if (got[k]) continue;
             struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
             traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
             comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
@@ -183,8 +180,7 @@ static void pull_all(struct ps_worker *w, int it, int *version)
         }
         double end = simgrid_get_clock() + ts->timeout_s;
         for (int k = 0; k < c->K; k++) {
-            if (got[k])
-                continue;
+            if (got[k]) continue;
             net_wait(comms[k], end);
             if (net_wait(comms[c->K + k], end) == NET_OK && in[k] != NULL) {
                 version[k] = in[k]->version;
@@ -195,8 +191,7 @@ static void pull_all(struct ps_worker *w, int it, int *version)
             in[k] = NULL;
         }
         if (left > 0) {
-            if (simgrid_get_clock() >= give_up)
-                break;
+            if (simgrid_get_clock() >= give_up) break;
             sg_actor_sleep_for(RETRY_S);
         }
     }
@@ -229,8 +224,7 @@ static void worker_actor(int argc, char **argv)
         w->in_corrupt = corrupt;
         w->in_computed = false;
         w->delivered = 0;
-        if (corrupt)
-            c->res->skipped_samples += ts->batch;
+        if (corrupt) c->res->skipped_samples += ts->batch;
         pull_all(w, it, version);
         const struct model *m = c->m;
         for (size_t l = 0; l < m->nlayers; l++)
@@ -258,8 +252,7 @@ static void worker_actor(int argc, char **argv)
         sg_actor_yield();
         lose_slices(c, c->K - w->delivered);
         w->in_step = false;
-        if (it == 0)
-            c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
+        if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
         if (ts->ps.mode == PS_ASYNC) { /* each shard's verdict */
             for (int k = 0; k < c->K; k++)
                 comms[k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
@@ -305,8 +298,7 @@ static void port_actor(int argc, char **argv)
     sg_host_t worker = c->pf->gpus[p->worker];
     for (;;) { /* a daemon: serves its worker for as long as the run lasts */
         struct ps_msg *m;
-        if (net_recv(to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK)
-            continue;
+        if (net_recv(to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
         if (m->type == MSG_PULL) {
             /* sync: wait for the version the worker needs, but not past the deadline (a shard
              * that lost workers or state moves on) */
@@ -332,8 +324,7 @@ static void port_actor(int argc, char **argv)
         rec->version = m->version;
         free(m);
         bool async = ts->ps.mode == PS_ASYNC;
-        if (async)
-            rec->decided = sg_sem_init(0);
+        if (async) rec->decided = sg_sem_init(0);
         enqueue(s, rec);
         if (async) {
             sg_sem_acquire(rec->decided);
@@ -357,8 +348,7 @@ static struct push_rec *take(struct shard *s, double timeout)
         return NULL;
     struct push_rec *rec = s->head;
     s->head = rec->next;
-    if (s->head == NULL)
-        s->tail = NULL;
+    if (s->head == NULL) s->tail = NULL;
     rec->next = NULL;
     return rec;
 }
@@ -367,8 +357,7 @@ static void advance(struct shard *s)
 {
     struct ps_ctx *c = s->c;
     double t0 = simgrid_get_clock();
-    if (s->update_amt > 0)
-        sg_actor_execute(s->update_amt);
+    if (s->update_amt > 0) sg_actor_execute(s->update_amt);
     s->rep->update_s += simgrid_get_clock() - t0;
     s->version++;
     if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
@@ -384,7 +373,8 @@ static void advance(struct shard *s)
         a->shard = s->id;
         send_msg(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
     }
-    if (c->sc->ckpt.present && ckpt_due(&s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
+    if (c->sc->ckpt.present &&
+        ckpt_due(&s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
         s->last_ckpt_s = simgrid_get_clock();
         ckpt_write(&s->ckpt, s->host, s->version, s->version, &s->ckpt_version);
     }
@@ -413,8 +403,7 @@ static void shard_actor(int argc, char **argv)
             int got = 0, v = s->version;
             while (got < c->quorum) {
                 struct push_rec *rec = take(s, c->sc->train.timeout_s);
-                if (rec == NULL)
-                    break;
+                if (rec == NULL) break;
                 if (rec->version == v) {
                     got++;
                     record_applied(c, s, 0);
@@ -424,8 +413,7 @@ static void shard_actor(int argc, char **argv)
                 }
                 free(rec);
             }
-            if (got == 0 && c->workers_done == c->P)
-                break;
+            if (got == 0 && c->workers_done == c->P) break;
             advance(s);
         }
     } else {
@@ -454,8 +442,7 @@ static void start(const char *fmt, int a, int b, sg_host_t host, xbt_main_func_t
     snprintf(name, sizeof name, fmt, a, b);
     sg_actor_t actor = sg_actor_init(name, host);
     sg_actor_set_data(actor, data);
-    if (daemon)
-        sg_actor_daemonize(actor);
+    if (daemon) sg_actor_daemonize(actor);
     sg_actor_start(actor, code, 0, NULL);
 }
 
@@ -507,15 +494,12 @@ static void ps_injector(int argc, char **argv)
     const struct fault_plan *plan = &c->pf->plan;
     for (size_t i = 0; i < plan->n && plan->ev[i].t_s >= 0; i++) {
         const struct fault_event *e = &plan->ev[i];
-        if (e->t_s > simgrid_get_clock())
-            sg_actor_sleep_until(e->t_s);
+        if (e->t_s > simgrid_get_clock()) sg_actor_sleep_until(e->t_s);
         sg_host_t h = sg_host_by_name(e->target);
-        if (h == NULL || h == c->pf->storage)
-            continue;
+        if (h == NULL || h == c->pf->storage) continue;
         if (e->kind == FAULT_CRASH && sg_host_is_on(h)) {
             for (int k = 0; k < c->K; k++)
-                if (c->shards[k].host == h)
-                    shard_crashed(c, &c->shards[k]);
+                if (c->shards[k].host == h) shard_crashed(c, &c->shards[k]);
             sg_host_turn_off(h);
         } else if (e->kind == FAULT_RESTART && !sg_host_is_on(h)) {
             sg_host_turn_on(h);
@@ -555,8 +539,7 @@ static void coordinator_actor(int argc, char **argv)
             hi = ver[k] > hi ? ver[k] : hi;
         }
         c->res->coordinator_global = lo; /* the version every shard has reached */
-        if (hi - lo > c->res->coordinator_spread)
-            c->res->coordinator_spread = hi - lo;
+        if (hi - lo > c->res->coordinator_spread) c->res->coordinator_spread = hi - lo;
     }
     free(ver);
 }
@@ -578,8 +561,7 @@ void ps_split(const struct model *m, int K, bool by_bytes, double *out)
 
 static sg_host_t shard_host(const struct scenario *sc, const struct platform *pf, int k)
 {
-    if (sc->train.ps.dedicated)
-        return pf->nps ? pf->ps_hosts[k % pf->nps] : NULL;
+    if (sc->train.ps.dedicated) return pf->nps ? pf->ps_hosts[k % pf->nps] : NULL;
     return pf->ncpus ? pf->cpu_hosts[k % pf->ncpus] : NULL;
 }
 
@@ -589,8 +571,7 @@ enum dmlsim_err ps_check(const struct scenario *sc, const struct platform *pf,
     const struct train_spec *ts = &sc->train;
     const struct ps_spec *ps = &ts->ps;
     enum dmlsim_err rc = train_check_workers(sc, pf, m, err);
-    if (rc != DMLSIM_OK)
-        return rc;
+    if (rc != DMLSIM_OK) return rc;
     int P = train_workers(sc, pf);
     if (shard_host(sc, pf, 0) == NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
@@ -618,19 +599,17 @@ static void version_spread(struct ps_ctx *c, double total_s)
         int next = -1;
         for (int k = 0; k < K; k++)
             if (idx[k] + 1 < c->shards[k].nversions &&
-                (next < 0 || c->shards[k].version_s[idx[k] + 1] <
-                                     c->shards[next].version_s[idx[next] + 1]))
+                (next < 0 ||
+                 c->shards[k].version_s[idx[k] + 1] < c->shards[next].version_s[idx[next] + 1]))
                 next = k;
-        if (next < 0)
-            break;
+        if (next < 0) break;
         double t = c->shards[next].version_s[idx[next] + 1];
         int lo = ver[0], hi = ver[0];
         for (int k = 1; k < K; k++) {
             lo = ver[k] < lo ? ver[k] : lo;
             hi = ver[k] > hi ? ver[k] : hi;
         }
-        if (hi > lo)
-            disagree += t - last;
+        if (hi > lo) disagree += t - last;
         last = t;
         idx[next]++;
         ver[next]++;
@@ -639,8 +618,7 @@ static void version_spread(struct ps_ctx *c, double total_s)
             lo = ver[k] < lo ? ver[k] : lo;
             hi = ver[k] > hi ? ver[k] : hi;
         }
-        if (hi - lo > c->res->spread_max)
-            c->res->spread_max = hi - lo;
+        if (hi - lo > c->res->spread_max) c->res->spread_max = hi - lo;
     }
     c->res->spread_frac = total_s > 0 ? disagree / total_s : 0;
     free(idx);
@@ -652,8 +630,7 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
 {
     const struct train_spec *ts = &sc->train;
     enum dmlsim_err rc = ps_check(sc, pf, m, err);
-    if (rc != DMLSIM_OK)
-        return rc;
+    if (rc != DMLSIM_OK) return rc;
     struct ps_ctx c = {.sc = sc, .m = m, .pf = pf, .res = res};
     memset(res, 0, sizeof *res);
     c.P = train_workers(sc, pf);

@@ -37,8 +37,7 @@ enum dmlsim_err ps_check(const struct scenario *sc, const struct platform *pf,
 
 /* Runs the training (calls simgrid_run) and fills `res` (train_result_release). */
 enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, const struct model *m,
-                       const struct calib *cal, struct train_result *res,
-                       struct dmlsim_error *err);
+                       const struct calib *cal, struct train_result *res, struct dmlsim_error *err);
 
 /* Parameters owned by each of K shards: whole layers round-robin (split by layer) or an even
  * split of the total (by bytes). Fills out[0..K). */

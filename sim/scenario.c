@@ -33,22 +33,22 @@
 extern const unsigned char dmlsim_scenario_dtd[];
 extern const size_t dmlsim_scenario_dtd_len;
 
-#define DEFAULT_SEED 1UL
-#define DEFAULT_FACTOR 2.0
-#define DEFAULT_TIMEOUT_S 3600.0
-#define DEFAULT_SPINES 2
+#define DEFAULT_SEED           1UL
+#define DEFAULT_FACTOR         2.0
+#define DEFAULT_TIMEOUT_S      3600.0
+#define DEFAULT_SPINES         2
 #define DEFAULT_NODES_PER_LEAF 16
-#define DEFAULT_CHUNKS 8
-#define DEFAULT_RDZV_S 1.0          /* rendezvous wait for survivors to report */
-#define DEFAULT_REPLACEMENT_S 600.0 /* policy wait: how long to wait for a crashed worker */
-#define DEFAULT_STEPS 10
-#define DEFAULT_BUCKET_B (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
-#define MAX_BENCH_SIZES 1000 /* rows per pair; more is a typo in factor, not a benchmark */
+#define DEFAULT_CHUNKS         8
+#define DEFAULT_RDZV_S         1.0   /* rendezvous wait for survivors to report */
+#define DEFAULT_REPLACEMENT_S  600.0 /* policy wait: how long to wait for a crashed worker */
+#define DEFAULT_STEPS          10
+#define DEFAULT_BUCKET_B       (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
+#define MAX_BENCH_SIZES        1000 /* rows per pair; more is a typo in factor, not a benchmark */
 
 struct reader {
-    const char *path;          /* file name used in messages */
-    struct dmlsim_error *err;  /* where the first failure goes */
-    xmlDtdPtr dtd;             /* the built-in scenario DTD */
+    const char *path;         /* file name used in messages */
+    struct dmlsim_error *err; /* where the first failure goes */
+    xmlDtdPtr dtd;            /* the built-in scenario DTD */
 };
 
 /* ---- messages ----------------------------------------------------------------------------- */
@@ -94,8 +94,7 @@ static enum dmlsim_err fail_at(struct reader *r, xmlNodePtr n, const char *fmt, 
 static char *attr_dup(xmlNodePtr n, const char *name)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-    if (v == NULL)
-        return NULL;
+    if (v == NULL) return NULL;
     char *s = xbt_strdup((const char *)v);
     xmlFree(v);
     return s;
@@ -157,8 +156,7 @@ static enum dmlsim_err attr_link(struct reader *r, xmlNodePtr n, const char *nam
 {
     char *v = attr_dup(n, name);
     enum dmlsim_err rc = DMLSIM_OK;
-    if (v == NULL)
-        return DMLSIM_OK; /* *out keeps the caller's default */
+    if (v == NULL) return DMLSIM_OK; /* *out keeps the caller's default */
     const struct link_class *lc = catalog_link(v);
     if (lc == NULL || !(kinds & (1u << lc->kind))) {
         char names[512];
@@ -166,12 +164,10 @@ static enum dmlsim_err attr_link(struct reader *r, xmlNodePtr n, const char *nam
         const struct link_class *all = catalog_links(&count);
         names[0] = '\0';
         for (size_t i = 0; i < count; i++) {
-            if (!(kinds & (1u << all[i].kind)))
-                continue;
+            if (!(kinds & (1u << all[i].kind))) continue;
             int k = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
                              all[i].name);
-            if (k > 0 && (size_t)k < sizeof names - used)
-                used += (size_t)k;
+            if (k > 0 && (size_t)k < sizeof names - used) used += (size_t)k;
         }
         rc = fail_at(r, n, "<%s %s=\"%s\">: %s link class; expected %s: %s", (const char *)n->name,
                      name, v, lc ? "wrong" : "unknown", what, names);
@@ -186,12 +182,10 @@ static enum dmlsim_err attr_link(struct reader *r, xmlNodePtr n, const char *nam
 
 static void content_names(xmlElementContentPtr c, char *buf, size_t len, size_t *used)
 {
-    if (c == NULL)
-        return;
+    if (c == NULL) return;
     if (c->type == XML_ELEMENT_CONTENT_ELEMENT) {
         int k = snprintf(buf + *used, len - *used, "%s<%s>", *used ? ", " : "", c->name);
-        if (k > 0 && (size_t)k < len - *used)
-            *used += (size_t)k;
+        if (k > 0 && (size_t)k < len - *used) *used += (size_t)k;
         return;
     }
     content_names(c->c1, buf, len, used);
@@ -201,8 +195,7 @@ static void content_names(xmlElementContentPtr c, char *buf, size_t len, size_t 
 static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
 {
     for (xmlNodePtr n = parent->children; n != NULL; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
+        if (n->type != XML_ELEMENT_NODE) continue;
         xmlElementPtr decl = xmlGetDtdElementDesc(r->dtd, n->name);
         if (decl == NULL) {
             char allowed[256] = "nothing";
@@ -212,30 +205,26 @@ static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
                                           : NULL;
             if (pdecl != NULL && pdecl->content != NULL)
                 content_names(pdecl->content, allowed, sizeof allowed, &used);
-            if (parent->type != XML_ELEMENT_NODE)
-                snprintf(allowed, sizeof allowed, "<scenario>");
+            if (parent->type != XML_ELEMENT_NODE) snprintf(allowed, sizeof allowed, "<scenario>");
             return fail_schema(r, n, "unknown element <%s>; expected %s", (const char *)n->name,
-                           allowed);
+                               allowed);
         }
         for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
-            if (xmlGetDtdAttrDesc(r->dtd, n->name, a->name) != NULL)
-                continue;
+            if (xmlGetDtdAttrDesc(r->dtd, n->name, a->name) != NULL) continue;
             char allowed[512];
             size_t used = 0;
             allowed[0] = '\0';
             for (xmlAttributePtr ad = decl->attributes; ad != NULL; ad = ad->nexth) {
                 int k = snprintf(allowed + used, sizeof allowed - used, "%s%s", used ? ", " : "",
                                  (const char *)ad->name);
-                if (k > 0 && (size_t)k < sizeof allowed - used)
-                    used += (size_t)k;
+                if (k > 0 && (size_t)k < sizeof allowed - used) used += (size_t)k;
             }
             return fail_schema(r, n, "unknown attribute %s on <%s>; expected one of: %s",
-                           (const char *)a->name, (const char *)n->name,
-                           used ? allowed : "(no attributes)");
+                               (const char *)a->name, (const char *)n->name,
+                               used ? allowed : "(no attributes)");
         }
         enum dmlsim_err rc = check_names(r, n);
-        if (rc != DMLSIM_OK)
-            return rc;
+        if (rc != DMLSIM_OK) return rc;
     }
     return DMLSIM_OK;
 }
@@ -257,8 +246,8 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
     c->gpu = gpu ? catalog_gpu(gpu) : NULL;
     if (c->gpu == NULL) {
         char names[256];
-        rc = fail_at(r, n, "<cluster gpu=\"%s\">: unknown gpu; expected one of: %s",
-                     gpu ? gpu : "", catalog_gpu_names(names, sizeof names));
+        rc = fail_at(r, n, "<cluster gpu=\"%s\">: unknown gpu; expected one of: %s", gpu ? gpu : "",
+                     catalog_gpu_names(names, sizeof names));
         free(gpu);
         goto out;
     }
@@ -274,8 +263,9 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
     c->pcie = c->intra->kind == LINK_PCIE ? c->intra : catalog_link(c->gpu->pcie);
     DMLSIM_CHECK_GOTO(rc, attr_link(r, n, "pcie", KIND(LINK_PCIE), "a pcie class", &c->pcie), out);
     if (c->intra->kind == LINK_PCIE && c->pcie != c->intra) {
-        rc = fail_at(r, n, "<cluster intra=\"%s\" pcie=\"%s\">: a pcie intra class is the GPUs' "
-                           "host interface; expected pcie=\"%s\" or no pcie attribute",
+        rc = fail_at(r, n,
+                     "<cluster intra=\"%s\" pcie=\"%s\">: a pcie intra class is the GPUs' "
+                     "host interface; expected pcie=\"%s\" or no pcie attribute",
                      c->intra->name, c->pcie->name, c->intra->name);
         goto out;
     }
@@ -286,8 +276,9 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ps-nodes", 0, 4096, 0, &v), out);
     c->ps_nodes = (int)v;
     if (c->nic == NULL && c->nodes + c->ps_nodes > 1) {
-        rc = fail_at(r, n, "<cluster nodes=\"%d\">: a cluster of several nodes needs nic=\"...\"; "
-                           "expected a network class such as ib-ndr or tcp-25g",
+        rc = fail_at(r, n,
+                     "<cluster nodes=\"%d\">: a cluster of several nodes needs nic=\"...\"; "
+                     "expected a network class such as ib-ndr or tcp-25g",
                      c->nodes + c->ps_nodes);
         goto out;
     }
@@ -307,7 +298,8 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
             }
     }
     long def_npl = c->nodes < DEFAULT_NODES_PER_LEAF ? c->nodes : DEFAULT_NODES_PER_LEAF;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes-per-leaf", 1, c->nodes + c->ps_nodes, def_npl, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes-per-leaf", 1, c->nodes + c->ps_nodes, def_npl, &v),
+                      out);
     c->nodes_per_leaf = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "spines", 1, 1024, DEFAULT_SPINES, &v), out);
     c->spines = (int)v;
@@ -335,11 +327,12 @@ static enum dmlsim_err read_platform(struct reader *r, xmlNodePtr n, struct scen
     if (access(sc->platform_file, R_OK) != 0) {
         char why[128];
         xmldoc_strerror(errno, why, sizeof why);
-        rc = fail_at(r, n, "<platform file=\"%s\">: cannot read %s: %s; expected a readable "
-                           "SimGrid platform file (relative to the scenario's folder)",
+        rc = fail_at(r, n,
+                     "<platform file=\"%s\">: cannot read %s: %s; expected a readable "
+                     "SimGrid platform file (relative to the scenario's folder)",
                      file, sc->platform_file, why);
         free(sc->platform_file);
-    free(sc->calib_file);
+        free(sc->calib_file);
         sc->platform_file = NULL;
     }
 out:
@@ -378,24 +371,27 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
     DMLSIM_CHECK_GOTO(rc, read_coll_attrs(r, n, &b->algo, &b->level, &b->gpus, &b->chunks), out);
     if (b->kind == BENCH_COLLECTIVE && b->level == COLL_FLOW && b->op == COLL_ALLREDUCE &&
         strcmp(b->algo->name, "ring") != 0) {
-        rc = fail_at(r, n, "<benchmark level=\"flow\">: flow level exists for the ring only; "
-                           "expected algo=\"ring\" or level=\"message\"");
+        rc = fail_at(r, n,
+                     "<benchmark level=\"flow\">: flow level exists for the ring only; "
+                     "expected algo=\"ring\" or level=\"message\"");
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "begin", UNIT_SIZE, UNIT_POSITIVE, 0, &b->begin_B),
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
     if (b->end_B < b->begin_B) {
-        rc = fail_at(r, n, "<benchmark end=\"...\">: end (%.0f B) is below begin (%.0f B); "
-                           "expected end >= begin",
+        rc = fail_at(r, n,
+                     "<benchmark end=\"...\">: end (%.0f B) is below begin (%.0f B); "
+                     "expected end >= begin",
                      b->end_B, b->begin_B);
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1.0, false, DEFAULT_FACTOR, &b->factor), out);
     if (b->end_B / b->begin_B > 1 && b->end_B > b->begin_B &&
         1 + log(b->end_B / b->begin_B) / log(b->factor) > MAX_BENCH_SIZES) {
-        rc = fail_at(r, n, "<benchmark factor=\"%g\">: gives more than %d sizes from begin to end; "
-                           "expected a larger factor",
+        rc = fail_at(r, n,
+                     "<benchmark factor=\"%g\">: gives more than %d sizes from begin to end; "
+                     "expected a larger factor",
                      b->factor, MAX_BENCH_SIZES);
         goto out;
     }
@@ -404,11 +400,11 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
                                     &b->timeout_s),
                       out);
     for (xmlNodePtr p = n->children; p != NULL; p = p->next) {
-        if (p->type != XML_ELEMENT_NODE)
-            continue;
+        if (p->type != XML_ELEMENT_NODE) continue;
         if (b->kind != BENCH_P2P) {
-            rc = fail_at(r, p, "<pair> belongs to kind=\"p2p\" benchmarks; expected no children "
-                               "in a collective benchmark");
+            rc = fail_at(r, p,
+                         "<pair> belongs to kind=\"p2p\" benchmarks; expected no children "
+                         "in a collective benchmark");
             goto out;
         }
         b->pairs = xbt_realloc(b->pairs, (b->npairs + 1) * sizeof *b->pairs);
@@ -424,16 +420,18 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
         const char *ends[2] = {bp->src, bp->dst};
         for (int e = 0; e < 2 && sc->has_cluster; e++)
             if (!cluster_has_host(&sc->cluster, ends[e])) {
-                rc = fail_at(r, p, "<pair %s=\"%s\">: no such host; expected nodeN.gpuJ or "
-                                   "nodeN.cpu with N < %d and J < %d",
+                rc = fail_at(r, p,
+                             "<pair %s=\"%s\">: no such host; expected nodeN.gpuJ or "
+                             "nodeN.cpu with N < %d and J < %d",
                              e ? "dst" : "src", ends[e], sc->cluster.nodes,
                              sc->cluster.gpus_per_node);
                 goto out;
             }
     }
     if (b->kind == BENCH_P2P && b->npairs == 0)
-        rc = fail_at(r, n, "<benchmark kind=\"p2p\">: no endpoints; expected <pair src=\"...\" "
-                           "dst=\"...\"/> children");
+        rc = fail_at(r, n,
+                     "<benchmark kind=\"p2p\">: no endpoints; expected <pair src=\"...\" "
+                     "dst=\"...\"/> children");
 out:
     return rc;
 }
@@ -451,8 +449,7 @@ static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n,
         rc = fail_at(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s",
                      (const char *)n->name, name, collective_names());
     free(name);
-    if (rc != DMLSIM_OK)
-        return rc;
+    if (rc != DMLSIM_OK) return rc;
     char *lv = attr_dup(n, "level");
     *level = (lv && strcmp(lv, "flow") == 0) ? COLL_FLOW : COLL_MESSAGE;
     free(lv);
@@ -486,22 +483,22 @@ static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenari
                            ms->preset, model_preset_names());
         model_release(&probe);
         if (has_children)
-            return fail_at(r, n, "<model preset=\"%s\">: a preset has no <layer> children; "
-                                 "expected either a preset or layers",
+            return fail_at(r, n,
+                           "<model preset=\"%s\">: a preset has no <layer> children; "
+                           "expected either a preset or layers",
                            ms->preset);
     } else if (!has_children) {
-        return fail_at(r, n, "<model>: no preset and no layers; expected preset=\"...\" (%s) or "
-                             "<layer> children",
+        return fail_at(r, n,
+                       "<model>: no preset and no layers; expected preset=\"...\" (%s) or "
+                       "<layer> children",
                        model_preset_names());
     }
     static const char *const shape[] = {"layers", "hidden", "heads", "seq", "vocab"};
-    int *field[] = {&ms->gpt.layers, &ms->gpt.hidden, &ms->gpt.heads, &ms->gpt.seq,
-                    &ms->gpt.vocab};
+    int *field[] = {&ms->gpt.layers, &ms->gpt.hidden, &ms->gpt.heads, &ms->gpt.seq, &ms->gpt.vocab};
     if (ms->preset && strcmp(ms->preset, "bert-large") == 0)
         ms->gpt.seq = 512; /* BERT's maximum sequence length */
     for (int i = 0; i < 5; i++) {
-        if (!xmlHasProp(n, (const xmlChar *)shape[i]))
-            continue;
+        if (!xmlHasProp(n, (const xmlChar *)shape[i])) continue;
         bool ok = ms->preset && (strcmp(ms->preset, "gpt") == 0 ||
                                  (strcmp(ms->preset, "bert-large") == 0 && i == 3));
         if (!ok)
@@ -511,12 +508,12 @@ static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenari
         *field[i] = (int)v;
     }
     if (ms->gpt.hidden % ms->gpt.heads != 0)
-        return fail_at(r, n, "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
-                             "heads",
+        return fail_at(r, n,
+                       "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
+                       "heads",
                        ms->gpt.hidden, ms->gpt.heads);
     for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
+        if (c->type != XML_ELEMENT_NODE) continue;
         double params, flops, bwd = -1, act;
         char *lname = attr_dup(c, "name");
         static const char *const num[] = {"params", "flops", "backward-flops"};
@@ -524,18 +521,17 @@ static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenari
         for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
             char *val = attr_dup(c, num[i]);
             if (val && (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0))
-                rc = fail_at(r, c, "<layer %s=\"%s\">: expected a number >= 0 (a count, such as "
-                                   "2.5e9)",
+                rc = fail_at(r, c,
+                             "<layer %s=\"%s\">: expected a number >= 0 (a count, such as "
+                             "2.5e9)",
                              num[i], val);
             free(val);
         }
         if (rc == DMLSIM_OK)
             rc = attr_quantity(r, c, "activation", UNIT_SIZE, UNIT_NONNEG, 0, &act);
-        if (rc == DMLSIM_OK)
-            model_add(&ms->explicit_, lname, params, flops, bwd, act);
+        if (rc == DMLSIM_OK) model_add(&ms->explicit_, lname, params, flops, bwd, act);
         free(lname);
-        if (rc != DMLSIM_OK)
-            goto out;
+        if (rc != DMLSIM_OK) goto out;
     }
 out:
     return rc;
@@ -585,15 +581,20 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
     t->strategy = strcmp(strat, "ps") == 0 ? STRAT_PS : STRAT_ALLREDUCE;
     free(strat);
     t->line = (int)node_line(n);
-    t->ps = (struct ps_spec){.shards = 1, .dedicated = false, .split_bytes = true,
-                             .mode = PS_SYNC, .staleness = 0, .backup = 0, .line = t->line};
+    t->ps = (struct ps_spec){.shards = 1,
+                             .dedicated = false,
+                             .split_bytes = true,
+                             .mode = PS_SYNC,
+                             .staleness = 0,
+                             .backup = 0,
+                             .line = t->line};
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
-        if (c->type == XML_ELEMENT_NODE)
-            DMLSIM_CHECK_GOTO(rc, read_ps(r, c, &t->ps), out);
+        if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_ps(r, c, &t->ps), out);
     DMLSIM_CHECK_GOTO(rc, read_coll_attrs(r, n, &t->algo, &t->level, &t->gpus, &t->chunks), out);
     if (t->level == COLL_FLOW && strcmp(t->algo->name, "ring") != 0) {
-        rc = fail_at(r, n, "<training level=\"flow\">: flow level exists for the ring only; "
-                           "expected algo=\"ring\" or level=\"message\"");
+        rc = fail_at(r, n,
+                     "<training level=\"flow\">: flow level exists for the ring only; "
+                     "expected algo=\"ring\" or level=\"message\"");
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "batch-per-gpu", 1, 1L << 24, 1, &v), out);
@@ -603,18 +604,17 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
     char *dt = attr_dup(n, "dtype");
     t->dtype = DTYPE_FP32;
     for (int d = 0; dt && d < DTYPE_COUNT; d++)
-        if (strcmp(dt, catalog_dtype_name((enum gpu_dtype)d)) == 0)
-            t->dtype = (enum gpu_dtype)d;
+        if (strcmp(dt, catalog_dtype_name((enum gpu_dtype)d)) == 0) t->dtype = (enum gpu_dtype)d;
     free(dt);
     char *opt = attr_dup(n, "optimizer");
     t->opt = !opt || strcmp(opt, "momentum") == 0 ? OPT_MOMENTUM
              : strcmp(opt, "adam") == 0           ? OPT_ADAM
                                                   : OPT_SGD;
     free(opt);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "bucket", UNIT_SIZE, UNIT_POSITIVE, DEFAULT_BUCKET_B,
-                                    &t->bucket_B),
-                      out);
+    DMLSIM_CHECK_GOTO(
+            rc,
+            attr_quantity(r, n, "bucket", UNIT_SIZE, UNIT_POSITIVE, DEFAULT_BUCKET_B, &t->bucket_B),
+            out);
     char *ov = attr_dup(n, "overlap");
     t->overlap = !ov || strcmp(ov, "yes") == 0;
     free(ov);
@@ -629,14 +629,16 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
     if (sc->has_cluster) {
         int total = cluster_gpu_count(&sc->cluster);
         if (t->gpus > total) {
-            rc = fail_at(r, n, "<training gpus=\"%d\">: the cluster has %d GPUs; expected at "
-                               "most %d",
+            rc = fail_at(r, n,
+                         "<training gpus=\"%d\">: the cluster has %d GPUs; expected at "
+                         "most %d",
                          t->gpus, total, total);
             goto out;
         }
         if (sc->cluster.gpu->peak_flops[t->dtype] <= 0) {
-            rc = fail_at(r, n, "<training dtype=\"%s\">: %s has no %s support; expected one of "
-                               "its dtypes (see dmlsim catalog)",
+            rc = fail_at(r, n,
+                         "<training dtype=\"%s\">: %s has no %s support; expected one of "
+                         "its dtypes (see dmlsim catalog)",
                          catalog_dtype_name(t->dtype), sc->cluster.gpu->name,
                          catalog_dtype_name(t->dtype));
             goto out;
@@ -660,8 +662,8 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
         struct model m;
         char why[512];
         scenario_build_model(sc, &m);
-        int fits = model_check_fit(&m, t->dtype, t->opt, t->batch, sc->cluster.gpu, why,
-                                   sizeof why);
+        int fits =
+                model_check_fit(&m, t->dtype, t->opt, t->batch, sc->cluster.gpu, why, sizeof why);
         model_release(&m);
         if (fits != 0) {
             rc = fail_at(r, n, "<training>: %s; expected a smaller batch-per-gpu or model", why);
@@ -674,7 +676,7 @@ out:
 
 /* A time attribute that may be absent (-1). */
 static enum dmlsim_err opt_time(struct reader *r, xmlNodePtr n, const char *name,
-                               enum unit_bound bound, double *out)
+                                enum unit_bound bound, double *out)
 {
     return attr_quantity(r, n, name, UNIT_TIME, bound, -1, out);
 }
@@ -716,14 +718,17 @@ static enum dmlsim_err read_recovery(struct reader *r, xmlNodePtr n, struct scen
     char *a = attr_dup(n, "policy");
     rs->elastic = !a || strcmp(a, "elastic") == 0;
     free(a);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "rendezvous-timeout", UNIT_TIME, UNIT_POSITIVE,
-                                        rs->rendezvous_s, &rs->rendezvous_s),
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "rendezvous-timeout", UNIT_TIME, UNIT_POSITIVE,
+                                    rs->rendezvous_s, &rs->rendezvous_s),
                       out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "replacement-timeout", UNIT_TIME, UNIT_POSITIVE,
-                                        rs->replacement_s, &rs->replacement_s),
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "replacement-timeout", UNIT_TIME, UNIT_POSITIVE,
+                                    rs->replacement_s, &rs->replacement_s),
                       out);
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "straggler-threshold", 1.0, false,
-                                    rs->straggler_threshold, &rs->straggler_threshold),
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_real(r, n, "straggler-threshold", 1.0, false, rs->straggler_threshold,
+                                &rs->straggler_threshold),
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "straggler-steps", 0, 1000000, 0, &v), out);
     rs->straggler_steps = (int)v;
@@ -738,16 +743,15 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
     static const struct {
         const char *name;
         enum fault_spec_kind kind;
-    } kinds[] = {{"crash", FS_CRASH},          {"straggler", FS_STRAGGLER},
-                 {"link-down", FS_LINK_DOWN},   {"degrade", FS_DEGRADE},
-                 {"partition", FS_PARTITION},   {"corrupt-batch", FS_CORRUPT},
-                 {"mtbf", FS_MTBF}};
+    } kinds[] = {
+            {"crash", FS_CRASH},     {"straggler", FS_STRAGGLER}, {"link-down", FS_LINK_DOWN},
+            {"degrade", FS_DEGRADE}, {"partition", FS_PARTITION}, {"corrupt-batch", FS_CORRUPT},
+            {"mtbf", FS_MTBF}};
     sc->faults = xbt_realloc(sc->faults, (sc->nfaults + 1) * sizeof *sc->faults);
     struct fault_spec *f = &sc->faults[sc->nfaults++];
     memset(f, 0, sizeof *f);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp((const char *)n->name, kinds[i].name) == 0)
-            f->kind = kinds[i].kind;
+        if (strcmp((const char *)n->name, kinds[i].name) == 0) f->kind = kinds[i].kind;
     f->line = (int)node_line(n);
     f->host = attr_dup(n, "host");
     f->link = attr_dup(n, "link");
@@ -778,8 +782,9 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
         }
         DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
         if (f->host == NULL || f->factor <= 1) {
-            rc = fail_at(r, n, "<straggler>: expected host=\"...\" and factor > 1, or "
-                               "jitter=\"lognormal\" sigma=\"...\"");
+            rc = fail_at(r, n,
+                         "<straggler>: expected host=\"...\" and factor > 1, or "
+                         "jitter=\"lognormal\" sigma=\"...\"");
             goto out;
         }
         DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", UNIT_NONNEG, &from), out);
@@ -802,8 +807,9 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
         if (f->kind == FS_DEGRADE) {
             DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
             if (f->factor > 1) {
-                rc = fail_at(r, n, "<degrade factor=\"%g\">: expected a bandwidth factor in "
-                                   "(0, 1]",
+                rc = fail_at(r, n,
+                             "<degrade factor=\"%g\">: expected a bandwidth factor in "
+                             "(0, 1]",
                              f->factor);
                 goto out;
             }
@@ -812,8 +818,9 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
     case FS_PARTITION:
         DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
         if (strchr(f->groups, '|') == NULL) {
-            rc = fail_at(r, n, "<partition groups=\"%s\">: expected two or more groups "
-                               "separated by |, such as \"node0,node1|node2\"",
+            rc = fail_at(r, n,
+                         "<partition groups=\"%s\">: expected two or more groups "
+                         "separated by |, such as \"node0,node1|node2\"",
                          f->groups);
             goto out;
         }
@@ -821,8 +828,9 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
     case FS_CORRUPT:
         DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
         if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0)) {
-            rc = fail_at(r, n, "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
-                               "probability in (0, 1]");
+            rc = fail_at(r, n,
+                         "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
+                         "probability in (0, 1]");
             goto out;
         }
         break;
@@ -832,12 +840,10 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
         free(d);
         DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "mtbf", UNIT_TIME, UNIT_POSITIVE, 0, &f->mtbf_s),
                           out);
-        DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0,
-                                            &f->restart_s),
-                          out);
-        DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "until", UNIT_TIME, UNIT_POSITIVE, 0,
-                                            &f->until_s),
-                          out);
+        DMLSIM_CHECK_GOTO(
+                rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0, &f->restart_s), out);
+        DMLSIM_CHECK_GOTO(
+                rc, attr_quantity(r, n, "until", UNIT_TIME, UNIT_POSITIVE, 0, &f->until_s), out);
         DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "shape", 0, false, 1, &f->shape), out);
         break;
     }
@@ -855,8 +861,9 @@ static enum dmlsim_err read_expect(struct reader *r, xmlNodePtr n, struct scenar
     e->min = -INFINITY;
     e->max = INFINITY;
     if (sc->train.strategy == STRAT_NONE)
-        return fail_at(r, n, "<expect>: metrics describe training; expected a <training> in the "
-                             "scenario");
+        return fail_at(r, n,
+                       "<expect>: metrics describe training; expected a <training> in the "
+                       "scenario");
     if (!expect_metric_known(e->metric))
         return fail_at(r, n, "<expect metric=\"%s\">: unknown metric; expected one of: %s",
                        e->metric, expect_metric_names());
@@ -865,8 +872,8 @@ static enum dmlsim_err read_expect(struct reader *r, xmlNodePtr n, struct scenar
     for (int i = 0; i < 2; i++) {
         char *v = attr_dup(n, bound[i]);
         if (v && units_parse_real(v, dst[i]) != 0) {
-            enum dmlsim_err rc = fail_at(r, n, "<expect %s=\"%s\">: expected a plain number",
-                                         bound[i], v);
+            enum dmlsim_err rc =
+                    fail_at(r, n, "<expect %s=\"%s\">: expected a plain number", bound[i], v);
             free(v);
             return rc;
         }
@@ -886,8 +893,7 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
         const char *base = strrchr(sc->path, '/');
         base = base ? base + 1 : sc->path;
         size_t len = strlen(base);
-        if (len > 4 && strcmp(base + len - 4, ".xml") == 0)
-            len -= 4;
+        if (len > 4 && strcmp(base + len - 4, ".xml") == 0) len -= 4;
         sc->name = xbt_strdup(base);
         sc->name[len] = '\0';
     }
@@ -896,20 +902,20 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
     if (seed != NULL && units_parse_long(seed, 0, LONG_MAX, &s) != 0)
         rc = fail_at(r, root, "<scenario seed=\"%s\">: expected an integer >= 0", seed);
     free(seed);
-    if (rc != DMLSIM_OK)
-        return rc;
+    if (rc != DMLSIM_OK) return rc;
     sc->seed = (unsigned long)s;
-    sc->rec = (struct recovery_spec){.elastic = true, .rendezvous_s = DEFAULT_RDZV_S,
+    sc->rec = (struct recovery_spec){.elastic = true,
+                                     .rendezvous_s = DEFAULT_RDZV_S,
                                      .replacement_s = DEFAULT_REPLACEMENT_S,
-                                     .straggler_threshold = 2, .straggler_steps = 0,
+                                     .straggler_threshold = 2,
+                                     .straggler_steps = 0,
                                      .line = (int)node_line(root)};
     char *model = attr_dup(root, "network-model");
     sc->net_model = (model && strcmp(model, "LV08") == 0) ? NET_LV08 : NET_CM02;
     free(model);
 
     for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
+        if (n->type != XML_ELEMENT_NODE) continue;
         const char *name = (const char *)n->name;
         if (strcmp(name, "cluster") == 0) {
             sc->has_cluster = true;
@@ -939,11 +945,9 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
             rc = read_expect(r, n, sc);
         } else if (strcmp(name, "faults") == 0) {
             for (xmlNodePtr f = n->children; f != NULL && rc == DMLSIM_OK; f = f->next)
-                if (f->type == XML_ELEMENT_NODE)
-                    rc = read_fault(r, f, sc);
+                if (f->type == XML_ELEMENT_NODE) rc = read_fault(r, f, sc);
         }
-        if (rc != DMLSIM_OK)
-            return rc;
+        if (rc != DMLSIM_OK) return rc;
     }
     return DMLSIM_OK;
 }
@@ -952,8 +956,9 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
 
 static xmlDtdPtr builtin_dtd(void)
 {
-    xmlParserInputBufferPtr buf = xmlParserInputBufferCreateMem(
-            (const char *)dmlsim_scenario_dtd, (int)dmlsim_scenario_dtd_len, XML_CHAR_ENCODING_NONE);
+    xmlParserInputBufferPtr buf =
+            xmlParserInputBufferCreateMem((const char *)dmlsim_scenario_dtd,
+                                          (int)dmlsim_scenario_dtd_len, XML_CHAR_ENCODING_NONE);
     return buf ? xmlIOParseDTD(NULL, buf, XML_CHAR_ENCODING_NONE) : NULL;
 }
 
@@ -961,13 +966,10 @@ static xmlDtdPtr builtin_dtd(void)
 static xmlNodePtr find_element(xmlNodePtr n, const char *name)
 {
     for (; n != NULL; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
-        if (strcmp((const char *)n->name, name) == 0)
-            return n;
+        if (n->type != XML_ELEMENT_NODE) continue;
+        if (strcmp((const char *)n->name, name) == 0) return n;
         xmlNodePtr found = find_element(n->children, name);
-        if (found)
-            return found;
+        if (found) return found;
     }
     return NULL;
 }
@@ -1038,8 +1040,7 @@ enum dmlsim_err scenario_load_with(const char *path, const struct scenario_overr
         goto out_free_valid;
     }
     rc = read_scenario(&r, root, sc);
-    if (rc != DMLSIM_OK && r.err)
-        r.err->code = rc;
+    if (rc != DMLSIM_OK && r.err) r.err->code = rc;
 
 out_free_valid:
     xmlFreeValidCtxt(vctxt);
@@ -1098,20 +1099,17 @@ void scenario_release(struct scenario *sc)
 
 bool scenario_is_sane(const struct scenario *sc)
 {
-    if (sc->path == NULL || sc->name == NULL)
-        return false;
+    if (sc->path == NULL || sc->name == NULL) return false;
     if (sc->has_cluster) {
         const struct cluster_spec *c = &sc->cluster;
         if (c->nodes < 1 || c->gpus_per_node < 1 || c->gpu == NULL || c->pcie == NULL ||
             c->intra == NULL || (c->nodes > 1 && c->nic == NULL) || c->nics_per_node < 1 ||
-            c->nodes_per_leaf < 1 || c->spines < 1 || c->oversubscription < 1 ||
-            c->ps_nodes < 0)
+            c->nodes_per_leaf < 1 || c->spines < 1 || c->oversubscription < 1 || c->ps_nodes < 0)
             return false;
     } else if (sc->platform_file == NULL) {
         return false;
     }
-    if (sc->bench.kind == BENCH_P2P && sc->bench.npairs == 0)
-        return false;
+    if (sc->bench.kind == BENCH_P2P && sc->bench.npairs == 0) return false;
     if (sc->bench.kind != BENCH_NONE &&
         (sc->bench.begin_B <= 0 || sc->bench.end_B < sc->bench.begin_B))
         return false;

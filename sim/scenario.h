@@ -58,30 +58,30 @@ struct bench_pair {
 };
 
 struct benchmark {
-    enum bench_kind kind;     /* which benchmark */
-    double begin_B;           /* first message size, bytes, > 0 */
-    double end_B;             /* last message size (inclusive bound), bytes, >= begin_B */
-    double factor;            /* size multiplier between rows, > 1 (or 1 when begin == end) */
-    double timeout_s;         /* deadline of each transfer, simulated seconds */
-    struct bench_pair *pairs; /* p2p: endpoints, run one pair after another */
-    size_t npairs;            /* p2p: number of pairs, >= 1 */
-    enum coll_op op;          /* collective: which one */
+    enum bench_kind kind;         /* which benchmark */
+    double begin_B;               /* first message size, bytes, > 0 */
+    double end_B;                 /* last message size (inclusive bound), bytes, >= begin_B */
+    double factor;                /* size multiplier between rows, > 1 (or 1 when begin == end) */
+    double timeout_s;             /* deadline of each transfer, simulated seconds */
+    struct bench_pair *pairs;     /* p2p: endpoints, run one pair after another */
+    size_t npairs;                /* p2p: number of pairs, >= 1 */
+    enum coll_op op;              /* collective: which one */
     const struct coll_algo *algo; /* collective: all-reduce algorithm */
-    enum coll_level level;    /* collective: message or flow level */
-    int gpus;                 /* collective: ranks (first GPUs); 0 = all */
-    int chunks;               /* collective: pipeline chunks (tree, broadcast) */
-    double *sizes;            /* explicit sizes instead of begin/factor/end (dmlsim validate),
-                                 not owned by the scenario; NULL normally */
-    size_t nsizes;            /* number of explicit sizes */
-    int line;                 /* line of the <benchmark> element */
+    enum coll_level level;        /* collective: message or flow level */
+    int gpus;                     /* collective: ranks (first GPUs); 0 = all */
+    int chunks;                   /* collective: pipeline chunks (tree, broadcast) */
+    double *sizes;                /* explicit sizes instead of begin/factor/end (dmlsim validate),
+                                     not owned by the scenario; NULL normally */
+    size_t nsizes;                /* number of explicit sizes */
+    int line;                     /* line of the <benchmark> element */
 };
 
 struct model_spec {
-    bool present;             /* a <model> element was given */
-    char *preset;             /* preset name, or NULL for explicit layers */
-    struct gpt_config gpt;    /* gpt / bert-large shape (defaults filled in) */
-    struct model explicit_;   /* explicit layers (activations as given, in bytes) */
-    int line;                 /* line of <model> */
+    bool present;           /* a <model> element was given */
+    char *preset;           /* preset name, or NULL for explicit layers */
+    struct gpt_config gpt;  /* gpt / bert-large shape (defaults filled in) */
+    struct model explicit_; /* explicit layers (activations as given, in bytes) */
+    int line;               /* line of <model> */
 };
 
 enum strategy {
@@ -96,14 +96,14 @@ enum ps_mode {
 };
 
 struct ps_spec {
-    int shards;       /* K >= 1 */
-    bool dedicated;   /* shards on ps-nodes machines (else on the worker nodes' CPU hosts) */
-    bool split_bytes; /* even split by bytes (else whole layers round-robin) */
+    int shards;        /* K >= 1 */
+    bool dedicated;    /* shards on ps-nodes machines (else on the worker nodes' CPU hosts) */
+    bool split_bytes;  /* even split by bytes (else whole layers round-robin) */
     enum ps_mode mode; /* sync or async */
-    int staleness;    /* async: largest accepted version lag tau */
-    int backup;       /* sync: backup workers b (quorum P - b) */
-    bool coordinator; /* a global version coordinator actor */
-    int line;         /* line of <ps>, or of <training> when absent */
+    int staleness;     /* async: largest accepted version lag tau */
+    int backup;        /* sync: backup workers b (quorum P - b) */
+    bool coordinator;  /* a global version coordinator actor */
+    int line;          /* line of <ps>, or of <training> when absent */
 };
 
 struct train_spec {
@@ -161,27 +161,27 @@ enum ckpt_target {
 };
 
 struct checkpoint_spec {
-    bool present;          /* a <checkpoint> element was given */
-    int every_steps;       /* every N steps, or 0 */
-    double every_s;        /* every T simulated seconds (first step boundary after), or 0 */
-    bool async;            /* snapshot, then write in the background */
+    bool present;    /* a <checkpoint> element was given */
+    int every_steps; /* every N steps, or 0 */
+    double every_s;  /* every T simulated seconds (first step boundary after), or 0 */
+    bool async;      /* snapshot, then write in the background */
     enum ckpt_target target;
     int line;
 };
 
 struct recovery_spec {
-    bool elastic;                 /* continue with the survivors (else wait for replacements) */
-    double rendezvous_s;          /* how long the rendezvous waits for survivors to report */
-    double replacement_s;         /* policy wait: how long it waits for crashed workers */
-    double straggler_threshold;   /* remove a worker slower than this x the median ... */
-    int straggler_steps;          /* ... for this many consecutive steps (0 = never) */
+    bool elastic;               /* continue with the survivors (else wait for replacements) */
+    double rendezvous_s;        /* how long the rendezvous waits for survivors to report */
+    double replacement_s;       /* policy wait: how long it waits for crashed workers */
+    double straggler_threshold; /* remove a worker slower than this x the median ... */
+    int straggler_steps;        /* ... for this many consecutive steps (0 = never) */
     int line;
 };
 
 struct expect_spec {
-    char *metric;  /* a metric name (expect.h) */
-    double min;    /* lower bound, -inf if absent */
-    double max;    /* upper bound, +inf if absent */
+    char *metric; /* a metric name (expect.h) */
+    double min;   /* lower bound, -inf if absent */
+    double max;   /* upper bound, +inf if absent */
     int line;
 };
 

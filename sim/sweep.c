@@ -16,25 +16,26 @@
 #define MAX_AXES 8
 
 struct axis {
-    char path[128];   /* ELEM.ATTR */
-    char **values;    /* the values */
-    int nvalues;      /* how many */
+    char path[128]; /* ELEM.ATTR */
+    char **values;  /* the values */
+    int nvalues;    /* how many */
 };
 
 struct sweep {
     const char *file;           /* scenario */
     struct axis axes[MAX_AXES]; /* the grid */
     int naxes;
-    int jobs;                   /* children at a time */
-    const char *out;            /* merged table file, or NULL */
-    char dir[64];               /* temporary folder for the children's files */
-    int npoints;                /* product of the axes' sizes */
+    int jobs;        /* children at a time */
+    const char *out; /* merged table file, or NULL */
+    char dir[64];    /* temporary folder for the children's files */
+    int npoints;     /* product of the axes' sizes */
 };
 
 static int sweep_usage(const char *why)
 {
-    fprintf(stderr, "dmlsim: sweep: %s\nusage: dmlsim sweep FILE.xml --set ELEM.ATTR=V1,V2,... "
-                    "[--set ...] [-j N] [-o OUT]\n",
+    fprintf(stderr,
+            "dmlsim: sweep: %s\nusage: dmlsim sweep FILE.xml --set ELEM.ATTR=V1,V2,... "
+            "[--set ...] [-j N] [-o OUT]\n",
             why);
     return 1;
 }
@@ -81,21 +82,18 @@ static pid_t spawn(const struct sweep *sw, const char *exe, int p)
 
 static void progress(int done, int total)
 {
-    if (!isatty(2))
-        return;
+    if (!isatty(2)) return;
     int width = 40, fill = total ? done * width / total : width;
     fprintf(stderr, "\r[%.*s%*s] %d/%d", fill, "########################################",
             width - fill, "", done, total);
-    if (done == total)
-        fputc('\n', stderr);
+    if (done == total) fputc('\n', stderr);
 }
 
 /* Reads the two lines of a child's summary file. */
 static int read_summary(const char *path, char *header, char *values, size_t len)
 {
     FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return -1;
+    if (f == NULL) return -1;
     int ok = fgets(header, (int)len, f) && fgets(values, (int)len, f);
     fclose(f);
     header[strcspn(header, "\n")] = '\0';
@@ -108,8 +106,7 @@ static void print_table(const struct sweep *sw, FILE *out, char **rows, const ch
 {
     fprintf(out, "# dmlsim sweep of %s over", sw->file);
     for (int a = 0; a < sw->naxes; a++)
-        if (sw->axes[a].nvalues > 1)
-            fprintf(out, " %s", sw->axes[a].path);
+        if (sw->axes[a].nvalues > 1) fprintf(out, " %s", sw->axes[a].path);
     for (int a = 0, first = 1; a < sw->naxes; a++)
         if (sw->axes[a].nvalues == 1) {
             fprintf(out, "%s%s=%s", first ? "; fixed: " : ", ", sw->axes[a].path,
@@ -118,14 +115,12 @@ static void print_table(const struct sweep *sw, FILE *out, char **rows, const ch
         }
     fprintf(out, "\n#");
     for (int a = 0, col = 0; a < sw->naxes; a++)
-        if (sw->axes[a].nvalues > 1)
-            fprintf(out, " %*s", col++ == 0 ? 23 : 24, sw->axes[a].path);
+        if (sw->axes[a].nvalues > 1) fprintf(out, " %*s", col++ == 0 ? 23 : 24, sw->axes[a].path);
     fprintf(out, " %s\n", header);
     for (int p = 0; p < sw->npoints; p++) {
         fprintf(out, " ");
         for (int a = 0; a < sw->naxes; a++)
-            if (sw->axes[a].nvalues > 1)
-                fprintf(out, " %23s", point_value(sw, p, a));
+            if (sw->axes[a].nvalues > 1) fprintf(out, " %23s", point_value(sw, p, a));
         fprintf(out, " %s\n", rows[p]);
     }
 }
@@ -134,12 +129,10 @@ static int parse(struct sweep *sw, int argc, char **argv)
 {
     memset(sw, 0, sizeof *sw);
     sw->jobs = 1;
-    if (argc < 1 || argv[0][0] == '-')
-        return sweep_usage("expected FILE.xml");
+    if (argc < 1 || argv[0][0] == '-') return sweep_usage("expected FILE.xml");
     sw->file = argv[0];
     for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc)
-            return sweep_usage("option needs a value");
+        if (i + 1 >= argc) return sweep_usage("option needs a value");
         if (strcmp(argv[i], "-j") == 0) {
             char *end;
             long j = strtol(argv[++i], &end, 10);
@@ -161,14 +154,12 @@ static int parse(struct sweep *sw, int argc, char **argv)
                 ax->values[ax->nvalues++] = xbt_strdup(v);
             }
             free(list);
-            if (ax->nvalues == 0)
-                return sweep_usage("--set needs at least one value");
+            if (ax->nvalues == 0) return sweep_usage("--set needs at least one value");
         } else {
             return sweep_usage("unknown option");
         }
     }
-    if (sw->naxes == 0)
-        return sweep_usage("expected at least one --set");
+    if (sw->naxes == 0) return sweep_usage("expected at least one --set");
     sw->npoints = 1;
     for (int a = 0; a < sw->naxes; a++)
         sw->npoints *= sw->axes[a].nvalues;
@@ -184,8 +175,7 @@ static void cleanup(struct sweep *sw)
         free(f);
         free(e);
     }
-    if (sw->dir[0])
-        rmdir(sw->dir);
+    if (sw->dir[0]) rmdir(sw->dir);
     for (int a = 0; a < sw->naxes; a++) {
         for (int v = 0; v < sw->axes[a].nvalues; v++)
             free(sw->axes[a].values[v]);
@@ -227,11 +217,9 @@ int sweep_main(const char *self, int argc, char **argv)
         }
         int wst;
         pid_t pid = wait(&wst);
-        if (pid < 0)
-            break;
+        if (pid < 0) break;
         for (int p = 0; p < next; p++)
-            if (pids[p] == pid)
-                rcs[p] = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128;
+            if (pids[p] == pid) rcs[p] = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128;
         running--;
         progress(++done, sw.npoints);
     }
@@ -244,8 +232,7 @@ int sweep_main(const char *self, int argc, char **argv)
             char *errf = bprintf("%s/%d.err", sw.dir, p), msg[1024] = "";
             FILE *f = fopen(errf, "r");
             if (f) {
-                if (!fgets(msg, sizeof msg, f))
-                    msg[0] = '\0';
+                if (!fgets(msg, sizeof msg, f)) msg[0] = '\0';
                 fclose(f);
             }
             msg[strcspn(msg, "\n")] = '\0';

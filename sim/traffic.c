@@ -13,23 +13,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_CLASSES 32      /* distinct link classes in one platform */
-#define MAX_ROUTE_CLASSES 8 /* distinct classes on one route */
+#define MAX_CLASSES       32 /* distinct link classes in one platform */
+#define MAX_ROUTE_CLASSES 8  /* distinct classes on one route */
 
 struct route_entry {
-    sg_host_t a, b;                      /* key; a == NULL for an empty slot */
-    int n;                               /* classes on the route */
+    sg_host_t a, b;                       /* key; a == NULL for an empty slot */
+    int n;                                /* classes on the route */
     unsigned char cls[MAX_ROUTE_CLASSES]; /* indices into traffic.names */
 };
 
 struct traffic {
-    double messages;                /* messages recorded */
-    double bytes;                   /* bytes recorded */
-    char names[MAX_CLASSES][32];    /* class names, in order of first use */
-    double class_B[MAX_CLASSES];    /* bytes per class */
-    size_t nclasses;                /* classes in use */
-    struct route_entry *slots;      /* open-addressing cache of route classes */
-    size_t nslots, used;            /* capacity (power of two) and entries */
+    double messages;             /* messages recorded */
+    double bytes;                /* bytes recorded */
+    char names[MAX_CLASSES][32]; /* class names, in order of first use */
+    double class_B[MAX_CLASSES]; /* bytes per class */
+    size_t nclasses;             /* classes in use */
+    struct route_entry *slots;   /* open-addressing cache of route classes */
+    size_t nslots, used;         /* capacity (power of two) and entries */
 };
 
 struct traffic *traffic_new(void)
@@ -42,8 +42,7 @@ struct traffic *traffic_new(void)
 
 void traffic_free(struct traffic *t)
 {
-    if (t == NULL)
-        return;
+    if (t == NULL) return;
     free(t->slots);
     free(t);
 }
@@ -58,10 +57,8 @@ static size_t slot_of(const struct traffic *t, sg_host_t a, sg_host_t b)
 static int class_index(struct traffic *t, const char *name)
 {
     for (size_t i = 0; i < t->nclasses; i++)
-        if (strcmp(t->names[i], name) == 0)
-            return (int)i;
-    if (t->nclasses == MAX_CLASSES)
-        return (int)MAX_CLASSES - 1; /* lump the rest together */
+        if (strcmp(t->names[i], name) == 0) return (int)i;
+    if (t->nclasses == MAX_CLASSES) return (int)MAX_CLASSES - 1; /* lump the rest together */
     snprintf(t->names[t->nclasses], sizeof t->names[0], "%s", name);
     return (int)t->nclasses++;
 }
@@ -73,8 +70,7 @@ static void grow(struct traffic *t)
     t->nslots *= 2;
     t->slots = xbt_new0(struct route_entry, t->nslots);
     for (size_t i = 0; i < n; i++) {
-        if (old[i].a == NULL)
-            continue;
+        if (old[i].a == NULL) continue;
         size_t s = slot_of(t, old[i].a, old[i].b);
         while (t->slots[s].a != NULL)
             s = (s + 1) & (t->nslots - 1);
@@ -87,8 +83,7 @@ static const struct route_entry *lookup(struct traffic *t, sg_host_t a, sg_host_
 {
     size_t s = slot_of(t, a, b);
     while (t->slots[s].a != NULL) {
-        if (t->slots[s].a == a && t->slots[s].b == b)
-            return &t->slots[s];
+        if (t->slots[s].a == a && t->slots[s].b == b) return &t->slots[s];
         s = (s + 1) & (t->nslots - 1);
     }
     struct route_entry *e = &t->slots[s];
@@ -104,8 +99,7 @@ static const struct route_entry *lookup(struct traffic *t, sg_host_t a, sg_host_
         bool seen = false;
         for (int k = 0; k < e->n; k++)
             seen |= e->cls[k] == c;
-        if (!seen && e->n < MAX_ROUTE_CLASSES)
-            e->cls[e->n++] = (unsigned char)c;
+        if (!seen && e->n < MAX_ROUTE_CLASSES) e->cls[e->n++] = (unsigned char)c;
     }
     xbt_dynar_free(&links);
     if (++t->used * 2 > t->nslots) {

@@ -24,8 +24,7 @@
 void timeline_add(struct timeline *tl, double t_s, const char *kind, int step, double value,
                   double samples_s, int workers, const char *fmt, ...)
 {
-    if (tl == NULL)
-        return;
+    if (tl == NULL) return;
     if (tl->n == tl->cap) {
         tl->cap = tl->cap ? 2 * tl->cap : 64;
         tl->rows = xbt_realloc(tl->rows, tl->cap * sizeof *tl->rows);
@@ -47,9 +46,9 @@ void timeline_add(struct timeline *tl, double t_s, const char *kind, int step, d
 
 /* ---- state ------------------------------------------------------------------------------- */
 
-#define MAX_EPOCHS 200   /* a run that needs more memberships than this gives up */
-#define RETRY_S 0.05     /* a worker that cannot reach the rendezvous tries again after this */
-#define CTL_B 64.0       /* a control message (report, membership) */
+#define MAX_EPOCHS 200  /* a run that needs more memberships than this gives up */
+#define RETRY_S    0.05 /* a worker that cannot reach the rendezvous tries again after this */
+#define CTL_B      64.0 /* a control message (report, membership) */
 
 struct train_ctx;
 
@@ -71,29 +70,29 @@ struct bucket_req {
 };
 
 struct worker {
-    struct train_ctx *t; /* shared state */
-    int rank;            /* data-parallel rank */
-    double *fwd_amt;     /* per layer: exec amount of its forward for one batch */
-    double *bwd_amt;     /* per layer: exec amount of its backward */
-    double update_amt;   /* exec amount of the optimizer update */
-    sg_sem_t ready;      /* released once per bucket handed to the comm actor */
-    sg_sem_t done;       /* released once per bucket reduced */
+    struct train_ctx *t;      /* shared state */
+    int rank;                 /* data-parallel rank */
+    double *fwd_amt;          /* per layer: exec amount of its forward for one batch */
+    double *bwd_amt;          /* per layer: exec amount of its backward */
+    double update_amt;        /* exec amount of the optimizer update */
+    sg_sem_t ready;           /* released once per bucket handed to the comm actor */
+    sg_sem_t done;            /* released once per bucket reduced */
     struct bucket_req *queue; /* one step's buckets */
-    size_t qhead;        /* next request the comm actor takes */
-    int incarnation;     /* 0, then +1 per restart of its host */
-    int crashed_at_step; /* a step-triggered crash already fired at this step, or -1 */
-    bool in_step;        /* between reading a batch and the step's end */
-    bool in_corrupt;     /* that batch is corrupt */
-    bool in_computed;    /* its gradient has been computed */
+    size_t qhead;             /* next request the comm actor takes */
+    int incarnation;          /* 0, then +1 per restart of its host */
+    int crashed_at_step;      /* a step-triggered crash already fired at this step, or -1 */
+    bool in_step;             /* between reading a batch and the step's end */
+    bool in_corrupt;          /* that batch is corrupt */
+    bool in_computed;         /* its gradient has been computed */
 };
 
 enum ctl_type { CTL_FAIL, CTL_JOIN, CTL_SYNC, CTL_REMOVE, CTL_EPOCH, CTL_STOP };
 
 struct ctl_msg {
     enum ctl_type type;
-    int rank;            /* sender (reports) or subject (REMOVE) */
-    int epoch;           /* the epoch the sender is in */
-    struct epoch *ep;    /* CTL_EPOCH: the new membership */
+    int rank;         /* sender (reports) or subject (REMOVE) */
+    int epoch;        /* the epoch the sender is in */
+    struct epoch *ep; /* CTL_EPOCH: the new membership */
 };
 
 static void schedule_restart(sg_host_t host, double t_s);
@@ -103,32 +102,32 @@ struct train_ctx {
     const struct model *m;
     const struct platform *pf;
     const struct calib *cal;
-    int P;                       /* workers at the start */
-    double *bucket_B;            /* bytes of each bucket */
-    int *bucket_close;           /* layer whose backward closes each bucket */
-    size_t nbuckets;             /* buckets per step */
-    struct worker *workers;      /* P workers */
-    struct epoch *cur;           /* current membership */
-    int change_pending;          /* the store's flag: members re-rendezvous at the next step */
-    int *removals;               /* ranks to drop at the next membership */
+    int P;                  /* workers at the start */
+    double *bucket_B;       /* bytes of each bucket */
+    int *bucket_close;      /* layer whose backward closes each bucket */
+    size_t nbuckets;        /* buckets per step */
+    struct worker *workers; /* P workers */
+    struct epoch *cur;      /* current membership */
+    int change_pending;     /* the store's flag: members re-rendezvous at the next step */
+    int *removals;          /* ranks to drop at the next membership */
     int nremovals;
-    int *joiners;                /* restarted or returning ranks waiting to join */
+    int *joiners; /* restarted or returning ranks waiting to join */
     int njoiners;
-    double *committed;           /* per global step: gradients applied (member count) */
-    double *committed_samples;   /* per global step: samples consumed */
-    int *commits;                /* per global step: members that finished it (this epoch) */
-    int max_committed;           /* steps committed so far (highest) */
-    double last_commit_s;        /* the leader's last commit (for step times) */
-    double *last_compute;        /* per rank: compute of its last step */
-    int *slow_streak;            /* per rank: consecutive slow steps */
-    double pending_fault_s;      /* earliest fault not yet recovered from, or -1 */
-    bool detected;               /* the pending fault was reported */
-    bool done;                   /* the run reached its last step */
-    bool aborted;                /* no workers left, or too many memberships */
-    struct ckpt ckpt;            /* checkpoints */
-    double last_ckpt_s;          /* when the last one was started */
+    double *committed;         /* per global step: gradients applied (member count) */
+    double *committed_samples; /* per global step: samples consumed */
+    int *commits;              /* per global step: members that finished it (this epoch) */
+    int max_committed;         /* steps committed so far (highest) */
+    double last_commit_s;      /* the leader's last commit (for step times) */
+    double *last_compute;      /* per rank: compute of its last step */
+    int *slow_streak;          /* per rank: consecutive slow steps */
+    double pending_fault_s;    /* earliest fault not yet recovered from, or -1 */
+    bool detected;             /* the pending fault was reported */
+    bool done;                 /* the run reached its last step */
+    bool aborted;              /* no workers left, or too many memberships */
+    struct ckpt ckpt;          /* checkpoints */
+    double last_ckpt_s;        /* when the last one was started */
     struct train_result *res;
-    sg_host_t rdzv_host;         /* where the rendezvous runs */
+    sg_host_t rdzv_host; /* where the rendezvous runs */
 };
 
 void train_layer_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_host_t host,
@@ -152,8 +151,7 @@ void train_layer_amounts(const struct calib *cal, const struct gpu_model *gpu, s
 double train_timed_exec(double amount)
 {
     double t0 = simgrid_get_clock();
-    if (amount > 0)
-        sg_actor_execute(amount);
+    if (amount > 0) sg_actor_execute(amount);
     return simgrid_get_clock() - t0;
 }
 
@@ -167,8 +165,7 @@ static sg_mailbox_t ctl_box(int rank)
 static int member_index(const struct epoch *ep, int rank)
 {
     for (int i = 0; i < ep->n; i++)
-        if (ep->members[i] == rank)
-            return i;
+        if (ep->members[i] == rank) return i;
     return -1;
 }
 
@@ -207,12 +204,11 @@ static void comm_actor(int argc, char **argv)
         struct bucket_req *q = &w->queue[w->qhead++ % t->nbuckets];
         if (!*q->failed) {
             int idx = member_index(q->ep, w->rank);
-            enum net_status st = collective_run(&q->ep->world, t->sc->train.algo,
-                                                COLL_ALLREDUCE, idx, q->size_B);
+            enum net_status st = collective_run(&q->ep->world, t->sc->train.algo, COLL_ALLREDUCE,
+                                                idx, q->size_B);
             if (st != NET_OK) {
                 *q->failed = 1;
-                if (idx == 0)
-                    t->res->failures += 1;
+                if (idx == 0) t->res->failures += 1;
             }
         }
         sg_sem_release(w->done);
@@ -231,8 +227,7 @@ static bool report(struct train_ctx *t, enum ctl_type type, int rank, int epoch)
         m->rank = rank;
         m->epoch = epoch;
         traffic_add(t->res->traffic, sg_host_self(), t->rdzv_host, CTL_B);
-        if (net_send(sg_mailbox_by_name("rdzv"), m, CTL_B, RETRY_S) == NET_OK)
-            return true;
+        if (net_send(sg_mailbox_by_name("rdzv"), m, CTL_B, RETRY_S) == NET_OK) return true;
         free(m);
         sg_actor_sleep_for(RETRY_S);
     }
@@ -243,17 +238,14 @@ static bool report(struct train_ctx *t, enum ctl_type type, int rank, int epoch)
 static struct epoch *await_epoch(struct worker *w, enum ctl_type why, int epoch)
 {
     struct train_ctx *t = w->t;
-    if (!report(t, why, w->rank, epoch))
-        return NULL;
+    if (!report(t, why, w->rank, epoch)) return NULL;
     double patience = t->sc->rec.rendezvous_s + t->sc->rec.replacement_s + 10 * RETRY_S;
     for (;;) {
         struct ctl_msg *m;
         enum net_status st = net_recv(ctl_box(w->rank), (void **)&m, patience);
-        if (t->done || t->aborted)
-            return NULL;
+        if (t->done || t->aborted) return NULL;
         if (st != NET_OK) { /* nothing came: say it again (the rendezvous may have missed us) */
-            if (!report(t, CTL_JOIN, w->rank, epoch))
-                return NULL;
+            if (!report(t, CTL_JOIN, w->rank, epoch)) return NULL;
             continue;
         }
         struct epoch *ep = m->type == CTL_EPOCH ? m->ep : NULL;
@@ -267,10 +259,8 @@ static struct epoch *await_epoch(struct worker *w, enum ctl_type why, int epoch)
 static void lose_step(struct train_ctx *t, bool corrupt, bool computed)
 {
     struct train_result *r = t->res;
-    if (computed)
-        r->lost_gradients += 1;
-    if (!corrupt)
-        r->replayed_samples += t->sc->train.batch;
+    if (computed) r->lost_gradients += 1;
+    if (!corrupt) r->replayed_samples += t->sc->train.batch;
 }
 
 /* One step of one worker; returns false if a collective of it failed. */
@@ -315,8 +305,7 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
         sg_sem_release(w->ready);
     for (size_t k = 0; k < t->nbuckets; k++)
         sg_sem_acquire(w->done);
-    if (!failed)
-        busy += train_timed_exec(w->update_amt);
+    if (!failed) busy += train_timed_exec(w->update_amt);
     w->in_step = false;
     *busy_out = busy;
     *corrupt_out = corrupt;
@@ -327,8 +316,7 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
 static void watch_stragglers(struct train_ctx *t, struct epoch *ep)
 {
     const struct recovery_spec *rs = &t->sc->rec;
-    if (rs->straggler_steps <= 0 || ep->n < 2)
-        return;
+    if (rs->straggler_steps <= 0 || ep->n < 2) return;
     double *v = xbt_new(double, ep->n);
     for (int i = 0; i < ep->n; i++)
         v[i] = t->last_compute[ep->members[i]];
@@ -342,9 +330,8 @@ static void watch_stragglers(struct train_ctx *t, struct epoch *ep)
     free(v);
     for (int i = 0; i < ep->n; i++) {
         int r = ep->members[i];
-        t->slow_streak[r] = t->last_compute[r] > rs->straggler_threshold * median
-                                    ? t->slow_streak[r] + 1
-                                    : 0;
+        t->slow_streak[r] =
+                t->last_compute[r] > rs->straggler_threshold * median ? t->slow_streak[r] + 1 : 0;
         if (t->slow_streak[r] == rs->straggler_steps) {
             timeline_add(t->res->timeline, simgrid_get_clock(), "recovery", -1, 0, 0, ep->n,
                          "straggler rank %d flagged for removal", r);
@@ -364,8 +351,7 @@ static void crash_if_due(struct worker *w, int step)
             w->crashed_at_step == step || strcmp(e->target, host) != 0)
             continue;
         w->crashed_at_step = step;
-        if (t->pending_fault_s < 0)
-            t->pending_fault_s = simgrid_get_clock();
+        if (t->pending_fault_s < 0) t->pending_fault_s = simgrid_get_clock();
         t->detected = false;
         timeline_add(t->res->timeline, simgrid_get_clock(), "fault", step, 0, 0, t->cur->n,
                      "crash of %s at step %d", host, step);
@@ -380,8 +366,7 @@ static void crash_if_due(struct worker *w, int step)
 static void on_worker_exit(int failed, void *data)
 {
     struct worker *w = data;
-    if (!failed || !w->in_step)
-        return;
+    if (!failed || !w->in_step) return;
     lose_step(w->t, w->in_corrupt, w->in_computed);
     w->in_step = false;
 }
@@ -397,10 +382,8 @@ static void compute_actor(int argc, char **argv)
     struct epoch *ep = w->incarnation == 0 ? t->cur : await_epoch(w, CTL_JOIN, -1);
     while (ep != NULL) {
         int step = ep->resume_step, idx = member_index(ep, w->rank);
-        if (idx < 0)
-            return;
-        if (ep->id > 0 && t->sc->ckpt.present)
-            ckpt_restore(&t->ckpt, sg_host_self());
+        if (idx < 0) return;
+        if (ep->id > 0 && t->sc->ckpt.present) ckpt_restore(&t->ckpt, sg_host_self());
         bool failed = false;
         while (step < ts->steps && !t->aborted) {
             if (t->change_pending > ep->id) {
@@ -414,8 +397,8 @@ static void compute_actor(int argc, char **argv)
             if (!run_step(w, ep, step, &busy, &corrupt)) {
                 lose_step(t, corrupt, !corrupt);
                 w->in_step = false;
-                timeline_add(t->res->timeline, simgrid_get_clock(), "recovery", step, 0, 0,
-                             ep->n, "rank %d: step %d failed, reporting", w->rank, step);
+                timeline_add(t->res->timeline, simgrid_get_clock(), "recovery", step, 0, 0, ep->n,
+                             "rank %d: step %d failed, reporting", w->rank, step);
                 failed = true;
                 ep = await_epoch(w, CTL_FAIL, ep->id);
                 break;
@@ -430,8 +413,7 @@ static void compute_actor(int argc, char **argv)
             }
             t->last_compute[w->rank] = busy;
             step++;
-            if (step > t->max_committed)
-                t->max_committed = step;
+            if (step > t->max_committed) t->max_committed = step;
             if (++t->commits[step - 1] == ep->n) { /* the last member to finish the step */
                 double now = simgrid_get_clock(), dt = now - t->last_commit_s, slowest = 0;
                 for (int i = 0; i < ep->n; i++)
@@ -445,12 +427,10 @@ static void compute_actor(int argc, char **argv)
                 r->compute_s[r->steps++] = slowest;
                 if (t->pending_fault_s >= 0 && ep->id > 0) {
                     double rec = now - t->pending_fault_s;
-                    if (rec > r->max_recover_s)
-                        r->max_recover_s = rec;
+                    if (rec > r->max_recover_s) r->max_recover_s = rec;
                     t->pending_fault_s = -1;
                 }
-                if (step == ts->steps)
-                    t->done = true;
+                if (step == ts->steps) t->done = true;
             }
             if (idx == 0) { /* the leader watches for stragglers and writes checkpoints */
                 double now = simgrid_get_clock();
@@ -461,8 +441,7 @@ static void compute_actor(int argc, char **argv)
                 }
             }
         }
-        if (!failed)
-            return;
+        if (!failed) return;
     }
 }
 
@@ -471,8 +450,7 @@ static void compute_actor(int argc, char **argv)
 static bool contains(const int *a, int n, int x)
 {
     for (int i = 0; i < n; i++)
-        if (a[i] == x)
-            return true;
+        if (a[i] == x) return true;
     return false;
 }
 
@@ -489,19 +467,16 @@ static bool note(struct train_ctx *t, struct ctl_msg *m, int *reported, int *nre
      * that is a failure of this membership */
     bool waiting_member = m->epoch == t->cur->id && member_index(t->cur, m->rank) >= 0;
     if (m->type != CTL_REMOVE && waiting_member) {
-        if (!contains(reported, *nrep, m->rank))
-            reported[(*nrep)++] = m->rank;
+        if (!contains(reported, *nrep, m->rank)) reported[(*nrep)++] = m->rank;
         start = true;
         if (!t->detected && t->pending_fault_s >= 0) {
             double d = simgrid_get_clock() - t->pending_fault_s;
-            if (d > t->res->max_detect_s)
-                t->res->max_detect_s = d;
+            if (d > t->res->max_detect_s) t->res->max_detect_s = d;
             t->detected = true;
         }
         t->res->failures_detected += m->type == CTL_FAIL;
     } else if (m->type == CTL_REMOVE) {
-        if (!contains(t->removals, t->nremovals, m->rank))
-            t->removals[t->nremovals++] = m->rank;
+        if (!contains(t->removals, t->nremovals, m->rank)) t->removals[t->nremovals++] = m->rank;
         t->change_pending = t->cur->id + 1;
     } else if (m->type == CTL_JOIN || m->type == CTL_FAIL || m->type == CTL_SYNC) {
         /* a restarted worker, or one from an older membership (a healed partition) */
@@ -525,8 +500,7 @@ static void form(struct train_ctx *t, int *reported, int nrep)
     while (nrep < cur->n && simgrid_get_clock() < end) {
         struct ctl_msg *m;
         /* a failed receive (a sender cut off mid-message) is not the end of the window */
-        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) !=
-            NET_OK)
+        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) != NET_OK)
             continue;
         note(t, m, reported, &nrep);
     }
@@ -538,8 +512,7 @@ static void form(struct train_ctx *t, int *reported, int nrep)
                 int r = cur->members[i];
                 missing |= !contains(reported, nrep, r) && !contains(t->joiners, t->njoiners, r);
             }
-            if (!missing || simgrid_get_clock() >= end)
-                break;
+            if (!missing || simgrid_get_clock() >= end) break;
             struct ctl_msg *m;
             if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) !=
                 NET_OK)
@@ -549,10 +522,10 @@ static void form(struct train_ctx *t, int *reported, int nrep)
     }
     int *next = xbt_new(int, t->P), n = 0;
     for (int i = 0; i < nrep; i++)
-        if (!contains(t->removals, t->nremovals, reported[i]))
-            next[n++] = reported[i];
+        if (!contains(t->removals, t->nremovals, reported[i])) next[n++] = reported[i];
     for (int i = 0; i < t->njoiners; i++)
-        if (!contains(next, n, t->joiners[i]) && !contains(t->removals, t->nremovals, t->joiners[i]))
+        if (!contains(next, n, t->joiners[i]) &&
+            !contains(t->removals, t->nremovals, t->joiners[i]))
             next[n++] = t->joiners[i];
     qsort(next, (size_t)n, sizeof *next, cmp_int);
     /* roll back what was committed after the checkpoint everyone restarts from */
@@ -574,8 +547,7 @@ static void form(struct train_ctx *t, int *reported, int nrep)
         if (!contains(next, n, reported[i])) {
             struct ctl_msg *m = xbt_new0(struct ctl_msg, 1);
             m->type = CTL_STOP;
-            if (net_send(ctl_box(reported[i]), m, CTL_B, RETRY_S) != NET_OK)
-                free(m);
+            if (net_send(ctl_box(reported[i]), m, CTL_B, RETRY_S) != NET_OK) free(m);
             r->removed_stragglers += 1;
         }
     if (n == 0 || cur->id + 1 >= MAX_EPOCHS) {
@@ -634,8 +606,7 @@ static void rendezvous_actor(int argc, char **argv)
         } else if (t->njoiners > 0 && joiners_since < 0) {
             joiners_since = simgrid_get_clock();
         }
-        if (t->njoiners == 0)
-            joiners_since = -1;
+        if (t->njoiners == 0) joiners_since = -1;
     }
 }
 
@@ -664,14 +635,12 @@ static void start_worker(struct train_ctx *t, int rank, int incarnation);
 
 static void restart_host(struct train_ctx *t, sg_host_t h)
 {
-    if (sg_host_is_on(h))
-        return;
+    if (sg_host_is_on(h)) return;
     sg_host_turn_on(h);
     timeline_add(t->res->timeline, simgrid_get_clock(), "fault", -1, 0, 0, t->cur->n,
                  "restart of %s", sg_host_get_name(h));
     for (int r = 0; r < t->P; r++)
-        if (t->pf->gpus[r] == h && !t->done)
-            start_worker(t, r, t->workers[r].incarnation + 1);
+        if (t->pf->gpus[r] == h && !t->done) start_worker(t, r, t->workers[r].incarnation + 1);
 }
 
 static void injector_actor(int argc, char **argv)
@@ -708,8 +677,7 @@ static void injector_actor(int argc, char **argv)
             switch (e->kind) {
             case FAULT_CRASH:
                 if (h && sg_host_is_on(h) && h != t->rdzv_host) {
-                    if (t->pending_fault_s < 0)
-                        t->pending_fault_s = simgrid_get_clock();
+                    if (t->pending_fault_s < 0) t->pending_fault_s = simgrid_get_clock();
                     t->detected = false;
                     timeline_add(t->res->timeline, simgrid_get_clock(), "fault", -1, 0, 0,
                                  t->cur->n, "crash of %s (%s)", e->target, e->cause);
@@ -717,8 +685,7 @@ static void injector_actor(int argc, char **argv)
                 }
                 break;
             case FAULT_RESTART:
-                if (h)
-                    restart_host(t, h);
+                if (h) restart_host(t, h);
                 break;
             case FAULT_SLOW:
             case FAULT_SLOW_END:
@@ -782,14 +749,15 @@ static void start_worker(struct train_ctx *t, int rank, int incarnation)
     free(w->bwd_amt);
     train_layer_amounts(t->cal, t->pf->models[rank], h, ts->dtype, t->m, ts->batch, &w->fwd_amt,
                         &w->bwd_amt);
-    w->update_amt = update_B / calib_memory_rate(t->cal, t->pf->models[rank]) * sg_host_get_speed(h);
+    w->update_amt =
+            update_B / calib_memory_rate(t->cal, t->pf->models[rank]) * sg_host_get_speed(h);
     /* semaphores of a previous incarnation are left alone: its actors may have died holding them */
     w->ready = sg_sem_init(0);
     w->done = sg_sem_init(0);
     w->queue = xbt_new0(struct bucket_req, t->nbuckets ? t->nbuckets : 1);
     w->qhead = 0;
-    char *cn = bprintf("compute-%d.%d", rank, incarnation), *mn = bprintf("comm-%d.%d", rank,
-                                                                          incarnation);
+    char *cn = bprintf("compute-%d.%d", rank, incarnation),
+         *mn = bprintf("comm-%d.%d", rank, incarnation);
     sg_actor_t a = sg_actor_init(cn, h);
     sg_actor_set_data(a, w);
     sg_actor_start(a, compute_actor, 0, NULL);
@@ -833,8 +801,7 @@ enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf
 {
     const struct train_spec *ts = &sc->train;
     enum dmlsim_err rc = train_check_workers(sc, pf, m, err);
-    if (rc != DMLSIM_OK)
-        return rc;
+    if (rc != DMLSIM_OK) return rc;
     int P = train_workers(sc, pf);
     struct coll_world w;
     collective_world_init(&w, P, pf->gpus, 1);
@@ -859,8 +826,7 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
 {
     const struct train_spec *ts = &sc->train;
     enum dmlsim_err rc = train_check(sc, pf, m, err);
-    if (rc != DMLSIM_OK)
-        return rc;
+    if (rc != DMLSIM_OK) return rc;
     int P = train_workers(sc, pf);
     struct train_ctx t = {.sc = sc, .m = m, .pf = pf, .cal = cal, .P = P, .res = res};
     memset(res, 0, sizeof *res);
@@ -906,7 +872,8 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
     res->global_batch = (double)P * ts->batch;
     res->total_s = t.last_commit_s;
     for (size_t i = 0; i < res->timeline->n; i++) /* the run ends with its last event */
-        if (res->timeline->rows[i].t_s > res->total_s && strcmp(res->timeline->rows[i].kind, "step") == 0)
+        if (res->timeline->rows[i].t_s > res->total_s &&
+            strcmp(res->timeline->rows[i].kind, "step") == 0)
             res->total_s = res->timeline->rows[i].t_s;
     double busy = 0;
     for (int s = 0; s < res->steps; s++)
@@ -962,8 +929,7 @@ void train_result_release(struct train_result *res)
     free(res->exposed_s);
     free(res->shards);
     free(res->first_push_s);
-    if (res->timeline)
-        free(res->timeline->rows);
+    if (res->timeline) free(res->timeline->rows);
     free(res->timeline);
     traffic_free(res->traffic);
     memset(res, 0, sizeof *res);
@@ -971,8 +937,7 @@ void train_result_release(struct train_result *res)
 
 double train_throughput(const struct train_result *res)
 {
-    if (res->total_s <= 0)
-        return 0;
+    if (res->total_s <= 0) return 0;
     if (res->read_samples > 0) /* every sample read, whether it ended in the model or not */
         return res->read_samples / res->total_s;
     return res->steps * res->global_batch / res->total_s;
@@ -993,14 +958,16 @@ bool train_identities_hold(const struct train_result *res)
 
 void train_print_faults(const struct train_result *res, FILE *out)
 {
-    fprintf(out, "#   steps committed  %.0f; step executions lost %.0f; memberships after the "
-                 "first %.0f; failures reported %.0f; stragglers removed %.0f; final workers %.0f\n",
-            res->steps_completed, res->lost_steps, res->membership_changes,
-            res->failures_detected, res->removed_stragglers, res->final_workers);
+    fprintf(out,
+            "#   steps committed  %.0f; step executions lost %.0f; memberships after the "
+            "first %.0f; failures reported %.0f; stragglers removed %.0f; final workers %.0f\n",
+            res->steps_completed, res->lost_steps, res->membership_changes, res->failures_detected,
+            res->removed_stragglers, res->final_workers);
     if (res->membership_changes > 0 && res->final_workers != res->workers && res->nshards == 0)
-        fprintf(out, "#   elastic          the last membership has %.0f of %d workers: global batch "
-                     "%.0f x per-GPU batch; by the linear scaling rule (Goyal et al. 2017) the "
-                     "learning rate scales by %.0f/%d\n",
+        fprintf(out,
+                "#   elastic          the last membership has %.0f of %d workers: global batch "
+                "%.0f x per-GPU batch; by the linear scaling rule (Goyal et al. 2017) the "
+                "learning rate scales by %.0f/%d\n",
                 res->final_workers, res->workers, res->final_workers, res->final_workers,
                 res->workers);
     fprintf(out, "#   detect/recover   longest %.6f s to detect, %.6f s to resume training\n",
@@ -1010,14 +977,15 @@ void train_print_faults(const struct train_result *res, FILE *out)
     fprintf(out, "#   goodput          %.1f samples/s (samples in the final model)\n",
             res->total_s > 0 ? res->consumed_samples / res->total_s : 0);
     bool ok = train_identities_hold(res);
-    fprintf(out, "#   gradients        %.0f computed = %.0f applied + %.0f dropped stale + %.0f "
-                 "dropped late + %.0f lost to failures\n",
+    fprintf(out,
+            "#   gradients        %.0f computed = %.0f applied + %.0f dropped stale + %.0f "
+            "dropped late + %.0f lost to failures\n",
             res->computed, res->applied, res->dropped_stale, res->dropped_late,
             res->lost_gradients);
-    fprintf(out, "#   samples          %.0f read = %.0f consumed + %.0f skipped corrupt + %.0f "
-                 "replayed\n",
-            res->read_samples, res->consumed_samples, res->skipped_samples,
-            res->replayed_samples);
+    fprintf(out,
+            "#   samples          %.0f read = %.0f consumed + %.0f skipped corrupt + %.0f "
+            "replayed\n",
+            res->read_samples, res->consumed_samples, res->skipped_samples, res->replayed_samples);
     fprintf(out, "#   accounting       %s\n", ok ? "both identities hold" : "VIOLATED");
 }
 
@@ -1033,8 +1001,8 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
     fprintf(out, "#\n# summary\n");
     fprintf(out, "#   workers          %d, global batch %.0f (%d x %d)\n", res->workers,
             res->global_batch, res->workers, batch);
-    fprintf(out, "#   throughput       %.1f samples/s, mean step %.3f ms\n",
-            train_throughput(res), res->total_s / res->steps * 1e3);
+    fprintf(out, "#   throughput       %.1f samples/s, mean step %.3f ms\n", train_throughput(res),
+            res->total_s / res->steps * 1e3);
     fprintf(out, "#   1-GPU step       %.3f ms (compute only): scaling efficiency %.1f%%\n",
             res->compute1_s * 1e3, 100 * train_efficiency(res, batch));
     fprintf(out, "#   gradients        %.0f B per step in %zu bucket(s)\n", res->grad_B,
@@ -1062,15 +1030,16 @@ void train_print(const struct scenario *sc, const struct train_result *res, FILE
     fprintf(out, "\n#   shard versions   max spread %.0f, shards disagreed %.1f%% of the time",
             res->spread_max, 100 * res->spread_frac);
     if (res->coordinator_msgs > 0)
-        fprintf(out, "; coordinator: %.0f advances received, global version %.0f, largest "
-                     "disagreement %.0f",
+        fprintf(out,
+                "; coordinator: %.0f advances received, global version %.0f, largest "
+                "disagreement %.0f",
                 res->coordinator_msgs, res->coordinator_global, res->coordinator_spread);
     fprintf(out, "\n#   shard imbalance  largest / mean = %.3f\n", res->imbalance);
     fprintf(out, "#   lost updates     %.0f (shard versions lost to crashes)\n", res->lost_updates);
     train_print_faults(res, out);
     fprintf(out, "#\n");
-    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params",
-            "bytes in", "bytes out", "util in", "util out", "update");
+    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params", "bytes in",
+            "bytes out", "util in", "util out", "update");
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "", "", "", "(B)", "(B)", "", "",
             "(ms)");
     for (int k = 0; k < res->nshards; k++) {
@@ -1101,9 +1070,8 @@ void train_write_csv(const struct train_result *res, int batch, FILE *out)
     for (size_t i = 0; i < res->timeline->n; i++) {
         const struct timeline_row *r = &res->timeline->rows[i];
         if (strcmp(r->kind, "step") == 0 && s < res->steps) {
-            fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,\n", r->t_s, r->step,
-                    res->step_s[s], res->compute_s[s], res->exposed_s[s], r->samples_s,
-                    r->workers);
+            fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,\n", r->t_s, r->step, res->step_s[s],
+                    res->compute_s[s], res->exposed_s[s], r->samples_s, r->workers);
             s++;
         } else {
             fprintf(out, "%s,%.9g,%d,,,,,%d,\"%s\"\n", r->kind, r->t_s, r->step, r->workers,
@@ -1143,20 +1111,23 @@ void train_write_json(const struct scenario *sc, const struct model *m,
             res->workers, ts->batch, res->global_batch);
     fprintf(out, "  \"bucket_bytes\": %.0f,\n  \"buckets\": %zu,\n  \"overlap\": %s,\n",
             ts->bucket_B, res->nbuckets, ts->overlap ? "true" : "false");
-    fprintf(out, "  \"memory_per_gpu_bytes\": {\"weights\": %.0f, \"gradients\": %.0f, "
-                 "\"optimizer\": %.0f, \"activations\": %.0f, \"total\": %.0f},\n",
+    fprintf(out,
+            "  \"memory_per_gpu_bytes\": {\"weights\": %.0f, \"gradients\": %.0f, "
+            "\"optimizer\": %.0f, \"activations\": %.0f, \"total\": %.0f},\n",
             res->mem.weights_B, res->mem.grads_B, res->mem.optimizer_B, res->mem.act_B,
             res->mem.total_B);
     fprintf(out, "  \"steps\": [\n");
     for (int s = 0; s < res->steps; s++)
-        fprintf(out, "    {\"step\": %d, \"time_s\": %.9g, \"compute_s\": %.9g, "
-                     "\"exposed_s\": %.9g}%s\n",
+        fprintf(out,
+                "    {\"step\": %d, \"time_s\": %.9g, \"compute_s\": %.9g, "
+                "\"exposed_s\": %.9g}%s\n",
                 s + 1, res->step_s[s], res->compute_s[s], res->exposed_s[s],
                 s + 1 < res->steps ? "," : "");
-    fprintf(out, "  ],\n  \"summary\": {\"throughput_samples_per_s\": %.9g, "
-                 "\"mean_step_s\": %.9g, \"one_gpu_step_s\": %.9g, \"scaling_efficiency\": %.9g, "
-                 "\"messages\": %.0f, \"bytes\": %.0f, \"failed_collectives\": %.0f,\n"
-                 "    \"bytes_per_link_class\": {",
+    fprintf(out,
+            "  ],\n  \"summary\": {\"throughput_samples_per_s\": %.9g, "
+            "\"mean_step_s\": %.9g, \"one_gpu_step_s\": %.9g, \"scaling_efficiency\": %.9g, "
+            "\"messages\": %.0f, \"bytes\": %.0f, \"failed_collectives\": %.0f,\n"
+            "    \"bytes_per_link_class\": {",
             train_throughput(res), res->total_s / res->steps, res->compute1_s,
             train_efficiency(res, ts->batch), traffic_messages(res->traffic),
             traffic_bytes(res->traffic), res->failures);
@@ -1169,20 +1140,23 @@ void train_write_json(const struct scenario *sc, const struct model *m,
     }
     fprintf(out, "},\n    \"idle_fraction\": %.9g", res->idle_frac);
     if (res->nshards > 0) {
-        fprintf(out, ",\n    \"gradient_slices\": {\"computed\": %.0f, \"applied\": %.0f, "
-                     "\"dropped_stale\": %.0f, \"dropped_late\": %.0f},\n    \"staleness\": [",
+        fprintf(out,
+                ",\n    \"gradient_slices\": {\"computed\": %.0f, \"applied\": %.0f, "
+                "\"dropped_stale\": %.0f, \"dropped_late\": %.0f},\n    \"staleness\": [",
                 res->computed, res->applied, res->dropped_stale, res->dropped_late);
         for (int i = 0; i < PS_HIST; i++)
             fprintf(out, "%s%.0f", i ? ", " : "", res->stale_hist[i]);
-        fprintf(out, "],\n    \"shard_imbalance\": %.9g, \"version_spread_max\": %.0f,\n"
-                     "    \"shards\": [",
+        fprintf(out,
+                "],\n    \"shard_imbalance\": %.9g, \"version_spread_max\": %.0f,\n"
+                "    \"shards\": [",
                 res->imbalance, res->spread_max);
         for (int k = 0; k < res->nshards; k++) {
             const struct shard_report *r = &res->shards[k];
             fprintf(out, "%s\n      {\"host\": ", k ? "," : "");
             json_string(out, sg_host_get_name(r->host));
-            fprintf(out, ", \"params\": %.0f, \"bytes_in\": %.0f, \"bytes_out\": %.0f, "
-                         "\"update_s\": %.9g}",
+            fprintf(out,
+                    ", \"params\": %.0f, \"bytes_in\": %.0f, \"bytes_out\": %.0f, "
+                    "\"update_s\": %.9g}",
                     r->params, r->bytes_in, r->bytes_out, r->update_s);
         }
         fprintf(out, "]");
@@ -1198,10 +1172,10 @@ void train_write_summary(const struct scenario *sc, const struct train_result *r
     for (int s = 0; s < res->steps; s++)
         exposed += res->exposed_s[s];
     double goodput = res->nshards > 0 && res->total_s > 0 ? res->applied_samples / res->total_s
-                                                           : train_throughput(res);
-    fprintf(out, "%8d %8.0f %12.3f %12.1f %10.4f %12.3f %12.0f %8.4f %10.0f %12.1f\n",
-            res->workers, res->global_batch, res->total_s / res->steps * 1e3,
-            train_throughput(res), train_efficiency(res, sc->train.batch),
-            exposed / res->steps * 1e3, traffic_messages(res->traffic), res->idle_frac,
-            res->dropped_stale + res->dropped_late, goodput);
+                                                          : train_throughput(res);
+    fprintf(out, "%8d %8.0f %12.3f %12.1f %10.4f %12.3f %12.0f %8.4f %10.0f %12.1f\n", res->workers,
+            res->global_batch, res->total_s / res->steps * 1e3, train_throughput(res),
+            train_efficiency(res, sc->train.batch), exposed / res->steps * 1e3,
+            traffic_messages(res->traffic), res->idle_frac, res->dropped_stale + res->dropped_late,
+            goodput);
 }

@@ -31,31 +31,31 @@
 #define PS_HIST 17 /* staleness histogram bins: lag 0..15, and 16 or more */
 
 struct shard_report {
-    sg_host_t host;     /* where the shard runs */
-    double params;      /* parameters it owns */
-    double bytes_in;    /* gradient bytes received */
-    double bytes_out;   /* parameter bytes sent */
-    double link_Bps;    /* bottleneck bandwidth between it and worker 0 */
-    double update_s;    /* time spent applying updates */
-    double versions;    /* versions it advanced */
+    sg_host_t host;   /* where the shard runs */
+    double params;    /* parameters it owns */
+    double bytes_in;  /* gradient bytes received */
+    double bytes_out; /* parameter bytes sent */
+    double link_Bps;  /* bottleneck bandwidth between it and worker 0 */
+    double update_s;  /* time spent applying updates */
+    double versions;  /* versions it advanced */
 };
 
 struct train_result {
-    int workers;              /* P */
-    int steps;                /* steps simulated */
-    double global_batch;      /* P x batch per GPU */
-    double *step_s;           /* per step: time from the previous step's end (max over workers) */
-    double *compute_s;        /* per step: rank 0's forward + backward + update time */
-    double *exposed_s;        /* per step: step time - compute time, >= 0 */
-    double total_s;           /* end of the last step */
-    double compute1_s;        /* mean compute time of a step: what 1 GPU would take per step */
-    size_t nbuckets;          /* gradient buckets per step */
-    double grad_B;            /* gradient bytes all-reduced per step */
-    double messages;          /* messages sent by all workers */
-    double failures;          /* collectives that ended in a timeout or failure */
-    struct traffic *traffic;  /* bytes per link class */
-    struct memory_need mem;   /* memory per GPU */
-    double idle_frac;         /* mean over workers of the time not computing / run time */
+    int workers;             /* P */
+    int steps;               /* steps simulated */
+    double global_batch;     /* P x batch per GPU */
+    double *step_s;          /* per step: time from the previous step's end (max over workers) */
+    double *compute_s;       /* per step: rank 0's forward + backward + update time */
+    double *exposed_s;       /* per step: step time - compute time, >= 0 */
+    double total_s;          /* end of the last step */
+    double compute1_s;       /* mean compute time of a step: what 1 GPU would take per step */
+    size_t nbuckets;         /* gradient buckets per step */
+    double grad_B;           /* gradient bytes all-reduced per step */
+    double messages;         /* messages sent by all workers */
+    double failures;         /* collectives that ended in a timeout or failure */
+    struct traffic *traffic; /* bytes per link class */
+    struct memory_need mem;  /* memory per GPU */
+    double idle_frac;        /* mean over workers of the time not computing / run time */
     /* parameter server only (nshards > 0) */
     int nshards;                 /* K */
     struct shard_report *shards; /* K shards */
@@ -73,24 +73,24 @@ struct train_result {
     double coordinator_spread;   /* the largest version disagreement it saw */
     double *first_push_s;        /* per worker: duration of its first push (all shards) */
     /* faults and recovery (all strategies) */
-    double steps_completed;      /* global steps committed (all-reduce) / versions (sync PS) */
-    double membership_changes;   /* all-reduce: new memberships formed after the first */
-    double failures_detected;    /* failures the survivors noticed (rendezvous reports) */
-    double final_workers;        /* workers in the last membership */
-    double removed_stragglers;   /* workers removed for being persistently slow */
-    double lost_steps;           /* step executions thrown away (failed or rolled back) */
-    double lost_gradients;       /* gradients lost to failures */
-    double lost_updates;         /* PS: shard updates lost to a shard crash */
-    double read_samples;         /* samples read by all workers */
-    double consumed_samples;     /* samples whose gradients are in the final model */
-    double skipped_samples;      /* samples in corrupt batches */
-    double replayed_samples;     /* samples read in work that was thrown away */
-    double checkpoints;          /* checkpoints completed */
-    double ckpt_B;               /* size of one checkpoint */
-    double ckpt_overhead_s;      /* training time spent blocked on checkpoints */
-    double max_detect_s;         /* longest time from a fault to its first report */
-    double max_recover_s;        /* longest time from a fault to training resuming */
-    struct timeline *timeline;   /* events for the CSV and plots (may be NULL) */
+    double steps_completed;    /* global steps committed (all-reduce) / versions (sync PS) */
+    double membership_changes; /* all-reduce: new memberships formed after the first */
+    double failures_detected;  /* failures the survivors noticed (rendezvous reports) */
+    double final_workers;      /* workers in the last membership */
+    double removed_stragglers; /* workers removed for being persistently slow */
+    double lost_steps;         /* step executions thrown away (failed or rolled back) */
+    double lost_gradients;     /* gradients lost to failures */
+    double lost_updates;       /* PS: shard updates lost to a shard crash */
+    double read_samples;       /* samples read by all workers */
+    double consumed_samples;   /* samples whose gradients are in the final model */
+    double skipped_samples;    /* samples in corrupt batches */
+    double replayed_samples;   /* samples read in work that was thrown away */
+    double checkpoints;        /* checkpoints completed */
+    double ckpt_B;             /* size of one checkpoint */
+    double ckpt_overhead_s;    /* training time spent blocked on checkpoints */
+    double max_detect_s;       /* longest time from a fault to its first report */
+    double max_recover_s;      /* longest time from a fault to training resuming */
+    struct timeline *timeline; /* events for the CSV and plots (may be NULL) */
 };
 
 /* Events over simulated time: one row per committed step, fault and recovery action. */

@@ -16,11 +16,23 @@ struct unit {
 #define KI 1024.0
 /* Bit-based bandwidth units divide by 8: 1 Gbps = 125,000,000 B/s. */
 static const struct unit bw_units[] = {
-        {"Bps", 1},           {"kBps", 1e3},          {"MBps", 1e6},          {"GBps", 1e9},
-        {"TBps", 1e12},       {"KiBps", KI},          {"MiBps", KI * KI},     {"GiBps", KI * KI * KI},
-        {"TiBps", KI * KI * KI * KI},                 {"bps", 1 / 8.0},       {"kbps", 1e3 / 8},
-        {"Mbps", 1e6 / 8},    {"Gbps", 1e9 / 8},      {"Tbps", 1e12 / 8},     {"Kibps", KI / 8},
-        {"Mibps", KI * KI / 8},                       {"Gibps", KI * KI * KI / 8},
+        {"Bps", 1},
+        {"kBps", 1e3},
+        {"MBps", 1e6},
+        {"GBps", 1e9},
+        {"TBps", 1e12},
+        {"KiBps", KI},
+        {"MiBps", KI *KI},
+        {"GiBps", KI *KI *KI},
+        {"TiBps", KI *KI *KI *KI},
+        {"bps", 1 / 8.0},
+        {"kbps", 1e3 / 8},
+        {"Mbps", 1e6 / 8},
+        {"Gbps", 1e9 / 8},
+        {"Tbps", 1e12 / 8},
+        {"Kibps", KI / 8},
+        {"Mibps", KI *KI / 8},
+        {"Gibps", KI *KI *KI / 8},
         {NULL, 0},
 };
 static const struct unit time_units[] = {
@@ -28,13 +40,14 @@ static const struct unit time_units[] = {
         {"ms", 1e-3},       {"us", 1e-6},   {"ns", 1e-9},  {"ps", 1e-12}, {NULL, 0},
 };
 static const struct unit size_units[] = {
-        {"B", 1},        {"kB", 1e3},     {"MB", 1e6},           {"GB", 1e9},
-        {"TB", 1e12},    {"KiB", KI},     {"MiB", KI * KI},      {"GiB", KI * KI * KI},
-        {"TiB", KI * KI * KI * KI},       {NULL, 0},
+        {"B", 1},        {"kB", 1e3},         {"MB", 1e6},
+        {"GB", 1e9},     {"TB", 1e12},        {"KiB", KI},
+        {"MiB", KI *KI}, {"GiB", KI *KI *KI}, {"TiB", KI *KI *KI *KI},
+        {NULL, 0},
 };
 static const struct unit flop_units[] = {
-        {"f", 1},     {"kf", 1e3},   {"Mf", 1e6},   {"Gf", 1e9},
-        {"Tf", 1e12}, {"Pf", 1e15},  {"Ef", 1e18},  {NULL, 0},
+        {"f", 1},     {"kf", 1e3},  {"Mf", 1e6},  {"Gf", 1e9},
+        {"Tf", 1e12}, {"Pf", 1e15}, {"Ef", 1e18}, {NULL, 0},
 };
 
 static const struct unit *unit_table(enum unit_kind kind)
@@ -57,8 +70,7 @@ static const struct unit *unit_table(enum unit_kind kind)
 static size_t number_span(const char *s)
 {
     size_t i = 0, digits = 0;
-    if (s[i] == '-' || s[i] == '+')
-        i++;
+    if (s[i] == '-' || s[i] == '+') i++;
     while (isdigit((unsigned char)s[i])) {
         i++;
         digits++;
@@ -70,8 +82,7 @@ static size_t number_span(const char *s)
             digits++;
         }
     }
-    if (digits == 0)
-        return 0;
+    if (digits == 0) return 0;
     if ((s[i] == 'e' || s[i] == 'E') &&
         (isdigit((unsigned char)s[i + 1]) ||
          ((s[i + 1] == '-' || s[i + 1] == '+') && isdigit((unsigned char)s[i + 2])))) {
@@ -84,39 +95,30 @@ static size_t number_span(const char *s)
 
 static enum unit_status check_bound(double v, enum unit_bound bound)
 {
-    if (bound != UNIT_ANY && v < 0)
-        return UNIT_ENEGATIVE;
-    if (bound == UNIT_POSITIVE && v == 0)
-        return UNIT_EZERO;
+    if (bound != UNIT_ANY && v < 0) return UNIT_ENEGATIVE;
+    if (bound == UNIT_POSITIVE && v == 0) return UNIT_EZERO;
     return UNIT_OK;
 }
 
 enum unit_status units_parse(const char *text, enum unit_kind kind, enum unit_bound bound,
                              double *out_si)
 {
-    if (text == NULL || text[0] == '\0')
-        return UNIT_EEMPTY;
+    if (text == NULL || text[0] == '\0') return UNIT_EEMPTY;
     size_t n = number_span(text);
-    if (n == 0)
-        return UNIT_ENUMBER;
+    if (n == 0) return UNIT_ENUMBER;
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno == ERANGE && fabs(v) > 1.0)
-        return UNIT_ERANGE;
-    if ((size_t)(end - text) != n)
-        return UNIT_ENUMBER;
+    if (errno == ERANGE && fabs(v) > 1.0) return UNIT_ERANGE;
+    if ((size_t)(end - text) != n) return UNIT_ENUMBER;
     const char *suffix = text + n;
-    if (*suffix == '\0')
-        return UNIT_EMISSING;
+    if (*suffix == '\0') return UNIT_EMISSING;
     for (const struct unit *u = unit_table(kind); u->suffix != NULL; u++) {
         if (strcmp(suffix, u->suffix) == 0) {
             double si = v * u->factor;
-            if (!isfinite(si))
-                return UNIT_ERANGE;
+            if (!isfinite(si)) return UNIT_ERANGE;
             enum unit_status st = check_bound(si, bound);
-            if (st == UNIT_OK)
-                *out_si = si;
+            if (st == UNIT_OK) *out_si = si;
             return st;
         }
     }
@@ -164,33 +166,26 @@ const char *units_status_str(enum unit_status st)
 
 int units_parse_long(const char *text, long min, long max, long *out)
 {
-    if (text == NULL || text[0] == '\0')
-        return -1;
+    if (text == NULL || text[0] == '\0') return -1;
     for (const char *p = (text[0] == '-') ? text + 1 : text; *p; p++)
-        if (!isdigit((unsigned char)*p))
-            return -1;
-    if (text[0] == '-' && text[1] == '\0')
-        return -1;
+        if (!isdigit((unsigned char)*p)) return -1;
+    if (text[0] == '-' && text[1] == '\0') return -1;
     errno = 0;
     char *end;
     long v = strtol(text, &end, 10);
-    if (errno != 0 || *end != '\0' || v < min || v > max)
-        return -1;
+    if (errno != 0 || *end != '\0' || v < min || v > max) return -1;
     *out = v;
     return 0;
 }
 
 int units_parse_real(const char *text, double *out)
 {
-    if (text == NULL)
-        return -1;
+    if (text == NULL) return -1;
     size_t n = number_span(text);
-    if (n == 0 || text[n] != '\0')
-        return -1;
+    if (n == 0 || text[n] != '\0') return -1;
     errno = 0;
     double v = strtod(text, NULL);
-    if (errno == ERANGE || !isfinite(v))
-        return -1;
+    if (errno == ERANGE || !isfinite(v)) return -1;
     *out = v;
     return 0;
 }

@@ -11,7 +11,8 @@
 #define DMLSIM_UNITS_H
 
 enum unit_kind {
-    UNIT_BANDWIDTH, /* bytes per second: Bps kBps MBps GBps TBps KiBps MiBps GiBps bps kbps Gbps .. */
+    UNIT_BANDWIDTH, /* bytes per second: Bps kBps MBps GBps TBps KiBps MiBps GiBps bps kbps Gbps ..
+                     */
     UNIT_TIME,      /* seconds: w d h m s ms us ns ps */
     UNIT_SIZE,      /* bytes: B kB MB GB TB KiB MiB GiB TiB */
     UNIT_FLOPRATE,  /* FLOP/s: f kf Mf Gf Tf Pf Ef */

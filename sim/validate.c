@@ -40,8 +40,8 @@ int validate_shapes_main(int argc, char **argv)
         fprintf(stderr, "dmlsim: shapes: --batch expects a positive integer\n");
         return 1;
     }
-    static const char *presets[] = {"resnet50", "resnet101", "vgg16", "inception-v3", "bert-large",
-                                    "gpt"};
+    static const char *presets[] = {"resnet50",     "resnet101",  "vgg16",
+                                    "inception-v3", "bert-large", "gpt"};
     printf("# GEMM shapes (M N K) of the model presets' layers at batch %ld, one per line:\n"
            "# conv = im2col (M = c_out, N = H_out W_out x batch, K = c_in k_h k_w), dense = "
            "(n_out, batch, n_in),\n# transformer block = its MLP (4h, seq x batch, h). Feed to "
@@ -54,14 +54,12 @@ int validate_shapes_main(int argc, char **argv)
         model_preset(presets[p], NULL, DTYPE_FP32, &m);
         for (size_t l = 0; l < m.nlayers; l++) {
             const struct layer *y = &m.layers[l];
-            if (y->gemm_m <= 0)
-                continue;
+            if (y->gemm_m <= 0) continue;
             double s[3] = {y->gemm_m, y->gemm_n * batch, y->gemm_k};
             bool dup = false;
             for (size_t i = 0; i < nseen && !dup; i++)
                 dup = seen[i][0] == s[0] && seen[i][1] == s[1] && seen[i][2] == s[2];
-            if (dup || nseen == 4096)
-                continue;
+            if (dup || nseen == 4096) continue;
             memcpy(seen[nseen++], s, sizeof s);
             printf("%.0f %.0f %.0f   # %s %s\n", s[0], s[1], s[2], presets[p], y->name);
         }
@@ -97,8 +95,7 @@ int validate_calib_main(int argc, char **argv)
             st = 1;
         } else {
             calib_write_spec(g, f);
-            if ((ferror(f) | fclose(f)) || rename(tmp, argv[3]) != 0)
-                st = 1;
+            if ((ferror(f) | fclose(f)) || rename(tmp, argv[3]) != 0) st = 1;
         }
         if (st) {
             unlink(tmp);
@@ -113,8 +110,7 @@ int validate_calib_main(int argc, char **argv)
     }
     struct calib c;
     struct dmlsim_error err = {0};
-    if (calib_load(argv[0], &c, &err) != DMLSIM_OK)
-        return fail_msg(&err);
+    if (calib_load(argv[0], &c, &err) != DMLSIM_OK) return fail_msg(&err);
     const struct gpu_model *g = calib_gpu(&c);
     printf("# profile       %s\n# gpu           %s x %d (catalog: %s)\n", c.source,
            c.gpu_name[0] ? c.gpu_name : "unknown", c.gpu_count, g ? g->name : "no match");
@@ -127,8 +123,7 @@ int validate_calib_main(int argc, char **argv)
             const struct calib_gemm *e = &c.gemm[i];
             double peak = g ? g->peak_flops[e->dtype] : 0;
             char eff[16] = "-";
-            if (peak > 0)
-                snprintf(eff, sizeof eff, "%.1f%%", 100 * e->flops_s / peak);
+            if (peak > 0) snprintf(eff, sizeof eff, "%.1f%%", 100 * e->flops_s / peak);
             printf(" %6s %8.0f %8.0f %8.0f %12.2f %8s\n", catalog_dtype_name(e->dtype), e->m, e->n,
                    e->k, e->flops_s / 1e12, eff);
         }
@@ -139,13 +134,11 @@ int validate_calib_main(int argc, char **argv)
     for (size_t i = 0; i < c.nkernel; i++)
         printf("# kernel %-14s %12.0f B %10.2f GB/s\n", c.kernel[i].kind, c.kernel[i].bytes,
                c.kernel[i].Bps / 1e9);
-    if (c.nocoll[0])
-        printf("# collectives  not measured: %s\n", c.nocoll);
+    if (c.nocoll[0]) printf("# collectives  not measured: %s\n", c.nocoll);
     for (int op = 0; op < 4; op++)
         for (int n = 2; n <= 64; n++) {
             struct calib_fit fit;
-            if (calib_fit(&c, (enum coll_op)op, n, &fit) != 0)
-                continue;
+            if (calib_fit(&c, (enum coll_op)op, n, &fit) != 0) continue;
             printf("# fit %-13s n=%-3d %d sizes: latency %.3f us per step, bandwidth %.2f GB/s "
                    "(largest error of the fit %.1f%%)\n",
                    collective_op_name((enum coll_op)op), n, fit.points, fit.alpha_s * 1e6,
@@ -158,21 +151,19 @@ int validate_calib_main(int argc, char **argv)
 /* ---- dmlsim validate ---------------------------------------------------------------------- */
 
 struct job {
-    bool coll;               /* a collective (else a copy) */
-    enum coll_op op;         /* collective */
-    int nranks;              /* GPUs */
-    char kind[64];           /* copy kind */
-    double *sizes;           /* sizes */
-    double *measured;        /* measured times */
-    size_t n;                /* number of sizes */
+    bool coll;        /* a collective (else a copy) */
+    enum coll_op op;  /* collective */
+    int nranks;       /* GPUs */
+    char kind[64];    /* copy kind */
+    double *sizes;    /* sizes */
+    double *measured; /* measured times */
+    size_t n;         /* number of sizes */
 };
 
 static const char *default_intra(const struct gpu_model *g)
 {
-    if (strcmp(g->name, "h100") == 0 || strcmp(g->name, "h200") == 0)
-        return "nvlink4";
-    if (strcmp(g->name, "a100") == 0)
-        return "nvlink3";
+    if (strcmp(g->name, "h100") == 0 || strcmp(g->name, "h200") == 0) return "nvlink4";
+    if (strcmp(g->name, "a100") == 0) return "nvlink3";
     return g->pcie;
 }
 
@@ -223,10 +214,10 @@ static void run_job(const struct job *j, const struct gpu_model *g, const char *
                     out[i] = res.rows[i].time_s;
         } else {
             bool h2d = strncmp(j->kind, "h2d", 3) == 0, peer = strcmp(j->kind, "peer") == 0;
-            struct bench_pair pair = {xbt_strdup(h2d ? "node0.cpu" : "node0.gpu0"),
-                                      xbt_strdup(h2d || peer ? (peer ? "node0.gpu1" : "node0.gpu0")
-                                                             : "node0.cpu"),
-                                      0};
+            struct bench_pair pair = {
+                    xbt_strdup(h2d ? "node0.cpu" : "node0.gpu0"),
+                    xbt_strdup(h2d || peer ? (peer ? "node0.gpu1" : "node0.gpu0") : "node0.cpu"),
+                    0};
             b->kind = BENCH_P2P;
             b->pairs = &pair;
             b->npairs = 1;
@@ -238,17 +229,14 @@ static void run_job(const struct job *j, const struct gpu_model *g, const char *
             free(pair.dst);
         }
     }
-    if (write(fd, out, j->n * sizeof *out) < 0)
-        _exit(1);
+    if (write(fd, out, j->n * sizeof *out) < 0) _exit(1);
     _exit(0);
 }
 
-static bool simulate(const struct job *j, const struct gpu_model *g, const char *intra,
-                     double *sim)
+static bool simulate(const struct job *j, const struct gpu_model *g, const char *intra, double *sim)
 {
     int fds[2];
-    if (pipe(fds) != 0)
-        return false;
+    if (pipe(fds) != 0) return false;
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -295,19 +283,18 @@ int validate_main(int argc, char **argv)
     }
     struct calib c;
     struct dmlsim_error err = {0};
-    if (calib_load(path, &c, &err) != DMLSIM_OK)
-        return fail_msg(&err);
+    if (calib_load(path, &c, &err) != DMLSIM_OK) return fail_msg(&err);
     const struct gpu_model *g = gpu_name ? catalog_gpu(gpu_name) : calib_gpu(&c);
     if (g == NULL) {
         char names[256];
-        fprintf(stderr, "%s:0: cannot tell which catalog GPU this profile was measured on (\"%s\"); "
-                        "expected --gpu with one of: %s\n",
+        fprintf(stderr,
+                "%s:0: cannot tell which catalog GPU this profile was measured on (\"%s\"); "
+                "expected --gpu with one of: %s\n",
                 path, c.gpu_name, catalog_gpu_names(names, sizeof names));
         calib_release(&c);
         return 1;
     }
-    if (intra == NULL)
-        intra = default_intra(g);
+    if (intra == NULL) intra = default_intra(g);
     const struct link_class *lc = catalog_link(intra);
     if (lc == NULL || (lc->kind != LINK_NVLINK && lc->kind != LINK_PCIE)) {
         fprintf(stderr, "dmlsim: validate: --intra \"%s\": expected an nvlink or pcie class\n",
@@ -320,18 +307,16 @@ int validate_main(int argc, char **argv)
     size_t njobs = 0;
     for (size_t i = 0; i < c.ncoll; i++) {
         size_t k = 0;
-        while (k < njobs && !(jobs[k].coll && jobs[k].op == c.coll[i].op &&
-                              jobs[k].nranks == c.coll[i].nranks))
+        while (k < njobs &&
+               !(jobs[k].coll && jobs[k].op == c.coll[i].op && jobs[k].nranks == c.coll[i].nranks))
             k++;
         if (k == njobs && njobs < 64)
-            jobs[njobs++] = (struct job){.coll = true, .op = c.coll[i].op,
-                                         .nranks = c.coll[i].nranks};
-        if (k < njobs)
-            add_point(&jobs[k], c.coll[i].bytes, c.coll[i].time_s);
+            jobs[njobs++] =
+                    (struct job){.coll = true, .op = c.coll[i].op, .nranks = c.coll[i].nranks};
+        if (k < njobs) add_point(&jobs[k], c.coll[i].bytes, c.coll[i].time_s);
     }
     for (size_t i = 0; i < c.ncopy; i++) {
-        if (strcmp(c.copy[i].kind, "d2d") == 0)
-            continue; /* HBM is not a link: not simulated */
+        if (strcmp(c.copy[i].kind, "d2d") == 0) continue; /* HBM is not a link: not simulated */
         size_t k = 0;
         while (k < njobs && (jobs[k].coll || strcmp(jobs[k].kind, c.copy[i].kind) != 0))
             k++;
@@ -339,14 +324,12 @@ int validate_main(int argc, char **argv)
             jobs[njobs] = (struct job){.coll = false};
             snprintf(jobs[njobs++].kind, sizeof jobs[0].kind, "%s", c.copy[i].kind);
         }
-        if (k < njobs)
-            add_point(&jobs[k], c.copy[i].bytes, c.copy[i].bytes / c.copy[i].Bps);
+        if (k < njobs) add_point(&jobs[k], c.copy[i].bytes, c.copy[i].bytes / c.copy[i].Bps);
     }
     printf("# dmlsim validate %s\n# profile       %s\n", path, c.source);
     printf("# simulated on  1 node, %s, GPU-to-GPU over %s, host copies over %s (catalog values)\n",
            g->name, intra, lc->kind == LINK_PCIE ? intra : g->pcie);
-    if (c.nocoll[0])
-        printf("# collectives   not measured: %s\n", c.nocoll);
+    if (c.nocoll[0]) printf("# collectives   not measured: %s\n", c.nocoll);
     printf("#\n#%13s %6s %14s %12s %12s %9s\n", "operation", "ranks", "size", "measured",
            "simulated", "error");
     printf("#%13s %6s %14s %12s %12s %9s\n", "", "", "(B)", "(us)", "(us)", "(%)");

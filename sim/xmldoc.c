@@ -12,8 +12,7 @@
 static void capture_error(void *ctx, xmlErrorPtr e)
 {
     struct xml_capture *cap = ctx;
-    if (cap->have || e == NULL || e->level < XML_ERR_ERROR)
-        return;
+    if (cap->have || e == NULL || e->level < XML_ERR_ERROR) return;
     cap->have = 1;
     cap->line = e->line;
     snprintf(cap->msg, sizeof cap->msg, "%s", e->message ? e->message : "unknown error");
@@ -21,10 +20,8 @@ static void capture_error(void *ctx, xmlErrorPtr e)
     while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' ' || cap->msg[n - 1] == '.'))
         cap->msg[--n] = '\0';
     for (char *p = cap->msg; *p; p++) /* libxml2 wraps long messages over lines */
-        if (*p == '\n')
-            *p = ' ';
-    if (cap->msg[0] != '\0')
-        cap->msg[0] = (char)tolower((unsigned char)cap->msg[0]);
+        if (*p == '\n') *p = ' ';
+    if (cap->msg[0] != '\0') cap->msg[0] = (char)tolower((unsigned char)cap->msg[0]);
 }
 
 void xmldoc_capture_begin(struct xml_capture *cap)
@@ -41,8 +38,7 @@ void xmldoc_capture_end(void)
 const char *xmldoc_strerror(int errnum, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", strerror(errnum));
-    if (buf[0] != '\0')
-        buf[0] = (char)tolower((unsigned char)buf[0]);
+    if (buf[0] != '\0') buf[0] = (char)tolower((unsigned char)buf[0]);
     return buf;
 }
 

@@ -87,8 +87,9 @@ START_TEST(test_spec_roundtrip_and_interpolation)
     /* two measured FP32 GEMMs: 2 x 256^3 FLOPs at 30% of peak, 2 x 4096^3 at 90%; halfway in
      * log(FLOPs) the efficiency is halfway: 60% (linear interpolation in log FLOPs) */
     f = fopen(path, "w");
-    fprintf(f, "dmlsim-calibration 1\ngpu NVIDIA A100-SXM4-80GB\ngemm fp32 256 256 256 %g\n"
-               "gemm fp32 4096 4096 4096 %g\n",
+    fprintf(f,
+            "dmlsim-calibration 1\ngpu NVIDIA A100-SXM4-80GB\ngemm fp32 256 256 256 %g\n"
+            "gemm fp32 4096 4096 4096 %g\n",
             0.3 * 19.5, 0.9 * 19.5);
     fclose(f);
     ck_assert_msg(calib_load(path, &c, &err) == DMLSIM_OK, "%s", err.msg);
@@ -139,10 +140,17 @@ START_TEST(test_profile_changes_compute)
     model_init(&sc.model.explicit_, "dense");
     model_add(&sc.model.explicit_, "fc", h * h + h, 2 * h * h, -1, 0);
     model_set_gemm(&sc.model.explicit_, h, 1, h);
-    sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE, .algo = collective_find("ring"),
-                                   .batch = 256, .steps = 2, .dtype = DTYPE_FP32, .opt = OPT_SGD,
-                                   .bucket_B = 25e6, .overlap = true, .timeout_s = 3600,
-                                   .chunks = 1, .line = 1};
+    sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE,
+                                   .algo = collective_find("ring"),
+                                   .batch = 256,
+                                   .steps = 2,
+                                   .dtype = DTYPE_FP32,
+                                   .opt = OPT_SGD,
+                                   .bucket_B = 25e6,
+                                   .overlap = true,
+                                   .timeout_s = 3600,
+                                   .chunks = 1,
+                                   .line = 1};
     struct platform *pf = test_load(&sc);
     struct model m;
     struct train_result res;

@@ -49,8 +49,7 @@ static double run_coll(struct scenario *sc, enum coll_op op, const char *algo, d
     ck_assert_uint_eq(res.nrows, 1);
     ck_assert_int_eq(res.rows[0].status, NET_OK);
     double t = res.rows[0].time_s;
-    if (messages)
-        *messages = res.messages;
+    if (messages) *messages = res.messages;
     bench_coll_release(&res);
     platform_free(pf);
     return t;
@@ -108,8 +107,7 @@ START_TEST(test_halving_doubling)
     struct uniform u = star_alpha_beta();
     double t = run_coll(&sc, COLL_ALLREDUCE, "halving-doubling", S, COLL_MESSAGE, 1, &msgs);
     double want = 2 * k * u.a + 2 * (Pp - 1) * S / (Pp * u.B);
-    if (P != Pp)
-        want += 2 * (u.a + S / u.B);
+    if (P != Pp) want += 2 * (u.a + S / u.B);
     assert_rel(t, want, 1e-3, "halving-doubling all-reduce");
     /* 2k per active rank; each of the P - Pp folded pairs adds one message each way */
     ck_assert_double_eq(msgs, 2.0 * k * Pp + 2.0 * (P - Pp));

@@ -32,8 +32,12 @@ static struct scenario with_fault(struct fault_spec f)
 
 START_TEST(test_crash_and_restart)
 {
-    struct fault_spec f = {.kind = FS_CRASH, .host = strdup("node1"), .at_s = 2, .step = -1,
-                           .restart_s = 3, .line = 7};
+    struct fault_spec f = {.kind = FS_CRASH,
+                           .host = strdup("node1"),
+                           .at_s = 2,
+                           .step = -1,
+                           .restart_s = 3,
+                           .line = 7};
     struct scenario sc = with_fault(f);
     char *hosts[] = {"node0.gpu0", "node1.gpu0", "node1.gpu1", "node1.cpu", "node10.gpu0"};
     struct fault_plan plan;
@@ -63,15 +67,20 @@ static double mean_gap(bool weibull, double shape, unsigned long seed)
     /* 1000 GPUs, MTBF 1 h, no repair time, horizon 100 h: the failures per GPU average
      * horizon / mean time between failures (renewal theorem), i.e. 100 for any distribution
      * with mean 1 h. */
-    struct fault_spec f = {.kind = FS_MTBF, .weibull = weibull, .shape = shape, .mtbf_s = 3600,
-                           .restart_s = 0, .until_s = 100 * 3600.0, .step = -1};
+    struct fault_spec f = {.kind = FS_MTBF,
+                           .weibull = weibull,
+                           .shape = shape,
+                           .mtbf_s = 3600,
+                           .restart_s = 0,
+                           .until_s = 100 * 3600.0,
+                           .step = -1};
     struct scenario sc = with_fault(f);
     sc.seed = seed;
     struct fault_plan plan;
     struct dmlsim_error err = {0};
-    ck_assert_int_eq(fault_plan_build(&sc, gpu_names(1000), 1000, names_buf, 1000, NULL, 0, &plan,
-                                      &err),
-                     DMLSIM_OK);
+    ck_assert_int_eq(
+            fault_plan_build(&sc, gpu_names(1000), 1000, names_buf, 1000, NULL, 0, &plan, &err),
+            DMLSIM_OK);
     double crashes = 0;
     for (size_t i = 0; i < plan.n; i++)
         crashes += plan.ev[i].kind == FAULT_CRASH;

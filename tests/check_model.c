@@ -49,8 +49,7 @@ START_TEST(test_counts_within_one_percent)
     model_release(&m);
     /* GPT-3 175B (Brown et al. 2020, Table 2.1: 96 layers, d_model 12288, 96 heads, 2048
      * context; vocabulary 50257 as GPT-2). */
-    struct gpt_config g = {.layers = 96, .hidden = 12288, .heads = 96, .seq = 2048,
-                           .vocab = 50257};
+    struct gpt_config g = {.layers = 96, .hidden = 12288, .heads = 96, .seq = 2048, .vocab = 50257};
     ck_assert_int_eq(model_preset("gpt", &g, DTYPE_BF16, &m), 0);
     assert_within(model_params(&m), 175e9, 0.01, "GPT-3");
     model_release(&m);
@@ -102,8 +101,7 @@ START_TEST(test_gpt_formula)
     double h = 64;
     ck_assert_double_eq(model_params(&m), 2 * (12 * h * h + 13 * h) + 100 * h + 16 * h + 2 * h);
     /* forward per sample: per block s(24h^2 + 4sh), head 2 s h vocab */
-    ck_assert_double_eq(model_fwd_flops(&m),
-                        2 * 16 * (24 * h * h + 4 * 16 * h) + 2 * 16 * h * 100);
+    ck_assert_double_eq(model_fwd_flops(&m), 2 * 16 * (24 * h * h + 4 * 16 * h) + 2 * 16 * h * 100);
     model_release(&m);
     ck_assert_int_eq(model_preset("alexnet", NULL, DTYPE_FP32, &m), -1);
     model_release(&m);

@@ -19,8 +19,7 @@ static void check_rows(const struct p2p_result *res, size_t pair, double lat_s, 
     size_t checked = 0;
     for (size_t i = 0; i < res->nrows; i++) {
         const struct p2p_row *r = &res->rows[i];
-        if (r->pair != pair)
-            continue;
+        if (r->pair != pair) continue;
         double want = lat_s + r->size_B / bw_Bps;
         ck_assert_int_eq(r->status, NET_OK);
         ck_assert_msg(fabs(r->time_s - want) <= REL * want,

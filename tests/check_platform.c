@@ -58,9 +58,8 @@ START_TEST(test_nvlink_node_routes)
     const char *across[] = {"node0.gpu6.pcie-gen5_UP", "node0.nic2.ib-ndr_UP", "switch.ib-ndr",
                             "node1.nic1.ib-ndr_DOWN", "node1.gpu1.pcie-gen5_DOWN"};
     assert_route("node0.gpu6", "node1.gpu1", across, 5);
-    const char *across_back[] = {"node1.gpu1.pcie-gen5_UP", "node1.nic1.ib-ndr_UP",
-                                 "switch.ib-ndr", "node0.nic2.ib-ndr_DOWN",
-                                 "node0.gpu6.pcie-gen5_DOWN"};
+    const char *across_back[] = {"node1.gpu1.pcie-gen5_UP", "node1.nic1.ib-ndr_UP", "switch.ib-ndr",
+                                 "node0.nic2.ib-ndr_DOWN", "node0.gpu6.pcie-gen5_DOWN"};
     assert_route("node1.gpu1", "node0.gpu6", across_back, 5);
     sg_host_t x = sg_host_by_name("node0.gpu6"), y = sg_host_by_name("node1.gpu1");
     assert_close(sg_host_get_route_latency(x, y),
@@ -85,7 +84,8 @@ START_TEST(test_nvlink_node_routes)
     ck_assert_uint_eq(pf->ngpus, 16);
     ck_assert_str_eq(sg_host_get_name(pf->gpus[9]), "node1.gpu1");
     ck_assert_ptr_eq(pf->models[9], catalog_gpu("h100"));
-    ck_assert_double_eq(sg_host_get_speed(pf->gpus[0]), catalog_gpu("h100")->peak_flops[DTYPE_FP32]);
+    ck_assert_double_eq(sg_host_get_speed(pf->gpus[0]),
+                        catalog_gpu("h100")->peak_flops[DTYPE_FP32]);
     platform_free(pf);
 }
 END_TEST
@@ -121,10 +121,10 @@ START_TEST(test_fat_tree)
                           "node1.nic0.tcp-100g_DOWN", "node1.gpu1.pcie-gen3_DOWN"};
     assert_route("node0.gpu0", "node1.gpu1", same, 5);
     /* Nodes 1 (leaf 0) and 6 (leaf 3): spine (1 + 6) mod 2 = 1. */
-    const char *cross[] = {"node1.gpu0.pcie-gen3_UP",      "node1.nic0.tcp-100g_UP",
-                           "leaf0.tcp-100g",               "leaf0-spine1.tcp-100g_UP",
-                           "leaf3-spine1.tcp-100g_DOWN",   "leaf3.tcp-100g",
-                           "node6.nic0.tcp-100g_DOWN",     "node6.gpu0.pcie-gen3_DOWN"};
+    const char *cross[] = {
+            "node1.gpu0.pcie-gen3_UP",  "node1.nic0.tcp-100g_UP",     "leaf0.tcp-100g",
+            "leaf0-spine1.tcp-100g_UP", "leaf3-spine1.tcp-100g_DOWN", "leaf3.tcp-100g",
+            "node6.nic0.tcp-100g_DOWN", "node6.gpu0.pcie-gen3_DOWN"};
     assert_route("node1.gpu0", "node6.gpu0", cross, 8);
     sg_host_t a = sg_host_by_name("node1.gpu0"), b = sg_host_by_name("node6.gpu0");
     double uplink = 2 * 1 * tcp->bw_Bps / (2.0 * 2);

@@ -39,12 +39,18 @@ static struct scenario ps_scenario(int P, int K, double params, double flops, in
     sc.model.present = true;
     model_init(&sc.model.explicit_, "toy");
     model_add(&sc.model.explicit_, "l", params, flops, -1, 0);
-    sc.train = (struct train_spec){.strategy = STRAT_PS, .algo = collective_find("ring"),
-                                   .batch = batch, .steps = steps, .dtype = DTYPE_FP32,
-                                   .opt = OPT_SGD, .bucket_B = 25e6, .timeout_s = 3600,
-                                   .chunks = 1, .line = 1};
-    sc.train.ps = (struct ps_spec){.shards = K, .dedicated = true, .split_bytes = true,
-                                   .mode = PS_SYNC, .line = 1};
+    sc.train = (struct train_spec){.strategy = STRAT_PS,
+                                   .algo = collective_find("ring"),
+                                   .batch = batch,
+                                   .steps = steps,
+                                   .dtype = DTYPE_FP32,
+                                   .opt = OPT_SGD,
+                                   .bucket_B = 25e6,
+                                   .timeout_s = 3600,
+                                   .chunks = 1,
+                                   .line = 1};
+    sc.train.ps = (struct ps_spec){
+            .shards = K, .dedicated = true, .split_bytes = true, .mode = PS_SYNC, .line = 1};
     return sc;
 }
 
@@ -128,8 +134,8 @@ START_TEST(test_backup_worker)
     double req = a + 64 / B;
     double v1 = req + (a + 4 * S / B) + 3 * f * b / R + (a + 3 * S / B) + U;
     assert_rel(res.step_s[0], v1, 1e-3, "first step with a backup worker");
-    ck_assert_double_eq(res.dropped_late, 4);    /* the slow worker's 4 pushes */
-    ck_assert_double_eq(res.applied, 3.0 * 4);   /* quorum 3, 4 versions */
+    ck_assert_double_eq(res.dropped_late, 4);  /* the slow worker's 4 pushes */
+    ck_assert_double_eq(res.applied, 3.0 * 4); /* quorum 3, 4 versions */
     ck_assert_double_eq(res.global_batch, 3 * 16);
     train_result_release(&res);
     scenario_release(&sc);

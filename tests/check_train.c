@@ -10,8 +10,8 @@
  *   overlap on, two buckets:  bucket A (last layer) starts after the forward and its backward,
  *                             bucket B when both the first layer's backward and bucket A are
  *                             done; the update follows bucket B. */
-#include "testlib.h"
 #include "calib.h"
+#include "testlib.h"
 #include "train.h"
 
 #include <math.h>
@@ -43,11 +43,19 @@ static struct scenario train_scenario(int P, const double (*layers)[2], int n, i
     model_init(&sc.model.explicit_, "toy");
     for (int i = 0; i < n; i++)
         model_add(&sc.model.explicit_, "l", layers[i][0], layers[i][1], -1, 0);
-    sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE, .algo = collective_find("ring"),
-                                   .level = COLL_MESSAGE, .batch = b, .steps = 3,
-                                   .dtype = DTYPE_FP32, .opt = OPT_SGD, .bucket_B = bucket_B,
-                                   .overlap = overlap, .gpus = 0, .timeout_s = 3600,
-                                   .chunks = 1, .line = 1};
+    sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE,
+                                   .algo = collective_find("ring"),
+                                   .level = COLL_MESSAGE,
+                                   .batch = b,
+                                   .steps = 3,
+                                   .dtype = DTYPE_FP32,
+                                   .opt = OPT_SGD,
+                                   .bucket_B = bucket_B,
+                                   .overlap = overlap,
+                                   .gpus = 0,
+                                   .timeout_s = 3600,
+                                   .chunks = 1,
+                                   .line = 1};
     return sc;
 }
 
@@ -121,8 +129,7 @@ START_TEST(test_two_buckets_overlap_off)
     const double layers[][2] = {{2e6, 2e9}, {8e6, 1e9}};
     int P = 4, b = 16;
     struct env e = env_of();
-    double want = 3 * 3e9 * b / e.R + ring_ar(&e, P, 32e6) + ring_ar(&e, P, 8e6) +
-                  12 * 10e6 / e.M;
+    double want = 3 * 3e9 * b / e.R + ring_ar(&e, P, 32e6) + ring_ar(&e, P, 8e6) + 12 * 10e6 / e.M;
     struct scenario sc = train_scenario(P, layers, 2, b, 16e6, false);
     struct train_result res;
     run(&sc, &res);
@@ -179,8 +186,7 @@ START_TEST(test_slower_host_slows_compute)
     struct env e = env_of();
     struct scenario sc;
     struct dmlsim_error err = {0};
-    ck_assert_msg(scenario_load("tests/data/straggler.xml", &sc, &err) == DMLSIM_OK, "%s",
-                  err.msg);
+    ck_assert_msg(scenario_load("tests/data/straggler.xml", &sc, &err) == DMLSIM_OK, "%s", err.msg);
     struct train_result res;
     run(&sc, &res);
     assert_steps(&res, 2 * (3 * 3e9 * 32 / e.R + 12 * 5e6 / e.M));

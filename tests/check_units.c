@@ -91,22 +91,22 @@ static const struct bad_case bad[] = {
         {"", UNIT_SIZE, UNIT_ANY, UNIT_EEMPTY},
         {"B", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER},
         {"abc", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER},
-        {" 8B", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER},        /* leading blank */
-        {"0x10B", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER},      /* hex is not a decimal number */
+        {" 8B", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER},   /* leading blank */
+        {"0x10B", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER}, /* hex is not a decimal number */
         {"infB", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER},
         {"nanB", UNIT_SIZE, UNIT_ANY, UNIT_ENUMBER},
-        {"8", UNIT_SIZE, UNIT_ANY, UNIT_EMISSING},         /* missing unit */
+        {"8", UNIT_SIZE, UNIT_ANY, UNIT_EMISSING}, /* missing unit */
         {"2", UNIT_TIME, UNIT_ANY, UNIT_EMISSING},
-        {"8B ", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},          /* trailing blank */
-        {"8Bx", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},          /* trailing junk */
+        {"8B ", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT}, /* trailing blank */
+        {"8Bx", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT}, /* trailing junk */
         {"1.5.2MB", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},
-        {"8KB", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},          /* ambiguous: kB or KiB */
-        {"8kb", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},          /* bits are not a size */
-        {"25GBps", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},       /* a unit of another kind */
+        {"8KB", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},    /* ambiguous: kB or KiB */
+        {"8kb", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},    /* bits are not a size */
+        {"25GBps", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT}, /* a unit of another kind */
         {"2us", UNIT_BANDWIDTH, UNIT_ANY, UNIT_EUNIT},
         {"64MiB", UNIT_TIME, UNIT_ANY, UNIT_EUNIT},
         {"1Tf", UNIT_SIZE, UNIT_ANY, UNIT_EUNIT},
-        {"2S", UNIT_TIME, UNIT_ANY, UNIT_EUNIT},           /* units are case-sensitive */
+        {"2S", UNIT_TIME, UNIT_ANY, UNIT_EUNIT}, /* units are case-sensitive */
         {"-8B", UNIT_SIZE, UNIT_NONNEG, UNIT_ENEGATIVE},
         {"-1s", UNIT_TIME, UNIT_POSITIVE, UNIT_ENEGATIVE},
         {"0B", UNIT_SIZE, UNIT_POSITIVE, UNIT_EZERO},
@@ -155,8 +155,8 @@ START_TEST(test_integers)
     ck_assert_int_eq(v, 42);
     ck_assert_int_eq(units_parse_long("-3", -5, 5, &v), 0);
     ck_assert_int_eq(v, -3);
-    const char *bad_ints[] = {"", "-", "2.5", "1e3", " 4", "4 ", "0x10", "abc", "101",
-                              "99999999999999999999999"};
+    const char *bad_ints[] = {"",   "-",    "2.5", "1e3", " 4",
+                              "4 ", "0x10", "abc", "101", "99999999999999999999999"};
     for (size_t i = 0; i < sizeof bad_ints / sizeof bad_ints[0]; i++)
         ck_assert_msg(units_parse_long(bad_ints[i], 0, 100, &v) == -1, "accepted \"%s\"",
                       bad_ints[i]);
