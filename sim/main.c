@@ -38,6 +38,7 @@ static const char usage[] =
         "      --summary FILE           also write the one-line summary table sweeps merge\n"
         "      --fault-plan             print the materialised fault plan and exit\n"
         "      --calib FILE             use this calibration profile (file or nccl-tests log)\n"
+        "      --trace FILE             also write a Perfetto / Chrome trace (training)\n"
         "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
         "                               run one simulation per point of the grid, N at a time,\n"
         "                               and print one merged table (also to OUT)\n"
@@ -89,6 +90,7 @@ struct run_opts {
     size_t nov;                       /* number of overrides */
     const char *csv, *json, *summary; /* output files, or NULL */
     const char *calib;                /* --calib FILE, or NULL */
+    const char *trace;                /* --trace FILE, or NULL */
     bool fault_plan;                  /* print the fault plan and stop */
 };
 
@@ -108,6 +110,15 @@ static void write_summary(const struct scenario *sc, const struct model *m,
 {
     (void)m;
     train_write_summary(sc, res, out);
+}
+
+static void write_trace(const struct scenario *sc, const struct model *m,
+                        const struct train_result *res, FILE *out)
+{
+    (void)m;
+    char title[160];
+    snprintf(title, sizeof title, "dmlsim %s (seed %lu)", sc->name, sc->seed);
+    trace_write(res->trace, title, out);
 }
 
 static enum dmlsim_err write_output(const char *path, writer_fn fn, const struct scenario *sc,
@@ -153,10 +164,10 @@ static int cmd_run(const struct run_opts *o)
     int status = 0;
     enum dmlsim_err rc = scenario_load_with(o->path, o->ov, o->nov, &sc, &err);
     if (rc != DMLSIM_OK) return fail(&err);
-    if ((o->csv || o->json || o->summary) && sc.train.strategy == STRAT_NONE) {
+    if ((o->csv || o->json || o->summary || o->trace) && sc.train.strategy == STRAT_NONE) {
         dmlsim_fail(&err, DMLSIM_EUSAGE,
-                    "%s:0: --csv, --json and --summary describe training; expected a scenario "
-                    "with <training>",
+                    "%s:0: --csv, --json, --summary and --trace describe training; expected a "
+                    "scenario with <training>",
                     o->path);
         scenario_release(&sc);
         return fail(&err);
@@ -167,6 +178,7 @@ static int cmd_run(const struct run_opts *o)
     simgrid_init(&sg_argc, sg_argv);
     xbt_log_control_set("root.thres:critical");
     platform_configure(&sc);
+    sc.train.trace = o->trace != NULL;
     DMLSIM_CHECK_GOTO(rc, platform_load(&sc, &pf, &err), out_fail);
     if (o->fault_plan) {
         print_config(&sc, pf);
@@ -247,9 +259,9 @@ static int cmd_run(const struct run_opts *o)
         train_print(&sc, &res, stdout);
         if (sc.nexpects > 0 && expect_check(&sc, &res, stdout) > 0)
             status = dmlsim_err_status(DMLSIM_EEXPECT);
-        const char *files[] = {o->csv, o->json, o->summary};
-        writer_fn fns[] = {write_csv, train_write_json, write_summary};
-        for (int i = 0; i < 3 && rc == DMLSIM_OK; i++)
+        const char *files[] = {o->csv, o->json, o->summary, o->trace};
+        writer_fn fns[] = {write_csv, train_write_json, write_summary, write_trace};
+        for (int i = 0; i < 4 && rc == DMLSIM_OK; i++)
             if (files[i] != NULL) rc = write_output(files[i], fns[i], &sc, &m, &res, &err);
         train_result_release(&res);
         calib_release(&cal);
@@ -281,6 +293,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
                            : strcmp(a, "--json") == 0    ? &o->json
                            : strcmp(a, "--summary") == 0 ? &o->summary
                            : strcmp(a, "--calib") == 0   ? &o->calib
+                           : strcmp(a, "--trace") == 0   ? &o->trace
+                           : strcmp(a, "--trace") == 0   ? &o->trace
                                                          : NULL;
         if (strcmp(a, "--fault-plan") == 0) {
             o->fault_plan = true;

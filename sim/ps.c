@@ -226,11 +226,15 @@ static void worker_actor(int argc, char **argv)
         w->delivered = 0;
         if (corrupt) c->res->skipped_samples += ts->batch;
         pull_all(w, it, version);
+        struct trace *tr = c->res->trace;
+        trace_slice(tr, w->rank, "pull", t0, simgrid_get_clock());
+        double tc = simgrid_get_clock();
         const struct model *m = c->m;
         for (size_t l = 0; l < m->nlayers; l++)
             busy += train_timed_exec(w->fwd_amt[l] * scale);
         for (size_t l = m->nlayers; l-- > 0;)
             busy += train_timed_exec(w->bwd_amt[l] * scale);
+        trace_slice(tr, w->rank, "forward+backward", tc, simgrid_get_clock());
         if (corrupt) { /* nothing to push: the batch is skipped */
             w->in_step = false;
             goto next;
@@ -250,6 +254,7 @@ static void worker_actor(int argc, char **argv)
         /* a transfer that ends exactly at the deadline can still reach its port: let the ports
          * that run at this same instant count it before we count what was lost */
         sg_actor_yield();
+        trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
         lose_slices(c, c->K - w->delivered);
         w->in_step = false;
         if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
@@ -359,6 +364,7 @@ static void advance(struct shard *s)
     double t0 = simgrid_get_clock();
     if (s->update_amt > 0) sg_actor_execute(s->update_amt);
     s->rep->update_s += simgrid_get_clock() - t0;
+    trace_slice(c->res->trace, c->P + s->id, "update", t0, simgrid_get_clock());
     s->version++;
     if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
         s->version_s[s->nversions++] = simgrid_get_clock();
@@ -636,6 +642,19 @@ enum dmlsim_err ps_run(const struct scenario *sc, const struct platform *pf, con
     c.P = train_workers(sc, pf);
     c.K = ts->ps.shards;
     res->first_push_s = xbt_new0(double, c.P);
+    if (ts->trace) {
+        res->trace = trace_new();
+        for (int r = 0; r < c.P; r++) {
+            char *a = bprintf("worker %d (%s)", r, sg_host_get_name(pf->gpus[r]));
+            trace_track(res->trace, r, a);
+            free(a);
+        }
+        for (int k = 0; k < c.K; k++) {
+            char *a = bprintf("shard %d", k);
+            trace_track(res->trace, c.P + k, a);
+            free(a);
+        }
+    }
     c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;
     c.total_versions = ts->ps.mode == PS_SYNC ? ts->steps : (double)c.P * ts->steps;
     c.traffic = res->traffic = traffic_new();

@@ -120,6 +120,7 @@ struct train_spec {
     double timeout_s;             /* deadline of every wait */
     int chunks;                   /* pipeline chunks (tree) */
     struct ps_spec ps;            /* parameter-server settings (strategy ps) */
+    bool trace;                   /* record a trace of the run (set by --trace) */
     int line;                     /* line of <training> */
 };
 

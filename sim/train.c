@@ -204,8 +204,11 @@ static void comm_actor(int argc, char **argv)
         struct bucket_req *q = &w->queue[w->qhead++ % t->nbuckets];
         if (!*q->failed) {
             int idx = member_index(q->ep, w->rank);
+            double t0 = simgrid_get_clock();
             enum net_status st = collective_run(&q->ep->world, t->sc->train.algo, COLL_ALLREDUCE,
                                                 idx, q->size_B);
+            trace_slice(t->res->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
+                        simgrid_get_clock());
             if (st != NET_OK) {
                 *q->failed = 1;
                 if (idx == 0) t->res->failures += 1;
@@ -284,8 +287,12 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
     w->in_step = true;
     w->in_corrupt = corrupt;
     w->in_computed = false;
+    struct trace *tr = t->res->trace;
+    double t0 = simgrid_get_clock();
     for (size_t l = 0; l < m->nlayers; l++)
         busy += train_timed_exec(w->fwd_amt[l] * scale);
+    trace_slice(tr, 2 * w->rank, "forward", t0, simgrid_get_clock());
+    t0 = simgrid_get_clock();
     size_t b = 0, handed = 0;
     for (size_t l = m->nlayers; l-- > 0;) {
         busy += train_timed_exec(w->bwd_amt[l] * scale);
@@ -301,11 +308,16 @@ static bool run_step(struct worker *w, struct epoch *ep, int step, double *busy_
             }
         }
     }
+    trace_slice(tr, 2 * w->rank, "backward", t0, simgrid_get_clock());
     for (; handed < t->nbuckets; handed++)
         sg_sem_release(w->ready);
+    t0 = simgrid_get_clock();
     for (size_t k = 0; k < t->nbuckets; k++)
         sg_sem_acquire(w->done);
+    trace_slice(tr, 2 * w->rank, "wait", t0, simgrid_get_clock());
+    t0 = simgrid_get_clock();
     if (!failed) busy += train_timed_exec(w->update_amt);
+    trace_slice(tr, 2 * w->rank, "update", t0, simgrid_get_clock());
     w->in_step = false;
     *busy_out = busy;
     *corrupt_out = corrupt;
@@ -832,6 +844,17 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
     memset(res, 0, sizeof *res);
     res->traffic = traffic_new();
     res->timeline = xbt_new0(struct timeline, 1);
+    if (ts->trace) {
+        res->trace = trace_new();
+        for (int r = 0; r < P; r++) {
+            char *a = bprintf("rank %d compute (%s)", r, sg_host_get_name(pf->gpus[r]));
+            char *b = bprintf("rank %d communication", r);
+            trace_track(res->trace, 2 * r, a);
+            trace_track(res->trace, 2 * r + 1, b);
+            free(a);
+            free(b);
+        }
+    }
     t.pending_fault_s = -1;
     t.rdzv_host = pf->storage ? pf->storage : (pf->ncpus ? pf->cpu_hosts[0] : pf->gpus[0]);
     t.removals = xbt_new0(int, P);
@@ -871,6 +894,11 @@ enum dmlsim_err train_run(const struct scenario *sc, const struct platform *pf,
     res->workers = P;
     res->global_batch = (double)P * ts->batch;
     res->total_s = t.last_commit_s;
+    for (size_t i = 0; res->trace && i < res->timeline->n; i++) {
+        const struct timeline_row *row = &res->timeline->rows[i];
+        if (strcmp(row->kind, "step") != 0)
+            trace_instant(res->trace, row->kind, row->what, row->t_s);
+    }
     for (size_t i = 0; i < res->timeline->n; i++) /* the run ends with its last event */
         if (res->timeline->rows[i].t_s > res->total_s &&
             strcmp(res->timeline->rows[i].kind, "step") == 0)

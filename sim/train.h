@@ -24,6 +24,7 @@
 #include "model.h"
 #include "platform.h"
 #include "scenario.h"
+#include "trace.h"
 #include "traffic.h"
 
 #include <stdio.h>
@@ -91,6 +92,7 @@ struct train_result {
     double max_detect_s;       /* longest time from a fault to its first report */
     double max_recover_s;      /* longest time from a fault to training resuming */
     struct timeline *timeline; /* events for the CSV and plots (may be NULL) */
+    struct trace *trace;       /* the Perfetto trace when asked for, else NULL */
 };
 
 /* Events over simulated time: one row per committed step, fault and recovery action. */

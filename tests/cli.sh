@@ -146,6 +146,14 @@ grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
     [ "$(awk '!/^#/ {print NF}' "$tmp/fixed.txt" | sort -u)" = 11 ] && ok ||
     ko "sweep: a one-value axis must be listed as fixed, not as a column"
 
+# trace: 16 workers x 2 steps x (forward, backward, wait, update) = 128 compute slices, and
+# 16 x 2 steps x 4 buckets = 128 all-reduce slices
+"$dmlsim" run scenarios/resnet50-ring.xml --set training.steps=2 --trace "$tmp/t.json" >/dev/null
+[ "$(grep -o '"ph": "X"' "$tmp/t.json" | wc -l)" -eq 256 ] &&
+    [ "$(grep -o '"name": "all-reduce"' "$tmp/t.json" | wc -l)" -eq 128 ] &&
+    head -c 40 "$tmp/t.json" | grep -q '^{"displayTimeUnit": "ms", "traceEvents": \[' && ok ||
+    ko "--trace: expected 256 slices, 128 of them all-reduces, in Chrome trace JSON"
+
 # ---- calibration ------------------------------------------------------------------------------
 "$dmlsim" calib --spec h100 -o "$tmp/h100.calib" && head -1 "$tmp/h100.calib" |
     grep -q '^dmlsim-calibration 1$' && ok || ko "calib --spec must write a calibration file"
