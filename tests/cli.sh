@@ -151,7 +151,7 @@ grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
 "$dmlsim" run scenarios/resnet50-ring.xml --set training.steps=2 --trace "$tmp/t.json" >/dev/null
 [ "$(grep -o '"ph": "X"' "$tmp/t.json" | wc -l)" -eq 256 ] &&
     [ "$(grep -o '"name": "all-reduce"' "$tmp/t.json" | wc -l)" -eq 128 ] &&
-    head -c 40 "$tmp/t.json" | grep -q '^{"displayTimeUnit": "ms", "traceEvents": \[' && ok ||
+    head -n 1 "$tmp/t.json" | grep -q '^{"displayTimeUnit": "ms", "traceEvents": \[$' && ok ||
     ko "--trace: expected 256 slices, 128 of them all-reduces, in Chrome trace JSON"
 
 # ---- calibration ------------------------------------------------------------------------------
