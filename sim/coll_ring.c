@@ -3,17 +3,10 @@
  * (route latency a, bandwidth B, no shared link) it takes 2(P - 1)(a + S / (P B)). */
 #include "collective.h"
 
-#include <xbt/sysdep.h>
-
-#include <stdlib.h>
-
 enum net_status coll_ring_allreduce(const struct coll_world *w, int rank, double size_B)
 {
-    int *members = xbt_new(int, w->nranks);
-    for (int i = 0; i < w->nranks; i++)
-        members[i] = i;
-    enum net_status st = coll_ring_reduce_scatter(w, members, w->nranks, rank, size_B);
-    if (st == NET_OK) st = coll_ring_allgather(w, members, w->nranks, rank, size_B);
-    free(members);
+    /* members NULL: the ring of all ranks in rank order */
+    enum net_status st = coll_ring_reduce_scatter(w, NULL, w->nranks, rank, size_B);
+    if (st == NET_OK) st = coll_ring_allgather(w, NULL, w->nranks, rank, size_B);
     return st;
 }

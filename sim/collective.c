@@ -164,7 +164,9 @@ static enum net_status ring_phase(const struct coll_world *w, const int *members
                                   double size_B)
 {
     if (n < 2) return NET_OK;
-    int me = members[idx], right = members[(idx + 1) % n], left = members[(idx + n - 1) % n];
+#define MEMBER(i) (members ? members[(i)] : (i)) /* NULL members: the whole world in rank order */
+    int me = MEMBER(idx), right = MEMBER((idx + 1) % n), left = MEMBER((idx + n - 1) % n);
+#undef MEMBER
     enum net_status st = NET_OK;
     if (w->level == COLL_FLOW) {
         st = coll_sendrecv(w, me, right, (n - 1) * size_B / n, left);
@@ -208,13 +210,9 @@ static enum net_status chain_broadcast(const struct coll_world *w, int rank, dou
 static enum net_status world_ring(const struct coll_world *w, int rank, double size_B,
                                   bool reduce_scatter, bool allgather)
 {
-    int *members = xbt_new(int, w->nranks);
-    for (int i = 0; i < w->nranks; i++)
-        members[i] = i;
     enum net_status st = NET_OK;
-    if (reduce_scatter) st = coll_ring_reduce_scatter(w, members, w->nranks, rank, size_B);
-    if (st == NET_OK && allgather) st = coll_ring_allgather(w, members, w->nranks, rank, size_B);
-    free(members);
+    if (reduce_scatter) st = coll_ring_reduce_scatter(w, NULL, w->nranks, rank, size_B);
+    if (st == NET_OK && allgather) st = coll_ring_allgather(w, NULL, w->nranks, rank, size_B);
     return st;
 }
 

@@ -99,7 +99,8 @@ enum net_status coll_recv_all(const struct coll_world *w, int me, const int *fro
 enum net_status coll_send_all(const struct coll_world *w, int me, const int *to, int n,
                               double size_B);
 
-/* Ring phases over a group of world ranks members[0..n), `idx` being this rank's position:
+/* Ring phases over a group of world ranks members[0..n) (NULL: every rank, in rank order), `idx`
+ * being this rank's position:
  * reduce-scatter and all-gather of size_B bytes in n - 1 steps of size_B / n. */
 enum net_status coll_ring_reduce_scatter(const struct coll_world *w, const int *members, int n,
                                          int idx, double size_B);

@@ -230,10 +230,10 @@ static void worker_actor(int argc, char **argv)
         trace_slice(tr, w->rank, "pull", t0, simgrid_get_clock());
         double tc = simgrid_get_clock();
         const struct model *m = c->m;
+        double work = 0; /* forward and backward back to back: one exec (see train.c) */
         for (size_t l = 0; l < m->nlayers; l++)
-            busy += train_timed_exec(w->fwd_amt[l] * scale);
-        for (size_t l = m->nlayers; l-- > 0;)
-            busy += train_timed_exec(w->bwd_amt[l] * scale);
+            work += w->fwd_amt[l] + w->bwd_amt[l];
+        busy += train_timed_exec(work * scale);
         trace_slice(tr, w->rank, "forward+backward", tc, simgrid_get_clock());
         if (corrupt) { /* nothing to push: the batch is skipped */
             w->in_step = false;

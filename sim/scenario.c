@@ -286,9 +286,18 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
     c->nics_per_node = (int)v;
 
     char *topo = attr_dup(n, "topology");
-    c->topology = (topo && strcmp(topo, "fat-tree") == 0) ? TOPO_FATTREE : TOPO_STAR;
+    c->topology = !topo                          ? TOPO_STAR
+                  : strcmp(topo, "fat-tree") == 0 ? TOPO_FATTREE
+                  : strcmp(topo, "flat") == 0     ? TOPO_FLAT
+                                                  : TOPO_STAR;
     free(topo);
-    if (c->topology == TOPO_STAR) {
+    if (c->topology == TOPO_FLAT && (c->gpus_per_node != 1 || c->ps_nodes != 0 || !c->nic)) {
+        rc = fail_at(r, n, "<cluster topology=\"flat\">: a flat cluster has one GPU per node, no "
+                           "ps-nodes and a nic; expected gpus-per-node=\"1\", no ps-nodes and "
+                           "nic=\"...\"");
+        goto out;
+    }
+    if (c->topology != TOPO_FATTREE) {
         static const char *const ft_only[] = {"nodes-per-leaf", "spines", "oversubscription"};
         for (size_t i = 0; i < sizeof ft_only / sizeof ft_only[0]; i++)
             if (xmlHasProp(n, (const xmlChar *)ft_only[i])) {

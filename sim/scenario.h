@@ -28,6 +28,7 @@ enum net_model {
 enum topology {
     TOPO_STAR,    /* every node on one non-blocking switch */
     TOPO_FATTREE, /* two levels: leaves of nodes, every leaf linked to every spine */
+    TOPO_FLAT,    /* one GPU per node on one switch, as a SimGrid <cluster> (very large P) */
 };
 
 struct cluster_spec {
