@@ -957,6 +957,14 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
                 if (f->type == XML_ELEMENT_NODE) rc = read_fault(r, f, sc);
         }
         if (rc != DMLSIM_OK) return rc;
+        /* the DTD puts <cluster> first, so its topology is known here */
+        if (sc->has_cluster && sc->cluster.topology == TOPO_FLAT &&
+            (strcmp(name, "faults") == 0 || strcmp(name, "checkpoint") == 0))
+            return fail_at(r, n,
+                           "<%s>: a flat cluster has no per-node links, CPU hosts or storage to "
+                           "fail or write to; expected topology=\"star\" for faults and "
+                           "checkpoints",
+                           name);
     }
     return DMLSIM_OK;
 }

@@ -97,6 +97,13 @@ done
 "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p1.xml" &&
     "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p2.xml" &&
     cmp -s "$tmp/p1.xml" "$tmp/p2.xml" && ok || ko "platform generation differs between runs"
+# topology="flat" (SimGrid <cluster>) simulates the same steps as the star it folds (see the file)
+for lvl in message flow; do
+    "$dmlsim" run tests/data/star-16.xml --set training.level=$lvl | grep -E '^ +[0-9]+ ' >"$tmp/st" &&
+        "$dmlsim" run tests/data/star-16.xml --set training.level=$lvl --set cluster.topology=flat |
+        grep -E '^ +[0-9]+ ' >"$tmp/fl" && [ "$(wc -l <"$tmp/st")" -eq 2 ] &&
+        cmp -s "$tmp/st" "$tmp/fl" && ok || ko "flat and star step tables differ ($lvl level)"
+done
 
 # ---- overrides, output files, sweeps ---------------------------------------------------------
 sc=scenarios/resnet50-ring.xml
