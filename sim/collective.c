@@ -112,50 +112,39 @@ enum net_status coll_recv(const struct coll_world *w, int me, int from)
     return net_recv(pair_mailbox(w, from, me), &p, w->timeout_s);
 }
 
-enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from)
+enum net_status coll_exchange(const struct coll_world *w, int me, const int *to, int nto,
+                              double size_B, const int *from, int nfrom)
 {
     double end = deadline(w);
+    sg_comm_t local[8], *c = nto + nfrom <= 8 ? local : xbt_new(sg_comm_t, nto + nfrom);
     void *p;
-    sg_comm_t r = from >= 0 ? net_irecv(pair_mailbox(w, from, me), &p) : NULL;
-    sg_comm_t s = NULL;
-    if (to >= 0) {
-        account(w, me, to, size_B);
-        s = net_isend(pair_mailbox(w, me, to), &token, size_B);
+    for (int i = 0; i < nfrom; i++)
+        c[i] = net_irecv(pair_mailbox(w, from[i], me), &p);
+    for (int i = 0; i < nto; i++) {
+        account(w, me, to[i], size_B);
+        c[nfrom + i] = net_isend(pair_mailbox(w, me, to[i]), &token, size_B);
     }
     enum net_status st = NET_OK;
-    if (s) st = worst(st, net_wait(s, end));
-    if (r) st = worst(st, net_wait(r, end));
+    for (int i = 0; i < nto + nfrom; i++) /* every handle is waited on, so every one is freed */
+        st = worst(st, net_wait(c[i], end));
+    if (c != local) free(c);
     return st;
+}
+
+enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from)
+{
+    return coll_exchange(w, me, &to, to >= 0, size_B, &from, from >= 0);
 }
 
 enum net_status coll_recv_all(const struct coll_world *w, int me, const int *from, int n)
 {
-    double end = deadline(w);
-    sg_comm_t *c = xbt_new(sg_comm_t, n > 0 ? n : 1);
-    void *p;
-    enum net_status st = NET_OK;
-    for (int i = 0; i < n; i++)
-        c[i] = net_irecv(pair_mailbox(w, from[i], me), &p);
-    for (int i = 0; i < n; i++)
-        st = worst(st, net_wait(c[i], end));
-    free(c);
-    return st;
+    return coll_exchange(w, me, NULL, 0, 0, from, n);
 }
 
 enum net_status coll_send_all(const struct coll_world *w, int me, const int *to, int n,
                               double size_B)
 {
-    double end = deadline(w);
-    sg_comm_t *c = xbt_new(sg_comm_t, n > 0 ? n : 1);
-    enum net_status st = NET_OK;
-    for (int i = 0; i < n; i++) {
-        account(w, me, to[i], size_B);
-        c[i] = net_isend(pair_mailbox(w, me, to[i]), &token, size_B);
-    }
-    for (int i = 0; i < n; i++)
-        st = worst(st, net_wait(c[i], end));
-    free(c);
-    return st;
+    return coll_exchange(w, me, to, n, size_B, NULL, 0);
 }
 
 /* One ring phase: n - 1 steps of size_B / n, or at flow level one flow of (n - 1) size_B / n and

@@ -90,6 +90,11 @@ double collective_busbw_factor(enum coll_op op, int nranks);
 enum net_status coll_send(const struct coll_world *w, int me, int to, double size_B);
 enum net_status coll_recv(const struct coll_world *w, int me, int from);
 
+/* Posts sends of size_B to each of to[0..nto) and receives from each of from[0..nfrom) at once,
+ * then waits for all of them (one step of a schedule); the worst status wins. */
+enum net_status coll_exchange(const struct coll_world *w, int me, const int *to, int nto,
+                              double size_B, const int *from, int nfrom);
+
 /* Sends to `to` and receives from `from` at once (a ring or butterfly step); either may be < 0
  * for none. */
 enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from);

@@ -11,6 +11,7 @@
  *   halving-doubling, P = 2^k 2 k a + 2 (P - 1) S / (P B), plus 2 (a + S / B) otherwise
  *   ring all-gather / reduce-scatter (P - 1)(a + S / (P B))
  *   chain broadcast, c chunks (P - 1 + c - 1)(a + S / (c B))
+ *   binary tree, c chunks    see test_tree
  *   hierarchical (N nodes x G GPUs, G NICs): 2 (G - 1)(a_in + S / (G B_in))
  *                                           + 2 (N - 1)(a_out + S / (G N B_out))
  * Tolerance 0.1% (chunk sizes are rounded to whole bytes). */
@@ -131,16 +132,28 @@ START_TEST(test_hierarchical)
 }
 END_TEST
 
-START_TEST(test_tree_messages)
+/* Binary tree, c chunks of s = S / c (sim/coll_tree.c: step schedule, up and down at once).
+ * P = 3 (root, two leaves): step 1 brings chunk 0 up (two flows into the root), steps 2 .. c bring
+ * chunk k up while chunk k - 1 goes down (two flows into and two out of the root), step c + 1
+ * takes the last chunk down: c + 1 steps of a + 2 s / B.
+ * P = 7 (depths 0, 1, 2), c >= 3: steps 1 .. c + 3; the busiest link in a step is a depth-1
+ * rank's, carrying (into it: 2 up from its children while k <= c - 1, 1 down from the root from
+ * step 3; out of it: 1 up from step 2, 2 down from step 4) 2, 2, then 3 for steps 3 .. c + 1,
+ * then 2, 2: (c + 3) a + (3c + 5) s / B. */
+static const struct {
+    int P, chunks;
+} tree_cases[] = {{3, 1}, {3, 4}, {7, 3}, {7, 8}};
+
+START_TEST(test_tree)
 {
-    int P = 7, chunks = 4;
-    double msgs;
+    int P = tree_cases[_i].P, c = tree_cases[_i].chunks;
+    double msgs, S = 64e6, s = S / c;
     struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
     struct uniform u = star_alpha_beta();
-    double S = 8e6, t = run_coll(&sc, COLL_ALLREDUCE, "tree", S, COLL_MESSAGE, chunks, &msgs);
-    ck_assert_double_eq(msgs, 2.0 * (P - 1) * chunks); /* every tree edge, both ways, per chunk */
-    /* Lower bound: a chunk must climb and descend the tree's depth (2 levels for 7 ranks). */
-    ck_assert(t >= 2 * 2 * (u.a + S / chunks / u.B));
+    double t = run_coll(&sc, COLL_ALLREDUCE, "tree", S, COLL_MESSAGE, c, &msgs);
+    double want = P == 3 ? (c + 1) * (u.a + 2 * s / u.B) : (c + 3) * u.a + (3 * c + 5) * s / u.B;
+    assert_rel(t, want, 1e-3, "tree all-reduce");
+    ck_assert_double_eq(msgs, 2.0 * (P - 1) * c); /* every tree edge, both ways, per chunk */
     scenario_release(&sc);
 }
 END_TEST
@@ -197,7 +210,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_naive);
     tcase_add_loop_test(tc, test_halving_doubling, 0, sizeof hd_cases / sizeof hd_cases[0]);
     tcase_add_test(tc, test_hierarchical);
-    tcase_add_test(tc, test_tree_messages);
+    tcase_add_loop_test(tc, test_tree, 0, sizeof tree_cases / sizeof tree_cases[0]);
     tcase_add_loop_test(tc, test_allgather_reducescatter_broadcast, 0, 3);
     tcase_add_loop_test(tc, test_flow_level_agrees, 0, sizeof flow_cases / sizeof flow_cases[0]);
     tcase_add_test(tc, test_busbw_factors);
