@@ -76,7 +76,7 @@ void trace_instant(struct trace *tr, const char *category, const char *text, dou
     in->t_s = t_s;
 }
 
-static void json_text(FILE *out, const char *s)
+void trace_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -94,7 +94,7 @@ void trace_write(const struct trace *tr, const char *title, FILE *out)
 {
     fprintf(out, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
     fprintf(out, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": ");
-    json_text(out, title);
+    trace_json_string(out, title);
     fprintf(out, "}}");
     for (int t = 0; t < tr->ntracks; t++) {
         if (tr->tracks[t][0] == '\0') continue;
@@ -102,7 +102,7 @@ void trace_write(const struct trace *tr, const char *title, FILE *out)
                 ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": %d, "
                 "\"args\": {\"name\": ",
                 t);
-        json_text(out, tr->tracks[t]);
+        trace_json_string(out, tr->tracks[t]);
         fprintf(out,
                 "}},\n{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 0, "
                 "\"tid\": %d, \"args\": {\"sort_index\": %d}}",
@@ -111,15 +111,15 @@ void trace_write(const struct trace *tr, const char *title, FILE *out)
     for (size_t i = 0; i < tr->nslices; i++) {
         const struct slice *s = &tr->slices[i];
         fprintf(out, ",\n{\"ph\": \"X\", \"pid\": 0, \"tid\": %d, \"name\": ", s->track);
-        json_text(out, s->name);
+        trace_json_string(out, s->name);
         fprintf(out, ", \"ts\": %.3f, \"dur\": %.3f}", s->t0_s * 1e6, (s->t1_s - s->t0_s) * 1e6);
     }
     for (size_t i = 0; i < tr->ninstants; i++) {
         const struct instant *in = &tr->instants[i];
         fprintf(out, ",\n{\"ph\": \"i\", \"s\": \"g\", \"pid\": 0, \"tid\": 0, \"cat\": ");
-        json_text(out, in->category);
+        trace_json_string(out, in->category);
         fprintf(out, ", \"name\": ");
-        json_text(out, in->text);
+        trace_json_string(out, in->text);
         fprintf(out, ", \"ts\": %.3f}", in->t_s * 1e6);
     }
     fprintf(out, "\n]}\n");

@@ -26,4 +26,8 @@ void trace_instant(struct trace *tr, const char *category, const char *text, dou
 /* Writes the trace as Chrome JSON. */
 void trace_write(const struct trace *tr, const char *title, FILE *out);
 
+/* Writes `s` as a JSON string literal (quotes, backslashes and control characters escaped); also
+ * serves train_write_json. */
+void trace_json_string(FILE *out, const char *s);
+
 #endif

@@ -1119,30 +1119,16 @@ void train_write_csv(const struct train_result *res, int batch, FILE *out)
     }
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(out, "\\u%04x", *s);
-        else
-            fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 void train_write_json(const struct scenario *sc, const struct model *m,
                       const struct train_result *res, FILE *out)
 {
     const struct train_spec *ts = &sc->train;
     fprintf(out, "{\n  \"scenario\": ");
-    json_string(out, sc->name);
+    trace_json_string(out, sc->name);
     fprintf(out, ",\n  \"seed\": %lu,\n  \"model\": ", sc->seed);
-    json_string(out, m->name);
+    trace_json_string(out, m->name);
     fprintf(out, ",\n  \"parameters\": %.0f,\n  \"algo\": ", model_params(m));
-    json_string(out, ts->algo->name);
+    trace_json_string(out, ts->algo->name);
     fprintf(out, ",\n  \"level\": \"%s\",\n  \"dtype\": \"%s\",\n  \"optimizer\": \"%s\",\n",
             ts->level == COLL_FLOW ? "flow" : "message", catalog_dtype_name(ts->dtype),
             model_optimizer_name(ts->opt));
@@ -1174,7 +1160,7 @@ void train_write_json(const struct scenario *sc, const struct model *m,
         double b;
         const char *name = traffic_class(res->traffic, i, &b);
         fprintf(out, "%s", i ? ", " : "");
-        json_string(out, name);
+        trace_json_string(out, name);
         fprintf(out, ": %.0f", b);
     }
     fprintf(out, "},\n    \"idle_fraction\": %.9g", res->idle_frac);
@@ -1192,7 +1178,7 @@ void train_write_json(const struct scenario *sc, const struct model *m,
         for (int k = 0; k < res->nshards; k++) {
             const struct shard_report *r = &res->shards[k];
             fprintf(out, "%s\n      {\"host\": ", k ? "," : "");
-            json_string(out, sg_host_get_name(r->host));
+            trace_json_string(out, sg_host_get_name(r->host));
             fprintf(out,
                     ", \"params\": %.0f, \"bytes_in\": %.0f, \"bytes_out\": %.0f, "
                     "\"update_s\": %.9g}",

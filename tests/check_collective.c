@@ -56,12 +56,6 @@ static double run_coll(struct scenario *sc, enum coll_op op, const char *algo, d
     return t;
 }
 
-static void assert_rel(double got, double want, double rel, const char *what)
-{
-    ck_assert_msg(fabs(got - want) <= rel * want, "%s: simulated %.9g s, closed form %.9g s", what,
-                  got, want);
-}
-
 /* Cases of (P, S) run in separate forked tests (one SimGrid engine each). */
 static const struct {
     int P;
@@ -75,7 +69,7 @@ START_TEST(test_ring)
     struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
     struct uniform u = star_alpha_beta();
     double t = run_coll(&sc, COLL_ALLREDUCE, "ring", S, COLL_MESSAGE, 1, &msgs);
-    assert_rel(t, 2 * (P - 1) * (u.a + S / (P * u.B)), 1e-3, "ring all-reduce");
+    test_assert_rel(t, 2 * (P - 1) * (u.a + S / (P * u.B)), 1e-3, "ring all-reduce");
     ck_assert_double_eq(msgs, 2.0 * (P - 1) * P); /* 2 (P - 1) per rank */
     scenario_release(&sc);
 }
@@ -88,7 +82,7 @@ START_TEST(test_naive)
     struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
     struct uniform u = star_alpha_beta();
     double t = run_coll(&sc, COLL_ALLREDUCE, "naive", S, COLL_MESSAGE, 1, &msgs);
-    assert_rel(t, 2 * (u.a + (P - 1) * S / u.B), 1e-3, "naive all-reduce");
+    test_assert_rel(t, 2 * (u.a + (P - 1) * S / u.B), 1e-3, "naive all-reduce");
     ck_assert_double_eq(msgs, 2.0 * (P - 1)); /* P - 1 in, P - 1 out */
     scenario_release(&sc);
 }
@@ -109,7 +103,7 @@ START_TEST(test_halving_doubling)
     double t = run_coll(&sc, COLL_ALLREDUCE, "halving-doubling", S, COLL_MESSAGE, 1, &msgs);
     double want = 2 * k * u.a + 2 * (Pp - 1) * S / (Pp * u.B);
     if (P != Pp) want += 2 * (u.a + S / u.B);
-    assert_rel(t, want, 1e-3, "halving-doubling all-reduce");
+    test_assert_rel(t, want, 1e-3, "halving-doubling all-reduce");
     /* 2k per active rank; each of the P - Pp folded pairs adds one message each way */
     ck_assert_double_eq(msgs, 2.0 * k * Pp + 2.0 * (P - Pp));
     scenario_release(&sc);
@@ -126,7 +120,7 @@ START_TEST(test_hierarchical)
     double t = run_coll(&sc, COLL_ALLREDUCE, "hierarchical", S, COLL_MESSAGE, 1, &msgs);
     double want = 2 * (G - 1) * (nv->hop_lat_s + S / (G * nv->bw_Bps)) +
                   2 * (N - 1) * (out.a + S / (G * N * out.B));
-    assert_rel(t, want, 1e-3, "hierarchical all-reduce");
+    test_assert_rel(t, want, 1e-3, "hierarchical all-reduce");
     ck_assert_double_eq(msgs, (double)N * G * (2 * (G - 1) + 2 * (N - 1)));
     scenario_release(&sc);
 }
@@ -152,7 +146,7 @@ START_TEST(test_tree)
     struct uniform u = star_alpha_beta();
     double t = run_coll(&sc, COLL_ALLREDUCE, "tree", S, COLL_MESSAGE, c, &msgs);
     double want = P == 3 ? (c + 1) * (u.a + 2 * s / u.B) : (c + 3) * u.a + (3 * c + 5) * s / u.B;
-    assert_rel(t, want, 1e-3, "tree all-reduce");
+    test_assert_rel(t, want, 1e-3, "tree all-reduce");
     ck_assert_double_eq(msgs, 2.0 * (P - 1) * c); /* every tree edge, both ways, per chunk */
     scenario_release(&sc);
 }
@@ -169,7 +163,7 @@ START_TEST(test_allgather_reducescatter_broadcast)
     double t = run_coll(&sc, op, "ring", S, COLL_MESSAGE, c, NULL);
     double want = op == COLL_BROADCAST ? (P - 1 + c - 1) * (u.a + S / (c * u.B))
                                        : (P - 1) * (u.a + S / (P * u.B));
-    assert_rel(t, want, 1e-3, collective_op_name(op));
+    test_assert_rel(t, want, 1e-3, collective_op_name(op));
     scenario_release(&sc);
 }
 END_TEST
@@ -184,7 +178,7 @@ START_TEST(test_flow_level_agrees)
     struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
     struct uniform u = star_alpha_beta();
     double t = run_coll(&sc, COLL_ALLREDUCE, "ring", S, COLL_FLOW, 1, &mflow);
-    assert_rel(t, 2 * (P - 1) * (u.a + S / (P * u.B)), 1e-2, "flow-level ring");
+    test_assert_rel(t, 2 * (P - 1) * (u.a + S / (P * u.B)), 1e-2, "flow-level ring");
     ck_assert_double_eq(mflow, 2.0 * P); /* one flow per rank per phase */
     scenario_release(&sc);
 }

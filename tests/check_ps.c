@@ -68,12 +68,6 @@ static void run(struct scenario *sc, struct train_result *res)
     platform_free(pf);
 }
 
-static void assert_rel(double got, double want, double rel, const char *what)
-{
-    ck_assert_msg(fabs(got - want) <= rel * want, "%s: simulated %.9g, closed form %.9g", what, got,
-                  want);
-}
-
 static const int shard_cases[] = {1, 2, 4};
 
 START_TEST(test_push_phase)
@@ -85,7 +79,7 @@ START_TEST(test_push_phase)
     struct train_result res;
     run(&sc, &res);
     for (int r = 0; r < N; r++)
-        assert_rel(res.first_push_s[r], e.a + N * S / (K * e.B), 1e-3, "push phase");
+        test_assert_rel(res.first_push_s[r], e.a + N * S / (K * e.B), 1e-3, "push phase");
     ck_assert_double_eq(res.applied, (double)N * 2 * K);
     train_result_release(&res);
     scenario_release(&sc);
@@ -103,7 +97,7 @@ START_TEST(test_sync_step)
     double pull = e.a + N * S / e.B, push = pull, C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
     ck_assert(U > e.a); /* the next request hides under the update */
     for (int s = 1; s < res.steps; s++)
-        assert_rel(res.step_s[s], pull + C + push + U, 1e-3, "sync step");
+        test_assert_rel(res.step_s[s], pull + C + push + U, 1e-3, "sync step");
     ck_assert_double_eq(res.dropped_late + res.dropped_stale, 0);
     ck_assert_double_eq(res.stale_hist[0], N * 4.0);
     train_result_release(&res);
@@ -133,7 +127,7 @@ START_TEST(test_backup_worker)
     double R = catalog_gpu("h100")->peak_flops[DTYPE_FP32] * 0.78, U = 1e6 * 12 / CPU_BPS;
     double req = a + 64 / B;
     double v1 = req + (a + 4 * S / B) + 3 * f * b / R + (a + 3 * S / B) + U;
-    assert_rel(res.step_s[0], v1, 1e-3, "first step with a backup worker");
+    test_assert_rel(res.step_s[0], v1, 1e-3, "first step with a backup worker");
     ck_assert_double_eq(res.dropped_late, 4);  /* the slow worker's 4 pushes */
     ck_assert_double_eq(res.applied, 3.0 * 4); /* quorum 3, 4 versions */
     ck_assert_double_eq(res.global_batch, 3 * 16);

@@ -11,6 +11,7 @@
 #include <simgrid/engine.h>
 #include <xbt/log.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,13 @@ static inline struct scenario test_cluster(int nodes, int gpus, const char *gpu,
     c->oversubscription = 1;
     ck_assert(scenario_is_sane(&sc));
     return sc;
+}
+
+/* Fails unless |got - want| <= rel * want; `what` names the quantity in the message. */
+static inline void test_assert_rel(double got, double want, double rel, const char *what)
+{
+    ck_assert_msg(fabs(got - want) <= rel * want, "%s: simulated %.9g, closed form %.9g", what, got,
+                  want);
 }
 
 /* simgrid_init + quiet logs + our network configuration + load. Call once per forked test. */
