@@ -285,16 +285,16 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nics-per-node", 1, 64, 1, &v), out);
     c->nics_per_node = (int)v;
 
-    char *topo = attr_dup(n, "topology");
-    c->topology = !topo                          ? TOPO_STAR
-                  : strcmp(topo, "fat-tree") == 0 ? TOPO_FATTREE
-                  : strcmp(topo, "flat") == 0     ? TOPO_FLAT
-                                                  : TOPO_STAR;
+    char *topo = attr_dup(n, "topology"); /* the DTD allows only the names topology_name gives */
+    c->topology = TOPO_STAR;
+    for (enum topology t = TOPO_STAR; topo && t <= TOPO_FLAT; t++)
+        if (strcmp(topo, topology_name(t)) == 0) c->topology = t;
     free(topo);
     if (c->topology == TOPO_FLAT && (c->gpus_per_node != 1 || c->ps_nodes != 0 || !c->nic)) {
-        rc = fail_at(r, n, "<cluster topology=\"flat\">: a flat cluster has one GPU per node, no "
-                           "ps-nodes and a nic; expected gpus-per-node=\"1\", no ps-nodes and "
-                           "nic=\"...\"");
+        rc = fail_at(r, n,
+                     "<cluster topology=\"flat\">: a flat cluster has one GPU per node, no "
+                     "ps-nodes and a nic; expected gpus-per-node=\"1\", no ps-nodes and "
+                     "nic=\"...\"");
         goto out;
     }
     if (c->topology != TOPO_FATTREE) {
@@ -1112,6 +1112,13 @@ void scenario_release(struct scenario *sc)
     free(sc->expects);
     model_release(&sc->model.explicit_);
     memset(sc, 0, sizeof *sc);
+}
+
+const char *topology_name(enum topology t)
+{
+    static const char *const names[] = {
+            [TOPO_STAR] = "star", [TOPO_FATTREE] = "fat-tree", [TOPO_FLAT] = "flat"};
+    return names[t];
 }
 
 bool scenario_is_sane(const struct scenario *sc)

@@ -232,6 +232,9 @@ void scenario_release(struct scenario *sc);
 /* Invariants of a loaded scenario, for asserts. */
 bool scenario_is_sane(const struct scenario *sc);
 
+/* The topology as written in scenarios: "star", "fat-tree", "flat". */
+const char *topology_name(enum topology t);
+
 /* Total GPUs of a generated cluster. */
 int cluster_gpu_count(const struct cluster_spec *c);
 
