@@ -53,12 +53,17 @@ struct calib_coll {
     double time_s;   /* measured time */
     double algbw;    /* GB/s as printed */
     double busbw;    /* GB/s as printed */
+    int nodes;       /* nodes the ranks spanned (1: one node; 0: unknown, taken as 1) */
+    double time_inplace_s; /* in-place time when the log has one, else 0 */
 };
 
 struct calib {
     char source[1024];  /* "spec-derived default ..." or the file and its origin */
     char gpu_name[640]; /* e.g. "NVIDIA H200" ("" if unknown) */
-    int gpu_count;      /* GPUs on the measured machine */
+    int gpu_count;      /* GPUs on the measured machine (all nodes) */
+    int nodes;          /* hosts the measurement ran on (nccl-tests "# Rank" lines); 0 unknown */
+    int skipped;        /* log lines neither understood nor comments, skipped */
+    char net[32];       /* NCCL's network transport named in the log ("IB", "Socket"), or "" */
     char driver[64], cuda[64], nccl[64], date[64]; /* versions and date ("" if unknown) */
     double gemm_eff;                               /* default fraction of peak FLOP/s */
     double mem_eff;                                /* default fraction of memory bandwidth */

@@ -2,6 +2,7 @@
  * "derived" means computed from the figures named beside it. */
 #include "catalog.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,6 +87,8 @@ static const struct gpu_model gpus[] = {
          16 * GB,
          732 * GB,
          "pcie-gen3",
+         "pcie-gen3",
+         60,
          "NVIDIA Tesla P100 datasheet (PCIe Gen3 host interface): FP32 10.6, FP16 21.2 TFLOPS, 16 "
          "GB HBM2 at 732 GB/s"},
         {"v100",
@@ -94,6 +97,8 @@ static const struct gpu_model gpus[] = {
          32 * GB,
          900 * GB,
          "pcie-gen3",
+         "pcie-gen3",
+         70,
          "NVIDIA V100 datasheet (PCIe Gen3): FP32 15.7, FP16 tensor 125 TFLOPS, 32 GB HBM2 at 900 "
          "GB/s"},
         {"a100",
@@ -102,6 +107,8 @@ static const struct gpu_model gpus[] = {
          80 * GB,
          2039 * GB,
          "pcie-gen4",
+         "nvlink3",
+         80,
          "NVIDIA A100 datasheet (PCIe Gen4): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense, 80 "
          "GB HBM2e at "
          "2.04 TB/s"},
@@ -111,6 +118,8 @@ static const struct gpu_model gpus[] = {
          80 * GB,
          3350 * GB,
          "pcie-gen5",
+         "nvlink4",
+         90,
          "NVIDIA H100 datasheet (PCIe Gen5): FP32 67, TF32 495, BF16/FP16 989, FP8 1979 TFLOPS "
          "dense, 80 GB "
          "HBM3 at 3.35 TB/s"},
@@ -120,6 +129,8 @@ static const struct gpu_model gpus[] = {
          141 * GB,
          4800 * GB,
          "pcie-gen5",
+         "nvlink4",
+         90,
          "NVIDIA H200 datasheet (compute as H100): 141 GB HBM3e at 4.8 TB/s; MLCommons v4.1 H200 "
          "system description"},
 };
@@ -137,6 +148,20 @@ const struct gpu_model *catalog_gpu(const char *name)
 {
     for (size_t i = 0; i < COUNT(gpus); i++)
         if (strcmp(gpus[i].name, name) == 0) return &gpus[i];
+    return NULL;
+}
+
+const struct gpu_model *catalog_gpu_match(const char *device_name)
+{
+    char lower[256];
+    snprintf(lower, sizeof lower, "%s", device_name);
+    for (char *p = lower; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    for (size_t i = 0; i < COUNT(gpus); i++) {
+        const char *hit = strstr(lower, gpus[i].name);
+        /* "h100" must not match inside "gh100"-style names: require a word boundary before */
+        if (hit && (hit == lower || !isalnum((unsigned char)hit[-1]))) return &gpus[i];
+    }
     return NULL;
 }
 

@@ -43,6 +43,8 @@ struct gpu_model {
     double mem_B;                   /* device memory, bytes (datasheet GB = 1e9 B) */
     double mem_bw_Bps;              /* device memory bandwidth */
     const char *pcie;               /* link class of its host interface */
+    const char *intra;              /* its usual GPU-to-GPU class in a node (nvlink4, pcie-gen4) */
+    int sm;                         /* CUDA compute capability x 10 (70 Volta, 80 Ampere, 90 Hopper) */
     const char *source;             /* where the numbers come from */
 };
 
@@ -68,6 +70,10 @@ struct gpu_model {
 /* Looks a class or GPU up by catalog name; NULL if unknown. */
 const struct link_class *catalog_link(const char *name);
 const struct gpu_model *catalog_gpu(const char *name);
+
+/* The catalog GPU a device name as CUDA, nvidia-smi or an nccl-tests "# Rank" line prints it
+ * stands for ("NVIDIA H100 80GB HBM3" -> h100, "Tesla V100-SXM2-32GB" -> v100), or NULL. */
+const struct gpu_model *catalog_gpu_match(const char *device_name);
 
 /* The whole tables, for listing and for "expected one of" messages. */
 const struct link_class *catalog_links(size_t *count);
