@@ -37,7 +37,7 @@ static void write_synthetic(const char *path, int n, double alpha, double B)
     snprintf(c.gpu_name, sizeof c.gpu_name, "NVIDIA H100 80GB HBM3");
     c.gpu_count = n;
     for (double s = 1024; s <= 1 << 30; s *= 4) {
-        struct calib_coll r = {COLL_ALLREDUCE, n, s, 2 * (n - 1) * (alpha + s / (n * B)), 0, 0};
+        struct calib_coll r = {COLL_ALLREDUCE, n, s, 2 * (n - 1) * (alpha + s / (n * B)), 0, 0, 1, 0};
         c.coll = realloc(c.coll, (c.ncoll + 1) * sizeof *c.coll);
         c.coll[c.ncoll++] = r;
     }
