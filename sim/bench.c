@@ -214,7 +214,7 @@ static void coll_rank_actor(int argc, char **argv)
     for (size_t i = 0; i < c->nsizes; i++) {
         sg_barrier_wait(c->barrier);
         c->start_s[i] = simgrid_get_clock();
-        enum net_status st = collective_run(c->world, b->algo, b->op, me->rank, c->sizes[i]);
+        enum net_status st = collective_run(c->world, b->algo, b->op, me->rank, c->sizes[i], NULL);
         double now = simgrid_get_clock();
         if (now > c->end_s[i]) c->end_s[i] = now;
         if (st > c->st[i]) c->st[i] = st;
@@ -222,7 +222,8 @@ static void coll_rank_actor(int argc, char **argv)
 }
 
 enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
-                               struct coll_result *res, struct dmlsim_error *err)
+                               const struct netcal *netcal, struct coll_result *res,
+                               struct dmlsim_error *err)
 {
     const struct benchmark *b = &sc->bench;
     int P = b->gpus > 0 ? b->gpus : (int)pf->ngpus;
@@ -236,8 +237,10 @@ enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform 
     collective_world_init(&w, P, pf->gpus, b->timeout_s);
     w.level = b->level;
     w.chunks = b->chunks;
+    w.nccl = b->nccl;
+    w.netcal = netcal;
     w.sent_msgs = xbt_new0(double, P);
-    const char *why = b->op == COLL_ALLREDUCE ? collective_check(&w, b->algo) : NULL;
+    const char *why = collective_check(&w, b->algo, b->op, false);
     if (why != NULL) {
         collective_world_release(&w);
         free(w.sent_msgs);
@@ -261,9 +264,12 @@ enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform 
     res->nranks = P;
     res->nrows = c.nsizes;
     res->rows = xbt_new0(struct coll_row, c.nsizes);
-    for (size_t i = 0; i < c.nsizes; i++)
+    for (size_t i = 0; i < c.nsizes; i++) {
         res->rows[i] = (struct coll_row){
                 .size_B = sizes[i], .time_s = c.end_s[i] - c.start_s[i], .status = c.st[i]};
+        collective_describe(&w, b->algo, b->op, sizes[i], res->rows[i].choice,
+                            sizeof res->rows[i].choice);
+    }
     for (int r = 0; r < P; r++)
         res->messages += w.sent_msgs[r];
     sg_barrier_destroy(c.barrier);
@@ -281,21 +287,24 @@ void bench_coll_print(const struct scenario *sc, const struct coll_result *res, 
 {
     enum coll_op op = sc->bench.op;
     double factor = collective_busbw_factor(op, res->nranks);
-    fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "size", "count", "type", "redop", "time",
+    bool choice = sc->bench.algo->describe != NULL;
+    fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s", "size", "count", "type", "redop", "time",
             "algbw", "busbw");
+    fprintf(out, choice ? "  %-s\n" : "\n", "algo/proto/channels");
     fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "(B)", "(elements)", "", "", "(us)", "(GB/s)",
             "(GB/s)");
     for (size_t i = 0; i < res->nrows; i++) {
         const struct coll_row *r = &res->rows[i];
         const char *redop = op == COLL_ALLGATHER || op == COLL_BROADCAST ? "none" : "sum";
         if (r->status != NET_OK) {
-            fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s\n", r->size_B, r->size_B / 4, "float",
+            fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s", r->size_B, r->size_B / 4, "float",
                     redop, net_status_str(r->status), "-", "-");
-            continue;
+        } else {
+            double algbw = r->time_s > 0 ? r->size_B / r->time_s / 1e9 : 0;
+            fprintf(out, " %12.0f %12.0f %6s %6s %12.2f %9.2f %9.2f", r->size_B, r->size_B / 4,
+                    "float", redop, r->time_s * 1e6, algbw, algbw * factor);
         }
-        double algbw = r->time_s > 0 ? r->size_B / r->time_s / 1e9 : 0;
-        fprintf(out, " %12.0f %12.0f %6s %6s %12.2f %9.2f %9.2f\n", r->size_B, r->size_B / 4,
-                "float", redop, r->time_s * 1e6, algbw, algbw * factor);
+        fprintf(out, choice ? "  %s\n" : "\n", r->choice);
     }
     fprintf(out, "# messages sent: %.0f\n", res->messages);
 }

@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "net.h"
+#include "netcal.h"
 #include "platform.h"
 #include "scenario.h"
 
@@ -53,6 +54,7 @@ struct coll_row {
     double size_B;          /* collective size (nccl-tests convention, collective.h) */
     double time_s;          /* from the common start to the last rank's end */
     enum net_status status; /* worst status over the ranks */
+    char choice[48];        /* what the algorithm did ("ring/Simple/16"), or "" */
 };
 
 struct coll_result {
@@ -62,11 +64,12 @@ struct coll_result {
     double messages;       /* messages sent, all sizes */
 };
 
-/* Runs the collective benchmark: for each size all ranks start together (a barrier), run the
- * collective, and the row's time is when the last rank finished. Calls simgrid_run; release the
- * result with bench_coll_release. */
+/* Runs the collective benchmark (with the network calibration `netcal`, or NULL): for each size all
+ * ranks start together (a barrier), run the collective, and the row's time is when the last rank
+ * finished. Calls simgrid_run; release the result with bench_coll_release. */
 enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
-                               struct coll_result *res, struct dmlsim_error *err);
+                               const struct netcal *netcal, struct coll_result *res,
+                               struct dmlsim_error *err);
 
 /* nccl-tests-style table: size, count (float32 elements), type, redop, time, algbw, busbw. */
 void bench_coll_print(const struct scenario *sc, const struct coll_result *res, FILE *out);

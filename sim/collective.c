@@ -14,22 +14,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert((int)COLL_ALLREDUCE == NCCL_FUNC_ALLREDUCE &&
+                       (int)COLL_BROADCAST == NCCL_FUNC_BROADCAST,
+               "enum coll_op and enum nccl_func share their order");
+
+#define ALL_OPS (COLL_OP_BIT(COLL_NOPS) - 1)
+
 static const struct coll_algo algos[] = {
-        {"naive", coll_naive_allreduce},         {"ring", coll_ring_allreduce},
-        {"halving-doubling", coll_hd_allreduce}, {"tree", coll_tree_allreduce},
-        {"hierarchical", coll_hier_allreduce},
+        /* name, ops, flow, data, check, run, describe */
+        {"nccl", ALL_OPS, true, true, NULL, coll_nccl_run, coll_nccl_describe},
+        {"ring", ALL_OPS, true, true, NULL, coll_ring_run, NULL},
+        {"naive", COLL_OP_BIT(COLL_ALLREDUCE), false, false, NULL, coll_naive_run, NULL},
+        {"halving-doubling", COLL_OP_BIT(COLL_ALLREDUCE), false, false, NULL, coll_hd_run, NULL},
+        {"tree", COLL_OP_BIT(COLL_ALLREDUCE), false, false, NULL, coll_tree_run, NULL},
+        {"hierarchical", COLL_OP_BIT(COLL_ALLREDUCE), false, true, coll_hier_check, coll_hier_run,
+         NULL},
 };
+#define NALGOS (sizeof algos / sizeof algos[0])
 
 const struct coll_algo *collective_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++)
+    for (size_t i = 0; i < NALGOS; i++)
         if (strcmp(algos[i].name, name) == 0) return &algos[i];
     return NULL;
 }
 
+const struct coll_algo *collective_default(void)
+{
+    return &algos[0];
+}
+
+/* Names of the rows that implement `op` (COLL_NOPS: any) with a flow level if `flow`. */
+static const char *names_into(char *buf, size_t len, enum coll_op op, bool flow)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NALGOS; i++) {
+        if (op != COLL_NOPS && !(algos[i].ops & COLL_OP_BIT(op))) continue;
+        if (flow && !algos[i].flow) continue;
+        int k = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", algos[i].name);
+        if (k > 0 && (size_t)k < len - used) used += (size_t)k;
+    }
+    return buf;
+}
+
 const char *collective_names(void)
 {
-    return "naive, ring, halving-doubling, tree, hierarchical";
+    static char buf[256];
+    return names_into(buf, sizeof buf, COLL_NOPS, false);
+}
+
+const char *collective_names_for(enum coll_op op, bool flow)
+{
+    static char buf[256];
+    return names_into(buf, sizeof buf, op, flow);
 }
 
 void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *hosts,
@@ -42,6 +80,7 @@ void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *ho
     w->timeout_s = timeout_s;
     w->chunks = 1;
     w->level = COLL_MESSAGE;
+    w->nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
     for (int r = 0; r < nranks; r++) {
         w->hosts[r] = hosts[r];
         const char *node = sg_host_get_property_value(hosts[r], "node");
@@ -62,16 +101,32 @@ void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *ho
 
 void collective_world_release(struct coll_world *w)
 {
+    coll_nccl_topo_free(w->topo);
     free(w->hosts);
     free(w->node_of);
     memset(w, 0, sizeof *w);
 }
 
-const char *collective_check(const struct coll_world *w, const struct coll_algo *algo)
+const char *collective_check(const struct coll_world *w, const struct coll_algo *algo,
+                             enum coll_op op, bool data)
 {
-    if (algo->allreduce == coll_hier_allreduce && w->per_node == 0)
-        return "hierarchical needs every node to hold the same number of consecutive ranks";
-    return NULL;
+    static char why[320];
+    if (!(algo->ops & COLL_OP_BIT(op))) {
+        snprintf(why, sizeof why, "%s does not implement %s; expected one of: %s", algo->name,
+                 collective_op_name(op), collective_names_for(op, false));
+        return why;
+    }
+    if (w->level == COLL_FLOW && !algo->flow) {
+        snprintf(why, sizeof why, "%s has no flow level; expected one of: %s", algo->name,
+                 collective_names_for(op, true));
+        return why;
+    }
+    if (data && (!algo->data || op == COLL_BROADCAST)) {
+        snprintf(why, sizeof why, "%s cannot carry data buffers for %s", algo->name,
+                 collective_op_name(op));
+        return why;
+    }
+    return algo->check ? algo->check(w) : NULL;
 }
 
 /* Payloads carry no data (the bytes are simulated); every message points at this token. */
@@ -81,6 +136,15 @@ static sg_mailbox_t pair_mailbox(const struct coll_world *w, int from, int to)
 {
     char name[48];
     snprintf(name, sizeof name, "c%d:%d>%d", w->epoch, from, to);
+    return sg_mailbox_by_name(name);
+}
+
+/* The mailbox of channel `tag` between two ranks (tag < 0: the plain pair mailbox). */
+static sg_mailbox_t tag_mailbox(const struct coll_world *w, int from, int to, int tag)
+{
+    if (tag < 0) return pair_mailbox(w, from, to);
+    char name[56];
+    snprintf(name, sizeof name, "c%d:%d>%d#%d", w->epoch, from, to, tag);
     return sg_mailbox_by_name(name);
 }
 
@@ -112,23 +176,51 @@ enum net_status coll_recv(const struct coll_world *w, int me, int from)
     return net_recv(pair_mailbox(w, from, me), &p, w->timeout_s);
 }
 
-enum net_status coll_exchange(const struct coll_world *w, int me, const int *to, int nto,
-                              double size_B, const int *from, int nfrom)
+enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
+                                     const int *to_tag, int nto, double size_B, const int *from,
+                                     const int *from_tag, int nfrom)
 {
     double end = deadline(w);
-    sg_comm_t local[8], *c = nto + nfrom <= 8 ? local : xbt_new(sg_comm_t, nto + nfrom);
+    sg_comm_t local[16], *c = nto + nfrom <= 16 ? local : xbt_new(sg_comm_t, nto + nfrom);
     void *p;
     for (int i = 0; i < nfrom; i++)
-        c[i] = net_irecv(pair_mailbox(w, from[i], me), &p);
+        c[i] = net_irecv(tag_mailbox(w, from[i], me, from_tag ? from_tag[i] : -1), &p);
     for (int i = 0; i < nto; i++) {
         account(w, me, to[i], size_B);
-        c[nfrom + i] = net_isend(pair_mailbox(w, me, to[i]), &token, size_B);
+        c[nfrom + i] =
+                net_isend(tag_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1), &token, size_B);
     }
     enum net_status st = NET_OK;
     for (int i = 0; i < nto + nfrom; i++) /* every handle is waited on, so every one is freed */
         st = worst(st, net_wait(c[i], end));
     if (c != local) free(c);
     return st;
+}
+
+enum net_status coll_exchange(const struct coll_world *w, int me, const int *to, int nto,
+                              double size_B, const int *from, int nfrom)
+{
+    return coll_exchange_tagged(w, me, to, NULL, nto, size_B, from, NULL, nfrom);
+}
+
+enum net_status coll_sendrecv_data(const struct coll_world *w, int me, int to, double size_B,
+                                   const float *src, size_t nsrc, int from, float *dst, size_t ndst,
+                                   bool reduce)
+{
+    double end = deadline(w);
+    float *copy = xbt_new(float, nsrc ? nsrc : 1), *got = NULL;
+    memcpy(copy, src, nsrc * sizeof *copy);
+    sg_comm_t rc = net_irecv(pair_mailbox(w, from, me), (void **)&got);
+    account(w, me, to, size_B);
+    sg_comm_t sc = net_isend(pair_mailbox(w, me, to), copy, size_B);
+    enum net_status rs = net_wait(rc, end), ss = net_wait(sc, end);
+    if (ss != NET_OK) free(copy); /* a payload whose transfer failed stays with its sender */
+    if (rs == NET_OK) {
+        for (size_t i = 0; i < ndst; i++)
+            dst[i] = reduce ? dst[i] + got[i] : got[i];
+        free(got);
+    }
+    return worst(rs, ss);
 }
 
 enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from)
@@ -147,85 +239,78 @@ enum net_status coll_send_all(const struct coll_world *w, int me, const int *to,
     return coll_exchange(w, me, to, n, size_B, NULL, 0);
 }
 
+void coll_ring_block(size_t count, int n, int b, size_t *first, size_t *len)
+{
+    size_t lo = count * (size_t)b / (size_t)n, hi = count * (size_t)(b + 1) / (size_t)n;
+    *first = lo;
+    *len = hi - lo;
+}
+
 /* One ring phase: n - 1 steps of size_B / n, or at flow level one flow of (n - 1) size_B / n and
- * the n - 2 step latencies it stands for. */
+ * the n - 2 step latencies it stands for. With data, step s of the reduce-scatter sends block
+ * (idx - s) and adds the left neighbour's block (idx - s - 1) into this rank's; the all-gather
+ * sends block (idx + 1 - s) and copies block (idx - s). */
 static enum net_status ring_phase(const struct coll_world *w, const int *members, int n, int idx,
-                                  double size_B)
+                                  double size_B, float *data, bool reduce)
 {
     if (n < 2) return NET_OK;
 #define MEMBER(i) (members ? members[(i)] : (i)) /* NULL members: the whole world in rank order */
     int me = MEMBER(idx), right = MEMBER((idx + 1) % n), left = MEMBER((idx + n - 1) % n);
 #undef MEMBER
     enum net_status st = NET_OK;
-    if (w->level == COLL_FLOW) {
+    if (w->level == COLL_FLOW && data == NULL) {
         st = coll_sendrecv(w, me, right, (n - 1) * size_B / n, left);
         if (st == NET_OK && n > 2)
             sg_actor_sleep_for((n - 2) * sg_host_get_route_latency(w->hosts[me], w->hosts[right]));
         return st;
     }
-    for (int step = 0; step < n - 1 && st == NET_OK; step++)
-        st = coll_sendrecv(w, me, right, size_B / n, left);
+    size_t count = (size_t)(size_B / 4), sf, sl, rf, rl;
+    int shift = reduce ? 0 : 1;
+    for (int step = 0; step < n - 1 && st == NET_OK; step++) {
+        if (data == NULL) {
+            st = coll_sendrecv(w, me, right, size_B / n, left);
+            continue;
+        }
+        coll_ring_block(count, n, ((idx + shift - step) % n + n) % n, &sf, &sl);
+        coll_ring_block(count, n, ((idx + shift - step - 1) % n + n) % n, &rf, &rl);
+        st = coll_sendrecv_data(w, me, right, size_B / n, data + sf, sl, left, data + rf, rl,
+                                reduce);
+    }
     return st;
 }
 
 enum net_status coll_ring_reduce_scatter(const struct coll_world *w, const int *members, int n,
-                                         int idx, double size_B)
+                                         int idx, double size_B, float *data)
 {
-    return ring_phase(w, members, n, idx, size_B);
+    return ring_phase(w, members, n, idx, size_B, data, true);
 }
 
 enum net_status coll_ring_allgather(const struct coll_world *w, const int *members, int n, int idx,
-                                    double size_B)
+                                    double size_B, float *data)
 {
-    return ring_phase(w, members, n, idx, size_B);
-}
-
-/* Broadcast from rank 0 down the chain 0 -> 1 -> ... -> P-1, pipelined in w->chunks chunks: at
- * step s a rank receives chunk s from its predecessor while it forwards chunk s - 1, so every
- * link of the chain is busy at once. */
-static enum net_status chain_broadcast(const struct coll_world *w, int rank, double size_B)
-{
-    int P = w->nranks, c = w->chunks;
-    enum net_status st = NET_OK;
-    double chunk = size_B / c;
-    for (int s = 0; s <= c && st == NET_OK; s++) {
-        int from = (rank > 0 && s < c) ? rank - 1 : -1;
-        int to = rank < P - 1 && (rank == 0 ? s < c : s >= 1) ? rank + 1 : -1;
-        if (from >= 0 || to >= 0) st = coll_sendrecv(w, rank, to, chunk, from);
-    }
-    return st;
-}
-
-static enum net_status world_ring(const struct coll_world *w, int rank, double size_B,
-                                  bool reduce_scatter, bool allgather)
-{
-    enum net_status st = NET_OK;
-    if (reduce_scatter) st = coll_ring_reduce_scatter(w, NULL, w->nranks, rank, size_B);
-    if (st == NET_OK && allgather) st = coll_ring_allgather(w, NULL, w->nranks, rank, size_B);
-    return st;
+    return ring_phase(w, members, n, idx, size_B, data, false);
 }
 
 enum net_status collective_run(const struct coll_world *w, const struct coll_algo *algo,
-                               enum coll_op op, int rank, double size_B)
+                               enum coll_op op, int rank, double size_B, float *data)
 {
     assert(rank >= 0 && rank < w->nranks && w->chunks >= 1);
-    switch (op) {
-    case COLL_ALLREDUCE:
-        return algo->allreduce(w, rank, size_B);
-    case COLL_ALLGATHER:
-        return world_ring(w, rank, size_B, false, true);
-    case COLL_REDUCESCATTER:
-        return world_ring(w, rank, size_B, true, false);
-    case COLL_BROADCAST:
-        return chain_broadcast(w, rank, size_B);
-    }
-    return NET_FAILURE;
+    assert(algo->ops & COLL_OP_BIT(op));
+    return algo->run(w, op, rank, size_B, data);
+}
+
+const char *collective_describe(const struct coll_world *w, const struct coll_algo *algo,
+                                enum coll_op op, double size_B, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (algo->describe) algo->describe(w, op, size_B, buf, len);
+    return buf;
 }
 
 const char *collective_op_name(enum coll_op op)
 {
     static const char *names[] = {"allreduce", "allgather", "reducescatter", "broadcast"};
-    return names[op];
+    return op >= 0 && op < COLL_NOPS ? names[op] : "?";
 }
 
 double collective_busbw_factor(enum coll_op op, int n)
@@ -237,6 +322,7 @@ double collective_busbw_factor(enum coll_op op, int n)
     case COLL_REDUCESCATTER:
         return (double)(n - 1) / n;
     case COLL_BROADCAST:
+    case COLL_NOPS:
         return 1.0;
     }
     return 1.0;

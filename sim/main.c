@@ -212,7 +212,7 @@ static int cmd_run(const struct run_opts *o)
                sc.bench.level == COLL_FLOW ? "flow" : "message", P, sc.bench.chunks,
                sc.bench.factor, sc.bench.timeout_s);
         fflush(stdout);
-        DMLSIM_CHECK_GOTO(rc, bench_coll_run(&sc, pf, &res, &err), out_fail);
+        DMLSIM_CHECK_GOTO(rc, bench_coll_run(&sc, pf, NULL, &res, &err), out_fail);
         bench_coll_print(&sc, &res, stdout);
         bench_coll_release(&res);
     } else if (sc.train.strategy != STRAT_NONE) {

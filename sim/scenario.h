@@ -67,7 +67,8 @@ struct benchmark {
     struct bench_pair *pairs;     /* p2p: endpoints, run one pair after another */
     size_t npairs;                /* p2p: number of pairs, >= 1 */
     enum coll_op op;              /* collective: which one */
-    const struct coll_algo *algo; /* collective: all-reduce algorithm */
+    const struct coll_algo *algo; /* collective: algorithm (default nccl) */
+    struct nccl_opts nccl;        /* collective: nccl-algo, proto, channels (nccl family) */
     enum coll_level level;        /* collective: message or flow level */
     int gpus;                     /* collective: ranks (first GPUs); 0 = all */
     int chunks;                   /* collective: pipeline chunks (tree, broadcast) */
@@ -109,7 +110,8 @@ struct ps_spec {
 
 struct train_spec {
     enum strategy strategy;       /* STRAT_NONE when absent */
-    const struct coll_algo *algo; /* all-reduce algorithm */
+    const struct coll_algo *algo; /* all-reduce algorithm (default nccl) */
+    struct nccl_opts nccl;        /* nccl-algo, proto, channels (nccl family) */
     enum coll_level level;        /* message or flow level */
     int batch;                    /* samples per GPU per step */
     int steps;                    /* steps to simulate */

@@ -58,6 +58,8 @@ struct epoch {
     int n;                   /* members */
     int *members;            /* their ranks, ascending */
     struct coll_world world; /* collectives among them (mailboxes per epoch) */
+    const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
+                                     refuses this membership */
     int resume_step;         /* the step they start from (the last checkpoint) */
     double start_s;          /* when it was formed */
     struct epoch *prev;      /* older epochs, freed at the end */
@@ -185,6 +187,15 @@ static struct epoch *epoch_new(struct train_ctx *t, int id, const int *ranks, in
     ep->world.chunks = t->sc->train.chunks;
     ep->world.traffic = t->res->traffic;
     ep->world.epoch = id;
+    ep->world.nccl = t->sc->train.nccl;
+    ep->world.netcal = t->cal ? t->cal->netcal : NULL;
+    ep->algo = t->sc->train.algo;
+    const char *why = collective_check(&ep->world, ep->algo, COLL_ALLREDUCE, false);
+    if (why != NULL) { /* e.g. hierarchical after a crash left nodes of unequal size */
+        timeline_add(t->res->timeline, simgrid_get_clock(), "recovery", resume, 0, 0, n,
+                     "%s cannot run on membership %d (%s): ring instead", ep->algo->name, id, why);
+        ep->algo = collective_find("ring");
+    }
     ep->resume_step = resume;
     ep->start_s = simgrid_get_clock();
     ep->prev = t->cur;
@@ -205,8 +216,8 @@ static void comm_actor(int argc, char **argv)
         if (!*q->failed) {
             int idx = member_index(q->ep, w->rank);
             double t0 = simgrid_get_clock();
-            enum net_status st = collective_run(&q->ep->world, t->sc->train.algo, COLL_ALLREDUCE,
-                                                idx, q->size_B);
+            enum net_status st =
+                    collective_run(&q->ep->world, q->ep->algo, COLL_ALLREDUCE, idx, q->size_B, NULL);
             trace_slice(t->res->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
                         simgrid_get_clock());
             if (st != NET_OK) {
@@ -828,7 +839,7 @@ enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf
     int P = train_workers(sc, pf);
     struct coll_world w;
     collective_world_init(&w, P, pf->gpus, 1);
-    const char *why = collective_check(&w, ts->algo);
+    const char *why = collective_check(&w, ts->algo, COLL_ALLREDUCE, false);
     collective_world_release(&w);
     if (why != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", sc->path,

@@ -46,7 +46,7 @@ static double run_coll(struct scenario *sc, enum coll_op op, const char *algo, d
     struct platform *pf = test_load(sc);
     struct coll_result res;
     struct dmlsim_error err = {0};
-    ck_assert_msg(bench_coll_run(sc, pf, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_msg(bench_coll_run(sc, pf, NULL, &res, &err) == DMLSIM_OK, "%s", err.msg);
     ck_assert_uint_eq(res.nrows, 1);
     ck_assert_int_eq(res.rows[0].status, NET_OK);
     double t = res.rows[0].time_s;

@@ -1,0 +1,99 @@
+/* nccl_tune.h - NCCL's tuning model: its constants and its choice of algorithm x protocol x
+ * channels for one call. Plain data, no SimGrid.
+ *
+ * Source: NCCL 2.28.3 src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime, the default
+ * tuner constants), src/enqueue.cc (topoGetAlgoInfo: channels shrink for small sizes) and
+ * src/include/comm.h (thread thresholds). NCCL picks, for every call, the enabled
+ * (algorithm, protocol) pair of least predicted time  lat + S / bw,  lat and bw from per-hop
+ * latencies and per-channel bandwidths of its topology graphs; dmlsim reproduces that choice with
+ * NCCL's own formulas (including its empirical corrections: the tree correction factors and the
+ * ring "plateau" factor, which only steer the choice). What the call then costs is simulated by
+ * coll_nccl.c with messages; from this model it takes only mechanisms: the protocols' wire
+ * formats, per-hop software latencies, the per-call base latency, and the SM-side throughput
+ * limits of a channel (NCCL's llMaxBws and perChMax*Bws, and for trees NCCL's measured
+ * medium-size correction factors, which describe its tree kernels' throughput).
+ *
+ * What the model needs of a communicator (struct nccl_system) comes from the simulated platform:
+ * ranks, nodes, the GPUs' compute capability, whether the node fabric is NVLink (and an NVSwitch
+ * that reduces, for NVLS), the per-GPU intra-node bandwidth and the network bandwidth of a node's
+ * rails. NCCL's graph search is not reproduced; its outcome is: the channel count (twice the
+ * search's, as ncclTopoPostset duplicates channels) and bw = total / channels per channel.
+ */
+#ifndef DMLSIM_NCCL_TUNE_H
+#define DMLSIM_NCCL_TUNE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum nccl_algo { NCCL_ALGO_RING, NCCL_ALGO_TREE, NCCL_ALGO_NVLS, NCCL_ALGO_NVLS_TREE, NCCL_NALGOS };
+enum nccl_proto { NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE, NCCL_NPROTOS };
+/* Same order as enum coll_op (collective.h checks it). */
+enum nccl_func {
+    NCCL_FUNC_ALLREDUCE,
+    NCCL_FUNC_ALLGATHER,
+    NCCL_FUNC_REDUCESCATTER,
+    NCCL_FUNC_BROADCAST
+};
+enum nccl_hw { NCCL_HW_NVLINK, NCCL_HW_PCI, NCCL_HW_NET, NCCL_NHW };
+
+/* User overrides, as NCCL_ALGO, NCCL_PROTO and NCCL_MAX_NCHANNELS. */
+struct nccl_opts {
+    int algo;         /* enum nccl_algo, or -1: NCCL's choice */
+    int proto;        /* enum nccl_proto, or -1: NCCL's choice */
+    int max_channels; /* at most this many channels; 0: NCCL's count */
+};
+
+struct nccl_system {
+    int nranks;       /* GPUs in the communicator */
+    int nnodes;       /* nodes they span */
+    int sm;           /* smallest compute capability x 10 among them */
+    bool nvlink;      /* GPUs of a node talk over NVLink (else PCIe) */
+    bool nvls;        /* every node has an NVSwitch that reduces (NVLink SHARP) */
+    double intra_Bps; /* one GPU's intra-node bandwidth, per direction */
+    double inter_Bps; /* a node's network bandwidth over its rails, per direction */
+    int rails;        /* NICs a node's GPUs use (1 when single node) */
+    int nvlinks;      /* NVLinks per GPU (0 without NVLink) */
+    int nchannels;    /* NCCL's channel count for rings and trees (nccl_system_init) */
+};
+
+/* What NCCL does for one call. */
+struct nccl_plan {
+    enum nccl_algo algo;   /* algorithm */
+    enum nccl_proto proto; /* protocol */
+    int nchannels;         /* channels this call uses (fewer for small sizes) */
+    double model_s;        /* NCCL's predicted time, its selection criterion */
+    double base_s;         /* base latency of the call (paid once) */
+    double intra_hop_s;    /* latency of one intra-node hop for this algorithm and protocol */
+    double inter_hop_s;    /* latency of one network hop */
+    double nvls_hop_s;     /* NVLS, NVLS tree: NCCL's latency of the call (paid once) */
+    double wire_factor;    /* bytes on the wire per byte of data (LL 2, LL128 128/120 as 1/0.92) */
+    double sm_busbw_Bps;   /* SM-side bus-bandwidth limit of the comm's channels; 0: none */
+    double sm_extra_s;     /* what that limit adds to the call beyond the links' transfer time
+                              (S over the limit minus S over the links, for the channels used) */
+};
+
+/* Fills the channel count and NVLink count from the other fields (set those first):
+ * channels = min(32, 2 x NVLinks per GPU) on one node (NCCL's search finds one channel per
+ * NVLink at best, ncclTopoPostset doubles them; 2 over PCIe), and at most 2 per rail on several
+ * nodes. */
+void nccl_system_init(struct nccl_system *s);
+
+/* NCCL's predicted time of (algo, proto) for `func` of size_B bytes, or -1 when NCCL would not
+ * use it on this system (disabled, or not implemented for func). */
+double nccl_model_time(const struct nccl_system *s, enum nccl_func func, enum nccl_algo a,
+                       enum nccl_proto p, double size_B);
+
+/* The plan NCCL makes for one call, honouring `o` (an algorithm or protocol that cannot run falls
+ * back to NCCL's choice among the rest). data_only_ring: the caller carries data, which dmlsim's
+ * NCCL implements on the ring only. */
+void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double size_B,
+                    const struct nccl_opts *o, bool data_only_ring, struct nccl_plan *out);
+
+const char *nccl_algo_name(enum nccl_algo a);   /* "ring", "tree", "nvls", "nvlstree" */
+const char *nccl_proto_name(enum nccl_proto p); /* "LL", "LL128", "Simple" */
+
+/* Parses names (case-insensitive, "auto" = -1); returns false if unknown. */
+bool nccl_algo_parse(const char *s, int *out);
+bool nccl_proto_parse(const char *s, int *out);
+
+#endif
