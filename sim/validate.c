@@ -148,44 +148,63 @@ int validate_calib_main(int argc, char **argv)
     return 0;
 }
 
-/* ---- dmlsim validate ---------------------------------------------------------------------- */
+/* ---- dmlsim validate and the network fit ------------------------------------------------- */
 
 struct job {
     bool coll;        /* a collective (else a copy) */
     enum coll_op op;  /* collective */
     int nranks;       /* GPUs */
+    int nodes;        /* nodes they spanned */
     char kind[64];    /* copy kind */
     double *sizes;    /* sizes */
     double *measured; /* measured times */
     size_t n;         /* number of sizes */
 };
 
-static const char *default_intra(const struct gpu_model *g)
+/* The machine a measurement is simulated on: GPU model, its intra-node class, the NIC class. */
+struct machine {
+    const struct gpu_model *gpu;
+    const char *intra;
+    const char *nic;
+};
+
+/* The NIC class for a multi-node log: the option, else InfiniBand of the GPU's generation (DGX
+ * systems: V100 EDR, A100 HDR, H100 and later NDR), TCP when the log says NCCL used sockets. */
+static const char *default_nic(const struct calib *c, const struct gpu_model *g, const char *opt)
 {
-    if (strcmp(g->name, "h100") == 0 || strcmp(g->name, "h200") == 0) return "nvlink4";
-    if (strcmp(g->name, "a100") == 0) return "nvlink3";
-    return g->pcie;
+    if (opt) return opt;
+    if (strcmp(c->net, "Socket") == 0) return "tcp-100g";
+    return g->sm >= 90 ? "ib-ndr" : g->sm >= 80 ? "ib-hdr" : g->sm >= 70 ? "ib-edr" : "ib-fdr";
 }
 
-/* Runs one job in this (child) process and writes the simulated times to fd. */
-static void run_job(const struct job *j, const struct gpu_model *g, const char *intra, int fd)
+static void machine_scenario(const struct job *j, const struct machine *mc, struct scenario *sc)
 {
-    struct scenario sc;
-    memset(&sc, 0, sizeof sc);
-    sc.path = xbt_strdup("validate");
-    sc.name = xbt_strdup("validate");
-    sc.net_model = NET_CM02;
-    sc.has_cluster = true;
-    struct cluster_spec *c = &sc.cluster;
-    c->nodes = 1;
-    c->gpus_per_node = j->coll ? j->nranks : 2;
-    c->gpu = g;
-    c->intra = catalog_link(intra);
-    c->pcie = c->intra->kind == LINK_PCIE ? c->intra : catalog_link(g->pcie);
-    c->nics_per_node = 1;
-    c->nodes_per_leaf = 1;
+    memset(sc, 0, sizeof *sc);
+    sc->path = xbt_strdup("validate");
+    sc->name = xbt_strdup("validate");
+    sc->net_model = NET_CM02;
+    sc->has_cluster = true;
+    struct cluster_spec *c = &sc->cluster;
+    int nodes = j->coll && j->nodes > 1 ? j->nodes : 1;
+    c->nodes = nodes;
+    c->gpus_per_node = j->coll ? j->nranks / nodes : 2;
+    c->gpu = mc->gpu;
+    c->intra = catalog_link(mc->intra);
+    c->pcie = c->intra->kind == LINK_PCIE ? c->intra : catalog_link(mc->gpu->pcie);
+    c->nic = nodes > 1 ? catalog_link(mc->nic) : NULL;
+    c->nics_per_node = nodes > 1 ? c->gpus_per_node : 1;
+    c->topology = TOPO_STAR;
+    c->nodes_per_leaf = nodes;
     c->spines = 1;
     c->oversubscription = 1;
+}
+
+/* Runs one job in this (child) process, with the network calibration nc (or NULL), and writes
+ * the simulated times to fd. */
+static void run_job(const struct job *j, const struct machine *mc, const struct netcal *nc, int fd)
+{
+    struct scenario sc;
+    machine_scenario(j, mc, &sc);
     struct benchmark *b = &sc.bench;
     b->sizes = j->sizes;
     b->nsizes = j->n;
@@ -204,12 +223,13 @@ static void run_job(const struct job *j, const struct gpu_model *g, const char *
         if (j->coll) {
             b->kind = BENCH_COLLECTIVE;
             b->op = j->op;
-            b->algo = collective_find("ring");
+            b->algo = collective_default();
+            b->nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
             b->level = COLL_MESSAGE;
             b->chunks = 8;
             b->gpus = j->nranks;
             struct coll_result res;
-            if (bench_coll_run(&sc, pf, &res, &err) == DMLSIM_OK)
+            if (bench_coll_run(&sc, pf, nc, &res, &err) == DMLSIM_OK)
                 for (size_t i = 0; i < j->n && i < res.nrows; i++)
                     out[i] = res.rows[i].time_s;
         } else {
@@ -233,7 +253,8 @@ static void run_job(const struct job *j, const struct gpu_model *g, const char *
     _exit(0);
 }
 
-static bool simulate(const struct job *j, const struct gpu_model *g, const char *intra, double *sim)
+static bool simulate(const struct job *j, const struct machine *mc, const struct netcal *nc,
+                     double *sim)
 {
     int fds[2];
     if (pipe(fds) != 0) return false;
@@ -241,7 +262,7 @@ static bool simulate(const struct job *j, const struct gpu_model *g, const char 
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        run_job(j, g, intra, fds[1]);
+        run_job(j, mc, nc, fds[1]);
     }
     close(fds[1]);
     size_t want = j->n * sizeof *sim, got = 0;
@@ -251,7 +272,10 @@ static bool simulate(const struct job *j, const struct gpu_model *g, const char 
     close(fds[0]);
     int st;
     waitpid(pid, &st, 0);
-    return got == want && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    bool ok = got == want && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    for (size_t i = 0; ok && i < j->n; i++)
+        ok = sim[i] > 0;
+    return ok;
 }
 
 static void add_point(struct job *j, double size, double t)
@@ -262,31 +286,231 @@ static void add_point(struct job *j, double size, double t)
     j->measured[j->n++] = t;
 }
 
+#define MAX_JOBS 64
+
+/* Groups the measurements into jobs: one per (op, ranks, nodes) and per copy kind. */
+static size_t make_jobs(const struct calib *c, bool copies, struct job *jobs)
+{
+    size_t njobs = 0;
+    for (size_t i = 0; i < c->ncoll; i++) {
+        const struct calib_coll *r = &c->coll[i];
+        int nodes = r->nodes > 1 ? r->nodes : 1;
+        size_t k = 0;
+        while (k < njobs && !(jobs[k].coll && jobs[k].op == r->op &&
+                              jobs[k].nranks == r->nranks && jobs[k].nodes == nodes))
+            k++;
+        if (k == njobs && njobs < MAX_JOBS && r->nranks >= 2 && r->nranks % nodes == 0)
+            jobs[njobs++] = (struct job){.coll = true, .op = r->op, .nranks = r->nranks,
+                                         .nodes = nodes};
+        if (k < njobs) add_point(&jobs[k], r->bytes, r->time_s);
+    }
+    for (size_t i = 0; copies && i < c->ncopy; i++) {
+        if (strcmp(c->copy[i].kind, "d2d") == 0) continue; /* HBM is not a link: not simulated */
+        size_t k = 0;
+        while (k < njobs && (jobs[k].coll || strcmp(jobs[k].kind, c->copy[i].kind) != 0))
+            k++;
+        if (k == njobs && njobs < MAX_JOBS) {
+            jobs[njobs] = (struct job){.coll = false};
+            snprintf(jobs[njobs++].kind, sizeof jobs[0].kind, "%s", c->copy[i].kind);
+        }
+        if (k < njobs) add_point(&jobs[k], c->copy[i].bytes, c->copy[i].bytes / c->copy[i].Bps);
+    }
+    return njobs;
+}
+
+static void free_jobs(struct job *jobs, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        free(jobs[k].sizes);
+        free(jobs[k].measured);
+    }
+}
+
+#define FIT_ROUNDS 3 /* simulate, correct, re-simulate: the dilation is not exactly linear */
+
+/* Fits the curve of job j on the sizes selected by `use` (NULL: all): factor = measured /
+ * simulated, refined by re-simulating with the curve. Adds it to nc; false if a simulation
+ * failed. */
+static bool fit_job(const struct job *j, const struct machine *mc, const bool *use,
+                    const struct calib *c, struct netcal *nc)
+{
+    struct netcal_curve cur = {.op = (int)j->op, .multinode = j->nodes > 1, .nranks = j->nranks,
+                               .nodes = j->nodes};
+    snprintf(cur.gpu, sizeof cur.gpu, "%s", mc->gpu->name);
+    double *sim = xbt_new0(double, j->n), *f = xbt_new0(double, j->n), *x = xbt_new0(double, j->n);
+    for (size_t i = 0; i < j->n; i++)
+        f[i] = 1;
+    bool ok = true;
+    for (int round = 0; round < FIT_ROUNDS && ok; round++) {
+        struct netcal trial = {0};
+        cur.n = 0;
+        for (size_t i = 0; i < j->n; i++)
+            if (!use || use[i]) x[cur.n] = j->sizes[i], cur.factor = NULL, cur.n++;
+        struct netcal_curve tc = cur;
+        double *tf = xbt_new0(double, cur.n);
+        for (size_t i = 0, k = 0; i < j->n; i++)
+            if (!use || use[i]) tf[k++] = f[i];
+        tc.size_B = x;
+        tc.factor = tf;
+        if (round > 0) netcal_add(&trial, &tc);
+        ok = simulate(j, mc, round > 0 ? &trial : NULL, sim);
+        for (size_t i = 0; ok && i < j->n; i++)
+            f[i] *= j->measured[i] / sim[i];
+        netcal_release(&trial);
+        free(tf);
+    }
+    if (ok) {
+        size_t k = 0;
+        for (size_t i = 0; i < j->n; i++)
+            if (!use || use[i]) x[k] = j->sizes[i], sim[k++] = f[i];
+        cur.n = k;
+        cur.size_B = x;
+        cur.factor = sim;
+        netcal_add(nc, &cur);
+    }
+    snprintf(nc->source, sizeof nc->source, "%.200s", c->source);
+    free(sim);
+    free(f);
+    free(x);
+    return ok;
+}
+
+enum dmlsim_err validate_fit_network(struct calib *c, const char *gpu, const char *nic,
+                                     struct dmlsim_error *err)
+{
+    if (c->ncoll == 0) return DMLSIM_OK;
+    const struct gpu_model *g = gpu ? catalog_gpu(gpu) : calib_gpu(c);
+    if (g == NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:0: cannot tell which catalog GPU the collectives were measured on "
+                           "(\"%s\"); expected a gpu record or rank lines naming a catalog GPU",
+                           c->source, c->gpu_name);
+    struct machine mc = {g, g->intra, default_nic(c, g, nic)};
+    struct job jobs[MAX_JOBS];
+    size_t njobs = make_jobs(c, false, jobs);
+    struct netcal *nc = xbt_new0(struct netcal, 1);
+    enum dmlsim_err rc = DMLSIM_OK;
+    for (size_t k = 0; k < njobs && rc == DMLSIM_OK; k++)
+        if (!fit_job(&jobs[k], &mc, NULL, c, nc))
+            rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                             "%s:0: simulating the measured %s on %d GPU(s) failed; expected a "
+                             "configuration the catalog can build",
+                             c->source, collective_op_name(jobs[k].op), jobs[k].nranks);
+    free_jobs(jobs, njobs);
+    if (rc != DMLSIM_OK) {
+        netcal_release(nc);
+        free(nc);
+        return rc;
+    }
+    c->netcal = nc;
+    return DMLSIM_OK;
+}
+
+static double geo_mean(const double *e, size_t n)
+{
+    double log_sum = 0;
+    for (size_t i = 0; i < n; i++)
+        log_sum += log(fmax(fabs(e[i]), 1e-6));
+    return n ? exp(log_sum / (double)n) : 0;
+}
+
+/* One collective job: uncalibrated simulation of every size, then a fit on every other size
+ * (even positions) and a calibrated simulation whose errors are reported on the others. */
+static int validate_coll(const struct job *j, const struct machine *mc, const struct calib *c)
+{
+    double *sim = xbt_new0(double, j->n), *cal = xbt_new0(double, j->n);
+    double *e0 = xbt_new0(double, j->n), *e1 = xbt_new0(double, j->n);
+    bool *use = xbt_new0(bool, j->n);
+    const char *name = collective_op_name(j->op);
+    struct netcal nc = {0};
+    int status = 0;
+    for (size_t i = 0; i < j->n; i++)
+        use[i] = i % 2 == 0;
+    bool ok = simulate(j, mc, NULL, sim) && fit_job(j, mc, use, c, &nc) &&
+              simulate(j, mc, &nc, cal);
+    if (!ok) {
+        printf("# %s on %d GPU(s): the simulation failed\n", name, j->nranks);
+        status = 1;
+    }
+    size_t nheld = 0;
+    for (size_t i = 0; ok && i < j->n; i++) {
+        e0[i] = (sim[i] - j->measured[i]) / j->measured[i];
+        double e = (cal[i] - j->measured[i]) / j->measured[i];
+        if (!use[i]) e1[nheld++] = e;
+        printf(" %13s %6d %5d %14.0f %12.2f %12.2f %+8.1f %12.2f %+8.1f %s\n", name, j->nranks,
+               j->nodes, j->sizes[i], j->measured[i] * 1e6, sim[i] * 1e6, 100 * e0[i],
+               cal[i] * 1e6, 100 * e, use[i] ? "fit" : "held-out");
+    }
+    if (ok) {
+        printf("# geometric-mean error %s %d GPU(s) %d node(s): uncalibrated %.1f%% over %zu "
+               "sizes; calibrated %.1f%% over the %zu held-out sizes\n",
+               name, j->nranks, j->nodes, 100 * geo_mean(e0, j->n), j->n,
+               100 * geo_mean(e1, nheld), nheld);
+        struct calib_fit fit;
+        if (j->nodes == 1 && calib_fit(c, j->op, j->nranks, &fit) == 0)
+            printf("# alpha-beta fit latency %.3f us per step, bandwidth %.2f GB/s (largest error "
+                   "of the fit %.1f%%)\n",
+                   fit.alpha_s * 1e6, fit.bw_Bps / 1e9, 100 * fit.max_rel);
+    }
+    netcal_release(&nc);
+    free(sim);
+    free(cal);
+    free(e0);
+    free(e1);
+    free(use);
+    return status;
+}
+
+static int validate_copy(const struct job *j, const struct machine *mc)
+{
+    double *sim = xbt_new0(double, j->n), *e = xbt_new0(double, j->n);
+    int status = 0;
+    if (!simulate(j, mc, NULL, sim)) {
+        printf("# %s: the simulation failed\n", j->kind);
+        status = 1;
+    } else {
+        for (size_t i = 0; i < j->n; i++) {
+            e[i] = (sim[i] - j->measured[i]) / j->measured[i];
+            printf(" %13s %6d %5d %14.0f %12.2f %12.2f %+8.1f %12s %8s %s\n", j->kind, 1, 1,
+                   j->sizes[i], j->measured[i] * 1e6, sim[i] * 1e6, 100 * e[i], "-", "-", "-");
+        }
+        printf("# geometric-mean error %s: %.1f%% over %zu sizes\n", j->kind,
+               100 * geo_mean(e, j->n), j->n);
+    }
+    free(sim);
+    free(e);
+    return status;
+}
+
+static int validate_usage(void)
+{
+    fprintf(stderr,
+            "dmlsim: validate: expected FILE [--gpu GPU] [--intra CLASS] [--nic CLASS]\n");
+    return 1;
+}
+
 int validate_main(int argc, char **argv)
 {
-    const char *path = NULL, *gpu_name = NULL, *intra = NULL;
+    const char *path = NULL, *gpu_name = NULL, *intra = NULL, *nic = NULL;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--gpu") == 0 && i + 1 < argc)
             gpu_name = argv[++i];
         else if (strcmp(argv[i], "--intra") == 0 && i + 1 < argc)
             intra = argv[++i];
+        else if (strcmp(argv[i], "--nic") == 0 && i + 1 < argc)
+            nic = argv[++i];
         else if (argv[i][0] != '-' && path == NULL)
             path = argv[i];
-        else {
-            fprintf(stderr, "dmlsim: validate: expected FILE [--gpu GPU] [--intra CLASS]\n");
-            return 1;
-        }
+        else
+            return validate_usage();
     }
-    if (path == NULL) {
-        fprintf(stderr, "dmlsim: validate: expected FILE [--gpu GPU] [--intra CLASS]\n");
-        return 1;
-    }
+    if (path == NULL) return validate_usage();
     struct calib c;
     struct dmlsim_error err = {0};
     if (calib_load(path, &c, &err) != DMLSIM_OK) return fail_msg(&err);
     const struct gpu_model *g = gpu_name ? catalog_gpu(gpu_name) : calib_gpu(&c);
     if (g == NULL) {
-        char names[256];
+        char names[512];
         fprintf(stderr,
                 "%s:0: cannot tell which catalog GPU this profile was measured on (\"%s\"); "
                 "expected --gpu with one of: %s\n",
@@ -294,76 +518,34 @@ int validate_main(int argc, char **argv)
         calib_release(&c);
         return 1;
     }
-    if (intra == NULL) intra = default_intra(g);
-    const struct link_class *lc = catalog_link(intra);
-    if (lc == NULL || (lc->kind != LINK_NVLINK && lc->kind != LINK_PCIE)) {
-        fprintf(stderr, "dmlsim: validate: --intra \"%s\": expected an nvlink or pcie class\n",
-                intra);
+    struct machine mc = {g, intra ? intra : g->intra, default_nic(&c, g, nic)};
+    const struct link_class *lc = catalog_link(mc.intra), *nl = catalog_link(mc.nic);
+    if (lc == NULL || (lc->kind != LINK_NVLINK && lc->kind != LINK_PCIE) || nl == NULL ||
+        !catalog_link_is_network(nl)) {
+        fprintf(stderr,
+                "dmlsim: validate: --intra \"%s\" / --nic \"%s\": expected an nvlink or pcie "
+                "class and a network class (dmlsim catalog)\n",
+                mc.intra, mc.nic);
         calib_release(&c);
         return 1;
     }
-    /* group the measurements into jobs: one per (op, nranks) and per copy kind */
-    struct job jobs[64];
-    size_t njobs = 0;
-    for (size_t i = 0; i < c.ncoll; i++) {
-        size_t k = 0;
-        while (k < njobs &&
-               !(jobs[k].coll && jobs[k].op == c.coll[i].op && jobs[k].nranks == c.coll[i].nranks))
-            k++;
-        if (k == njobs && njobs < 64)
-            jobs[njobs++] =
-                    (struct job){.coll = true, .op = c.coll[i].op, .nranks = c.coll[i].nranks};
-        if (k < njobs) add_point(&jobs[k], c.coll[i].bytes, c.coll[i].time_s);
-    }
-    for (size_t i = 0; i < c.ncopy; i++) {
-        if (strcmp(c.copy[i].kind, "d2d") == 0) continue; /* HBM is not a link: not simulated */
-        size_t k = 0;
-        while (k < njobs && (jobs[k].coll || strcmp(jobs[k].kind, c.copy[i].kind) != 0))
-            k++;
-        if (k == njobs && njobs < 64) {
-            jobs[njobs] = (struct job){.coll = false};
-            snprintf(jobs[njobs++].kind, sizeof jobs[0].kind, "%s", c.copy[i].kind);
-        }
-        if (k < njobs) add_point(&jobs[k], c.copy[i].bytes, c.copy[i].bytes / c.copy[i].Bps);
-    }
+    struct job jobs[MAX_JOBS];
+    size_t njobs = make_jobs(&c, true, jobs);
     printf("# dmlsim validate %s\n# profile       %s\n", path, c.source);
-    printf("# simulated on  1 node, %s, GPU-to-GPU over %s, host copies over %s (catalog values)\n",
-           g->name, intra, lc->kind == LINK_PCIE ? intra : g->pcie);
+    printf("# simulated on  %s, GPU-to-GPU over %s, %s between nodes (one per GPU), host copies "
+           "over %s; collectives with algo nccl\n",
+           g->name, mc.intra, mc.nic, lc->kind == LINK_PCIE ? mc.intra : g->pcie);
+    printf("# calibrated    fitted on the sizes marked fit (every other one), reported on the "
+           "held-out ones\n");
     if (c.nocoll[0]) printf("# collectives   not measured: %s\n", c.nocoll);
-    printf("#\n#%13s %6s %14s %12s %12s %9s\n", "operation", "ranks", "size", "measured",
-           "simulated", "error");
-    printf("#%13s %6s %14s %12s %12s %9s\n", "", "", "(B)", "(us)", "(us)", "(%)");
+    printf("#\n#%13s %6s %5s %14s %12s %12s %8s %12s %8s\n", "operation", "ranks", "nodes",
+           "size", "measured", "simulated", "error", "calibrated", "error");
+    printf("#%13s %6s %5s %14s %12s %12s %8s %12s %8s\n", "", "", "", "(B)", "(us)", "(us)", "(%)",
+           "(us)", "(%)");
     int status = 0;
-    for (size_t k = 0; k < njobs; k++) {
-        struct job *j = &jobs[k];
-        double *sim = xbt_new0(double, j->n);
-        const char *name = j->coll ? collective_op_name(j->op) : j->kind;
-        if (!simulate(j, g, intra, sim)) {
-            printf("# %s: the simulation failed\n", name);
-            status = 1;
-        } else {
-            double log_sum = 0;
-            for (size_t i = 0; i < j->n; i++) {
-                double e = (sim[i] - j->measured[i]) / j->measured[i];
-                log_sum += log(fmax(fabs(e), 1e-6));
-                printf(" %13s %6d %14.0f %12.2f %12.2f %+9.1f\n", name, j->coll ? j->nranks : 1,
-                       j->sizes[i], j->measured[i] * 1e6, sim[i] * 1e6, 100 * e);
-            }
-            printf("# geometric-mean error %s: %.1f%% over %zu sizes\n", name,
-                   100 * exp(log_sum / (double)j->n), j->n);
-            if (j->coll) {
-                struct calib_fit fit;
-                if (calib_fit(&c, j->op, j->nranks, &fit) == 0)
-                    printf("# fitted link   latency %.3f us per step, bandwidth %.2f GB/s "
-                           "(catalog %s: %.3f us per hop, %.2f GB/s)\n",
-                           fit.alpha_s * 1e6, fit.bw_Bps / 1e9, intra, lc->hop_lat_s * 1e6,
-                           lc->bw_Bps / 1e9);
-            }
-        }
-        free(sim);
-        free(j->sizes);
-        free(j->measured);
-    }
+    for (size_t k = 0; k < njobs; k++)
+        status |= jobs[k].coll ? validate_coll(&jobs[k], &mc, &c) : validate_copy(&jobs[k], &mc);
+    free_jobs(jobs, njobs);
     calib_release(&c);
     return status;
 }
