@@ -6,15 +6,27 @@
  * calibration file measured by kernels/dmlsim-calibrate, or a plain nccl-tests log.
  *
  * File format (text, one record per line, '#' starts a comment, fields separated by blanks):
- *   dmlsim-calibration 1                       first line
- *   source spec|measured TEXT...               where it comes from
- *   gpu NAME... | count N | driver V | cuda V | nccl V | date D   (one key per line)
- *   gemm DTYPE M N K TFLOPS                    achieved cuBLAS GEMM rate (dtype fp32 tf32 fp16
- * bf16) copy KIND BYTES GBPS                       h2d-pageable h2d-pinned d2h-pageable d2h-pinned
- * d2d peer kernel NAME BYTES GBPS                     sgd-momentum adam scale: memory traffic per
- * second coll OP NRANKS BYTES TIME_US ALGBW BUSBW   allreduce allgather reducescatter broadcast
- *   nocoll TEXT...                             why collectives were not measured
+ *   dmlsim-calibration 1                     first line
+ *   source spec|measured TEXT...             where it comes from
+ *   gpu NAME... | count N | nodes N | net NAME | driver V | cuda V | nccl V | date D
+ *                                            one key per line; count: GPUs over all nodes;
+ *                                            net: NCCL's network ("IB", "Socket", ...)
+ *   gemm DTYPE M N K TFLOPS                  achieved cuBLAS GEMM rate (fp32 tf32 fp16 bf16)
+ *   copy KIND BYTES GBPS                     h2d-pageable h2d-pinned d2h-pageable d2h-pinned d2d
+ *   kernel NAME BYTES GBPS                   sgd-momentum adam scale: memory traffic per second
+ *   coll OP NRANKS BYTES TIME_US ALGBW BUSBW [NODES]
+ *                                            allreduce allgather reducescatter broadcast; NODES
+ *                                            the ranks spanned (absent in older files: 1)
+ *   nocoll TEXT...                           why collectives were not measured
  * GB/s and TFLOP/s are 1e9 and 1e12.
+ *
+ * nccl-tests logs are read as posted: Open MPI --tag-output, srun --label, MPICH "[0]" and
+ * kubectl prefixes are peeled; NCCL INFO/WARN lines give the NCCL version and network; the
+ * column layout (with or without the root column) comes from the header, or from the field
+ * count where the header was not kept; the operation from "# Collective test starting:" or the
+ * command line; ranks, nodes and GPU name from the "# Rank ... on HOST device N [bus] NAME"
+ * lines. "# dmlsim-nranks N", "# dmlsim-nodes N" and "# dmlsim-gpu NAME" annotate logs posted
+ * without those lines. Lines that are none of these are counted in `skipped`, not fatal.
  *
  * How the simulator uses a profile:
  *   GEMM efficiency of a layer = measured TFLOP/s / catalog peak of the dtype, interpolated
@@ -31,6 +43,7 @@
 #include "catalog.h"
 #include "collective.h"
 #include "error.h"
+#include "netcal.h"
 
 #include <stdio.h>
 
@@ -47,13 +60,13 @@ struct calib_rate {
 };
 
 struct calib_coll {
-    enum coll_op op; /* which collective */
-    int nranks;      /* GPUs */
-    double bytes;    /* size (nccl-tests convention) */
-    double time_s;   /* measured time */
-    double algbw;    /* GB/s as printed */
-    double busbw;    /* GB/s as printed */
-    int nodes;       /* nodes the ranks spanned (1: one node; 0: unknown, taken as 1) */
+    enum coll_op op;       /* which collective */
+    int nranks;            /* GPUs */
+    double bytes;          /* size (nccl-tests convention) */
+    double time_s;         /* measured time */
+    double algbw;          /* GB/s as printed */
+    double busbw;          /* GB/s as printed */
+    int nodes;             /* nodes the ranks spanned (1: one node; 0: unknown, taken as 1) */
     double time_inplace_s; /* in-place time when the log has one, else 0 */
 };
 
@@ -75,7 +88,9 @@ struct calib {
     size_t nkernel;
     struct calib_coll *coll; /* measured collectives */
     size_t ncoll;
-    char nocoll[640]; /* why no collectives were measured, or "" */
+    char nocoll[640];      /* why no collectives were measured, or "" */
+    struct netcal *netcal; /* network calibration fitted from the coll records (netcal.h, by the
+                           CLI), or NULL; owned by whoever set it */
 };
 
 struct calib_fit {
@@ -94,14 +109,15 @@ struct calib calib_default(void);
 void calib_write_spec(const struct gpu_model *gpu, FILE *out);
 
 /* Loads a calibration file or an nccl-tests log (detected from its contents) into `c` (zeroed
- * first; release with calib_release). Errors: "FILE:LINE: ...". */
+ * first; release with calib_release). Errors: "FILE:LINE: ..."; a log without result rows is
+ * one, a log line that is not understood is not (it is counted in c->skipped). */
 enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_error *err);
 
 void calib_write(const struct calib *c, FILE *out);
 void calib_release(struct calib *c);
 
-/* The catalog model the profile was measured on (matched by name, e.g. "NVIDIA H200" -> h200),
- * or NULL. */
+/* The catalog model the profile was measured on (its device name through catalog_gpu_match,
+ * e.g. "NVIDIA H100 80GB HBM3" -> h100), or NULL. */
 const struct gpu_model *calib_gpu(const struct calib *c);
 
 /* Fraction of `gpu`'s peak for `dt` that a GEMM of `flops` FLOPs reaches. */

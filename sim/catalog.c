@@ -26,56 +26,82 @@
     0.964             /* 96.4 / 100 Gb/s iperf2 with 16 streams (iperf issue #286); NCCL's socket \
                          transport also opens several streams per peer */
 #define EFF_NVL 0.822 /* 370 / 450 GB/s: NVLink4 ring busbw over line rate (nccl-tests #212) */
+#define NVL2_LINK \
+    (48.48 / 2 * GB) /* one NVLink2: 48.48 GB/s unidirectional P2P writes between two V100 SXM2 \
+                        joined by 2 NVLinks (4 GPUs, 6 links each, all pairs connected), \
+                        p2pBandwidthLatencyTest, aistabci/abci2.0benchmark \
+                        pt2pt/intra_vnode/intra_vnode.out */
+#define EFF_NVL_CE \
+    (24.24 / 25.0) /* NVL2_LINK over NVLink2's 25 GB/s line rate: copy-engine efficiency of one \
+                      link, used for NVLink1 */
 
 static const struct link_class links[] = {
-        {"pcie-gen3", LINK_PCIE, 15.75 * GB, 12.2 * GB, LAT_PCI,
+        {"pcie-gen3", LINK_PCIE, FABRIC_NONE, 0, 15.75 * GB, 12.2 * GB, LAT_PCI,
          "line 15.75 GB/s (Intel PCIe IP guide 683111); 12.2 GB/s pinned H2D on P100, "
          "bandwidthTest "
          "(gearshifft PR #82): TLP/DLLP overhead; lat NCCL tuning.cc PCI hop"},
-        {"pcie-gen4", LINK_PCIE, 31.5 * GB, 25.0 * GB, LAT_PCI,
+        {"pcie-gen4", LINK_PCIE, FABRIC_NONE, 0, 31.5 * GB, 25.0 * GB, LAT_PCI,
          "line 31.5 GB/s (derived, 2 x gen3); 25 GB/s H2D on A100 (nvbandwidth issue #42); lat "
          "NCCL "
          "tuning.cc PCI hop"},
-        {"pcie-gen5", LINK_PCIE, 63.0 * GB, 52.8 * GB, LAT_PCI,
+        {"pcie-gen5", LINK_PCIE, FABRIC_NONE, 0, 63.0 * GB, 52.8 * GB, LAT_PCI,
          "line 63 GB/s (derived, 2 x gen4); 52.8 GB/s D2H on H100 (nvbandwidth issue #24): the "
          "link's capability; H2D's 35.2 is limited by host-memory reads, and GPUDirect RDMA to an "
          "NDR NIC reaches 46-48 GB/s (nccl-tests #290), impossible under 35.2; lat NCCL PCI hop"},
-        {"nvlink3", LINK_NVLINK, 300.0 * GB, 230.0 * GB, LAT_NVLINK,
+        {"nvlink1", LINK_NVLINK, FABRIC_MESH, 4, 20.0 * GB, 20.0 * GB *EFF_NVL_CE, LAT_NVLINK,
+         "P100 SXM2, per NVLink: 4 links x 20 GB/s per direction (NVIDIA Tesla P100 white paper "
+         "WP-08019-001), wired GPU to GPU in the DGX-1 hybrid cube mesh; effective derived with "
+         "NVLink2's p2pBandwidthLatencyTest ratio 24.24/25; lat NCCL tuning.cc NVLink hop"},
+        {"nvlink2", LINK_NVLINK, FABRIC_MESH, 6, 25.0 * GB, NVL2_LINK, LAT_NVLINK,
+         "V100 SXM2, per NVLink: 6 links x 25 GB/s per direction (DGX-1 with Tesla V100 system "
+         "architecture white paper); 48.48 GB/s over a 2-link pair = 24.24 per link, "
+         "p2pBandwidthLatencyTest copy engines (aistabci/abci2.0benchmark intra_vnode.out; SM "
+         "copies, as NCCL's, get less: nccl-tests issue #149); lat NCCL tuning.cc NVLink hop"},
+        {"nvlink3", LINK_NVLINK, FABRIC_SWITCH, 12, 300.0 * GB, 230.0 * GB, LAT_NVLINK,
          "A100: 12 links x 25 GB/s = 300 GB/s line; 8-GPU all-reduce busbw 230 GB/s, which a ring "
-         "gets from each GPU's NVLink (nccl-tests issue #149); lat NCCL tuning.cc NVLink hop"},
-        {"nvlink4", LINK_NVLINK, 450.0 * GB, 370.0 * GB, LAT_NVLINK,
+         "gets from each GPU's NVLink (nccl-tests issue #149); NVSwitch forwards only, no NVLS on "
+         "A100 (nccl-tests issue #228, maintainer); lat NCCL tuning.cc NVLink hop"},
+        {"nvlink4", LINK_NVLINK, FABRIC_SHARP, 18, 450.0 * GB, 370.0 * GB, LAT_NVLINK,
          "H100/H200: 18 links, 450 GB/s line; 8-GPU ring all-reduce busbw 370 GB/s (nccl-tests "
-         "issue #212); lat NCCL tuning.cc NVLink hop"},
-        {"nvlink5", LINK_NVLINK, 900.0 * GB, 900.0 * GB *EFF_NVL, LAT_NVLINK,
-         "B200: 900 GB/s per direction (MLCommons inference v6.0 system description); effective "
-         "derived with NVLink4's busbw/line ratio 0.822; lat NCCL tuning.cc NVLink hop"},
-        {"ib-edr", LINK_IB, 12.5 * GB, 11.7 * GB, LAT_RDMA,
+         "issue #212); third-generation NVSwitch reduces in the switch: NVLink SHARP, NCCL's NVLS "
+         "(NVIDIA/nccl issue #807, maintainer); lat NCCL tuning.cc NVLink hop"},
+        {"nvlink5", LINK_NVLINK, FABRIC_SHARP, 18, 900.0 * GB, 900.0 * GB *EFF_NVL, LAT_NVLINK,
+         "B200: 18 links (NV18 in nvidia-smi topo -m, Vultr HGX B200 hardware overview), 900 GB/s "
+         "per direction (MLCommons inference v6.0 system description); effective derived with "
+         "NVLink4's busbw/line ratio 0.822; NVLS on NVLink5 switches (NVSHMEM 3.2.5 release "
+         "notes); lat NCCL tuning.cc NVLink hop"},
+        {"ib-edr", LINK_IB, FABRIC_NONE, 0, 12.5 * GB, 11.7 * GB, LAT_RDMA,
          "100 Gb/s; 11.7 GB/s ib_write_bw (perftest issue #225); lat NCCL tuning.cc NET hop"},
-        {"ib-hdr", LINK_IB, 25.0 * GB, 25.0 * GB *EFF_IB, LAT_RDMA,
+        {"ib-hdr", LINK_IB, FABRIC_NONE, 0, 25.0 * GB, 25.0 * GB *EFF_IB, LAT_RDMA,
          "200 Gb/s per port (NVIDIA QM87xx manual); effective derived with EDR's ib_write_bw ratio "
          "0.936; lat NCCL tuning.cc NET hop"},
-        {"ib-ndr", LINK_IB, 50.0 * GB, 47.0 * GB, LAT_RDMA,
+        {"ib-ndr", LINK_IB, FABRIC_NONE, 0, 50.0 * GB, 47.0 * GB, LAT_RDMA,
          "400 Gb/s per port (NVIDIA QM97x0 manual); 46-48 GB/s per NIC through NCCL, midpoint "
          "(nccl-tests issue #290); lat NCCL tuning.cc NET hop"},
-        {"roce-25g", LINK_ROCE, 3.125 * GB, 3.125 * GB *EFF_IB, LAT_RDMA,
+        {"ib-fdr", LINK_IB, FABRIC_NONE, 0, 7.0 * GB, 7.0 * GB *EFF_IB, LAT_RDMA,
+         "56 Gb/s per FDR port (IBM POWER8 docs, PCIe3 2-port 56 Gb FDR IB adapter FC EC33); "
+         "effective derived with EDR's ib_write_bw ratio 0.936; lat NCCL tuning.cc NET hop"},
+        {"roce-25g", LINK_ROCE, FABRIC_NONE, 0, 3.125 * GB, 3.125 * GB *EFF_IB, LAT_RDMA,
          "25 Gb/s Ethernet; RDMA efficiency 0.936 as ib_write_bw on 100 Gb (perftest issue #225); "
          "lat about 2 us ib_write_lat on IB/RoCE (RDMA-Tutorial issue #8) + GPU side, NCCL NET "
          "hop"},
-        {"roce-100g", LINK_ROCE, 12.5 * GB, 11.7 * GB, LAT_RDMA,
+        {"roce-100g", LINK_ROCE, FABRIC_NONE, 0, 12.5 * GB, 11.7 * GB, LAT_RDMA,
          "100 Gb/s Ethernet; 11.7 GB/s ib_write_bw at 100 Gb (perftest issue #225); lat as "
          "roce-25g"},
-        {"roce-400g", LINK_ROCE, 50.0 * GB, 50.0 * GB *EFF_IB, LAT_RDMA,
+        {"roce-200g", LINK_ROCE, FABRIC_NONE, 0, 25.0 * GB, 25.0 * GB *EFF_IB, LAT_RDMA,
+         "200 Gb/s Ethernet; RDMA efficiency 0.936 (perftest issue #225); lat as roce-25g"},
+        {"roce-400g", LINK_ROCE, FABRIC_NONE, 0, 50.0 * GB, 50.0 * GB *EFF_IB, LAT_RDMA,
          "400 Gb/s Ethernet; RDMA efficiency 0.936 (perftest issue #225); lat as roce-25g"},
-        {"tcp-10g", LINK_TCP, 1.25 * GB, 1.25 * GB *EFF_TCP, LAT_TCP,
+        {"tcp-10g", LINK_TCP, FABRIC_NONE, 0, 1.25 * GB, 1.25 * GB *EFF_TCP, LAT_TCP,
          "10 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
          "(grpc/grpc issue #7988)"},
-        {"tcp-25g", LINK_TCP, 3.125 * GB, 3.125 * GB *EFF_TCP, LAT_TCP,
+        {"tcp-25g", LINK_TCP, FABRIC_NONE, 0, 3.125 * GB, 3.125 * GB *EFF_TCP, LAT_TCP,
          "25 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
          "(grpc/grpc issue #7988)"},
-        {"tcp-40g", LINK_TCP, 5.0 * GB, 5.0 * GB *EFF_TCP, LAT_TCP,
+        {"tcp-40g", LINK_TCP, FABRIC_NONE, 0, 5.0 * GB, 5.0 * GB *EFF_TCP, LAT_TCP,
          "40 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
          "(grpc/grpc issue #7988)"},
-        {"tcp-100g", LINK_TCP, 12.5 * GB, 12.05 * GB, LAT_TCP,
+        {"tcp-100g", LINK_TCP, FABRIC_NONE, 0, 12.5 * GB, 12.05 * GB, LAT_TCP,
          "100 Gb/s; 96.4 Gb/s with 16 streams, iperf2 (iperf issue #286), a single stream gets "
          "about 36 Gb/s (iperf issue #55); lat netperf TCP_RR (grpc/grpc issue #7988)"},
 };
@@ -87,8 +113,9 @@ static const struct gpu_model gpus[] = {
          16 * GB,
          732 * GB,
          "pcie-gen3",
-         "pcie-gen3",
+         "nvlink1",
          60,
+         {"Tesla P100-SXM2-16GB"},
          "NVIDIA Tesla P100 datasheet (PCIe Gen3 host interface): FP32 10.6, FP16 21.2 TFLOPS, 16 "
          "GB HBM2 at 732 GB/s"},
         {"v100",
@@ -97,8 +124,9 @@ static const struct gpu_model gpus[] = {
          32 * GB,
          900 * GB,
          "pcie-gen3",
-         "pcie-gen3",
+         "nvlink2",
          70,
+         {"Tesla V100-SXM2-32GB", "Tesla V100-SXM2-16GB"},
          "NVIDIA V100 datasheet (PCIe Gen3): FP32 15.7, FP16 tensor 125 TFLOPS, 32 GB HBM2 at 900 "
          "GB/s"},
         {"a100",
@@ -109,6 +137,9 @@ static const struct gpu_model gpus[] = {
          "pcie-gen4",
          "nvlink3",
          80,
+         /* the 80GB PCIe card has the same peaks and memory, 1.94 instead of 2.04 TB/s (A100
+            datasheet): closer to this entry than to anything else; its intra is the scenario's */
+         {"NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM-80GB", "NVIDIA A100 80GB PCIe"},
          "NVIDIA A100 datasheet (PCIe Gen4): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense, 80 "
          "GB HBM2e at "
          "2.04 TB/s"},
@@ -120,6 +151,7 @@ static const struct gpu_model gpus[] = {
          "pcie-gen5",
          "nvlink4",
          90,
+         {"NVIDIA H100 80GB HBM3", "NVIDIA H100"},
          "NVIDIA H100 datasheet (PCIe Gen5): FP32 67, TF32 495, BF16/FP16 989, FP8 1979 TFLOPS "
          "dense, 80 GB "
          "HBM3 at 3.35 TB/s"},
@@ -131,8 +163,56 @@ static const struct gpu_model gpus[] = {
          "pcie-gen5",
          "nvlink4",
          90,
+         {"NVIDIA H200"},
          "NVIDIA H200 datasheet (compute as H100): 141 GB HBM3e at 4.8 TB/s; MLCommons v4.1 H200 "
          "system description"},
+        /* Entries added after the first five keep the order of "expected one of" messages. */
+        {"k80",
+         "NVIDIA Tesla K80 (one GK210)",
+         {4.37 * TF, 0, 0, 0, 0},
+         12 * GB,
+         240 * GB,
+         "pcie-gen3",
+         "pcie-gen3",
+         37,
+         {"Tesla K80"},
+         "NVIDIA Tesla K80 (AnandTech launch table; board spec BD-07317-001): a board of two "
+         "GK210, each one CUDA device: half the board's 8.74 TFLOPS FP32 at boost, 2 x 12 GB "
+         "GDDR5, half of 480 GB/s; no FP16 arithmetic rate; PCIe Gen3 x16"},
+        {"a100-40gb",
+         "NVIDIA A100 SXM4 40GB",
+         {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
+         40 * GB,
+         1555 * GB,
+         "pcie-gen4",
+         "nvlink3",
+         80,
+         {"NVIDIA A100-SXM4-40GB", "A100-SXM-40GB", "NVIDIA A100-PCIE-40GB"},
+         "NVIDIA A100 datasheet (40 GB column, PCIe Gen4): compute as the 80 GB part, 40 GB HBM2 "
+         "at 1.555 TB/s"},
+        {"h100-pcie",
+         "NVIDIA H100 PCIe 80GB",
+         {51 * TF, 378 * TF, 756 * TF, 756 * TF, 1513 * TF},
+         80 * GB,
+         2000 * GB,
+         "pcie-gen5",
+         "pcie-gen5",
+         90,
+         {"NVIDIA H100 PCIe"},
+         "NVIDIA H100 datasheet, PCIe column (sparsity figures halved): FP32 51, TF32 378, "
+         "BF16/FP16 756, FP8 1513 TFLOPS dense, 80 GB HBM2e at 2.0 TB/s, PCIe Gen5; the NVLink "
+         "bridge is optional, so GPU-to-GPU is PCIe"},
+        {"b200",
+         "NVIDIA B200 SXM 180GB",
+         {75 * TF, 1100 * TF, 2250 * TF, 2250 * TF, 4500 * TF},
+         180 * GB,
+         7700 * GB,
+         "pcie-gen5",
+         "nvlink5",
+         100,
+         {"NVIDIA B200"},
+         "NVIDIA HGX B200 specifications, per GPU (sparsity figures halved): FP32 75, TF32 1100, "
+         "BF16/FP16 2250, FP8 4500 TFLOPS dense, 180 GB HBM3e at 7.7 TB/s, PCIe Gen5"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -151,16 +231,39 @@ const struct gpu_model *catalog_gpu(const char *name)
     return NULL;
 }
 
+/* The form in which device names are compared (see catalog_gpu_match): lower case, blanks
+ * trimmed and collapsed, a leading "nvidia " and then "tesla " dropped. */
+static void device_key(const char *name, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = name; *p && n + 1 < len; p++) {
+        if (isspace((unsigned char)*p)) {
+            if (n > 0 && buf[n - 1] != ' ') buf[n++] = ' ';
+        } else {
+            buf[n++] = (char)tolower((unsigned char)*p);
+        }
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    static const char *const vendor[] = {"nvidia ", "tesla "};
+    for (size_t i = 0; i < COUNT(vendor); i++) {
+        size_t k = strlen(vendor[i]);
+        if (strncmp(buf, vendor[i], k) == 0) memmove(buf, buf + k, strlen(buf + k) + 1);
+    }
+}
+
 const struct gpu_model *catalog_gpu_match(const char *device_name)
 {
-    char lower[256];
-    snprintf(lower, sizeof lower, "%s", device_name);
-    for (char *p = lower; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
+    char key[256], cand[256];
+    device_key(device_name, key, sizeof key);
     for (size_t i = 0; i < COUNT(gpus); i++) {
-        const char *hit = strstr(lower, gpus[i].name);
-        /* "h100" must not match inside "gh100"-style names: require a word boundary before */
-        if (hit && (hit == lower || !isalnum((unsigned char)hit[-1]))) return &gpus[i];
+        device_key(gpus[i].long_name, cand, sizeof cand);
+        if (strcmp(key, cand) == 0) return &gpus[i];
+        for (size_t k = 0; k < COUNT(gpus[i].device) && gpus[i].device[k]; k++) {
+            device_key(gpus[i].device[k], cand, sizeof cand);
+            if (strcmp(key, cand) == 0) return &gpus[i];
+        }
     }
     return NULL;
 }

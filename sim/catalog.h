@@ -8,6 +8,13 @@
  * platform routes every hop through two links of the class (into the switch and out of it), so
  * each link carries half the hop latency and a route's latency sums back to whole hops.
  *
+ * NVLink classes differ in how GPUs meet. NVLink1/2 (P100, V100) wire GPUs to each other directly,
+ * in a DGX-1 hybrid cube mesh: a pair has 0, 1 or 2 NVLinks, so such a class gives the rate of ONE
+ * NVLink and the generator multiplies it by the pair's link count, and a direct link is a whole
+ * hop. NVLink3 and later go through NVSwitches: the class gives a GPU's whole NVLink rate, as in a
+ * nccl-tests busbw, and a route is two links (into the switch and out). From NVLink4 on the
+ * switches also reduce (NVLink SHARP, NCCL's NVLS algorithm), marked by the class's fabric.
+ *
  * Kept in C rather than in an XML file so that the binary needs no data file at run time; `dmlsim
  * catalog` prints both tables with their sources.
  */
@@ -25,13 +32,29 @@ enum link_kind {
     LINK_TCP,    /* Ethernet NIC through the kernel TCP stack */
 };
 
+/* How the GPUs of a node meet over an NVLink class. */
+enum link_fabric {
+    FABRIC_NONE,   /* not a GPU-to-GPU fabric: PCIe and network classes */
+    FABRIC_MESH,   /* direct GPU-to-GPU NVLinks, no switch (DGX-1 hybrid cube mesh) */
+    FABRIC_SWITCH, /* every GPU's NVLinks go to NVSwitches, which forward only */
+    FABRIC_SHARP,  /* NVSwitches that also reduce and multicast (NVLink SHARP, NCCL's NVLS) */
+};
+
+/* GPUs a hybrid cube mesh joins: the eight corners of the DGX-1 cube (NVIDIA DGX-1 System
+ * Architecture white paper, WP-08437-001 §3.1). */
+#define CATALOG_MESH_MAX_GPUS 8
+
 struct link_class {
-    const char *name;    /* catalog name used in scenarios, e.g. "nvlink4" */
-    enum link_kind kind; /* what sort of wire */
-    double line_bw_Bps;  /* theoretical per-direction rate */
-    double bw_Bps;       /* effective per-direction rate used by the simulation */
-    double hop_lat_s;    /* latency of one hop of this class (two links in a generated route) */
-    const char *source;  /* where the numbers come from */
+    const char *name;        /* catalog name used in scenarios, e.g. "nvlink4" */
+    enum link_kind kind;     /* what sort of wire */
+    enum link_fabric fabric; /* how GPUs meet over it (FABRIC_NONE unless an NVLink class) */
+    int links;               /* NVLinks per GPU of an NVLink class; 0 otherwise */
+    double line_bw_Bps;      /* theoretical per-direction rate (FABRIC_MESH: of one NVLink) */
+    double bw_Bps;           /* effective per-direction rate used by the simulation (FABRIC_MESH:
+                                of one NVLink; a pair of GPUs with k links gets k times it) */
+    double hop_lat_s;        /* latency of one hop of this class (two links in a generated route
+                                through a switch, one direct FABRIC_MESH link) */
+    const char *source;      /* where the numbers come from */
 };
 
 enum gpu_dtype { DTYPE_FP32, DTYPE_TF32, DTYPE_FP16, DTYPE_BF16, DTYPE_FP8, DTYPE_COUNT };
@@ -44,7 +67,9 @@ struct gpu_model {
     double mem_bw_Bps;              /* device memory bandwidth */
     const char *pcie;               /* link class of its host interface */
     const char *intra;              /* its usual GPU-to-GPU class in a node (nvlink4, pcie-gen4) */
-    int sm;                         /* CUDA compute capability x 10 (70 Volta, 80 Ampere, 90 Hopper) */
+    int sm;                         /* CUDA compute capability x 10 (70 Volta, 90 Hopper) */
+    const char *device[4];          /* device names CUDA and nvidia-smi print for it (unused
+                                       slots NULL), read by catalog_gpu_match */
     const char *source;             /* where the numbers come from */
 };
 
@@ -72,7 +97,12 @@ const struct link_class *catalog_link(const char *name);
 const struct gpu_model *catalog_gpu(const char *name);
 
 /* The catalog GPU a device name as CUDA, nvidia-smi or an nccl-tests "# Rank" line prints it
- * stands for ("NVIDIA H100 80GB HBM3" -> h100, "Tesla V100-SXM2-32GB" -> v100), or NULL. */
+ * stands for ("NVIDIA H100 80GB HBM3" -> h100, "Tesla V100-SXM2-32GB" -> v100), or NULL. The
+ * name must equal one of an entry's `device` names or its long_name, ignoring case, surrounding
+ * and repeated blanks, and a leading "NVIDIA " or "Tesla " (drivers print "A100-SXM4-40GB" and
+ * "NVIDIA A100-SXM4-40GB" for one board). Whole names, not substrings: "NVIDIA H100 PCIe" cannot
+ * be taken for an H100 SXM, and a board the table does not list (H100 NVL, a MIG slice) gives
+ * NULL, so the caller asks for --gpu instead of simulating the wrong chip. */
 const struct gpu_model *catalog_gpu_match(const char *device_name);
 
 /* The whole tables, for listing and for "expected one of" messages. */

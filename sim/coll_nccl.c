@@ -52,6 +52,7 @@
 #define TREE_CHUNK_B 524288 /* Simple FIFO slot: 4 MiB NCCL_BUFFSIZE / NCCL_STEPS 8 */
 #define MAX_CHUNKS   64     /* bound on pipeline chunks per channel */
 #define CYCLE_SEARCH 100000 /* bound on the Hamiltonian-cycle search's expansions */
+#define MAX_CYC      3      /* edge-disjoint cycles looked for in an NVLink mesh */
 
 struct nccl_topo {
     struct nccl_system sys; /* what NCCL's model knows of the communicator */
@@ -59,7 +60,12 @@ struct nccl_topo {
     int *node_start;        /* node -> index of its first entry in `order` (nnodes + 1) */
     int *order;             /* ranks node by node, each node's in its ring order */
     int *node;              /* rank -> node */
-    int *lpos;              /* rank -> position in its node's ring order */
+    int *lpos;              /* rank -> position in its node's ring order (cycle 0) */
+    int *ncyc;              /* node -> its rings: 1 (behind a switch), or the edge-disjoint
+                               Hamiltonian cycles of its NVLink mesh (each run both ways) */
+    int *cyc[MAX_CYC];      /* cycle k: ranks node by node in that cycle's order */
+    int *cpos[MAX_CYC];     /* cycle k: rank -> its position in it */
+    bool mesh;              /* nodes are NVLink meshes (rings also run in reverse) */
     int depth_max[2];       /* deepest rank of tree 0 / tree 1 (head at chain position 0) */
     sg_host_t *nvs;         /* node -> its NVSwitch host ("nodeN.nvs"), or NULL */
     int *calls;             /* rank -> NVLS calls it has made (names the call's mailboxes) */
@@ -99,53 +105,85 @@ static int cmp_pair(const void *a, const void *b)
     return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* Depth-first search for a cycle through all g GPUs of a node over direct NVLink pairs. */
-static bool cycle_dfs(const bool *adj, int g, int *path, int len, bool *used, long *budget)
+/* Depth-first search for a cycle through all g GPUs of a node over pairs of capacity >= 1. */
+static bool cycle_dfs(const int *cap, int g, int *path, int len, bool *used, long *budget)
 {
     if (--*budget < 0) return false;
-    if (len == g) return adj[path[g - 1] * g + path[0]];
-    for (int v = 0; v < g; v++) {
-        if (used[v] || !adj[path[len - 1] * g + v]) continue;
-        used[v] = true;
-        path[len] = v;
-        if (cycle_dfs(adj, g, path, len + 1, used, budget)) return true;
-        used[v] = false;
-    }
+    if (len == g) return cap[path[g - 1] * g + path[0]] > 0;
+    for (int want = 2; want >= 1; want--) /* doubled links first: they can carry two rings */
+        for (int v = 0; v < g; v++) {
+            int c = cap[path[len - 1] * g + v];
+            if (used[v] || c <= 0 || (want == 2 ? c < 2 : c >= 2)) continue;
+            used[v] = true;
+            path[len] = v;
+            if (cycle_dfs(cap, g, path, len + 1, used, budget)) return true;
+            used[v] = false;
+        }
     return false;
 }
 
-/* Puts node members m[0..g) in ring order; returns whether consecutive ones are NVLink pairs. */
-static bool node_ring(const struct coll_world *w, int *m, int g, double *min_bw)
+/* Link units between the node's GPUs i and j: 0 unless the route is NVLink only, else its
+ * bandwidth in units of `unit` (1 or 2 NVLinks on a DGX-1). */
+static void mesh_capacity(const struct coll_world *w, const int *m, int g, int *cap, bool *all)
 {
-    if (g < 2) return false;
-    bool *adj = xbt_new0(bool, g *g), nv, ok = false, *used = xbt_new0(bool, g);
-    int *path = xbt_new0(int, g), *copy = xbt_new(int, g);
+    double *bw = xbt_new0(double, g *g), unit = INFINITY;
+    bool nv;
+    sg_link_t nic;
+    *all = true;
+    for (int i = 0; i < g; i++)
+        for (int j = 0; j < g; j++) {
+            if (i == j) continue;
+            route_facts(w->hosts[m[i]], w->hosts[m[j]], &nv, &bw[i * g + j], &nic);
+            if (!nv) bw[i * g + j] = 0, *all = false;
+            if (nv) unit = fmin(unit, bw[i * g + j]);
+        }
+    for (int i = 0; i < g * g; i++)
+        cap[i] = bw[i] > 0 ? (int)lround(bw[i] / unit) : 0;
+    free(bw);
+}
+
+/* Node n's rings: members m[0..g) in rank order; cycles out[k][0..g). Returns how many (>= 1);
+ * *nvlink says whether they run over NVLink only, *ring_bw the bandwidth a GPU's rings get
+ * (each cycle's slowest pair, both directions in a mesh; the switch link behind a switch). */
+static int node_cycles(const struct coll_world *w, const int *m, int g, int out[][16], bool *nvlink,
+                       bool *mesh, double *ring_bw)
+{
+    int *cap = xbt_new0(int, g *g), *path = xbt_new0(int, g), n = 0;
+    bool *used = xbt_new0(bool, g), all = false, nv;
     double bw;
     sg_link_t nic;
-    for (int i = 0; i < g && g <= 16; i++)
-        for (int j = 0; j < g; j++)
-            if (i != j) {
-                route_facts(w->hosts[m[i]], w->hosts[m[j]], &nv, &bw, &nic);
-                adj[i * g + j] = nv;
-            }
-    long budget = CYCLE_SEARCH;
-    used[0] = true;
-    if (g <= 16 && cycle_dfs(adj, g, path, 1, used, &budget)) {
-        memcpy(copy, m, (size_t)g * sizeof *m);
-        for (int i = 0; i < g; i++)
-            m[i] = copy[path[i]];
-        ok = true;
+    for (int i = 0; i < g; i++)
+        out[0][i] = m[i];
+    if (g <= 16) mesh_capacity(w, m, g, cap, &all);
+    *mesh = !all && g <= 16;
+    *ring_bw = 0;
+    for (long budget = CYCLE_SEARCH; *mesh && n < MAX_CYC; n++) { /* edge-disjoint, greedily */
+        memset(used, 0, (size_t)g * sizeof *used);
+        used[0] = true;
+        if (!cycle_dfs(cap, g, path, 1, used, &budget)) break;
+        double cyc_bw = INFINITY;
+        for (int i = 0; i < g; i++) {
+            int a = path[i], b = path[(i + 1) % g];
+            cap[a * g + b]--, cap[b * g + a]--;
+            out[n][i] = m[a];
+            route_facts(w->hosts[m[a]], w->hosts[m[b]], &nv, &bw, &nic);
+            cyc_bw = fmin(cyc_bw, bw);
+        }
+        *ring_bw += 2 * cyc_bw;
     }
-    *min_bw = INFINITY;
-    for (int i = 0; i < g; i++) {
-        route_facts(w->hosts[m[i]], w->hosts[m[(i + 1) % g]], &nv, &bw, &nic);
-        *min_bw = fmin(*min_bw, bw);
+    *nvlink = all || n > 0;
+    if (n == 0) { /* behind a switch, or no NVLink cycle: one ring in rank order */
+        for (int i = 0; i < g; i++) {
+            route_facts(w->hosts[m[i]], w->hosts[m[(i + 1) % g]], &nv, &bw, &nic);
+            *ring_bw = i == 0 ? bw : fmin(*ring_bw, bw);
+        }
+        *mesh = false;
+        n = 1;
     }
-    free(adj);
-    free(used);
+    free(cap);
     free(path);
-    free(copy);
-    return ok;
+    free(used);
+    return n;
 }
 
 static int depth_of(int m)
@@ -231,15 +269,29 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
     }
     double intra_bw = INFINITY, bw;
     bool nvlink = false, decided = false;
+    t->ncyc = xbt_new0(int, t->nnodes);
+    for (int k = 0; k < MAX_CYC; k++) {
+        t->cyc[k] = xbt_new(int, P);
+        t->cpos[k] = xbt_new(int, P);
+    }
     for (int n = 0; n < t->nnodes; n++) {
-        int g = t->node_start[n + 1] - t->node_start[n];
-        bool nv = node_ring(w, t->order + t->node_start[n], g, &bw);
-        if (g >= 2 && !decided) nvlink = nv, decided = true;
+        int g = t->node_start[n + 1] - t->node_start[n], out[MAX_CYC][16], s0 = t->node_start[n];
+        bool nv, mesh;
+        t->ncyc[n] = g <= 16 ? node_cycles(w, t->order + s0, g, out, &nv, &mesh, &bw) : 1;
+        if (g > 16) nv = mesh = false, bw = INFINITY;
+        if (g >= 2 && !decided) nvlink = nv, t->mesh = mesh, decided = true;
         if (g >= 2) intra_bw = fmin(intra_bw, bw);
-        for (int k = 0; k < g; k++) {
-            int r = t->order[t->node_start[n] + k];
+        for (int k = 0; k < MAX_CYC; k++)
+            for (int i = 0; i < g; i++) {
+                int r = k < t->ncyc[n] && g <= 16 ? out[k][i] : t->order[s0 + i];
+                t->cyc[k][s0 + i] = r;
+                t->cpos[k][r] = i;
+            }
+        memcpy(t->order + s0, t->cyc[0] + s0, (size_t)g * sizeof *t->order);
+        for (int i = 0; i < g; i++) {
+            int r = t->order[s0 + i];
             t->node[r] = n;
-            t->lpos[r] = k;
+            t->lpos[r] = i;
         }
         for (int tt = 0; tt < 2; tt++) {
             int d = depth_of(tree_index(n, t->nnodes, tt)) + g - 1;
@@ -260,6 +312,11 @@ void coll_nccl_topo_free(struct nccl_topo *t)
     free(t->lpos);
     free(t->nvs);
     free(t->calls);
+    free(t->ncyc);
+    for (int k = 0; k < MAX_CYC; k++) {
+        free(t->cyc[k]);
+        free(t->cpos[k]);
+    }
     free(t);
 }
 
@@ -282,13 +339,30 @@ static int member(const struct nccl_topo *t, int n, int k)
     return t->order[t->node_start[n] + ((k % g) + g) % g];
 }
 
-/* Channel c's ring around rank r: its right and left neighbours and r's position. */
+/* GPU i of node n in channel c's ring order: cycle (c / 2) mod the node's cycles, and in a mesh
+ * the odd channels go round it the other way (the other halves of the same links). */
+static int ring_member(const struct nccl_topo *t, int n, int c, int i)
+{
+    int g = node_size(t, n), k = (c / 2) % t->ncyc[n];
+    i = ((i % g) + g) % g;
+    if (t->mesh && c % 2) i = (g - i) % g;
+    return t->cyc[k][t->node_start[n] + i];
+}
+
+static int ring_index(const struct nccl_topo *t, int r, int c)
+{
+    int n = t->node[r], g = node_size(t, n), k = (c / 2) % t->ncyc[n], i = t->cpos[k][r];
+    return t->mesh && c % 2 ? (g - i) % g : i;
+}
+
+/* Channel c's ring around rank r: its right and left neighbours and r's position. Channel c
+ * enters node n at its GPU c of the ring order and leaves it from GPU c - 1. */
 static void ring_of(const struct nccl_topo *t, int r, int c, int *right, int *left, int *pos)
 {
-    int n = t->node[r], g = node_size(t, n), q = ((t->lpos[r] - c) % g + g) % g;
+    int n = t->node[r], g = node_size(t, n), i = ring_index(t, r, c), q = ((i - c) % g + g) % g;
     int N = t->nnodes, nn = (n + 1) % N, pn = (n + N - 1) % N;
-    *right = q < g - 1 ? member(t, n, t->lpos[r] + 1) : member(t, nn, c);
-    *left = q > 0 ? member(t, n, t->lpos[r] - 1) : member(t, pn, c - 1);
+    *right = q < g - 1 ? ring_member(t, n, c, i + 1) : ring_member(t, nn, c, c);
+    *left = q > 0 ? ring_member(t, n, c, i - 1) : ring_member(t, pn, c, c - 1);
     *pos = t->node_start[n] + q;
 }
 

@@ -12,6 +12,7 @@
 #include <xbt/misc.h>
 #include <xbt/sysdep.h>
 
+#include <assert.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -26,14 +27,47 @@
 
 /* ---- generator ---------------------------------------------------------------------------- */
 
-/* One link element. Numbers are written with 17 significant digits so SimGrid reads back exactly
- * the catalog's doubles. */
-static void write_link(FILE *out, const char *indent, const char *id, double bw_Bps, double lat_s)
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define STR_(x)  #x
+#define STR(x)   STR_(x)
+
+/* SimGrid 3.32's LV08 factors ("Configuring SimGrid", network/model: "slow-start modeled by
+ * multiplying latency by 13.01, bandwidth by .97"), which a generated cluster applies to its
+ * TCP-class links only (see platform.h). */
+#define LV08_LAT_FACTOR 13.01
+#define LV08_BW_FACTOR  0.97
+
+/* Speed of a node's NVSwitch host: it runs nothing that is modelled (the switch's reductions are
+ * part of the NVLS transfer times), so any work put on it by mistake should not take time. A
+ * modelling choice, not a hardware figure. */
+#define NVS_SPEED_FLOPS 1e18
+
+/* A link of class lc as written into the platform: exact, except that a scenario asking for LV08
+ * gets LV08's factors on its TCP-class links. */
+static bool lv08_scales(const struct scenario *sc, const struct link_class *lc)
+{
+    return sc->net_model == NET_LV08 && lc->kind == LINK_TCP;
+}
+
+static double wire_bw(const struct scenario *sc, const struct link_class *lc, double bw_Bps)
+{
+    return lv08_scales(sc, lc) ? bw_Bps * LV08_BW_FACTOR : bw_Bps;
+}
+
+static double wire_lat(const struct scenario *sc, const struct link_class *lc, double lat_s)
+{
+    return lv08_scales(sc, lc) ? lat_s * LV08_LAT_FACTOR : lat_s;
+}
+
+/* One link element of class lc. Numbers are written with 17 significant digits so SimGrid reads
+ * back exactly the catalog's doubles. */
+static void write_link(FILE *out, const struct scenario *sc, const struct link_class *lc,
+                       const char *indent, const char *id, double bw_Bps, double lat_s)
 {
     fprintf(out,
             "%s<link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
             "sharing_policy=\"SPLITDUPLEX\"/>\n",
-            indent, id, bw_Bps, lat_s);
+            indent, id, wire_bw(sc, lc, bw_Bps), wire_lat(sc, lc, lat_s));
 }
 
 /* A route made of link halves, e.g. {"node0.gpu0.nvlink4", "UP"}, {"node0.gpu1.nvlink4", "DOWN"}.
@@ -65,6 +99,47 @@ static void set_hop(struct hop *h, const char *dir, const char *fmt, ...)
     h->dir = dir;
 }
 
+/* The DGX-1 hybrid cube mesh: the GPUs sit at the corners of a cube whose 12 edges and the
+ * diagonals of two opposite faces (GPUs 0-3 and 4-7) are NVLinks: 16 pairs, 4 neighbours per GPU
+ * (NVIDIA DGX-1 System Architecture white paper WP-08437-001 §3.1; the DGX-1 with Tesla V100
+ * white paper: "all twelve edges connected through NVLink (some edges have two NVLink
+ * connections), and with two of the six faces having their diagonals connected"). Link counts
+ * are those `nvidia-smi topo -m` prints (NV1/NV2) on an 8 x V100 SXM2 hybrid-cube-mesh server,
+ * Oneflow-Inc/DLPerf OneFlow/BERT/bert_base_oneflow_v0.3_report_1202.md; GPU 0's 1, 1, 2, 2
+ * links to GPUs 1, 2, 3, 4 match a DGX-1V NCCL topology dump (NVIDIA/nccl issue #671). A V100
+ * spends its 6 NVLinks so; a P100 has 4 (P100 white paper), one per connected pair. Pairs not in
+ * the table (SYS in topo -m) have no NVLink. */
+static const struct mesh_pair {
+    int a, b;       /* GPUs, a < b */
+    int v100_links; /* NVLinks between them on a DGX-1 with V100 */
+} dgx1_mesh[] = {
+        {0, 1, 1}, {0, 2, 1}, {0, 3, 2}, {0, 4, 2}, {1, 2, 2}, {1, 3, 1}, {1, 5, 2}, {2, 3, 2},
+        {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1}, {4, 7, 2}, {5, 6, 2}, {5, 7, 1}, {6, 7, 2},
+};
+#define DGX1_V100_LINKS 6 /* NVLinks of a V100 (DGX-1 with Tesla V100 white paper) */
+
+/* NVLinks between GPUs a and b (a != b) of a mesh node of class lc; 0: they meet over PCIe. */
+static int mesh_links(const struct link_class *lc, int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    for (size_t i = 0; i < COUNT(dgx1_mesh); i++)
+        if (dgx1_mesh[i].a == lo && dgx1_mesh[i].b == hi)
+            return lc->links >= DGX1_V100_LINKS ? dgx1_mesh[i].v100_links : 1;
+    return 0;
+}
+
+/* Every GPU of a full mesh of class lc uses exactly its lc->links NVLinks (for assert only). */
+__attribute__((unused)) static bool mesh_is_sane(const struct link_class *lc)
+{
+    for (int g = 0; g < CATALOG_MESH_MAX_GPUS; g++) {
+        int used = 0;
+        for (int o = 0; o < CATALOG_MESH_MAX_GPUS; o++)
+            used += o == g ? 0 : mesh_links(lc, g, o);
+        if (used != lc->links) return false;
+    }
+    return true;
+}
+
 /* Endpoint p of node n: 0..G-1 are GPUs, G the CPU, G+1 the network gateway. */
 static void point_name(const struct cluster_spec *c, int n, int p, char *buf, size_t len)
 {
@@ -93,19 +168,37 @@ static int point_uplinks(const struct cluster_spec *c, int n, int p, bool to_gpu
         set_hop(&hops[0], dir, "node%d.cpu.%s", n, c->pcie->name);
         return 1;
     }
-    return 0; /* the gateway: its NIC link depends on the peer, see write_node */
+    return 0; /* the gateway: its NIC link depends on the peer, see node_hops */
 }
 
-static void write_node(FILE *out, const struct cluster_spec *c, int n)
+/* The route from endpoint s to endpoint d of node n, into hops (at most 4); returns its length.
+ * Two GPUs of a mesh node take their direct NVLink (UP from the lower-numbered GPU), or PCIe
+ * when the table gives them none: in a DGX-1 that path also crosses the CPU sockets (SYS in
+ * topo -m), here it is the node's PCIe switch, like every PCIe path. */
+static int node_hops(const struct cluster_spec *c, int n, int s, int d, struct hop *hops)
 {
-    int G = c->gpus_per_node;
-    bool nvlink = c->intra->kind == LINK_NVLINK;
-    bool has_net = c->nic != NULL;
-    int points = G + 1 + (has_net ? 1 : 0);
-    char a[64], b[64], id[96];
+    int G = c->gpus_per_node, h = 0;
+    bool gpu_pair = s < G && d < G;
+    bool mesh = c->intra->fabric == FABRIC_MESH;
+    if (gpu_pair && mesh && mesh_links(c->intra, s, d) > 0) {
+        set_hop(&hops[0], s < d ? "UP" : "DOWN", "node%d.gpu%d-gpu%d.%s", n, s < d ? s : d,
+                s < d ? d : s, c->intra->name);
+        return 1;
+    }
+    h += point_uplinks(c, n, s, gpu_pair && !mesh, "UP", hops + h);
+    if (s == G + 1) /* from the network: in through the NIC serving the destination */
+        set_hop(&hops[h++], "DOWN", "node%d.nic%d.%s", n, d < G ? d % c->nics_per_node : 0,
+                c->nic->name);
+    if (d == G + 1) /* to the network: out through the NIC serving the source */
+        set_hop(&hops[h++], "UP", "node%d.nic%d.%s", n, s < G ? s % c->nics_per_node : 0,
+                c->nic->name);
+    h += point_uplinks(c, n, d, gpu_pair && !mesh, "DOWN", hops + h);
+    return h;
+}
 
-    fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
-    for (int j = 0; j < G; j++)
+static void write_node_hosts(FILE *out, const struct cluster_spec *c, int n)
+{
+    for (int j = 0; j < c->gpus_per_node; j++)
         fprintf(out,
                 "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
                 "value=\"%s\"/><prop id=\"node\" value=\"%d\"/></host>\n",
@@ -115,40 +208,75 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
             "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/><disk id=\"nvme\" "
             "read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/></host>\n",
             n, CATALOG_CPU_FLOPS, n, CATALOG_NVME_BPS, CATALOG_NVME_BPS);
-    if (has_net) fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
+    if (c->intra->fabric == FABRIC_SHARP)
+        fprintf(out,
+                "    <host id=\"node%d.nvs\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+                "value=\"nvswitch\"/><prop id=\"node\" value=\"%d\"/></host>\n",
+                n, NVS_SPEED_FLOPS, n);
+    if (c->nic != NULL) fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
+}
+
+/* PCIe links of the GPUs and the CPU, the GPUs' NVLinks (one per GPU into the NVSwitches, or one
+ * per connected pair of a mesh: k NVLinks' rate, the whole hop's latency), the NICs. */
+static void write_node_links(FILE *out, const struct scenario *sc, int n)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    const struct link_class *nv = c->intra;
+    int G = c->gpus_per_node;
+    char id[96];
     for (int j = 0; j < G; j++) {
         snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, c->pcie->name);
-        write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
-        if (nvlink) {
-            snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, c->intra->name);
-            write_link(out, "    ", id, c->intra->bw_Bps, c->intra->hop_lat_s / 2);
+        write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+        if (nv->kind == LINK_NVLINK && nv->fabric != FABRIC_MESH) {
+            snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, nv->name);
+            write_link(out, sc, nv, "    ", id, nv->bw_Bps, nv->hop_lat_s / 2);
+        }
+        for (int k = j + 1; nv->fabric == FABRIC_MESH && k < G; k++) {
+            int links = mesh_links(nv, j, k);
+            if (links == 0) continue;
+            snprintf(id, sizeof id, "node%d.gpu%d-gpu%d.%s", n, j, k, nv->name);
+            write_link(out, sc, nv, "    ", id, links * nv->bw_Bps, nv->hop_lat_s);
         }
     }
     snprintf(id, sizeof id, "node%d.cpu.%s", n, c->pcie->name);
-    write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
-    for (int k = 0; has_net && k < c->nics_per_node; k++) {
+    write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    for (int k = 0; c->nic != NULL && k < c->nics_per_node; k++) {
         snprintf(id, sizeof id, "node%d.nic%d.%s", n, k, c->nic->name);
-        write_link(out, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+        write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
     }
+}
 
+static void write_node(FILE *out, const struct scenario *sc, int n)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    int G = c->gpus_per_node;
+    int points = G + 1 + (c->nic != NULL ? 1 : 0);
+    char a[64], b[64];
+    struct hop hops[4];
+
+    assert(c->intra->fabric != FABRIC_MESH ||
+           (G <= CATALOG_MESH_MAX_GPUS && mesh_is_sane(c->intra)));
+    fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
+    write_node_hosts(out, c, n);
+    write_node_links(out, sc, n);
     for (int s = 0; s < points; s++) {
         for (int d = 0; d < points; d++) {
             if (s == d) continue;
-            struct hop hops[4];
-            int h = 0;
-            bool gpu_pair = s < G && d < G;
-            h += point_uplinks(c, n, s, gpu_pair, "UP", hops + h);
-            if (s == G + 1) /* from the network: in through the NIC serving the destination */
-                set_hop(&hops[h++], "DOWN", "node%d.nic%d.%s", n, d < G ? d % c->nics_per_node : 0,
-                        c->nic->name);
-            if (d == G + 1) /* to the network: out through the NIC serving the source */
-                set_hop(&hops[h++], "UP", "node%d.nic%d.%s", n, s < G ? s % c->nics_per_node : 0,
-                        c->nic->name);
-            h += point_uplinks(c, n, d, gpu_pair, "DOWN", hops + h);
+            int h = node_hops(c, n, s, d, hops);
             point_name(c, n, s, a, sizeof a);
             point_name(c, n, d, b, sizeof b);
             write_route(out, "route", a, b, NULL, NULL, hops, h);
         }
+    }
+    /* The NVSwitch host is reached over the GPU's own NVLink, the first half of a GPU-to-GPU
+     * route through the switches. */
+    for (int j = 0; c->intra->fabric == FABRIC_SHARP && j < G; j++) {
+        point_name(c, n, j, a, sizeof a);
+        snprintf(b, sizeof b, "node%d.nvs", n);
+        set_hop(&hops[0], "UP", "node%d.gpu%d.%s", n, j, c->intra->name);
+        write_route(out, "route", a, b, NULL, NULL, hops, 1);
+        set_hop(&hops[0], "DOWN", "node%d.gpu%d.%s", n, j, c->intra->name);
+        write_route(out, "route", b, a, NULL, NULL, hops, 1);
     }
     fprintf(out, "  </zone>\n");
 }
@@ -157,9 +285,10 @@ static void write_node(FILE *out, const struct cluster_spec *c, int n)
  * "NAME.cpu" (property role=ROLE), its PCIe link, one NIC of the cluster's class, and
  * gateway "NAME.net". Dedicated parameter servers ("psI", role ps) and the checkpoint store and
  * rendezvous host ("storage", role storage, with a disk) are such machines. */
-static void write_cpu_zone(FILE *out, const struct cluster_spec *c, const char *zone,
-                           const char *host, const char *role, bool disk)
+static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zone, const char *host,
+                           const char *role, bool disk)
 {
+    const struct cluster_spec *c = &sc->cluster;
     char id[96], gw[48];
     fprintf(out, "  <zone id=\"%s\" routing=\"Full\">\n", zone);
     fprintf(out,
@@ -171,9 +300,9 @@ static void write_cpu_zone(FILE *out, const struct cluster_spec *c, const char *
                 CATALOG_STORE_BPS, CATALOG_STORE_BPS);
     fprintf(out, "</host>\n    <router id=\"%s.net\"/>\n", zone);
     snprintf(id, sizeof id, "%s.cpu.%s", zone, c->pcie->name);
-    write_link(out, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
     snprintf(id, sizeof id, "%s.nic0.%s", zone, c->nic->name);
-    write_link(out, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+    write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
     struct hop up[2], down[2];
     set_hop(&up[0], "UP", "%s.cpu.%s", zone, c->pcie->name);
     set_hop(&up[1], "UP", "%s.nic0.%s", zone, c->nic->name);
@@ -214,11 +343,13 @@ static void switch_name(const struct cluster_spec *c, int n, char *buf, size_t l
 /* A flat cluster: SimGrid's own <cluster> (hosts node0.gpu0 ... with a private link each and a
  * FATPIPE backbone). The private link stands for the GPU's PCIe and NIC: the smaller of their
  * rates, half of each hop's latency; the backbone is the switch (NIC line rate, port-to-port
- * latency). Routes are those of a star with one GPU per node: PCIe hop + NIC hop + switch. */
+ * latency). Routes are those of a star with one GPU per node: PCIe hop + NIC hop + switch. With
+ * LV08 and a TCP NIC, the NIC's share and the backbone get LV08's factors, the PCIe share not. */
 static void write_flat(const struct scenario *sc, FILE *out)
 {
     const struct cluster_spec *c = &sc->cluster;
-    double bw = fmin(c->pcie->bw_Bps, c->nic->bw_Bps);
+    double bw = fmin(c->pcie->bw_Bps, wire_bw(sc, c->nic, c->nic->bw_Bps));
+    double lat = (c->pcie->hop_lat_s + wire_lat(sc, c->nic, c->nic->hop_lat_s)) / 2;
     fprintf(out,
             "<?xml version='1.0'?>\n"
             "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
@@ -229,23 +360,15 @@ static void write_flat(const struct scenario *sc, FILE *out)
             "<cluster id=\"%s\" prefix=\"node\" suffix=\".gpu0\" radical=\"0-%d\" "
             "speed=\"%.17gf\" bw=\"%.17gBps\" lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\" "
             "bb_bw=\"%.17gBps\" bb_lat=\"%.17gs\" bb_sharing_policy=\"FATPIPE\"/>\n",
-            c->nic->name, c->nodes - 1, c->gpu->peak_flops[DTYPE_FP32], bw,
-            (c->pcie->hop_lat_s + c->nic->hop_lat_s) / 2, c->nic->line_bw_Bps,
-            CATALOG_SWITCH_LAT_S);
+            c->nic->name, c->nodes - 1, c->gpu->peak_flops[DTYPE_FP32], bw, lat,
+            wire_bw(sc, c->nic, c->nic->line_bw_Bps), wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S));
     fprintf(out, "</platform>\n");
 }
 
-void platform_write(const struct scenario *sc, FILE *out)
+/* The XML prolog and a comment saying what was generated from what. */
+static void write_header(const struct scenario *sc, FILE *out)
 {
     const struct cluster_spec *c = &sc->cluster;
-    if (c->topology == TOPO_FLAT) {
-        write_flat(sc, out);
-        return;
-    }
-    int zones = c->nodes + c->ps_nodes + (c->nic ? 1 : 0); /* + the storage machine */
-    int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
-    char id[96];
-
     fprintf(out, "<?xml version='1.0'?>\n"
                  "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
     fprintf(out, "<!-- Generated by dmlsim from %s: %d node(s) x %d %s, intra %s, pcie %s",
@@ -260,17 +383,43 @@ void platform_write(const struct scenario *sc, FILE *out)
     fprintf(out,
             ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
             "hop's latency;\n     switches are FATPIPE links (non-blocking, port-to-port "
-            "latency). Sources: `dmlsim catalog`. -->\n");
+            "latency). Sources: `dmlsim catalog`.");
+    bool mesh = c->intra->fabric == FABRIC_MESH, nvs = c->intra->fabric == FABRIC_SHARP;
+    bool lv08 = sc->net_model == NET_LV08 && c->nic != NULL && c->nic->kind == LINK_TCP;
+    if (mesh)
+        fprintf(out, "\n     GPU pairs of the hybrid cube mesh have direct NVLinks (a whole hop "
+                     "each), the others go over PCIe.");
+    if (nvs)
+        fprintf(out, "\n     Host nodeN.nvs (role nvswitch) stands for the node's NVSwitches, "
+                     "reached over each GPU's NVLink.");
+    if (lv08)
+        fprintf(out, "\n     network-model LV08: TCP-class links carry LV08's factors (latency "
+                     "x" STR(LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ").");
+    fprintf(out, " -->\n");
+}
+
+void platform_write(const struct scenario *sc, FILE *out)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    if (c->topology == TOPO_FLAT) {
+        write_flat(sc, out);
+        return;
+    }
+    int zones = c->nodes + c->ps_nodes + (c->nic ? 1 : 0); /* + the storage machine */
+    int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
+    char id[96];
+
+    write_header(sc, out);
     fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
     for (int n = 0; n < c->nodes; n++)
-        write_node(out, c, n);
+        write_node(out, sc, n);
     for (int i = 0; i < c->ps_nodes; i++) {
         char zone[32], host[48];
         snprintf(zone, sizeof zone, "ps%d", i);
         snprintf(host, sizeof host, "ps%d.cpu", i);
-        write_cpu_zone(out, c, zone, host, "ps", false);
+        write_cpu_zone(out, sc, zone, host, "ps", false);
     }
-    if (c->nic) write_cpu_zone(out, c, "storage", "storage.cpu", "storage", true);
+    if (c->nic) write_cpu_zone(out, sc, "storage", "storage.cpu", "storage", true);
     if (c->nic != NULL && zones > 1) {
         /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
         for (int l = 0; l < leaves; l++) {
@@ -278,12 +427,14 @@ void platform_write(const struct scenario *sc, FILE *out)
             fprintf(out,
                     "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
                     "sharing_policy=\"FATPIPE\"/>\n",
-                    id, c->nic->name, c->nic->line_bw_Bps, CATALOG_SWITCH_LAT_S);
+                    id, c->nic->name, wire_bw(sc, c->nic, c->nic->line_bw_Bps),
+                    wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S));
         }
         for (int l = 0; l < leaves && leaves > 1; l++)
             for (int s = 0; s < c->spines; s++) {
                 snprintf(id, sizeof id, "leaf%d-spine%d.%s", l, s, c->nic->name);
-                write_link(out, "  ", id, fattree_uplink_bw(c), CATALOG_SWITCH_LAT_S / 2);
+                write_link(out, sc, c->nic, "  ", id, fattree_uplink_bw(c),
+                           CATALOG_SWITCH_LAT_S / 2);
             }
     }
     for (int a = 0; a < zones && c->nic; a++) {
@@ -351,13 +502,26 @@ void platform_configure(const struct scenario *sc)
     if (sc->has_cluster && cluster_gpu_count(&sc->cluster) > 8192) {
         sg_cfg_set_int("contexts/guard-size", 0);
     }
-    if (sc->net_model == NET_CM02) {
+    /* A generated cluster writes LV08's factors into its TCP-class links itself (platform_write)
+     * and keeps the exact model for the rest; only a user's platform gets SimGrid's LV08. */
+    if (sc->net_model == NET_CM02 || sc->has_cluster) {
         sg_cfg_set_string("network/model", "CM02");
         sg_cfg_set_boolean("network/crosstraffic", "no");
         sg_cfg_set_double("network/TCP-gamma", 0.0);
     } else {
         sg_cfg_set_string("network/model", "LV08");
     }
+}
+
+const char *platform_network_model(const struct scenario *sc)
+{
+    if (sc->net_model == NET_CM02)
+        return "CM02, crosstraffic off, TCP-gamma off (exact alpha-beta)";
+    if (sc->has_cluster)
+        return "CM02 exact alpha-beta; LV08 factors on TCP-class links only (latency x" STR(
+                LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ")";
+    return "LV08 on every link (SimGrid TCP realism: latency x" STR(
+            LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ", crosstraffic)";
 }
 
 /* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, and every
@@ -701,6 +865,87 @@ static void remove_dir(const char *dir)
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
+/* Only the links and hosts the plan names get profiles or pstates (each done once). */
+static void write_fault_plan(xmlNodePtr root, const char *dir, struct fault_plan *plan)
+{
+    int seq = 0;
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct fault_event *e = &plan->ev[i];
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(plan->ev[j].target, e->target) != 0 ||
+                    (plan->ev[j].kind == FAULT_SLOW) != (e->kind == FAULT_SLOW);
+        if (!first) continue;
+        if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_DEGRADE)
+            link_profiles(root, dir, plan, e->target, &seq);
+        else if (e->kind == FAULT_SLOW)
+            host_pstates(root, plan, e->target);
+    }
+}
+
+/* SimGrid's <cluster> gives its hosts no properties: mark the GPUs of a flat cluster here. */
+static void mark_flat_gpus(const struct scenario *sc)
+{
+    for (int i = 0; i < sc->cluster.nodes; i++) {
+        char name[48], node[16];
+        snprintf(name, sizeof name, "node%d.gpu0", i);
+        snprintf(node, sizeof node, "%d", i);
+        sg_host_t h = sg_host_by_name(name);
+        sg_host_set_property_value(h, "gpu", sc->cluster.gpu->name);
+        sg_host_set_property_value(h, "node", node);
+    }
+}
+
+/* The "node" property of host h as an index, or -1. */
+static long host_node(sg_host_t h)
+{
+    const char *v = sg_host_get_property_value(h, "node");
+    char *end;
+    long n = v ? strtol(v, &end, 10) : -1;
+    return v && end != v && *end == '\0' && n >= 0 ? n : -1;
+}
+
+/* Sorts the loaded hosts into the platform's maps by their properties: gpu=... makes a GPU;
+ * role=ps, cpu, storage or nvswitch the others. Nodes are counted from the node properties of
+ * GPU, CPU and NVSwitch hosts. */
+static void classify_hosts(struct platform *pf)
+{
+    size_t nhosts = sg_host_count(), nnvs = 0;
+    sg_host_t *hosts = sg_host_list();
+    sg_host_t *nvs = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    long last_node = -1;
+    pf->gpus = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    pf->ps_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    pf->cpu_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    for (size_t i = 0; i < nhosts; i++) {
+        const char *role = sg_host_get_property_value(hosts[i], "role");
+        bool gpu = sg_host_get_property_value(hosts[i], "gpu") != NULL;
+        bool cpu = role && strcmp(role, "cpu") == 0, sw = role && strcmp(role, "nvswitch") == 0;
+        if (gpu) pf->gpus[pf->ngpus++] = hosts[i];
+        if (role && strcmp(role, "ps") == 0)
+            pf->ps_hosts[pf->nps++] = hosts[i];
+        else if (cpu)
+            pf->cpu_hosts[pf->ncpus++] = hosts[i];
+        else if (role && strcmp(role, "storage") == 0 && pf->storage == NULL)
+            pf->storage = hosts[i];
+        else if (sw)
+            nvs[nnvs++] = hosts[i];
+        if ((gpu || cpu || sw) && host_node(hosts[i]) > last_node) last_node = host_node(hosts[i]);
+    }
+    pf->nnodes = (size_t)(last_node + 1);
+    pf->nvswitch = xbt_new0(sg_host_t, pf->nnodes ? pf->nnodes : 1);
+    for (size_t i = 0; i < nnvs; i++)
+        if (host_node(nvs[i]) >= 0) pf->nvswitch[host_node(nvs[i])] = nvs[i];
+    free(nvs);
+    free(hosts);
+    qsort(pf->gpus, pf->ngpus, sizeof *pf->gpus, host_cmp);
+    pf->models = xbt_new0(const struct gpu_model *, pf->ngpus ? pf->ngpus : 1);
+    for (size_t i = 0; i < pf->ngpus; i++)
+        pf->models[i] = catalog_gpu(sg_host_get_property_value(pf->gpus[i], "gpu"));
+    qsort(pf->ps_hosts, pf->nps, sizeof *pf->ps_hosts, host_cmp);
+    qsort(pf->cpu_hosts, pf->ncpus, sizeof *pf->cpu_hosts, host_cmp);
+}
+
 enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
                               struct dmlsim_error *err)
 {
@@ -749,20 +994,7 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
                       fault_plan_build(sc, names.gpus, names.ngpus, names.hosts, names.nhosts,
                                        names.links, names.nlinks, &pf->plan, err),
                       out);
-    /* Only the links and hosts the plan names get profiles or pstates (each done once). */
-    int seq = 0;
-    for (size_t i = 0; i < pf->plan.n; i++) {
-        const struct fault_event *e = &pf->plan.ev[i];
-        bool first = true;
-        for (size_t j = 0; j < i && first; j++)
-            first = strcmp(pf->plan.ev[j].target, e->target) != 0 ||
-                    (pf->plan.ev[j].kind == FAULT_SLOW) != (e->kind == FAULT_SLOW);
-        if (!first) continue;
-        if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_DEGRADE)
-            link_profiles(root, dir, &pf->plan, e->target, &seq);
-        else if (e->kind == FAULT_SLOW)
-            host_pstates(root, &pf->plan, e->target);
-    }
+    write_fault_plan(root, dir, &pf->plan);
     if (xmlSaveFile(path, doc) < 0) {
         rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write the platform to %s", sc->path, dir);
         goto out;
@@ -770,39 +1002,8 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform **out,
     simgrid_load_platform(path);
 
 loaded:;
-    if (sc->has_cluster && sc->cluster.topology == TOPO_FLAT) {
-        /* SimGrid's <cluster> gives its hosts no properties: mark the GPUs here */
-        for (int i = 0; i < sc->cluster.nodes; i++) {
-            char name[48], node[16];
-            snprintf(name, sizeof name, "node%d.gpu0", i);
-            snprintf(node, sizeof node, "%d", i);
-            sg_host_t h = sg_host_by_name(name);
-            sg_host_set_property_value(h, "gpu", sc->cluster.gpu->name);
-            sg_host_set_property_value(h, "node", node);
-        }
-    }
-    size_t nhosts = sg_host_count();
-    sg_host_t *hosts = sg_host_list();
-    pf->gpus = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
-    pf->ps_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
-    pf->cpu_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
-    for (size_t i = 0; i < nhosts; i++) {
-        const char *role = sg_host_get_property_value(hosts[i], "role");
-        if (sg_host_get_property_value(hosts[i], "gpu") != NULL) pf->gpus[pf->ngpus++] = hosts[i];
-        if (role && strcmp(role, "ps") == 0)
-            pf->ps_hosts[pf->nps++] = hosts[i];
-        else if (role && strcmp(role, "cpu") == 0)
-            pf->cpu_hosts[pf->ncpus++] = hosts[i];
-        else if (role && strcmp(role, "storage") == 0 && pf->storage == NULL)
-            pf->storage = hosts[i];
-    }
-    free(hosts);
-    qsort(pf->gpus, pf->ngpus, sizeof *pf->gpus, host_cmp);
-    pf->models = xbt_new0(const struct gpu_model *, pf->ngpus ? pf->ngpus : 1);
-    for (size_t i = 0; i < pf->ngpus; i++)
-        pf->models[i] = catalog_gpu(sg_host_get_property_value(pf->gpus[i], "gpu"));
-    qsort(pf->ps_hosts, pf->nps, sizeof *pf->ps_hosts, host_cmp);
-    qsort(pf->cpu_hosts, pf->ncpus, sizeof *pf->cpu_hosts, host_cmp);
+    if (sc->has_cluster && sc->cluster.topology == TOPO_FLAT) mark_flat_gpus(sc);
+    classify_hosts(pf);
     pf->description = describe(sc);
 out:
     xmlFreeDoc(doc);
@@ -823,6 +1024,7 @@ void platform_free(struct platform *pf)
     free(pf->models);
     free(pf->ps_hosts);
     free(pf->cpu_hosts);
+    free(pf->nvswitch);
     fault_plan_release(&pf->plan);
     free(pf->description);
     free(pf);

@@ -5,9 +5,21 @@
  *   - one host per GPU, "nodeN.gpuJ" (speed: the GPU's FP32 peak, property gpu=<catalog name>),
  *     and one CPU host "nodeN.cpu";
  *   - every GPU and the CPU have a PCIe link to the node's PCIe switch ("nodeN.gpuJ.<pcie>",
- *     "nodeN.cpu.<pcie>"); with an NVLink intra class every GPU also has an NVLink link to the
- *     NVSwitch ("nodeN.gpuJ.<nvlink>"); NICs hang off the PCIe switch ("nodeN.nicK.<nic>") and
- *     lead to the network; GPU j uses NIC j mod nics-per-node (GPUDirect RDMA path);
+ *     "nodeN.cpu.<pcie>"); with an NVSwitch intra class (nvlink3 and later) every GPU also has
+ *     an NVLink link to the NVSwitches ("nodeN.gpuJ.<nvlink>"); NICs hang off the PCIe switch
+ *     ("nodeN.nicK.<nic>") and lead to the network; GPU j uses NIC j mod nics-per-node
+ *     (GPUDirect RDMA path);
+ *   - with a mesh intra class (nvlink1, nvlink2: P100, V100) there is no NVSwitch: the GPUs are
+ *     wired as in a DGX-1 hybrid cube mesh (table and sources in platform.c), one direct link
+ *     per connected pair, "nodeN.gpuA-gpuB.<nvlink>" with A < B (UP from A to B), of k times
+ *     the class's per-NVLink rate for a pair of k NVLinks and one whole hop's latency. Pairs
+ *     without NVLink go over PCIe as in a PCIe-only server (in a DGX-1 that path also crosses
+ *     the CPU sockets). A node of G < 8 GPUs is the sub-mesh of GPUs 0..G-1; more than 8 is a
+ *     scenario error;
+ *   - with an NVLink SHARP class (nvlink4, nvlink5: third-generation NVSwitch and later, which
+ *     reduce in the switch, as NCCL's NVLS algorithm uses) the node also has a host "nodeN.nvs"
+ *     (properties role=nvswitch, node=N; it runs nothing modelled), with routes nodeN.gpuJ ->
+ *     nodeN.nvs = the GPU's NVLink link UP and back = DOWN; no other route touches it;
  *   - the switches themselves are non-blocking: a route lists only the links into and out of them.
  * Parameter-server machines (ps-nodes="K"): zones "psI" with one CPU host "psI.cpu" (property
  * role=ps), its PCIe link and one NIC, attached to the network like a node (after the worker nodes
@@ -21,7 +33,14 @@
  * User platforms may follow the same convention to get link classes in the output.
  *
  * Network model: CM02 without crosstraffic and with TCP-gamma off (exact alpha-beta: an
- * uncontended transfer of S bytes takes sum(latency) + S / min(bandwidth)), or LV08 on request.
+ * uncontended transfer of S bytes takes sum(latency) + S / min(bandwidth)). network-model="LV08"
+ * means TCP realism, which only TCP-class links should get; SimGrid's LV08 is one global model,
+ * so a generated cluster keeps CM02 and writes its TCP-class links (kind LINK_TCP: NICs,
+ * switches, fat-tree uplinks) with LV08's factors applied, latency x13.01 and bandwidth x0.97
+ * (SimGrid 3.32, "Configuring SimGrid", network/model), leaving NVLink, PCIe and RDMA links
+ * exact. LV08's RTT-weighted sharing (weight-S) and crosstraffic are not reproduced. A user's
+ * platform file cannot be told apart by class, so it gets SimGrid's own LV08 on every link, as
+ * before (factors, weight-S 20537 and crosstraffic included).
  */
 #ifndef DMLSIM_PLATFORM_H
 #define DMLSIM_PLATFORM_H
@@ -45,6 +64,10 @@ struct platform {
     sg_host_t *cpu_hosts;            /* hosts with property role=cpu (a node's CPU), name order */
     size_t ncpus;                    /* number of cpu_hosts */
     sg_host_t storage;               /* the checkpoint store / rendezvous host (role=storage) */
+    size_t nnodes;                   /* worker nodes: 1 + the largest node property of a GPU,
+                                        CPU or NVSwitch host (0 when no host carries one) */
+    sg_host_t *nvswitch;             /* node index -> its host with role=nvswitch (NVLink SHARP
+                                        classes), NULL where the node has none; nnodes entries */
     struct fault_plan plan;          /* the run's fault plan, built while loading */
     char *description;               /* one line for the "#" header */
 };
@@ -60,6 +83,10 @@ enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
 /* Sets SimGrid's network configuration for the scenario; call after simgrid_init() and before
  * platform_load(). */
 void platform_configure(const struct scenario *sc);
+
+/* One line saying which network model the scenario gets (see the design note above), for the
+ * "# network" header line. Static storage. */
+const char *platform_network_model(const struct scenario *sc);
 
 /* Loads the scenario's platform into SimGrid (generated, or the user's file after checking it),
  * builds the fault plan from the scenario against the platform's names, writes the plan's link

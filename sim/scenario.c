@@ -233,15 +233,10 @@ static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
 
 #define KIND(k) (1u << (k))
 
-static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
+/* What is inside a node of a <cluster>: gpu, intra and pcie, and whether they fit together. */
+static enum dmlsim_err read_cluster_node(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
 {
-    enum dmlsim_err rc;
-    long v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes", 1, 1L << 20, 1, &v), out);
-    c->nodes = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus-per-node", 1, 256, 1, &v), out);
-    c->gpus_per_node = (int)v;
-
+    enum dmlsim_err rc = DMLSIM_OK;
     char *gpu = attr_dup(n, "gpu");
     c->gpu = gpu ? catalog_gpu(gpu) : NULL;
     if (c->gpu == NULL) {
@@ -255,7 +250,6 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
 
     /* intra defaults to the GPU's own PCIe; a PCIe intra is the GPUs' host interface too. */
     c->intra = catalog_link(c->gpu->pcie);
-    c->nic = NULL;
     DMLSIM_CHECK_GOTO(rc,
                       attr_link(r, n, "intra", KIND(LINK_PCIE) | KIND(LINK_NVLINK),
                                 "an nvlink or pcie class", &c->intra),
@@ -269,6 +263,30 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
                      c->intra->name, c->pcie->name, c->intra->name);
         goto out;
     }
+    if (c->intra->fabric == FABRIC_MESH && c->gpus_per_node > CATALOG_MESH_MAX_GPUS) {
+        rc = fail_at(r, n,
+                     "<cluster gpus-per-node=\"%d\" intra=\"%s\">: %s GPUs are wired in a DGX-1 "
+                     "hybrid cube mesh of at most %d; expected gpus-per-node=\"%d\" or fewer, or "
+                     "an NVSwitch class such as nvlink3",
+                     c->gpus_per_node, c->intra->name, c->intra->name, CATALOG_MESH_MAX_GPUS,
+                     CATALOG_MESH_MAX_GPUS);
+        goto out;
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
+{
+    enum dmlsim_err rc;
+    long v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes", 1, 1L << 20, 1, &v), out);
+    c->nodes = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus-per-node", 1, 256, 1, &v), out);
+    c->gpus_per_node = (int)v;
+
+    c->nic = NULL;
+    DMLSIM_CHECK_GOTO(rc, read_cluster_node(r, n, c), out);
     DMLSIM_CHECK_GOTO(rc,
                       attr_link(r, n, "nic", KIND(LINK_IB) | KIND(LINK_ROCE) | KIND(LINK_TCP),
                                 "a network class", &c->nic),
@@ -361,9 +379,9 @@ static bool cluster_has_host(const struct cluster_spec *c, const char *host)
     return false;
 }
 
-static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n,
-                                       const struct coll_algo **algo, enum coll_level *level,
-                                       int *gpus, int *chunks);
+static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll_op op,
+                                       const struct coll_algo **algo, struct nccl_opts *nccl,
+                                       enum coll_level *level, int *gpus, int *chunks);
 
 static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
@@ -377,14 +395,10 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
                                                  : COLL_ALLREDUCE;
     free(kind);
     b->line = (int)node_line(n);
-    DMLSIM_CHECK_GOTO(rc, read_coll_attrs(r, n, &b->algo, &b->level, &b->gpus, &b->chunks), out);
-    if (b->kind == BENCH_COLLECTIVE && b->level == COLL_FLOW && b->op == COLL_ALLREDUCE &&
-        strcmp(b->algo->name, "ring") != 0) {
-        rc = fail_at(r, n,
-                     "<benchmark level=\"flow\">: flow level exists for the ring only; "
-                     "expected algo=\"ring\" or level=\"message\"");
-        goto out;
-    }
+    DMLSIM_CHECK_GOTO(rc,
+                      read_coll_attrs(r, n, b->op, &b->algo, &b->nccl, &b->level, &b->gpus,
+                                      &b->chunks),
+                      out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "begin", UNIT_SIZE, UNIT_POSITIVE, 0, &b->begin_B),
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
@@ -445,23 +459,50 @@ out:
     return rc;
 }
 
-/* algo, level, gpus, chunks: shared by collective benchmarks and training. */
-static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n,
-                                       const struct coll_algo **algo, enum coll_level *level,
-                                       int *gpus, int *chunks)
+/* algo, nccl-algo, proto, channels, level, gpus, chunks: shared by collective benchmarks and
+ * training. The algorithm's table row says which operations and levels it has. */
+static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll_op op,
+                                       const struct coll_algo **algo, struct nccl_opts *nccl,
+                                       enum coll_level *level, int *gpus, int *chunks)
 {
     enum dmlsim_err rc = DMLSIM_OK;
     long v;
-    char *name = attr_dup(n, "algo");
-    *algo = collective_find(name ? name : "ring");
-    if (*algo == NULL)
-        rc = fail_at(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s",
-                     (const char *)n->name, name, collective_names());
-    free(name);
-    if (rc != DMLSIM_OK) return rc;
-    char *lv = attr_dup(n, "level");
+    const char *el = (const char *)n->name;
+    char *name = attr_dup(n, "algo"), *lv = attr_dup(n, "level");
+    char *na = attr_dup(n, "nccl-algo"), *pr = attr_dup(n, "proto");
+    *algo = name ? collective_find(name) : collective_default();
     *level = (lv && strcmp(lv, "flow") == 0) ? COLL_FLOW : COLL_MESSAGE;
+    *nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
+    if (*algo == NULL)
+        rc = fail_at(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s", el, name,
+                     collective_names());
+    else if (!((*algo)->ops & COLL_OP_BIT(op)))
+        rc = fail_at(r, n, "<%s algo=\"%s\">: does not implement %s; expected one of: %s", el,
+                     name, collective_op_name(op), collective_names_for(op, false));
+    else if (*level == COLL_FLOW && !(*algo)->flow)
+        rc = fail_at(r, n,
+                     "<%s level=\"flow\">: %s has no flow level; expected algo one of: %s, or "
+                     "level=\"message\"",
+                     el, (*algo)->name, collective_names_for(op, true));
+    else if (na && !nccl_algo_parse(na, &nccl->algo))
+        rc = fail_at(r, n, "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree or nvls",
+                     el, na);
+    else if (pr && !nccl_proto_parse(pr, &nccl->proto))
+        rc = fail_at(r, n, "<%s proto=\"%s\">: unknown; expected auto, LL, LL128 or Simple", el,
+                     pr);
+    else if ((na || pr || xmlHasProp(n, (const xmlChar *)"channels")) &&
+             strcmp((*algo)->name, "nccl") != 0)
+        rc = fail_at(r, n,
+                     "<%s>: nccl-algo, proto and channels belong to algo=\"nccl\"; expected "
+                     "algo=\"nccl\" or none of them",
+                     el);
+    free(name);
     free(lv);
+    free(na);
+    free(pr);
+    if (rc != DMLSIM_OK) return rc;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "channels", 1, 32, 0, &v), out);
+    nccl->max_channels = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus", 1, 1L << 24, 0, &v), out);
     *gpus = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "chunks", 1, 4096, DEFAULT_CHUNKS, &v), out);
@@ -599,13 +640,10 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                              .line = t->line};
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
         if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_ps(r, c, &t->ps), out);
-    DMLSIM_CHECK_GOTO(rc, read_coll_attrs(r, n, &t->algo, &t->level, &t->gpus, &t->chunks), out);
-    if (t->level == COLL_FLOW && strcmp(t->algo->name, "ring") != 0) {
-        rc = fail_at(r, n,
-                     "<training level=\"flow\">: flow level exists for the ring only; "
-                     "expected algo=\"ring\" or level=\"message\"");
-        goto out;
-    }
+    DMLSIM_CHECK_GOTO(rc,
+                      read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level,
+                                      &t->gpus, &t->chunks),
+                      out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "batch-per-gpu", 1, 1L << 24, 1, &v), out);
     t->batch = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "steps", 1, 1000000, DEFAULT_STEPS, &v), out);

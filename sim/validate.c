@@ -296,12 +296,12 @@ static size_t make_jobs(const struct calib *c, bool copies, struct job *jobs)
         const struct calib_coll *r = &c->coll[i];
         int nodes = r->nodes > 1 ? r->nodes : 1;
         size_t k = 0;
-        while (k < njobs && !(jobs[k].coll && jobs[k].op == r->op &&
-                              jobs[k].nranks == r->nranks && jobs[k].nodes == nodes))
+        while (k < njobs && !(jobs[k].coll && jobs[k].op == r->op && jobs[k].nranks == r->nranks &&
+                              jobs[k].nodes == nodes))
             k++;
         if (k == njobs && njobs < MAX_JOBS && r->nranks >= 2 && r->nranks % nodes == 0)
-            jobs[njobs++] = (struct job){.coll = true, .op = r->op, .nranks = r->nranks,
-                                         .nodes = nodes};
+            jobs[njobs++] =
+                    (struct job){.coll = true, .op = r->op, .nranks = r->nranks, .nodes = nodes};
         if (k < njobs) add_point(&jobs[k], r->bytes, r->time_s);
     }
     for (size_t i = 0; copies && i < c->ncopy; i++) {
@@ -334,8 +334,8 @@ static void free_jobs(struct job *jobs, size_t n)
 static bool fit_job(const struct job *j, const struct machine *mc, const bool *use,
                     const struct calib *c, struct netcal *nc)
 {
-    struct netcal_curve cur = {.op = (int)j->op, .multinode = j->nodes > 1, .nranks = j->nranks,
-                               .nodes = j->nodes};
+    struct netcal_curve cur = {
+            .op = (int)j->op, .multinode = j->nodes > 1, .nranks = j->nranks, .nodes = j->nodes};
     snprintf(cur.gpu, sizeof cur.gpu, "%s", mc->gpu->name);
     double *sim = xbt_new0(double, j->n), *f = xbt_new0(double, j->n), *x = xbt_new0(double, j->n);
     for (size_t i = 0; i < j->n; i++)
@@ -426,8 +426,8 @@ static int validate_coll(const struct job *j, const struct machine *mc, const st
     int status = 0;
     for (size_t i = 0; i < j->n; i++)
         use[i] = i % 2 == 0;
-    bool ok = simulate(j, mc, NULL, sim) && fit_job(j, mc, use, c, &nc) &&
-              simulate(j, mc, &nc, cal);
+    bool ok =
+            simulate(j, mc, NULL, sim) && fit_job(j, mc, use, c, &nc) && simulate(j, mc, &nc, cal);
     if (!ok) {
         printf("# %s on %d GPU(s): the simulation failed\n", name, j->nranks);
         status = 1;
@@ -438,14 +438,14 @@ static int validate_coll(const struct job *j, const struct machine *mc, const st
         double e = (cal[i] - j->measured[i]) / j->measured[i];
         if (!use[i]) e1[nheld++] = e;
         printf(" %13s %6d %5d %14.0f %12.2f %12.2f %+8.1f %12.2f %+8.1f %s\n", name, j->nranks,
-               j->nodes, j->sizes[i], j->measured[i] * 1e6, sim[i] * 1e6, 100 * e0[i],
-               cal[i] * 1e6, 100 * e, use[i] ? "fit" : "held-out");
+               j->nodes, j->sizes[i], j->measured[i] * 1e6, sim[i] * 1e6, 100 * e0[i], cal[i] * 1e6,
+               100 * e, use[i] ? "fit" : "held-out");
     }
     if (ok) {
         printf("# geometric-mean error %s %d GPU(s) %d node(s): uncalibrated %.1f%% over %zu "
                "sizes; calibrated %.1f%% over the %zu held-out sizes\n",
-               name, j->nranks, j->nodes, 100 * geo_mean(e0, j->n), j->n,
-               100 * geo_mean(e1, nheld), nheld);
+               name, j->nranks, j->nodes, 100 * geo_mean(e0, j->n), j->n, 100 * geo_mean(e1, nheld),
+               nheld);
         struct calib_fit fit;
         if (j->nodes == 1 && calib_fit(c, j->op, j->nranks, &fit) == 0)
             printf("# alpha-beta fit latency %.3f us per step, bandwidth %.2f GB/s (largest error "
@@ -484,8 +484,7 @@ static int validate_copy(const struct job *j, const struct machine *mc)
 
 static int validate_usage(void)
 {
-    fprintf(stderr,
-            "dmlsim: validate: expected FILE [--gpu GPU] [--intra CLASS] [--nic CLASS]\n");
+    fprintf(stderr, "dmlsim: validate: expected FILE [--gpu GPU] [--intra CLASS] [--nic CLASS]\n");
     return 1;
 }
 
@@ -538,8 +537,8 @@ int validate_main(int argc, char **argv)
     printf("# calibrated    fitted on the sizes marked fit (every other one), reported on the "
            "held-out ones\n");
     if (c.nocoll[0]) printf("# collectives   not measured: %s\n", c.nocoll);
-    printf("#\n#%13s %6s %5s %14s %12s %12s %8s %12s %8s\n", "operation", "ranks", "nodes",
-           "size", "measured", "simulated", "error", "calibrated", "error");
+    printf("#\n#%13s %6s %5s %14s %12s %12s %8s %12s %8s\n", "operation", "ranks", "nodes", "size",
+           "measured", "simulated", "error", "calibrated", "error");
     printf("#%13s %6s %5s %14s %12s %12s %8s %12s %8s\n", "", "", "", "(B)", "(us)", "(us)", "(%)",
            "(us)", "(%)");
     int status = 0;

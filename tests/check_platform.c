@@ -5,7 +5,11 @@
  * intra link up + the destination's down; across nodes = GPU PCIe up, NIC up, switch, NIC down,
  * GPU PCIe down; host-GPU = CPU PCIe up, GPU PCIe down. Expected latency = sum of the links'
  * latencies (each link = half its class's hop latency, a switch = its port-to-port latency);
- * expected bandwidth = the smallest on the route. */
+ * expected bandwidth = the smallest on the route. DGX-1 nodes (nvlink1, nvlink2): a connected GPU
+ * pair is one direct link of k NVLinks (k from the topology table below), one whole hop; others
+ * go over PCIe. NVLink SHARP nodes (nvlink4, nvlink5) have a host nodeN.nvs one GPU link away.
+ * LV08 on a generated cluster: TCP-class links carry LV08's factors, nothing else does. */
+#include "bench.h"
 #include "testlib.h"
 
 #include <simgrid/host.h>
@@ -168,6 +172,250 @@ START_TEST(test_link_class_names)
 }
 END_TEST
 
+/* NVLinks between GPUs i and j of a DGX-1 with V100, as `nvidia-smi topo -m` prints them (NV1,
+ * NV2; 0 = SYS, no NVLink) on an 8 x V100 SXM2 hybrid-cube-mesh server: Oneflow-Inc/DLPerf,
+ * OneFlow/BERT/bert_base_oneflow_v0.3_report_1202.md. A DGX-1 with P100 wires the same pairs
+ * with one NVLink each (4 links per P100, NVIDIA DGX-1 white paper). */
+static const int dgx1v_links[8][8] = {
+        {0, 1, 1, 2, 2, 0, 0, 0}, {1, 0, 2, 1, 0, 2, 0, 0}, {1, 2, 0, 2, 0, 0, 1, 0},
+        {2, 1, 2, 0, 0, 0, 0, 1}, {2, 0, 0, 0, 0, 1, 1, 2}, {0, 2, 0, 0, 1, 0, 2, 1},
+        {0, 0, 1, 0, 1, 2, 0, 2}, {0, 0, 0, 1, 2, 1, 2, 0},
+};
+
+/* Every ordered pair of GPUs 0..G-1 of node 0: a pair with k NVLinks is one direct link named
+ * "node0.gpuA-gpuB.<cls>" (A < B; UP from A), k x the class's per-link rate, one hop's latency;
+ * a pair without is PCIe up + PCIe down (one PCIe hop). p100: k = 1 wherever V100 has k > 0. */
+static void check_mesh(int G, const char *cls, bool p100)
+{
+    const struct link_class *nv = catalog_link(cls), *pcie = catalog_link("pcie-gen3");
+    char name[2][64], cls_route[64];
+    for (int i = 0; i < G; i++) {
+        for (int j = 0; j < G; j++) {
+            if (i == j) continue;
+            int k = dgx1v_links[i][j] > 0 && p100 ? 1 : dgx1v_links[i][j];
+            char src[32], dst[32];
+            snprintf(src, sizeof src, "node0.gpu%d", i);
+            snprintf(dst, sizeof dst, "node0.gpu%d", j);
+            sg_host_t a = sg_host_by_name(src), b = sg_host_by_name(dst);
+            if (k > 0) {
+                snprintf(name[0], sizeof name[0], "node0.gpu%d-gpu%d.%s_%s", i < j ? i : j,
+                         i < j ? j : i, cls, i < j ? "UP" : "DOWN");
+                const char *route[] = {name[0]};
+                assert_route(src, dst, route, 1);
+                assert_close(sg_host_get_route_bandwidth(a, b), k * nv->bw_Bps, "mesh bandwidth");
+                assert_close(sg_host_get_route_latency(a, b), nv->hop_lat_s, "mesh latency");
+                ck_assert_str_eq(platform_route_classes(a, b, cls_route, sizeof cls_route), cls);
+            } else {
+                snprintf(name[0], sizeof name[0], "node0.gpu%d.pcie-gen3_UP", i);
+                snprintf(name[1], sizeof name[1], "node0.gpu%d.pcie-gen3_DOWN", j);
+                const char *route[] = {name[0], name[1]};
+                assert_route(src, dst, route, 2);
+                assert_close(sg_host_get_route_bandwidth(a, b), pcie->bw_Bps, "pcie bandwidth");
+                assert_close(sg_host_get_route_latency(a, b), pcie->hop_lat_s, "pcie latency");
+            }
+        }
+    }
+}
+
+START_TEST(test_dgx1_v100_mesh)
+{
+    struct scenario sc = test_cluster(2, 8, "v100", "nvlink2", "ib-edr", 4);
+    struct platform *pf = test_load(&sc);
+    check_mesh(8, "nvlink2", false);
+    /* Leaving the node is unchanged: GPU PCIe, its NIC (5 mod 4 = 1), the switch. */
+    const char *across[] = {"node0.gpu5.pcie-gen3_UP", "node0.nic1.ib-edr_UP", "switch.ib-edr",
+                            "node1.nic2.ib-edr_DOWN", "node1.gpu2.pcie-gen3_DOWN"};
+    assert_route("node0.gpu5", "node1.gpu2", across, 5);
+    ck_assert_uint_eq(pf->ngpus, 16);
+    ck_assert_ptr_null(pf->nvswitch[0]); /* no NVSwitch in a DGX-1 */
+    platform_free(pf);
+}
+END_TEST
+
+START_TEST(test_dgx1_p100_mesh)
+{
+    struct scenario sc = test_cluster(1, 8, "p100", "nvlink1", NULL, 1);
+    struct platform *pf = test_load(&sc);
+    check_mesh(8, "nvlink1", true);
+    platform_free(pf);
+}
+END_TEST
+
+START_TEST(test_sub_mesh)
+{
+    /* G = 4 takes GPUs 0..3 of the cube: the face 0-1-3-2 and its diagonals, all connected;
+     * G = 6 adds GPUs 4 and 5, leaving e.g. 2-4 and 3-5 to PCIe. */
+    int G = _i == 0 ? 4 : 6;
+    struct scenario sc = test_cluster(1, G, "v100", "nvlink2", NULL, 1);
+    struct platform *pf = test_load(&sc);
+    check_mesh(G, "nvlink2", false);
+    ck_assert_uint_eq(pf->ngpus, (size_t)G);
+    platform_free(pf);
+}
+END_TEST
+
+START_TEST(test_nvswitch_hosts)
+{
+    struct scenario sc = test_cluster(2, 8, "h100", "nvlink4", "ib-ndr", 8);
+    struct platform *pf = test_load(&sc);
+    const struct link_class *nv = catalog_link("nvlink4");
+    for (int n = 0; n < 2; n++) {
+        char nvs[32], gpu[32], up[64], down[64];
+        snprintf(nvs, sizeof nvs, "node%d.nvs", n);
+        sg_host_t h = sg_host_by_name(nvs);
+        ck_assert_ptr_nonnull(h);
+        ck_assert_str_eq(sg_host_get_property_value(h, "role"), "nvswitch");
+        ck_assert_str_eq(sg_host_get_property_value(h, "node"), n ? "1" : "0");
+        ck_assert_ptr_null(sg_host_get_property_value(h, "gpu"));
+        ck_assert_ptr_eq(pf->nvswitch[n], h);
+        for (int j = 0; j < 8; j++) {
+            snprintf(gpu, sizeof gpu, "node%d.gpu%d", n, j);
+            snprintf(up, sizeof up, "node%d.gpu%d.nvlink4_UP", n, j);
+            snprintf(down, sizeof down, "node%d.gpu%d.nvlink4_DOWN", n, j);
+            const char *to[] = {up}, *from[] = {down};
+            assert_route(gpu, nvs, to, 1);
+            assert_route(nvs, gpu, from, 1);
+            /* half a hop each way: the GPU's own link into the switches */
+            assert_close(sg_host_get_route_latency(sg_host_by_name(gpu), h), nv->hop_lat_s / 2,
+                         "gpu-nvs latency");
+            assert_close(sg_host_get_route_bandwidth(h, sg_host_by_name(gpu)), nv->bw_Bps,
+                         "nvs-gpu bandwidth");
+        }
+    }
+    /* Not a GPU, not a CPU: ranks and CPU hosts are as before. */
+    ck_assert_uint_eq(pf->nnodes, 2);
+    ck_assert_uint_eq(pf->ngpus, 16);
+    ck_assert_uint_eq(pf->ncpus, 2);
+    for (size_t i = 0; i < pf->ngpus; i++)
+        ck_assert_ptr_null(strstr(sg_host_get_name(pf->gpus[i]), "nvs"));
+    ck_assert_str_eq(sg_host_get_name(pf->cpu_hosts[1]), "node1.cpu");
+    /* GPU to GPU still goes up one GPU's link and down the other's. */
+    const char *intra[] = {"node1.gpu2.nvlink4_UP", "node1.gpu7.nvlink4_DOWN"};
+    assert_route("node1.gpu2", "node1.gpu7", intra, 2);
+    platform_free(pf);
+}
+END_TEST
+
+START_TEST(test_no_nvswitch_host_without_sharp)
+{
+    /* NVLink3 switches do not reduce (no NVLS on A100), and PCIe servers have no NVSwitch. */
+    struct scenario sc =
+            test_cluster(1, 8, _i ? "a100" : "h100", _i ? "nvlink3" : "pcie-gen5", NULL, 1);
+    struct platform *pf = test_load(&sc);
+    ck_assert_ptr_null(sg_host_by_name("node0.nvs"));
+    ck_assert_uint_eq(pf->nnodes, 1);
+    ck_assert_ptr_null(pf->nvswitch[0]);
+    platform_free(pf);
+}
+END_TEST
+
+/* SimGrid 3.32's LV08 factors ("Configuring SimGrid", network/model: "multiplying latency by
+ * 13.01, bandwidth by .97"). */
+#define LV08_LAT 13.01
+#define LV08_BW  0.97
+
+START_TEST(test_lv08_tcp_links_only)
+{
+    /* Two P100 nodes on 25 GbE TCP: the NIC links and the switch carry LV08's factors, the PCIe
+     * links do not, and the model stays exact alpha-beta (CM02): a message of S bytes takes
+     *   pcie hop + 13.01 x (tcp hop + switch latency) + S / min(pcie, 0.97 x tcp, 0.97 x line).
+     * SimGrid's own LV08 would also scale the PCIe latency (and cap by TCP-gamma). */
+    struct scenario sc = test_cluster(2, 1, "p100", "pcie-gen3", "tcp-25g", 1);
+    sc.net_model = NET_LV08;
+    sc.bench.kind = BENCH_P2P;
+    sc.bench.begin_B = 8;
+    sc.bench.end_B = 1 << 30;
+    sc.bench.factor = 1 << 9;
+    sc.bench.timeout_s = 3600;
+    sc.bench.npairs = 1;
+    sc.bench.pairs = calloc(1, sizeof *sc.bench.pairs);
+    sc.bench.pairs[0].src = strdup("node0.gpu0");
+    sc.bench.pairs[0].dst = strdup("node1.gpu0");
+    struct platform *pf = test_load(&sc);
+    const struct link_class *tcp = catalog_link("tcp-25g"), *pcie = catalog_link("pcie-gen3");
+    double lat = pcie->hop_lat_s + LV08_LAT * (tcp->hop_lat_s + CATALOG_SWITCH_LAT_S);
+    double bw = fmin(pcie->bw_Bps, fmin(LV08_BW * tcp->bw_Bps, LV08_BW * tcp->line_bw_Bps));
+    sg_host_t a = sg_host_by_name("node0.gpu0"), b = sg_host_by_name("node1.gpu0");
+    assert_close(sg_host_get_route_latency(a, b), lat, "lv08 route latency");
+    assert_close(sg_host_get_route_bandwidth(a, b), bw, "lv08 route bandwidth");
+    assert_close(sg_link_get_latency(sg_link_by_name("node0.gpu0.pcie-gen3_UP")),
+                 pcie->hop_lat_s / 2, "pcie link latency");
+    assert_close(sg_link_get_bandwidth(sg_link_by_name("node0.nic0.tcp-25g_UP")),
+                 LV08_BW * tcp->bw_Bps, "tcp link bandwidth");
+    struct p2p_result res;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(bench_p2p_run(&sc, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_uint_eq(res.nrows, 4); /* 8 B x 512^k <= 2^30 B, k = 0..3 */
+    for (size_t i = 0; i < res.nrows; i++)
+        assert_close(res.rows[i].time_s, lat + res.rows[i].size_B / bw, "lv08 transfer time");
+    bench_p2p_release(&res);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_lv08_leaves_rdma_exact)
+{
+    struct scenario sc = test_cluster(2, 1, "h100", "nvlink4", "ib-ndr", 1);
+    sc.net_model = NET_LV08;
+    struct platform *pf = test_load(&sc);
+    const struct link_class *ndr = catalog_link("ib-ndr"), *pcie = catalog_link("pcie-gen5");
+    sg_host_t a = sg_host_by_name("node0.gpu0"), b = sg_host_by_name("node1.gpu0");
+    assert_close(sg_host_get_route_latency(a, b),
+                 pcie->hop_lat_s + ndr->hop_lat_s + CATALOG_SWITCH_LAT_S, "rdma latency");
+    assert_close(sg_host_get_route_bandwidth(a, b), fmin(pcie->bw_Bps, ndr->bw_Bps),
+                 "rdma bandwidth");
+    ck_assert_ptr_nonnull(strstr(platform_network_model(&sc), "TCP-class links only"));
+    platform_free(pf);
+}
+END_TEST
+
+START_TEST(test_gpu_match)
+{
+    static const struct {
+        const char *device, *gpu; /* gpu NULL: no catalog entry */
+    } cases[] = {
+            {"NVIDIA H100 80GB HBM3", "h100"},
+            {"NVIDIA H100", "h100"},
+            {"NVIDIA H100 PCIe", "h100-pcie"},
+            {"NVIDIA H100 NVL", NULL}, /* 94 GB at 3.9 TB/s: neither H100 entry */
+            {"NVIDIA H200", "h200"},
+            {"NVIDIA A100-SXM4-80GB", "a100"},
+            {"NVIDIA A100-SXM-80GB", "a100"},
+            {"NVIDIA A100 80GB PCIe", "a100"},
+            {"NVIDIA A100-SXM4-40GB", "a100-40gb"},
+            {"A100-SXM4-40GB", "a100-40gb"},
+            {"A100-SXM-40GB", "a100-40gb"},
+            {"Tesla V100-SXM2-32GB", "v100"},
+            {"Tesla V100-SXM2-16GB", "v100"},
+            {"Tesla P100-SXM2-16GB", "p100"},
+            {"Tesla K80", "k80"},
+            {"NVIDIA B200", "b200"},
+            {"  nvidia   h100  80gb hbm3 ", "h100"}, /* case and blanks do not matter */
+            {"NVIDIA H100 SXM5 80GB", "h100"},       /* the catalog's own long name */
+            {"NVIDIA GH200 480GB", NULL},
+            {"NVIDIA H100 80GB HBM3 MIG 1g.10gb", NULL},
+            {"Tesla V100-PCIE-16GB", NULL},
+            {"", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct gpu_model *g = catalog_gpu_match(cases[i].device);
+        ck_assert_msg(g == (cases[i].gpu ? catalog_gpu(cases[i].gpu) : NULL), "%s -> %s",
+                      cases[i].device, g ? g->name : "NULL");
+    }
+    /* Every entry's long name and device names lead back to it (no name is claimed twice). */
+    size_t n;
+    const struct gpu_model *all = catalog_gpus(&n);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_ptr_eq(catalog_gpu_match(all[i].long_name), &all[i]);
+        for (size_t k = 0; k < 4 && all[i].device[k]; k++)
+            ck_assert_ptr_eq(catalog_gpu_match(all[i].device[k]), &all[i]);
+        ck_assert_ptr_nonnull(catalog_link(all[i].intra));
+        ck_assert_int_gt(all[i].sm, 0);
+    }
+}
+END_TEST
+
 static Suite *platform_suite(void)
 {
     Suite *s = suite_create("platform");
@@ -178,6 +426,14 @@ static Suite *platform_suite(void)
     tcase_add_test(tc, test_fat_tree);
     tcase_add_test(tc, test_user_platform);
     tcase_add_test(tc, test_link_class_names);
+    tcase_add_test(tc, test_dgx1_v100_mesh);
+    tcase_add_test(tc, test_dgx1_p100_mesh);
+    tcase_add_loop_test(tc, test_sub_mesh, 0, 2);
+    tcase_add_test(tc, test_nvswitch_hosts);
+    tcase_add_loop_test(tc, test_no_nvswitch_host_without_sharp, 0, 2);
+    tcase_add_test(tc, test_lv08_tcp_links_only);
+    tcase_add_test(tc, test_lv08_leaves_rdma_exact);
+    tcase_add_test(tc, test_gpu_match);
     suite_add_tcase(s, tc);
     return s;
 }
