@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,80 +67,455 @@ static bool op_of(const char *s, enum coll_op *op)
 
 /* ---- nccl-tests logs ---------------------------------------------------------------------- */
 
-/* Data rows of nccl-tests: size count type redop [root] time algbw busbw #wrong [in-place...];
- * `root` says whether the header had a root column (nccl-tests 2.13 and later). */
-static int parse_nccl_row(char *line, enum coll_op op, bool root, struct calib *c)
+/* nccl-tests logs are read as they are posted, not as nccl-tests writes them: a launcher prefix
+ * on every line, NCCL_DEBUG output between the rows, two column layouts, several tests in one
+ * file. Each line is classified once: nccl-tests' own "#" lines and the dmlsim annotations
+ * (metadata), NCCL's lines (mined for its version and network), a command line naming the test,
+ * a result row, a comment or a blank; anything else is counted in c->skipped and left behind.
+ * A "run" is one nccl-tests invocation: its rows get the rank and node counts of the "# Rank"
+ * lines it printed before them, so logs of several runs keep each run's own counts. */
+
+#define LOG_LINE_MAX  4096  /* longest line kept; NCCL's "Trees" lines reach about 2 kB */
+#define LOG_TOKENS    32    /* fields kept from one line (a result row has 13) */
+#define LOG_MAX_RANKS 65536 /* rank ids told apart in one run */
+#define LOG_MAX_HOSTS 4096  /* host names told apart in one run */
+#define LOG_HOST_LEN  64    /* host names are cut to this (longer ones may then merge) */
+
+struct log_run {
+    size_t first;                /* index in c->coll of the run's first row */
+    int first_line;              /* line of that row, for messages */
+    int nthread, ngpus;          /* from "# nThread T nGpus G"; 0 unseen */
+    int nranks;                  /* distinct rank ids among its "# Rank" lines */
+    unsigned char *rank_seen;    /* LOG_MAX_RANKS bits: rank ids seen */
+    char (*hosts)[LOG_HOST_LEN]; /* distinct host names of those lines */
+    int nhosts;                  /* entries in hosts */
+};
+
+struct log_reader {
+    const char *path;          /* for messages */
+    struct calib *c;           /* being filled */
+    int lineno;                /* current line, from 1 */
+    enum coll_op op;           /* operation of the current test */
+    bool op_known;             /* false while the current test is one dmlsim does not model */
+    int ncols;                 /* fields of the last header line; 0: none, guess from each row */
+    int time_col, inplace_col; /* where that header puts the two "time" columns (-1: none) */
+    int annot_ranks;           /* "# dmlsim-nranks N"; 0 none */
+    int annot_nodes;           /* "# dmlsim-nodes N"; 0 none */
+    char annot_gpu[640];       /* "# dmlsim-gpu NAME..."; "" none */
+    int net_rank;              /* how direct the evidence behind c->net is: 0 none .. 3 */
+    int unknown_line;          /* first row of a run whose GPU count is unknown; 0 none */
+    struct log_run run;        /* the invocation being read */
+};
+
+/* Reads one line without its end; false at end of file. A line longer than the buffer is
+ * consumed whole and flagged, so that its tail is never read as a line (or a fake row) of its
+ * own. NUL bytes become blanks so that they cannot cut a line short. */
+static bool log_getline(FILE *f, char *buf, size_t len, bool *too_long)
 {
-    char *tok[24];
+    size_t n = 0;
+    int ch;
+    *too_long = false;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (n + 1 < len)
+            buf[n++] = ch ? (char)ch : ' ';
+        else
+            *too_long = true;
+    }
+    while (n > 0 && isspace((unsigned char)buf[n - 1])) /* CRLF ends, trailing blanks */
+        n--;
+    buf[n] = '\0';
+    return ch != EOF || n > 0 || *too_long;
+}
+
+/* Peels what launchers put before each line: Open MPI --tag-output "[1,0]<stdout>:", MPICH and
+ * Intel MPI "[0] ", kubectl --prefix "[pod/x/c] ", Ray "(head, rank=0, pid=1) ", srun --label
+ * " 0: ", kubectl --timestamps "2024-05-06T10:00:00.1Z ", a UTF-8 byte-order mark. None of these
+ * can begin a result row (a digit run, then a blank), so peeling them never eats data. */
+static char *log_strip(char *p)
+{
+    if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+    for (int k = 0; k < 8; k++) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        char *q = NULL;
+        if (*p == '[' || *p == '(') {
+            q = strchr(p, *p == '[' ? ']' : ')');
+            if (q == NULL) break;
+            q++;
+            if (strncmp(q, "<stdout>:", 9) == 0 || strncmp(q, "<stderr>:", 9) == 0)
+                q += 9;
+            else if (*q == ':')
+                q++;
+        } else if (isdigit((unsigned char)*p)) {
+            size_t d = strspn(p, "0123456789");
+            if (p[d] == ':' && (p[d + 1] == ' ' || p[d + 1] == '\t' || p[d + 1] == '\0'))
+                q = p + d + 1;
+            else if (d == 4 && p[4] == '-' && strlen(p) > 10 && p[7] == '-' && p[10] == 'T')
+                q = p + strcspn(p, " \t");
+        }
+        if (q == NULL) break;
+        p = q;
+    }
+    return p;
+}
+
+/* Splits s in place at blanks into at most LOG_TOKENS fields; returns the full field count,
+ * which the callers compare with LOG_TOKENS before trusting the tail. */
+static int log_split(char *s, char **tok)
+{
     int n = 0;
-    for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t && n < 24;
-         t = strtok_r(NULL, " \t\r\n", &save))
-        tok[n++] = t;
-    if (n == 0) return 0;
-    int base = root ? 5 : 4;
-    if (n < base + 3 || !isdigit((unsigned char)tok[0][0])) return -1;
-    struct calib_coll r = {.op = op, .nranks = 0};
+    for (char *save = NULL, *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (n < LOG_TOKENS) tok[n] = t;
+        n++;
+    }
+    return n;
+}
+
+static bool is_uint(const char *s)
+{
+    size_t d = strspn(s, "0123456789");
+    return d > 0 && s[d] == '\0';
+}
+
+static bool is_int(const char *s)
+{
+    return is_uint(*s == '-' ? s + 1 : s);
+}
+
+/* strtod with the end-pointer check: "N/A", "1.2x", "nan" and "inf" are not numbers here. */
+static bool parse_num(const char *s, double *v)
+{
     char *end;
-    r.bytes = strtod(tok[0], &end);
-    double t_us = strtod(tok[base], NULL);
-    r.algbw = strtod(tok[base + 1], NULL);
-    r.busbw = strtod(tok[base + 2], NULL);
-    if (*end != '\0' || t_us <= 0) return -1;
-    r.time_s = t_us * 1e-6;
-    PUSH(c->coll, c->ncoll, r);
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*v);
+}
+
+static bool parse_int(const char *s, int lo, int hi, int *v)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || x < lo || x > hi) return false;
+    *v = (int)x;
+    return true;
+}
+
+/* Writes the fields joined by single blanks into dst (cut at len). */
+static void log_join(char *dst, size_t len, char **tok, int n)
+{
+    size_t used = 0;
+    dst[0] = '\0';
+    for (int i = 0; i < n && used + 1 < len; i++) {
+        int w = snprintf(dst + used, len - used, "%s%s", i ? " " : "", tok[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+/* Ends the run being read: its rows get its GPU count (its distinct "# Rank" ids, else the
+ * dmlsim-nranks annotation, else nThread x nGpus, which is right for one process only) and its
+ * node count (its distinct hosts, else the dmlsim-nodes annotation, else unknown: 1). */
+static void run_close(struct log_reader *r)
+{
+    struct log_run *u = &r->run;
+    struct calib *c = r->c;
+    int ranks = u->nranks ? u->nranks : r->annot_ranks ? r->annot_ranks : u->nthread * u->ngpus;
+    int nodes = u->nranks ? u->nhosts : r->annot_nodes;
+    if (c->ncoll > u->first) {
+        if (ranks < 1 && r->unknown_line == 0) r->unknown_line = u->first_line;
+        for (size_t i = u->first; i < c->ncoll; i++) {
+            c->coll[i].nranks = ranks;
+            c->coll[i].nodes = nodes > 0 ? nodes : 1;
+        }
+        if (ranks > c->gpu_count) c->gpu_count = ranks;
+        if (nodes > c->nodes) c->nodes = nodes;
+    }
+    u->first = c->ncoll;
+    u->nthread = u->ngpus = u->nranks = u->nhosts = 0;
+    memset(u->rank_seen, 0, LOG_MAX_RANKS / 8);
+    r->ncols = 0; /* every run prints its own header */
+}
+
+/* A test starts ("# Collective test starting: NAME", or a command line running NAME): rows from
+ * here on are of its operation, or skipped when dmlsim does not model it (alltoall, sendrecv). */
+static void log_test_starts(struct log_reader *r, const char *name)
+{
+    if (r->c->ncoll > r->run.first) run_close(r);
+    r->op_known = op_of(name, &r->op);
+}
+
+/* "./build/all_gather_perf -b 8 -e 8G -f 2 -g 8", "srun ... all_reduce_perf_mpi -b 512M ...":
+ * a test binary followed by an option (or a line continuation). Build logs name the binaries
+ * too ("Linking ... > build/all_reduce_perf"), with nothing after them: not commands. */
+static bool log_command(struct log_reader *r, const char *p)
+{
+    for (const char *s = strstr(p, "_perf"); s != NULL; s = strstr(s + 1, "_perf")) {
+        const char *end = s + 5;
+        if (strncmp(end, "_mpi", 4) == 0) end += 4;
+        if (*end != ' ' && *end != '\t') continue;
+        const char *next = end + strspn(end, " \t");
+        if (*next != '-' && *next != '\\') continue;
+        const char *base = s;
+        while (base > p && !isspace((unsigned char)base[-1]) && base[-1] != '/')
+            base--;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(end - base), base);
+        log_test_starts(r, name);
+        return true;
+    }
+    return false;
+}
+
+/* "#  Rank  3 Group  0 Pid 1234 on host device  3 [0x5d] NVIDIA H100 80GB HBM3" (nccl-tests 2.11
+ * and later) or "#   Rank  3 Pid 1234 on host device  3 [0x5d] Tesla V100-SXM2-32GB" (before):
+ * the rank id, the host after "on" (absent where the poster redacted it), the device name after
+ * the bus id. Rank ids are counted once each, as processes that failed to join one communicator
+ * all print "Rank 0" (NVIDIA/nccl-tests#254). */
+static bool log_rank_line(struct log_reader *r, char **tok, int n)
+{
+    int id, dev = -1;
+    if (n < 2 || !parse_int(tok[1], 0, INT_MAX, &id)) return false;
+    if (id >= LOG_MAX_RANKS) {
+        r->c->skipped++;
+        return true;
+    }
+    if (r->c->ncoll > r->run.first) run_close(r); /* rank lines come before a run's rows */
+    const char *host = "";
+    for (int i = 2; i + 1 < n && dev < 0; i++) {
+        if (strcmp(tok[i], "on") == 0 && strcmp(tok[i + 1], "device") != 0) host = tok[i + 1];
+        if (strcmp(tok[i], "device") == 0) dev = i;
+    }
+    struct log_run *u = &r->run;
+    if (!(u->rank_seen[id / 8] & (1u << (id % 8)))) {
+        u->rank_seen[id / 8] |= (unsigned char)(1u << (id % 8));
+        u->nranks++;
+    }
+    int h = 0;
+    while (h < u->nhosts && strncmp(u->hosts[h], host, LOG_HOST_LEN - 1) != 0)
+        h++;
+    if (h == u->nhosts && u->nhosts < LOG_MAX_HOSTS) {
+        u->hosts = xbt_realloc(u->hosts, ((size_t)u->nhosts + 1) * sizeof *u->hosts);
+        snprintf(u->hosts[u->nhosts++], LOG_HOST_LEN, "%s", host);
+    }
+    if (dev >= 0 && dev + 3 < n && tok[dev + 2][0] == '[' && r->c->gpu_name[0] == '\0')
+        log_join(r->c->gpu_name, sizeof r->c->gpu_name, tok + dev + 3, n - dev - 3);
+    return true;
+}
+
+/* "# nThread 1 nGpus 8 minBytes ...": the first line of every run, so a new run starts. */
+static bool log_nthread(struct log_reader *r, char **tok, int n)
+{
+    int th, g;
+    if (n < 4 || strcmp(tok[2], "nGpus") != 0 || !parse_int(tok[1], 1, 1024, &th) ||
+        !parse_int(tok[3], 1, 1024, &g))
+        return false;
+    run_close(r);
+    r->run.nthread = th;
+    r->run.ngpus = g;
+    return true;
+}
+
+/* "#  size  count  type  redop  root  time  algbw  busbw  #wrong  time ...": the layout of the
+ * rows below. Older nccl-tests have no root column (and "error" for "#wrong"), older
+ * broadcast_perf has root but no redop: the columns are found by name, not by position. */
+static bool log_header(struct log_reader *r, char **tok, int n)
+{
+    int t = -1, tin = -1;
+    if (n < 7 || n > LOG_TOKENS) return false;
+    for (int i = 3; i < n; i++)
+        if (strcmp(tok[i], "time") == 0) {
+            if (t < 0)
+                t = i;
+            else if (tin < 0)
+                tin = i;
+        }
+    if (t < 0 || t + 2 >= n || strcmp(tok[t + 1], "algbw") != 0 || strcmp(tok[t + 2], "busbw") != 0)
+        return false;
+    r->ncols = n;
+    r->time_col = t;
+    r->inplace_col = tin;
+    return true;
+}
+
+/* "# dmlsim-nranks N", "# dmlsim-nodes N", "# dmlsim-gpu NAME...": what a log posted without
+ * its "# Rank" lines does not say. A malformed one counts as skipped rather than as a comment. */
+static bool log_annotation(struct log_reader *r, char **tok, int n)
+{
+    bool ok = n >= 2;
+    if (strcmp(tok[0], "dmlsim-nranks") == 0)
+        ok = ok && n == 2 && parse_int(tok[1], 1, LOG_MAX_RANKS, &r->annot_ranks);
+    else if (strcmp(tok[0], "dmlsim-nodes") == 0)
+        ok = ok && n == 2 && parse_int(tok[1], 1, LOG_MAX_HOSTS, &r->annot_nodes);
+    else if (strcmp(tok[0], "dmlsim-gpu") == 0 && ok)
+        log_join(r->annot_gpu, sizeof r->annot_gpu, tok + 1, n - 1);
+    else
+        return false;
+    if (!ok) r->c->skipped++;
+    return true;
+}
+
+/* "# nccl-tests version 2.18.0 nccl-headers=22907 nccl-library=22907": the NCCL version as
+ * NCCL_VERSION_CODE, X * 10000 + Y * 100 + Z since 2.9 (nccl.h, NCCL_VERSION), for logs whose
+ * "NCCL version" line was not kept. */
+static bool log_tests_version(struct log_reader *r, char **tok, int n)
+{
+    int code;
+    if (n < 2 || strcmp(tok[1], "version") != 0) return false;
+    for (int i = 2; i < n; i++)
+        if (strncmp(tok[i], "nccl-library=", 13) == 0 &&
+            parse_int(tok[i] + 13, 20900, 999999, &code) && r->c->nccl[0] == '\0')
+            snprintf(r->c->nccl, sizeof r->c->nccl, "%d.%d.%d", code / 10000, code / 100 % 100,
+                     code % 100);
+    return true;
+}
+
+/* nccl-tests' own lines, with or without their "#" (a Markdown paste drops it); false if the
+ * fields are none of them. */
+static bool log_meta(struct log_reader *r, char **tok, int n)
+{
+    int k = n < LOG_TOKENS ? n : LOG_TOKENS;
+    if (k >= 4 && strcmp(tok[0], "Collective") == 0 && strcmp(tok[1], "test") == 0 &&
+        strcmp(tok[2], "starting:") == 0) {
+        log_test_starts(r, tok[3]);
+        return true;
+    }
+    if (strcmp(tok[0], "nThread") == 0) return log_nthread(r, tok, k);
+    if (strcmp(tok[0], "Rank") == 0) return log_rank_line(r, tok, k);
+    if (strcmp(tok[0], "size") == 0) return log_header(r, tok, n);
+    if (strncmp(tok[0], "dmlsim-", 7) == 0) return log_annotation(r, tok, k);
+    if (strcmp(tok[0], "nccl-tests") == 0) return log_tests_version(r, tok, k);
+    return false;
+}
+
+/* A result row: size count type [redop] [root] time algbw busbw wrong [time algbw busbw wrong].
+ * Without a header the layout comes from the field count: 13 (or 9, out-of-place only) with a
+ * root column, 12 (or 8) without. Returns 1 for a row kept, 0 for a row of 0 bytes (dropped:
+ * NCCL returns at once for a zero count, so its time is launch overhead, which would pull a
+ * latency fit to zero), -1 for a line that is not a row (counted as skipped by the caller). */
+static int log_row(struct log_reader *r, char **tok, int n)
+{
+    int t = r->time_col, tin = r->inplace_col;
+    if (n > LOG_TOKENS || (r->ncols > 0 && n != r->ncols)) return -1;
+    if (r->ncols == 0) {
+        t = (n == 13 || n == 9) ? 5 : (n == 12 || n == 8) ? 4 : -1;
+        tin = n >= 12 ? t + 4 : -1;
+    }
+    if (t < 3 || !is_uint(tok[0]) || !is_uint(tok[1]) || !isalpha((unsigned char)tok[2][0]))
+        return -1;
+    for (int i = 3; i < t;
+         i++) /* redop, root: a word or a rank; a torn line ("-1[0]") is neither */
+        if (!isalpha((unsigned char)tok[i][0]) && !is_int(tok[i])) return -1;
+    struct calib_coll row = {.op = r->op};
+    double t_us, tin_us;
+    if (!parse_num(tok[0], &row.bytes) || !parse_num(tok[t], &t_us) || t_us <= 0 ||
+        !parse_num(tok[t + 1], &row.algbw) || !parse_num(tok[t + 2], &row.busbw))
+        return -1;
+    if (tin > t && tin < n && parse_num(tok[tin], &tin_us) && tin_us > 0)
+        row.time_inplace_s = tin_us * 1e-6;
+    row.time_s = t_us * 1e-6;
+    if (row.bytes == 0) return 0;
+    if (!r->op_known) return -1;
+    if (r->c->ncoll == r->run.first) r->run.first_line = r->lineno;
+    PUSH(r->c->coll, r->c->ncoll, row);
     return 1;
+}
+
+/* "NCCL version 2.18.3+cuda12.2", alone or inside an INFO line: "2.18.3". */
+static void log_nccl_version(struct log_reader *r, const char *p)
+{
+    const char *v = strstr(p, "NCCL version ");
+    if (v == NULL || r->c->nccl[0] != '\0') return;
+    v += 13;
+    size_t k = strcspn(v, "+ ");
+    if (k > 0 && isdigit((unsigned char)*v))
+        snprintf(r->c->nccl, sizeof r->c->nccl, "%.*s", (int)k, v);
+}
+
+/* NCCL's network, from the most direct evidence: "Using network X" (the transport NCCL picked)
+ * over "via NET/X/" (a channel using it) over "NET/X : Using" (a transport that initialised,
+ * not always the one used; "NET/IB : No device found" says nothing). HPC-X's RDMA plugin calls
+ * itself "IBext" or "IBext_v8": that is InfiniBand. */
+static void log_net(struct log_reader *r, const char *p)
+{
+    char name[32] = "";
+    int rank = 0;
+    const char *s, *q;
+    if ((s = strstr(p, "Using network ")) != NULL) {
+        snprintf(name, sizeof name, "%s", s + 14);
+        rank = 3;
+    } else if ((s = strstr(p, "via NET/")) != NULL) {
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(s + 8, "/ "), s + 8);
+        rank = 2;
+    } else if ((s = strstr(p, "NET/")) != NULL) {
+        size_t k = strcspn(s + 4, " :");
+        for (q = s + 4 + k; *q == ' '; q++)
+            ;
+        if (strncmp(q, ": Using", 7) == 0) snprintf(name, sizeof name, "%.*s", (int)k, s + 4);
+        rank = 1;
+    }
+    if (rank <= r->net_rank || name[0] == '\0') return;
+    if (strncmp(name, "IB", 2) == 0) name[2] = '\0';
+    snprintf(r->c->net, sizeof r->c->net, "%s", name);
+    r->net_rank = rank;
+}
+
+static void log_line(struct log_reader *r, char *line)
+{
+    char *p = log_strip(line), *tok[LOG_TOKENS];
+    if (*p == '\0') return; /* blank, or a launcher prefix alone */
+    if (*p != '#' && (strstr(p, "NCCL INFO") || strstr(p, "NCCL WARN") ||
+                      strncmp(p, "NCCL version ", 13) == 0)) {
+        log_nccl_version(r, p);
+        log_net(r, p);
+        return;
+    }
+    if (*p == '#') {
+        int n = log_split(p + 1, tok);
+        if (n > 0) log_meta(r, tok, n); /* anything else is a comment */
+        return;
+    }
+    if (isdigit((unsigned char)*p)) {
+        if (log_row(r, tok, log_split(p, tok)) < 0) r->c->skipped++;
+        return;
+    }
+    if (log_command(r, p)) return;
+    int n = log_split(p, tok);
+    if (!log_meta(r, tok, n)) r->c->skipped++;
 }
 
 static enum dmlsim_err load_nccl_log(const char *path, FILE *f, struct calib *c,
                                      struct dmlsim_error *err)
 {
-    char line[1024];
-    enum coll_op op = COLL_ALLREDUCE;
-    int nranks = 0, lineno = 0, ranks_listed = 0;
-    bool root = false;
+    struct log_reader r = {.path = path, .c = c, .op = COLL_ALLREDUCE, .op_known = true};
+    char line[LOG_LINE_MAX];
+    bool too_long;
+    enum dmlsim_err rc = DMLSIM_OK;
     snprintf(c->source, sizeof c->source, "nccl-tests log %s", path);
     c->gemm_eff = DEFAULT_GEMM_EFF;
     c->mem_eff = DEFAULT_MEM_EFF;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *p;
-        if ((p = strstr(line, "Collective test starting:")) != NULL) {
-            char name[64] = "";
-            sscanf(p + strlen("Collective test starting:"), "%63s", name);
-            op_of(name, &op);
-        } else if ((p = strstr(line, "nGpus")) != NULL) {
-            int g = 0, th = 1;
-            sscanf(p, "nGpus %d", &g);
-            char *q = strstr(line, "nThread");
-            if (q) sscanf(q, "nThread %d", &th);
-            if (nranks == 0) nranks = g * th;
-        } else if ((p = strstr(line, "dmlsim-nranks")) != NULL) {
-            sscanf(p, "dmlsim-nranks %d", &nranks);
-        } else if (strncmp(line, "#  Rank", 7) == 0) {
-            ranks_listed++;
-        } else if (line[0] == '#' && strstr(line, "size") && strstr(line, "redop")) {
-            root = strstr(line, "root") != NULL;
-        } else if (line[0] != '#') {
-            if (parse_nccl_row(line, op, root, c) < 0)
-                return dmlsim_fail(err, DMLSIM_EVALUE,
-                                   "%s:%d: bad nccl-tests row; expected size count type redop "
-                                   "[root] time algbw busbw ...",
-                                   path, lineno);
-        }
+    r.run.rank_seen = xbt_new0(unsigned char, LOG_MAX_RANKS / 8);
+    while (log_getline(f, line, sizeof line, &too_long)) {
+        r.lineno++;
+        if (too_long)
+            c->skipped++;
+        else
+            log_line(&r, line);
     }
-    if (ranks_listed > nranks) nranks = ranks_listed;
-    if (nranks < 2)
-        return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:0: cannot tell how many GPUs this nccl-tests log ran on; expected "
-                           "its \"# Using devices\" rank lines or \"nGpus N\"",
-                           path);
-    for (size_t i = 0; i < c->ncoll; i++)
-        c->coll[i].nranks = nranks;
-    c->gpu_count = nranks;
+    run_close(&r);
+    if (c->gpu_name[0] == '\0') snprintf(c->gpu_name, sizeof c->gpu_name, "%s", r.annot_gpu);
     if (c->ncoll == 0)
-        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:0: no result rows; expected nccl-tests output",
-                           path);
-    return DMLSIM_OK;
+        rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                         "%s:%d: no nccl-tests result rows (%d lines read); expected nccl-tests "
+                         "output with \"size count type ...\" rows",
+                         path, r.lineno, r.lineno);
+    else if (r.unknown_line > 0)
+        rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                         "%s:%d: cannot tell how many GPUs the nccl-tests run of this row used; "
+                         "expected its \"#  Rank N ... on HOST device ...\" lines, a \"# nThread "
+                         "T nGpus G\" line or a \"# dmlsim-nranks N\" line",
+                         path, r.unknown_line);
+    free(r.run.rank_seen);
+    free(r.run.hosts);
+    return rc;
 }
 
 /* ---- calibration files -------------------------------------------------------------------- */
@@ -179,12 +555,13 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
             else if (ok)
                 PUSH(c->kernel, c->nkernel, r);
         } else if (strcmp(key, "coll") == 0) {
-            struct calib_coll r;
+            /* NODES is optional: files written before it (and kernels/dmlsim-calibrate, which
+             * measures one node) have five numbers */
+            struct calib_coll r = {.nodes = 1};
             double t_us;
-            ok = op_of(a, &r.op) &&
-                 sscanf(rest, "%d %lf %lf %lf %lf", &r.nranks, &r.bytes, &t_us, &r.algbw,
-                        &r.busbw) == 5 &&
-                 t_us > 0;
+            int got = sscanf(rest, "%d %lf %lf %lf %lf %d", &r.nranks, &r.bytes, &t_us, &r.algbw,
+                             &r.busbw, &r.nodes);
+            ok = op_of(a, &r.op) && (got == 5 || got == 6) && t_us > 0 && r.nodes >= 1;
             r.time_s = t_us * 1e-6;
             if (ok) PUSH(c->coll, c->ncoll, r);
         } else if (strcmp(key, "source") == 0) {
@@ -193,6 +570,11 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
             snprintf(c->gpu_name, sizeof c->gpu_name, "%s%s%s", a, rest[0] ? " " : "", rest);
         } else if (strcmp(key, "count") == 0) {
             c->gpu_count = atoi(a);
+        } else if (strcmp(key, "nodes") == 0) {
+            ok = parse_int(a, 1, INT_MAX, &c->nodes) && rest[0] == '\0';
+        } else if (strcmp(key, "net") == 0) {
+            ok = strlen(a) < sizeof c->net;
+            if (ok) memcpy(c->net, a, strlen(a) + 1);
         } else if (strcmp(key, "driver") == 0) {
             snprintf(c->driver, sizeof c->driver, "%s", a);
         } else if (strcmp(key, "cuda") == 0) {
@@ -209,8 +591,8 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
         if (!ok)
             return dmlsim_fail(err, DMLSIM_EVALUE,
                                "%s:%d: bad calibration record \"%s\"; expected gemm, copy, "
-                               "kernel, coll, source, gpu, count, driver, cuda, nccl, date or "
-                               "nocoll with their fields (see sim/calib.h)",
+                               "kernel, coll, source, gpu, count, nodes, net, driver, cuda, nccl, "
+                               "date or nocoll with their fields (see sim/calib.h)",
                                path, lineno, key);
     }
     return DMLSIM_OK;
@@ -243,6 +625,8 @@ void calib_write(const struct calib *c, FILE *out)
     fprintf(out, "source %s\n", c->source);
     if (c->gpu_name[0]) fprintf(out, "gpu %s\n", c->gpu_name);
     if (c->gpu_count) fprintf(out, "count %d\n", c->gpu_count);
+    if (c->nodes) fprintf(out, "nodes %d\n", c->nodes);
+    if (c->net[0]) fprintf(out, "net %s\n", c->net);
     const char *keys[] = {"driver", "cuda", "nccl", "date"};
     const char *vals[] = {c->driver, c->cuda, c->nccl, c->date};
     for (int i = 0; i < 4; i++)
@@ -257,9 +641,9 @@ void calib_write(const struct calib *c, FILE *out)
         fprintf(out, "kernel %s %.0f %.6g\n", c->kernel[i].kind, c->kernel[i].bytes,
                 c->kernel[i].Bps / 1e9);
     for (size_t i = 0; i < c->ncoll; i++)
-        fprintf(out, "coll %s %d %.0f %.6g %.6g %.6g\n", collective_op_name(c->coll[i].op),
+        fprintf(out, "coll %s %d %.0f %.6g %.6g %.6g %d\n", collective_op_name(c->coll[i].op),
                 c->coll[i].nranks, c->coll[i].bytes, c->coll[i].time_s * 1e6, c->coll[i].algbw,
-                c->coll[i].busbw);
+                c->coll[i].busbw, c->coll[i].nodes > 0 ? c->coll[i].nodes : 1);
     if (c->nocoll[0]) fprintf(out, "nocoll %s\n", c->nocoll);
 }
 
@@ -307,18 +691,7 @@ void calib_write_spec(const struct gpu_model *gpu, FILE *out)
 
 const struct gpu_model *calib_gpu(const struct calib *c)
 {
-    size_t n;
-    const struct gpu_model *g = catalog_gpus(&n);
-    char lower[640];
-    snprintf(lower, sizeof lower, "%s", c->gpu_name);
-    for (char *p = lower; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    for (size_t i = 0; i < n; i++) {
-        const char *hit = strstr(lower, g[i].name);
-        /* "h100" must not match inside "gh100"-style names: require a word boundary before */
-        if (hit && (hit == lower || !isalnum((unsigned char)hit[-1]))) return &g[i];
-    }
-    return NULL;
+    return catalog_gpu_match(c->gpu_name); /* the catalog owns the device-name table */
 }
 
 double calib_gemm_eff(const struct calib *c, const struct gpu_model *gpu, enum gpu_dtype dt,
