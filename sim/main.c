@@ -17,6 +17,7 @@
 #include <xbt/log.h>
 #include <xbt/misc.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +79,7 @@ static void print_config(const struct scenario *sc, const struct platform *pf)
     printf("# scenario      %s (name \"%s\", seed %lu)\n", sc->path, sc->name, sc->seed);
     printf("# platform      %s\n", pf->description);
     printf("# gpus          %zu\n", pf->ngpus);
-    printf("# network       %s\n",
-           sc->net_model == NET_CM02 ? "CM02, crosstraffic off, TCP-gamma off (exact alpha-beta)"
-                                     : "LV08 (SimGrid TCP realism: latency x13.01, bw x0.97)");
+    printf("# network       %s\n", platform_network_model(sc));
 }
 
 /* Options of `run`. */
@@ -93,6 +92,43 @@ struct run_opts {
     const char *trace;                /* --trace FILE, or NULL */
     bool fault_plan;                  /* print the fault plan and stop */
 };
+
+/* Loads the run's calibration (--calib, else <calib>, else the spec default) and fits its
+ * network part from the measured collectives; before simgrid_init (the fit forks simulations). */
+static enum dmlsim_err load_calibration(const struct run_opts *o, const struct scenario *sc,
+                                        struct calib *cal, struct dmlsim_error *err)
+{
+    *cal = calib_default();
+    const char *cfile = o->calib ? o->calib : sc->calib_file;
+    if (cfile == NULL) return DMLSIM_OK;
+    enum dmlsim_err rc = calib_load(cfile, cal, err);
+    if (rc == DMLSIM_OK) rc = validate_fit_network(cal, NULL, NULL, err);
+    return rc;
+}
+
+/* "# calibration" lines: the profile, and what its collectives change in the network. */
+static void print_calibration(const struct calib *cal)
+{
+    printf("# calibration   %s\n", cal->source);
+    for (size_t i = 0; cal->netcal && i < cal->netcal->ncurves; i++) {
+        const struct netcal_curve *c = &cal->netcal->curves[i];
+        double lo = c->factor[0], hi = c->factor[0];
+        for (size_t k = 1; k < c->n; k++)
+            lo = fmin(lo, c->factor[k]), hi = fmax(hi, c->factor[k]);
+        printf("# network cal   %s on %s %s: %d GPU(s) on %d node(s) measured at %zu sizes "
+               "(%.0f..%.0f B); nccl calls dilated x%.3f..x%.3f\n",
+               collective_op_name((enum coll_op)c->op), c->multinode ? "several nodes" : "one node",
+               c->gpu, c->nranks, c->nodes, c->n, c->size_B[0], c->size_B[c->n - 1], lo, hi);
+    }
+}
+
+static void release_calibration(struct calib *cal)
+{
+    if (cal->netcal) netcal_release(cal->netcal);
+    free(cal->netcal);
+    cal->netcal = NULL;
+    calib_release(cal);
+}
 
 /* Writes one output file atomically: to a temporary name, renamed into place when complete. */
 typedef void (*writer_fn)(const struct scenario *, const struct model *,
@@ -173,6 +209,13 @@ static int cmd_run(const struct run_opts *o)
         return fail(&err);
     }
 
+    struct calib cal;
+    rc = load_calibration(o, &sc, &cal, &err);
+    if (rc != DMLSIM_OK) {
+        release_calibration(&cal);
+        scenario_release(&sc);
+        return fail(&err);
+    }
     int sg_argc = 1;
     char *sg_argv[] = {"dmlsim", NULL};
     simgrid_init(&sg_argc, sg_argv);
@@ -203,23 +246,18 @@ static int cmd_run(const struct run_opts *o)
         struct coll_result res;
         int P = sc.bench.gpus > 0 ? sc.bench.gpus : (int)pf->ngpus;
         print_config(&sc, pf);
+        if (cal.netcal) print_calibration(&cal);
         printf("# benchmark     %s, algo %s, %s level, %d rank(s), chunks %d, factor %g, timeout "
                "%g s\n#\n",
-               collective_op_name(sc.bench.op),
-               sc.bench.op == COLL_ALLREDUCE   ? sc.bench.algo->name
-               : sc.bench.op == COLL_BROADCAST ? "chain"
-                                               : "ring",
+               collective_op_name(sc.bench.op), sc.bench.algo->name,
                sc.bench.level == COLL_FLOW ? "flow" : "message", P, sc.bench.chunks,
                sc.bench.factor, sc.bench.timeout_s);
         fflush(stdout);
-        DMLSIM_CHECK_GOTO(rc, bench_coll_run(&sc, pf, NULL, &res, &err), out_fail);
+        DMLSIM_CHECK_GOTO(rc, bench_coll_run(&sc, pf, cal.netcal, &res, &err), out_fail);
         bench_coll_print(&sc, &res, stdout);
         bench_coll_release(&res);
     } else if (sc.train.strategy != STRAT_NONE) {
         struct train_result res;
-        struct calib cal = calib_default();
-        const char *cfile = o->calib ? o->calib : sc.calib_file;
-        if (cfile != NULL) DMLSIM_CHECK_GOTO(rc, calib_load(cfile, &cal, &err), out_fail);
         scenario_build_model(&sc, &m);
         bool ps = sc.train.strategy == STRAT_PS;
         /* checks that need the platform come before any output */
@@ -229,7 +267,7 @@ static int cmd_run(const struct run_opts *o)
         int P = ts->gpus > 0 ? ts->gpus : (int)pf->ngpus;
         print_config(&sc, pf);
         print_model(&sc, &m);
-        printf("# calibration   %s\n", cal.source);
+        print_calibration(&cal);
         if (ps) {
             const struct ps_spec *p = &ts->ps;
             printf("# training      parameter server, %d shard(s) %s, split by %s, %s", p->shards,
@@ -264,7 +302,6 @@ static int cmd_run(const struct run_opts *o)
         for (int i = 0; i < 4 && rc == DMLSIM_OK; i++)
             if (files[i] != NULL) rc = write_output(files[i], fns[i], &sc, &m, &res, &err);
         train_result_release(&res);
-        calib_release(&cal);
         if (rc != DMLSIM_OK) goto out_fail;
     } else {
         print_config(&sc, pf);
@@ -274,6 +311,7 @@ static int cmd_run(const struct run_opts *o)
 out_fail:
     status = fail(&err);
 out:
+    release_calibration(&cal);
     model_release(&m);
     platform_free(pf);
     scenario_release(&sc);
@@ -358,18 +396,18 @@ static int cmd_catalog(void)
                lc[i].line_bw_Bps / 1e9, lc[i].bw_Bps / 1e9, lc[i].hop_lat_s * 1e6, lc[i].source);
     const struct gpu_model *g = catalog_gpus(&n);
     printf("#\n# gpus: dense peak TFLOP/s per dtype (- = no hardware support)\n");
-    printf("#%5s %7s %7s %7s %7s %7s %8s %8s %10s  %s\n", "gpu", "fp32", "tf32", "fp16", "bf16",
-           "fp8", "memory", "mem bw", "pcie", "source");
-    printf("#%5s %7s %7s %7s %7s %7s %8s %8s\n", "", "", "", "", "", "", "(GB)", "(GB/s)");
+    printf("#%9s %7s %7s %7s %7s %7s %8s %8s %10s %9s  %s\n", "gpu", "fp32", "tf32", "fp16",
+           "bf16", "fp8", "memory", "mem bw", "pcie", "intra", "source");
+    printf("#%9s %7s %7s %7s %7s %7s %8s %8s\n", "", "", "", "", "", "", "(GB)", "(GB/s)");
     for (size_t i = 0; i < n; i++) {
-        printf(" %5s", g[i].name);
+        printf(" %9s", g[i].name);
         for (int d = 0; d < DTYPE_COUNT; d++)
             if (g[i].peak_flops[d] > 0)
                 printf(" %7.1f", g[i].peak_flops[d] / 1e12);
             else
                 printf(" %7s", "-");
-        printf(" %8.0f %8.0f %10s  %s\n", g[i].mem_B / 1e9, g[i].mem_bw_Bps / 1e9, g[i].pcie,
-               g[i].source);
+        printf(" %8.0f %8.0f %10s %9s  %s\n", g[i].mem_B / 1e9, g[i].mem_bw_Bps / 1e9, g[i].pcie,
+               g[i].intra, g[i].source);
     }
     printf("#\n# cpu host: %.1f TFLOP/s FP32; switch port-to-port latency %.0f ns\n",
            CATALOG_CPU_FLOPS / 1e12, CATALOG_SWITCH_LAT_S * 1e9);

@@ -114,6 +114,9 @@ int validate_calib_main(int argc, char **argv)
     const struct gpu_model *g = calib_gpu(&c);
     printf("# profile       %s\n# gpu           %s x %d (catalog: %s)\n", c.source,
            c.gpu_name[0] ? c.gpu_name : "unknown", c.gpu_count, g ? g->name : "no match");
+    if (c.nodes > 0 || c.net[0] || c.skipped > 0)
+        printf("# measured on   %d node(s)%s%s; %d line(s) not understood and skipped\n",
+               c.nodes > 0 ? c.nodes : 1, c.net[0] ? ", NCCL network " : "", c.net, c.skipped);
     if (c.driver[0] || c.cuda[0] || c.nccl[0] || c.date[0])
         printf("# versions      driver %s, cuda %s, nccl %s, measured %s\n", c.driver, c.cuda,
                c.nccl, c.date);
