@@ -392,6 +392,21 @@ struct chan {
 /* Posts the receive of a step (before the protocol's latency is slept), then the send, and
  * waits for the receive only: sends are buffered, as NCCL's FIFO slots are, and are waited for
  * at the end of the program (sends[] collects them). */
+/* The protocol latency a ring step pays, beyond the routes' own: the mean over the channel's
+ * ring of its hops' (N across nodes, P - N inside). Every rank sleeps the same before each send,
+ * so a step's chain of dependencies adds up the ring's hops as NCCL's latency model does (the
+ * sum along the path) instead of making every step wait for the slowest hop. The routes are
+ * those of node 0's ring into node 1 (representative of a regular cluster). */
+static double ring_extra(const struct coll_world *w, const struct nccl_topo *t,
+                         const struct nccl_plan *p, int c)
+{
+    int P = w->nranks, N = t->nnodes, g = node_size(t, 0);
+    double intra = 0, inter = 0;
+    if (g > 1) intra = hop_extra(w, t, p, ring_member(t, 0, c, c), ring_member(t, 0, c, c + 1));
+    if (N > 1) inter = hop_extra(w, t, p, ring_member(t, 0, c, c - 1), ring_member(t, 1, c, c));
+    return ((P - N) * intra + N * inter) / P;
+}
+
 struct step_io {
     sg_comm_t *sends; /* posted sends */
     void **payloads;  /* their data payloads (NULL: timing only), freed if a send fails */
@@ -463,30 +478,62 @@ static float *step_payload(const struct chan *ch, int pos, int s, bool reduce, s
 }
 
 /* One ring phase of channel ch: P - 1 steps (or one flow). */
+/* The receives of a ring program: all posted when it starts, so a transfer starts when its
+ * sender posts it (NCCL's FIFO slots are free) - also across the reduce-scatter / all-gather
+ * boundary; messages from one sender match in order. */
+struct ring_recvs {
+    sg_comm_t *rc; /* handles */
+    void **got;    /* payloads */
+    int n, next;   /* posted, next to wait for */
+};
+
+static void ring_recvs_post(struct chan *ch, int left, int n, struct ring_recvs *r)
+{
+    r->rc = xbt_new(sg_comm_t, n);
+    r->got = xbt_new0(void *, n);
+    r->n = n;
+    r->next = 0;
+    for (int s = 0; s < n; s++)
+        r->rc[s] = net_irecv(chan_box(ch->w, left, ch->rank, ch->c), &r->got[s]);
+}
+
+static void ring_recvs_release(struct ring_recvs *r)
+{
+    for (; r->next < r->n; r->next++) /* after a failure: release the receives still posted */
+        net_wait(r->rc[r->next], simgrid_get_clock());
+    free(r->rc);
+    free(r->got);
+}
+
+/* The steps of one phase in a ring program (P - 1 of them, or one flow). */
+static int phase_steps(const struct chan *ch)
+{
+    return ch->w->level == COLL_FLOW && ch->data == NULL ? 1 : ch->w->nranks - 1;
+}
+
 static enum net_status ring_phase(struct chan *ch, int right, int left, int pos, bool reduce,
-                                  struct step_io *io)
+                                  struct ring_recvs *rv, struct step_io *io)
 {
     const struct coll_world *w = ch->w;
-    int P = w->nranks;
+    int P = w->nranks, steps = phase_steps(ch);
     double step_B = ch->size_B / ((double)ch->p->nchannels * P) * ch->p->wire_factor * ch->dil;
-    double extra = hop_extra(w, w->topo, ch->p, ch->rank, right) * ch->dil;
-    bool flow = w->level == COLL_FLOW && ch->data == NULL;
+    double extra = ring_extra(w, w->topo, ch->p, ch->c) * ch->dil;
+    bool flow = steps == 1 && P > 2;
     enum net_status st = NET_OK;
-    for (int s = 0; s < (flow ? 1 : P - 1) && st == NET_OK; s++) {
-        void *got = NULL;
+    for (int s = 0; s < steps && st == NET_OK; s++) {
         size_t rf = 0, rl = 0;
-        sg_comm_t rc = net_irecv(chan_box(w, left, ch->rank, ch->c), &got);
         float *payload = ch->data ? step_payload(ch, pos, s, reduce, &rf, &rl) : NULL;
         if (extra > 0) sg_actor_sleep_for(flow ? (P - 1) * extra : extra);
         keep_send(io, chan_send(ch, right, flow ? (P - 1) * step_B : step_B, payload), payload);
-        st = net_wait(rc, simgrid_get_clock() + w->timeout_s);
+        int k = rv->next++;
+        st = net_wait(rv->rc[k], simgrid_get_clock() + w->timeout_s);
         if (st == NET_OK && ch->data) {
-            const float *in = got;
+            const float *in = rv->got[k];
             for (size_t i = 0; i < rl; i++)
                 ch->data[rf + i] = reduce ? ch->data[rf + i] + in[i] : in[i];
-            free(got);
+            free(rv->got[k]);
         }
-        if (st == NET_OK && flow && P > 2)
+        if (st == NET_OK && flow)
             sg_actor_sleep_for((P - 2) *
                                sg_host_get_route_latency(w->hosts[left], w->hosts[ch->rank]));
     }
@@ -522,13 +569,16 @@ static enum net_status ring_program(struct chan *ch)
     int right, left, pos;
     ring_of(ch->w->topo, ch->rank, ch->c, &right, &left, &pos);
     struct step_io io = {0};
-    enum net_status st = NET_OK;
     if (ch->op == COLL_BROADCAST)
         return finish_sends(ch->w, &io, ring_broadcast(ch, right, left, pos, &io));
-    if (ch->op == COLL_ALLREDUCE || ch->op == COLL_REDUCESCATTER)
-        st = ring_phase(ch, right, left, pos, true, &io);
-    if (st == NET_OK && (ch->op == COLL_ALLREDUCE || ch->op == COLL_ALLGATHER))
-        st = ring_phase(ch, right, left, pos, false, &io);
+    bool rs = ch->op == COLL_ALLREDUCE || ch->op == COLL_REDUCESCATTER;
+    bool ag = ch->op == COLL_ALLREDUCE || ch->op == COLL_ALLGATHER;
+    struct ring_recvs rv;
+    ring_recvs_post(ch, left, phase_steps(ch) * (rs + ag), &rv);
+    enum net_status st = NET_OK;
+    if (rs) st = ring_phase(ch, right, left, pos, true, &rv, &io);
+    if (st == NET_OK && ag) st = ring_phase(ch, right, left, pos, false, &rv, &io);
+    ring_recvs_release(&rv);
     return finish_sends(ch->w, &io, st);
 }
 

@@ -396,8 +396,8 @@ static int cmd_catalog(void)
                lc[i].line_bw_Bps / 1e9, lc[i].bw_Bps / 1e9, lc[i].hop_lat_s * 1e6, lc[i].source);
     const struct gpu_model *g = catalog_gpus(&n);
     printf("#\n# gpus: dense peak TFLOP/s per dtype (- = no hardware support)\n");
-    printf("#%9s %7s %7s %7s %7s %7s %8s %8s %10s %9s  %s\n", "gpu", "fp32", "tf32", "fp16",
-           "bf16", "fp8", "memory", "mem bw", "pcie", "intra", "source");
+    printf("#%9s %7s %7s %7s %7s %7s %8s %8s %10s %9s  %s\n", "gpu", "fp32", "tf32", "fp16", "bf16",
+           "fp8", "memory", "mem bw", "pcie", "intra", "source");
     printf("#%9s %7s %7s %7s %7s %7s %8s %8s\n", "", "", "", "", "", "", "(GB)", "(GB/s)");
     for (size_t i = 0; i < n; i++) {
         printf(" %9s", g[i].name);

@@ -110,6 +110,28 @@ START_TEST(test_halving_doubling)
 }
 END_TEST
 
+/* Halving-doubling on 2 nodes x 4 GPUs (NVLink4 inside, one NDR NIC per GPU), MPICH's order:
+ * nearest ranks first. Steps 1 and 2 (distance 1, 2: S/2, S/4) stay inside the nodes, step 3
+ * (distance 4: S/8) pairs GPU j of one node with GPU j of the other over their own NICs; the
+ * doubling mirrors it:
+ *   2 [(a_in + S / (2 B_in)) + (a_in + S / (4 B_in)) + (a_out + S / (8 B_out))].
+ * With the old farthest-first order the S/2 piece would cross the network. */
+START_TEST(test_halving_doubling_nearest_first)
+{
+    double S = 64e6, msgs;
+    struct scenario sc = test_cluster(2, 4, "h100", "nvlink4", "ib-ndr", 4);
+    const struct link_class *nv = catalog_link("nvlink4");
+    struct uniform out = star_alpha_beta();
+    double t = run_coll(&sc, COLL_ALLREDUCE, "halving-doubling", S, COLL_MESSAGE, 1, &msgs);
+    double a_in = nv->hop_lat_s, B_in = nv->bw_Bps;
+    double want =
+            2 * ((a_in + S / (2 * B_in)) + (a_in + S / (4 * B_in)) + (out.a + S / (8 * out.B)));
+    test_assert_rel(t, want, 1e-3, "halving-doubling, nearest first");
+    ck_assert_double_eq(msgs, 8.0 * 2 * 3);
+    scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_hierarchical)
 {
     int N = 4, G = 4;
@@ -202,6 +224,7 @@ static Suite *collective_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_ring, 0, sizeof ring_cases / sizeof ring_cases[0]);
     tcase_add_test(tc, test_naive);
+    tcase_add_test(tc, test_halving_doubling_nearest_first);
     tcase_add_loop_test(tc, test_halving_doubling, 0, sizeof hd_cases / sizeof hd_cases[0]);
     tcase_add_test(tc, test_hierarchical);
     tcase_add_loop_test(tc, test_tree, 0, sizeof tree_cases / sizeof tree_cases[0]);

@@ -1,0 +1,322 @@
+/* check_nccl.c - the nccl family: NCCL's tuning model computed by hand, and simulated calls
+ * against closed forms on platforms where every hop's latency and bandwidth are known.
+ *
+ * Constants from NCCL 2.28.3 src/graph/tuning.cc (written here again by hand, not read from
+ * sim/): base latencies ring LL/LL128/Simple 6.6/14.0/8.4 us, tree 6.8/14.0/8.4; per-hop
+ * NVLink ring 0.6/1.9/3.4, tree Simple 4.0; NET ring 2.7/4.0/14.0, tree Simple 14.0; NVLS
+ * NVLink Simple 25; llMaxBw Hopper one node 141 GB/s; NVLS efficiency Hopper 0.85 over 16
+ * channels; net overhead 1 us (x3 Simple); the ring plateau factor 1.4 (sm >= 80); tree Simple
+ * correction at log2(S / 64) = 10: 0.6; perChMaxTreeBw Hopper, more than 2 nodes: 36.0 GB/s.
+ * Platform values from the catalog: NVLink4 370 GB/s and 0.6 us per GPU-to-GPU hop (two links
+ * of 0.3 us), NDR 47 GB/s, PCIe Gen5 52.8 GB/s, a cross-node route pcie + ndr hops + switch =
+ * 1.0 + 2.7 + 0.15 us with bandwidth min(52.8, 47, 50 line) = 47 GB/s. */
+#include "bench.h"
+#include "nccl_tune.h"
+#include "testlib.h"
+
+#include <simgrid/actor.h>
+
+#include <math.h>
+
+#define US   1e-6
+#define GBPS 1e9
+
+/* ---- the tuning model, by hand ------------------------------------------------------------ */
+
+static struct nccl_system h100_node(void)
+{
+    struct nccl_system s = {.nranks = 8,
+                            .nnodes = 1,
+                            .sm = 90,
+                            .nvlink = true,
+                            .nvls = true,
+                            .intra_Bps = 370e9,
+                            .inter_Bps = 370e9,
+                            .rails = 1};
+    nccl_system_init(&s);
+    return s;
+}
+
+START_TEST(test_model_one_node)
+{
+    struct nccl_system s = h100_node();
+    ck_assert_int_eq(s.nchannels, 32); /* 2 x 18 NVLinks, at most MAXCHANNELS 32 */
+    /* ring LL, 1 KiB: lat 6.6 + 14 x 0.6; bus bw min(141, 370 x 0.5); algbw x 8 / 14 */
+    double want = (6.6 + 14 * 0.6 + 1024 / (1000 * 141.0 * 8 / 14)) * US;
+    test_assert_rel(nccl_model_time(&s, NCCL_FUNC_ALLREDUCE, NCCL_ALGO_RING, NCCL_PROTO_LL, 1024),
+                    want, 1e-6, "ring LL 1 KiB");
+    /* ring Simple, 1 GiB: lat 8.4 + 14 x 3.4; bus bw 370 */
+    double S = 1073741824;
+    want = (8.4 + 14 * 3.4 + S / (1000 * 370.0 * 8 / 14)) * US;
+    test_assert_rel(nccl_model_time(&s, NCCL_FUNC_ALLREDUCE, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, S),
+                    want, 1e-6, "ring Simple 1 GiB");
+    /* NVLS, 1 GiB: lat 25; bus bw 370 x 0.85 x 15/16 x 2 */
+    want = (25 + S / (1000 * 370.0 * 0.85 * 15 / 16 * 2 * 8 / 14)) * US;
+    test_assert_rel(nccl_model_time(&s, NCCL_FUNC_ALLREDUCE, NCCL_ALGO_NVLS, NCCL_PROTO_SIMPLE, S),
+                    want, 1e-6, "NVLS 1 GiB");
+    ck_assert(nccl_model_time(&s, NCCL_FUNC_ALLGATHER, NCCL_ALGO_TREE, NCCL_PROTO_LL, S) < 0);
+    ck_assert(nccl_model_time(&s, NCCL_FUNC_ALLREDUCE, NCCL_ALGO_NVLS, NCCL_PROTO_LL, S) < 0);
+}
+END_TEST
+
+START_TEST(test_model_choice)
+{
+    struct nccl_system s = h100_node();
+    struct nccl_opts o = {-1, -1, 0};
+    struct nccl_plan p;
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1024, &o, false, &p);
+    /* tree LL 1 KiB costs 6.8 + 2 x 7 x 0.6 = 15.2 us of latency alone: ring LL wins */
+    ck_assert_int_eq(p.algo, NCCL_ALGO_RING);
+    ck_assert_int_eq(p.proto, NCCL_PROTO_LL);
+    ck_assert_int_eq(p.nchannels, 1); /* 1024 < 1 x 512 threads x 8 B x 8 ranks */
+    ck_assert_double_eq_tol(p.wire_factor, 2.0, 1e-12);
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1073741824, &o, false, &p);
+    ck_assert_int_eq(p.algo, NCCL_ALGO_NVLS);
+    ck_assert_int_eq(p.nchannels, 16);
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1048576, &o, true, &p); /* data: ring only */
+    ck_assert_int_eq(p.algo, NCCL_ALGO_RING);
+    ck_assert_int_eq(p.nchannels, 32); /* 1 MiB = 32 x 512 threads x 64 B: no channel dropped */
+    o.proto = NCCL_PROTO_SIMPLE;       /* at 1 KiB NVLS (25 us) would beat ring Simple (56 us) */
+    o.algo = NCCL_ALGO_RING;
+    o.max_channels = 4;
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1024, &o, false, &p);
+    ck_assert_int_eq(p.proto, NCCL_PROTO_SIMPLE);
+    ck_assert_int_eq(p.nchannels, 1);
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1073741824, &o, false, &p);
+    ck_assert_int_eq(p.nchannels, 4);
+}
+END_TEST
+
+START_TEST(test_model_two_nodes)
+{
+    struct nccl_system s = {.nranks = 16,
+                            .nnodes = 2,
+                            .sm = 90,
+                            .nvlink = true,
+                            .nvls = false,
+                            .intra_Bps = 370e9,
+                            .inter_Bps = 8 * 47e9,
+                            .rails = 8};
+    nccl_system_init(&s);
+    ck_assert_int_eq(s.nchannels, 16); /* two per rail */
+    /* ring Simple, 1 GiB: 30 steps, 2 across nodes at 14 us, 28 inside at max(3.4, 3 x 1); base
+     * 8.4; x 1.4 (plateau); bus bw min(370, 376) */
+    double S = 1073741824;
+    double want = ((8.4 + 28 * 3.4 + 2 * 14.0) * 1.4 + S / (1000 * 370.0 * 16 / 30)) * US;
+    test_assert_rel(nccl_model_time(&s, NCCL_FUNC_ALLREDUCE, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, S),
+                    want, 1e-6, "two-node ring Simple 1 GiB");
+}
+END_TEST
+
+/* ---- simulated calls ---------------------------------------------------------------------- */
+
+static double run_nccl(struct scenario *sc, double size_B, int algo, int proto, int channels,
+                       double *messages)
+{
+    sc->bench.kind = BENCH_COLLECTIVE;
+    sc->bench.op = COLL_ALLREDUCE;
+    sc->bench.algo = collective_find("nccl");
+    sc->bench.nccl = (struct nccl_opts){algo, proto, channels};
+    sc->bench.level = COLL_MESSAGE;
+    sc->bench.chunks = 1;
+    sc->bench.begin_B = sc->bench.end_B = size_B;
+    sc->bench.factor = 2;
+    sc->bench.timeout_s = 3600;
+    struct platform *pf = test_load(sc);
+    struct coll_result res;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(bench_coll_run(sc, pf, NULL, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_int_eq(res.rows[0].status, NET_OK);
+    double t = res.rows[0].time_s;
+    if (messages) *messages = res.messages;
+    bench_coll_release(&res);
+    platform_free(pf);
+    return t;
+}
+
+/* Two nodes x 2 GPUs, one NDR NIC per GPU, ring Simple on 2 channels, S = 1 GiB. Channel 0
+ * runs g0.0 g0.1 | g1.0 g1.1, channel 1 g0.1 g0.0 | g1.1 g1.0: each channel leaves a node from a
+ * different GPU, so through a different NIC, and every link direction carries one channel. Each
+ * of the 2(P - 1) = 6 steps moves b = S / (2 channels x 4 ranks) over every hop of a channel,
+ * so the NIC links, the slowest (47 GB/s), carry 6 b each: T >= 8.4 us + 6 b / 47 GB/s; at most
+ * every hop's latency is added, 6 x (3.4 + 14.0) us, and the NVLink transfers, 6 b / 370 GB/s.
+ * Had both channels left through one NIC, that NIC would carry 12 b. */
+START_TEST(test_rail_ring)
+{
+    struct scenario sc = test_cluster(2, 2, "h100", "nvlink4", "ib-ndr", 2);
+    double S = 1073741824, b = S / 8, msgs;
+    double t = run_nccl(&sc, S, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 2, &msgs);
+    double lo = 8.4 * US + 6 * b / (47 * GBPS);
+    double hi = lo + 6 * (3.4 + 14.0) * US + 6 * b / (370 * GBPS);
+    ck_assert_msg(t >= lo * (1 - 1e-6) && t <= hi, "rail ring: %.9g not in [%.9g, %.9g]", t, lo,
+                  hi);
+    ck_assert_double_eq(msgs, 2.0 * 6 * 4); /* channels x steps x ranks */
+    scenario_release(&sc);
+}
+END_TEST
+
+/* The same ring with 64 B (one channel: 64 < 2 x 512 threads x 64 B), latency-bound: a step
+ * from rank r waits for its left neighbour, so the last of the 6 steps ends after 6 consecutive
+ * hops of the ring, 3 inside nodes and 3 across, each costing NCCL's latency for the protocol
+ * where it exceeds the route's (0.6 us inside, 3.85 across). Every rank sleeps the mean excess
+ * of the ring before a send, and 6 such means are 3 of each:
+ *   Simple: 8.4 + 3 x 3.4 (max(3.4, net overhead 3 x 1)) + 3 x 14.0
+ *   LL:     6.6 + 3 x 1.0 (max(0.6, net overhead 1))      + 3 x 3.85 (the route: NET LL is 2.7)
+ * plus bytes: 16 B per hop (x2 for LL) and LL's SM limit, below 0.01 us. */
+START_TEST(test_ring_latency)
+{
+    struct scenario sc = test_cluster(2, 2, "h100", "nvlink4", "ib-ndr", 2);
+    bool ll = _i == 1;
+    double t = run_nccl(&sc, 64, NCCL_ALGO_RING, ll ? NCCL_PROTO_LL : NCCL_PROTO_SIMPLE, 2, NULL);
+    double want = ll ? (6.6 + 3 * 1.0 + 3 * 3.85) * US : (8.4 + 3 * 3.4 + 3 * 14.0) * US;
+    ck_assert_msg(fabs(t - want) < 0.01 * US, "ring latency %s: simulated %.9g, closed form %.9g",
+                  ll ? "LL" : "Simple", t, want);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* Tree, four nodes of one GPU (PCIe node, one NIC), Simple, one channel, S = 64 KiB in one
+ * chunk. Tree 0: node 0 the root, children 1 and 2, node 3 under node 1. The longest chain:
+ * 3 -> 1 -> 0 up, then 0 -> 1 -> 3 down, four hops of 14 us (NET tree Simple); the root sends
+ * down to 1 and 2 at once through its one NIC, so that hop moves 2 b at 47 GB/s:
+ *   T = 8.4 + 4 x 14 + 5 b / 47 GB/s + SM extra,
+ * SM extra = S / (36.0 x 2 channels x 0.6 x 1/2 x 1/2) - S / (47 x 1/2 x 1/2): the tree's
+ * per-channel limit (perChMaxTreeBw, > 2 nodes) with its correction 0.6 at this size, as
+ * algorithm bandwidth (1/2) for 1 of the 2 channels, beyond the link's 47 GB/s. */
+START_TEST(test_tree_closed_form)
+{
+    struct scenario sc = test_cluster(4, 1, "h100", "pcie-gen5", "ib-ndr", 1);
+    double S = 65536, msgs;
+    double t = run_nccl(&sc, S, NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE, 1, &msgs);
+    double want = 8.4 * US + 4 * 14 * US + 5 * S / (47 * GBPS) + S / (36.0 * GBPS * 2 * 0.6 / 4) -
+                  S / (47 * GBPS / 4);
+    test_assert_rel(t, want, 1e-4, "tree");
+    ck_assert_double_eq(msgs, 2.0 * 3); /* every tree edge once up, once down */
+    scenario_release(&sc);
+}
+END_TEST
+
+/* NVLS on one node of 8 H100: K = 8 chunks of S / 16 ... (S = 64 MiB: S / 16 channels = 4 MiB
+ * = 8 FIFO slots of 512 KiB). Step s of the 4-stage pipeline moves, on each GPU's NVLink link,
+ *   up:   [s < K] u + [2 <= s < K + 2] v      down: [1 <= s < K + 1] v + [3 <= s < K + 3] u
+ * with u = S / K / 0.85 and v = u / 8 (the NVLS efficiency as wire bytes), both directions at
+ * once, after the link's 0.3 us; the switch waits for all GPUs each step. Then
+ *   T = 25 us + sum over s = 0 .. K + 2 of (0.3 us + max(up_s, down_s) / 370 GB/s). */
+START_TEST(test_nvls_closed_form)
+{
+    struct scenario sc = test_cluster(1, 8, "h100", "nvlink4", NULL, 1);
+    double S = 67108864, msgs;
+    int K = 8;
+    double t = run_nccl(&sc, S, NCCL_ALGO_NVLS, NCCL_PROTO_SIMPLE, 0, &msgs);
+    double u = S / K / 0.85, v = u / 8, want = 25 * US;
+    for (int s = 0; s <= K + 2; s++) {
+        double up = (s < K ? u : 0) + (s >= 2 && s < K + 2 ? v : 0);
+        double down = (s >= 1 && s < K + 1 ? v : 0) + (s >= 3 && s < K + 3 ? u : 0);
+        want += 0.3 * US + fmax(up, down) / (370 * GBPS);
+    }
+    test_assert_rel(t, want, 1e-4, "NVLS");
+    ck_assert_double_eq(msgs, 8.0 * 2 * K); /* each GPU: K up and K stores */
+    scenario_release(&sc);
+}
+END_TEST
+
+/* ---- data --------------------------------------------------------------------------------- */
+
+struct data_ctx {
+    struct coll_world *w;
+    const struct coll_algo *algo;
+    float **buf;
+    enum net_status *st;
+};
+
+struct data_rank {
+    struct data_ctx *c;
+    int rank;
+};
+
+static void data_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct data_rank *me = sg_actor_self_get_data();
+    me->c->st[me->rank] = collective_run(me->c->w, me->c->algo, COLL_ALLREDUCE, me->rank,
+                                         4.0 * 1001, me->c->buf[me->rank]);
+}
+
+static const char *data_algos[] = {"nccl", "ring", "hierarchical"};
+
+/* All-reduce with data on 2 nodes x 3 GPUs: rank r holds x_i = r + i / 1000 (1001 floats, so
+ * blocks are uneven); afterwards every rank holds sum_r x_i = 15 + 6 i / 1000. */
+START_TEST(test_data_allreduce)
+{
+    struct scenario sc = test_cluster(2, 3, "h100", "nvlink4", "ib-ndr", 3);
+    struct platform *pf = test_load(&sc);
+    int P = 6, n = 1001;
+    struct coll_world w;
+    collective_world_init(&w, P, pf->gpus, 3600);
+    w.nccl.max_channels = 3;
+    const struct coll_algo *algo = collective_find(data_algos[_i]);
+    ck_assert_ptr_null(collective_check(&w, algo, COLL_ALLREDUCE, true));
+    float *bufs[6];
+    enum net_status st[6];
+    struct data_ctx c = {&w, algo, bufs, st};
+    struct data_rank ranks[6];
+    for (int r = 0; r < P; r++) {
+        bufs[r] = malloc(n * sizeof(float));
+        for (int i = 0; i < n; i++)
+            bufs[r][i] = (float)r + (float)i / 1000;
+        ranks[r] = (struct data_rank){&c, r};
+        sg_actor_t a = sg_actor_init("data", pf->gpus[r]);
+        sg_actor_set_data(a, &ranks[r]);
+        sg_actor_start(a, data_actor, 0, NULL);
+    }
+    simgrid_run();
+    for (int r = 0; r < P; r++) {
+        ck_assert_int_eq(st[r], NET_OK);
+        for (int i = 0; i < n; i++)
+            ck_assert_msg(fabsf(bufs[r][i] - (15.0f + 6.0f * i / 1000)) < 1e-3,
+                          "%s: rank %d element %d = %g", data_algos[_i], r, i, bufs[r][i]);
+        free(bufs[r]);
+    }
+    collective_world_release(&w);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
+START_TEST(test_contract)
+{
+    const struct coll_algo *naive = collective_find("naive"), *nccl = collective_default();
+    ck_assert_str_eq(nccl->name, "nccl");
+    ck_assert(!(naive->ops & COLL_OP_BIT(COLL_ALLGATHER)));
+    ck_assert_str_eq(collective_names_for(COLL_ALLGATHER, false), "nccl, ring");
+    ck_assert_str_eq(collective_names_for(COLL_ALLREDUCE, true), "nccl, ring");
+    int v;
+    ck_assert(nccl_proto_parse("ll128", &v) && v == NCCL_PROTO_LL128);
+    ck_assert(nccl_algo_parse("auto", &v) && v == -1);
+    ck_assert(!nccl_algo_parse("collnet", &v));
+}
+END_TEST
+
+static Suite *nccl_suite(void)
+{
+    Suite *s = suite_create("nccl");
+    TCase *tc = tcase_create("nccl");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_model_one_node);
+    tcase_add_test(tc, test_model_choice);
+    tcase_add_test(tc, test_model_two_nodes);
+    tcase_add_test(tc, test_rail_ring);
+    tcase_add_loop_test(tc, test_ring_latency, 0, 2);
+    tcase_add_test(tc, test_tree_closed_form);
+    tcase_add_test(tc, test_nvls_closed_form);
+    tcase_add_loop_test(tc, test_data_allreduce, 0, 3);
+    tcase_add_test(tc, test_contract);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(nccl_suite());
+}
