@@ -169,6 +169,7 @@ struct machine {
     const struct gpu_model *gpu;
     const char *intra;
     const char *nic;
+    int nics; /* NICs per node; 0: one per GPU */
 };
 
 /* The NIC class for a multi-node log: the option, else InfiniBand of the GPU's generation (DGX
@@ -195,7 +196,7 @@ static void machine_scenario(const struct job *j, const struct machine *mc, stru
     c->intra = catalog_link(mc->intra);
     c->pcie = c->intra->kind == LINK_PCIE ? c->intra : catalog_link(mc->gpu->pcie);
     c->nic = nodes > 1 ? catalog_link(mc->nic) : NULL;
-    c->nics_per_node = nodes > 1 ? c->gpus_per_node : 1;
+    c->nics_per_node = nodes > 1 ? (mc->nics > 0 ? mc->nics : c->gpus_per_node) : 1;
     c->topology = TOPO_STAR;
     c->nodes_per_leaf = nodes;
     c->spines = 1;
@@ -329,52 +330,75 @@ static void free_jobs(struct job *jobs, size_t n)
     }
 }
 
-#define FIT_ROUNDS 3 /* simulate, correct, re-simulate: the dilation is not exactly linear */
+#define FIT_ROUNDS 7    /* simulations per fit: the first uncalibrated, then secant steps */
+#define FIT_MIN    0.02 /* the factor's range: a dilation cannot remove the wires' latency */
+#define FIT_MAX    100.0
 
-/* Fits the curve of job j on the sizes selected by `use` (NULL: all): factor = measured /
- * simulated, refined by re-simulating with the curve. Adds it to nc; false if a simulation
- * failed. */
+/* The curve of job j at the sizes selected by use (NULL: all) with factors f, into cur (whose
+ * arrays x and y the caller provides). */
+static void curve_of(const struct job *j, const bool *use, const double *f,
+                     struct netcal_curve *cur, double *x, double *y)
+{
+    cur->n = 0;
+    for (size_t i = 0; i < j->n; i++)
+        if (!use || use[i]) x[cur->n] = j->sizes[i], y[cur->n++] = f[i];
+    cur->size_B = x;
+    cur->factor = y;
+}
+
+/* The next factor of one size: proportional after the uncalibrated run, then a secant step on
+ * simulated time as a function of the factor (monotone: the factor dilates bytes and protocol
+ * latencies), clamped. */
+static double next_factor(double meas, double f, double sim, double fp, double sp, int round)
+{
+    double fn = f * meas / sim;
+    if (round > 0 && fabs(sim - sp) > 1e-9 * meas && f != fp)
+        fn = f + (meas - sim) * (f - fp) / (sim - sp);
+    return fmin(FIT_MAX, fmax(FIT_MIN, fn));
+}
+
+/* Fits the curve of job j on the sizes selected by `use` (NULL: all): for each size the factor
+ * whose calibrated simulation comes closest to the measured time over FIT_ROUNDS simulations.
+ * Adds it to nc; false if a simulation failed. */
 static bool fit_job(const struct job *j, const struct machine *mc, const bool *use,
                     const struct calib *c, struct netcal *nc)
 {
     struct netcal_curve cur = {
             .op = (int)j->op, .multinode = j->nodes > 1, .nranks = j->nranks, .nodes = j->nodes};
     snprintf(cur.gpu, sizeof cur.gpu, "%s", mc->gpu->name);
-    double *sim = xbt_new0(double, j->n), *f = xbt_new0(double, j->n), *x = xbt_new0(double, j->n);
-    for (size_t i = 0; i < j->n; i++)
-        f[i] = 1;
+    size_t n = j->n;
+    double *sim = xbt_new0(double, n), *f = xbt_new0(double, n), *fp = xbt_new0(double, n);
+    double *sp = xbt_new0(double, n), *best = xbt_new0(double, n), *err = xbt_new0(double, n);
+    double *x = xbt_new0(double, n), *y = xbt_new0(double, n);
+    for (size_t i = 0; i < n; i++)
+        f[i] = best[i] = 1, err[i] = INFINITY;
     bool ok = true;
     for (int round = 0; round < FIT_ROUNDS && ok; round++) {
         struct netcal trial = {0};
-        cur.n = 0;
-        for (size_t i = 0; i < j->n; i++)
-            if (!use || use[i]) x[cur.n] = j->sizes[i], cur.factor = NULL, cur.n++;
-        struct netcal_curve tc = cur;
-        double *tf = xbt_new0(double, cur.n);
-        for (size_t i = 0, k = 0; i < j->n; i++)
-            if (!use || use[i]) tf[k++] = f[i];
-        tc.size_B = x;
-        tc.factor = tf;
-        if (round > 0) netcal_add(&trial, &tc);
+        curve_of(j, use, f, &cur, x, y);
+        if (round > 0) netcal_add(&trial, &cur);
         ok = simulate(j, mc, round > 0 ? &trial : NULL, sim);
-        for (size_t i = 0; ok && i < j->n; i++)
-            f[i] *= j->measured[i] / sim[i];
         netcal_release(&trial);
-        free(tf);
+        for (size_t i = 0; ok && i < n; i++) {
+            double e = fabs(sim[i] - j->measured[i]);
+            if (e < err[i]) err[i] = e, best[i] = f[i];
+            double fn = next_factor(j->measured[i], f[i], sim[i], fp[i], sp[i], round);
+            fp[i] = f[i], sp[i] = sim[i], f[i] = fn;
+        }
     }
     if (ok) {
-        size_t k = 0;
-        for (size_t i = 0; i < j->n; i++)
-            if (!use || use[i]) x[k] = j->sizes[i], sim[k++] = f[i];
-        cur.n = k;
-        cur.size_B = x;
-        cur.factor = sim;
+        curve_of(j, use, best, &cur, x, y);
         netcal_add(nc, &cur);
     }
     snprintf(nc->source, sizeof nc->source, "%.200s", c->source);
     free(sim);
     free(f);
+    free(fp);
+    free(sp);
+    free(best);
+    free(err);
     free(x);
+    free(y);
     return ok;
 }
 
@@ -388,7 +412,7 @@ enum dmlsim_err validate_fit_network(struct calib *c, const char *gpu, const cha
                            "%s:0: cannot tell which catalog GPU the collectives were measured on "
                            "(\"%s\"); expected a gpu record or rank lines naming a catalog GPU",
                            c->source, c->gpu_name);
-    struct machine mc = {g, g->intra, default_nic(c, g, nic)};
+    struct machine mc = {g, g->intra, default_nic(c, g, nic), 0};
     struct job jobs[MAX_JOBS];
     size_t njobs = make_jobs(c, false, jobs);
     struct netcal *nc = xbt_new0(struct netcal, 1);
@@ -494,6 +518,7 @@ static int validate_usage(void)
 int validate_main(int argc, char **argv)
 {
     const char *path = NULL, *gpu_name = NULL, *intra = NULL, *nic = NULL;
+    long nics = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--gpu") == 0 && i + 1 < argc)
             gpu_name = argv[++i];
@@ -501,7 +526,11 @@ int validate_main(int argc, char **argv)
             intra = argv[++i];
         else if (strcmp(argv[i], "--nic") == 0 && i + 1 < argc)
             nic = argv[++i];
-        else if (argv[i][0] != '-' && path == NULL)
+        else if (strcmp(argv[i], "--nics") == 0 && i + 1 < argc) {
+            char *end;
+            nics = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || nics < 1 || nics > 64) return validate_usage();
+        } else if (argv[i][0] != '-' && path == NULL)
             path = argv[i];
         else
             return validate_usage();
@@ -520,7 +549,7 @@ int validate_main(int argc, char **argv)
         calib_release(&c);
         return 1;
     }
-    struct machine mc = {g, intra ? intra : g->intra, default_nic(&c, g, nic)};
+    struct machine mc = {g, intra ? intra : g->intra, default_nic(&c, g, nic), (int)nics};
     const struct link_class *lc = catalog_link(mc.intra), *nl = catalog_link(mc.nic);
     if (lc == NULL || (lc->kind != LINK_NVLINK && lc->kind != LINK_PCIE) || nl == NULL ||
         !catalog_link_is_network(nl)) {
@@ -534,9 +563,11 @@ int validate_main(int argc, char **argv)
     struct job jobs[MAX_JOBS];
     size_t njobs = make_jobs(&c, true, jobs);
     printf("# dmlsim validate %s\n# profile       %s\n", path, c.source);
-    printf("# simulated on  %s, GPU-to-GPU over %s, %s between nodes (one per GPU), host copies "
-           "over %s; collectives with algo nccl\n",
-           g->name, mc.intra, mc.nic, lc->kind == LINK_PCIE ? mc.intra : g->pcie);
+    char per[32] = "one per GPU";
+    if (nics > 0) snprintf(per, sizeof per, "%ld per node", nics);
+    printf("# simulated on  %s, GPU-to-GPU over %s, %s between nodes (%s), host copies over %s; "
+           "collectives with algo nccl\n",
+           g->name, mc.intra, mc.nic, per, lc->kind == LINK_PCIE ? mc.intra : g->pcie);
     printf("# calibrated    fitted on the sizes marked fit (every other one), reported on the "
            "held-out ones\n");
     if (c.nocoll[0]) printf("# collectives   not measured: %s\n", c.nocoll);

@@ -183,6 +183,26 @@ cmp -s "$tmp/d1" "$tmp/d2" && ok || ko "--calib spec-h100 must match the default
 "$dmlsim" run scenarios/resnet50-ring.xml --calib /no/such/file >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q '^/no/such/file:0: cannot read calibration' "$tmp/err" && ok ||
     ko "--calib with a missing file must exit 1 with FILE:0"
+# network calibration: a synthetic log (t = 12 us + S / 180 GB/s, tests/data/nccl/) is fitted on
+# every other size and reproduced there; the held-out sizes are reported with their error
+syn=tests/data/nccl/synthetic-h100-alpha-beta.log
+"$dmlsim" validate "$syn" >"$tmp/syn" && [ "$(grep -c ' fit$' "$tmp/syn")" -eq 6 ] &&
+    [ "$(grep -c ' held-out$' "$tmp/syn")" -eq 5 ] &&
+    awk '/ fit$/ { e = $(NF-1); if (e < 0) e = -e; if (e > 0.5) bad++ } END { exit bad > 0 }' \
+        "$tmp/syn" && grep -q 'calibrated [0-9.]*% over the 5 held-out sizes' "$tmp/syn" && ok ||
+    ko "validate: fitted sizes must be reproduced within 0.5% and held-out ones reported"
+# --calib with that log: the benchmark's all-reduces take the measured times (all sizes fitted)
+"$dmlsim" run tests/data/bench-h100-8.xml --calib "$syn" >"$tmp/cal" &&
+    grep -q '^# network cal   allreduce on one node h100: 8 GPU(s) on 1 node(s) measured at 11' \
+        "$tmp/cal" &&
+    awk '$1 ~ /^[0-9]+$/ { want = 12 + $1 / 180000; e = ($5 - want) / want; if (e < 0) e = -e;
+         if (e > 0.005) bad++; n++ } END { exit !(n == 11 && bad == 0) }' "$tmp/cal" && ok ||
+    ko "--calib must make the benchmark's all-reduces take the measured times (within 0.5%)"
+# ... and training on that scope changes with it
+"$dmlsim" run tests/data/train-h100-8.xml | grep '^ *1 ' >"$tmp/t0"
+"$dmlsim" run tests/data/train-h100-8.xml --calib "$syn" | grep '^ *1 ' >"$tmp/t1"
+[ -s "$tmp/t0" ] && ! cmp -s "$tmp/t0" "$tmp/t1" && ok ||
+    ko "--calib with measured collectives must change a training step's time"
 "$dmlsim" shapes --batch 32 | grep -q '^1000 32 2048 ' && ok ||
     ko "shapes: expected ResNet's fc layer 1000 x 32 x 2048 as M N K = 1000 32 2048"
 
