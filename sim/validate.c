@@ -170,6 +170,7 @@ struct machine {
     const char *intra;
     const char *nic;
     int nics; /* NICs per node; 0: one per GPU */
+    const struct coll_algo *algo; /* the collectives' algorithm (nccl unless --algo) */
 };
 
 /* The NIC class for a multi-node log: the option, else InfiniBand of the GPU's generation (DGX
@@ -227,7 +228,7 @@ static void run_job(const struct job *j, const struct machine *mc, const struct 
         if (j->coll) {
             b->kind = BENCH_COLLECTIVE;
             b->op = j->op;
-            b->algo = collective_default();
+            b->algo = mc->algo ? mc->algo : collective_default();
             b->nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
             b->level = COLL_MESSAGE;
             b->chunks = 8;
@@ -412,7 +413,7 @@ enum dmlsim_err validate_fit_network(struct calib *c, const char *gpu, const cha
                            "%s:0: cannot tell which catalog GPU the collectives were measured on "
                            "(\"%s\"); expected a gpu record or rank lines naming a catalog GPU",
                            c->source, c->gpu_name);
-    struct machine mc = {g, g->intra, default_nic(c, g, nic), 0};
+    struct machine mc = {g, g->intra, default_nic(c, g, nic), 0, NULL};
     struct job jobs[MAX_JOBS];
     size_t njobs = make_jobs(c, false, jobs);
     struct netcal *nc = xbt_new0(struct netcal, 1);
@@ -517,7 +518,7 @@ static int validate_usage(void)
 
 int validate_main(int argc, char **argv)
 {
-    const char *path = NULL, *gpu_name = NULL, *intra = NULL, *nic = NULL;
+    const char *path = NULL, *gpu_name = NULL, *intra = NULL, *nic = NULL, *algo = "nccl";
     long nics = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--gpu") == 0 && i + 1 < argc)
@@ -526,6 +527,8 @@ int validate_main(int argc, char **argv)
             intra = argv[++i];
         else if (strcmp(argv[i], "--nic") == 0 && i + 1 < argc)
             nic = argv[++i];
+        else if (strcmp(argv[i], "--algo") == 0 && i + 1 < argc)
+            algo = argv[++i];
         else if (strcmp(argv[i], "--nics") == 0 && i + 1 < argc) {
             char *end;
             nics = strtol(argv[++i], &end, 10);
@@ -549,7 +552,14 @@ int validate_main(int argc, char **argv)
         calib_release(&c);
         return 1;
     }
-    struct machine mc = {g, intra ? intra : g->intra, default_nic(&c, g, nic), (int)nics};
+    struct machine mc = {g, intra ? intra : g->intra, default_nic(&c, g, nic), (int)nics,
+                         collective_find(algo)};
+    if (mc.algo == NULL) {
+        fprintf(stderr, "dmlsim: validate: --algo \"%s\": expected one of: %s\n", algo,
+                collective_names());
+        calib_release(&c);
+        return 1;
+    }
     const struct link_class *lc = catalog_link(mc.intra), *nl = catalog_link(mc.nic);
     if (lc == NULL || (lc->kind != LINK_NVLINK && lc->kind != LINK_PCIE) || nl == NULL ||
         !catalog_link_is_network(nl)) {
@@ -566,8 +576,9 @@ int validate_main(int argc, char **argv)
     char per[32] = "one per GPU";
     if (nics > 0) snprintf(per, sizeof per, "%ld per node", nics);
     printf("# simulated on  %s, GPU-to-GPU over %s, %s between nodes (%s), host copies over %s; "
-           "collectives with algo nccl\n",
-           g->name, mc.intra, mc.nic, per, lc->kind == LINK_PCIE ? mc.intra : g->pcie);
+           "collectives with algo %s\n",
+           g->name, mc.intra, mc.nic, per, lc->kind == LINK_PCIE ? mc.intra : g->pcie,
+           mc.algo->name);
     printf("# calibrated    fitted on the sizes marked fit (every other one), reported on the "
            "held-out ones\n");
     if (c.nocoll[0]) printf("# collectives   not measured: %s\n", c.nocoll);
