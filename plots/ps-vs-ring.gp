@@ -11,7 +11,7 @@ if (!exists("out")) out = 'out/ps-vs-ring.png'
 if (!exists("name")) name = 'ResNet-50'
 set terminal pngcairo size 1200,560 noenhanced font ',11'
 set output out
-set multiplot layout 1,2 title name . ': parameter server vs ring all-reduce (simulated)'
+set multiplot layout 1,2 title name . ': parameter server vs NCCL all-reduce (simulated)'
 set logscale x 2
 set xlabel 'GPUs'
 set grid
@@ -20,7 +20,7 @@ set logscale y 2
 set format y '%.0f'
 set ylabel 'throughput (samples/s)'
 set title 'throughput'
-plot ring using 2:5 with linespoints lw 2 pt 7 title 'ring all-reduce', \
+plot ring using 2:5 with linespoints lw 2 pt 7 title 'NCCL all-reduce', \
      psk using 2:5 with linespoints lw 2 pt 5 title 'PS, '.k.' shards', \
      ps1 using 2:5 with linespoints lw 2 pt 9 title 'PS, 1 shard'
 unset logscale y
@@ -29,7 +29,7 @@ set yrange [0:105]
 set ylabel 'scaling efficiency vs 1 GPU (%)'
 set title 'scaling efficiency'
 set key bottom left
-plot ring using 2:($6 * 100) with linespoints lw 2 pt 7 title 'ring all-reduce', \
+plot ring using 2:($6 * 100) with linespoints lw 2 pt 7 title 'NCCL all-reduce', \
      psk using 2:($6 * 100) with linespoints lw 2 pt 5 title 'PS, '.k.' shards', \
      ps1 using 2:($6 * 100) with linespoints lw 2 pt 9 title 'PS, 1 shard'
 unset multiplot

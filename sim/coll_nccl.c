@@ -814,19 +814,64 @@ static double dilation(const struct coll_world *w, const struct nccl_topo *t, en
     return w->netcal ? netcal_factor(w->netcal, (int)op, t->nnodes, size_B) : 1.0;
 }
 
+/* Flow level: each ring phase is one flow per channel carrying the phase's bytes, all channels
+ * posted at once by the rank's own actor, then the step latencies they stand for. */
+static enum net_status ring_flow(const struct coll_world *w, const struct nccl_plan *p,
+                                 enum coll_op op, int rank, double size_B, double dil)
+{
+    int P = w->nranks, nc = p->nchannels, right[MAX_CH], left[MAX_CH], tag[MAX_CH], pos;
+    double route = 0, extra = 0;
+    for (int c = 0; c < nc; c++) {
+        ring_of(w->topo, rank, c, &right[c], &left[c], &pos);
+        tag[c] = c;
+        route = fmax(route, sg_host_get_route_latency(w->hosts[left[c]], w->hosts[rank]));
+        extra = fmax(extra, ring_extra(w, w->topo, p, c) * dil);
+    }
+    double phase_B = (P - 1) * size_B / ((double)nc * P) * p->wire_factor * dil;
+    int phases = op == COLL_ALLREDUCE ? 2 : 1;
+    enum net_status st = NET_OK;
+    for (int ph = 0; ph < phases && st == NET_OK; ph++) {
+        st = coll_exchange_tagged(w, rank, right, tag, nc, phase_B, left, tag, nc);
+        if (st == NET_OK) sg_actor_sleep_for((P - 2) * route + (P - 1) * extra);
+    }
+    return st;
+}
+
+/* Message level runs an actor per rank and channel: bounded so SimGrid's stacks fit. */
+#define MAX_MESSAGE_RANKS 2048
+
+const char *coll_nccl_check(const struct coll_world *w)
+{
+    static char why[200];
+    if (w->level == COLL_FLOW || w->nranks <= MAX_MESSAGE_RANKS) return NULL;
+    snprintf(why, sizeof why,
+             "nccl at message level runs an actor per rank and channel, at most %d ranks (%d "
+             "here); expected level=\"flow\"",
+             MAX_MESSAGE_RANKS, w->nranks);
+    return why;
+}
+
+/* Flow level and data calls use NCCL's rings only (trees and NVLS are message protocols). */
+static bool ring_only(const struct coll_world *w, const float *data)
+{
+    return data != NULL || w->level == COLL_FLOW;
+}
+
 enum net_status coll_nccl_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
                               float *data)
 {
     if (w->nranks < 2) return NET_OK;
     const struct nccl_topo *t = topo_of(w);
     struct nccl_plan p;
-    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, data != NULL, &p);
+    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, ring_only(w, data), &p);
     double dil = dilation(w, t, op, size_B);
     if (p.base_s > 0) sg_actor_sleep_for(p.base_s * dil);
     if (p.nvls_hop_s > 0) sg_actor_sleep_for(p.nvls_hop_s * dil);
     bool nvls = p.algo == NCCL_ALGO_NVLS || p.algo == NCCL_ALGO_NVLS_TREE;
-    enum net_status st = nvls ? nccl_nvls(w, &p, rank, size_B, dil)
-                              : run_channels(w, &p, op, rank, size_B, data, dil);
+    bool flow = w->level == COLL_FLOW && data == NULL && op != COLL_BROADCAST;
+    enum net_status st = nvls   ? nccl_nvls(w, &p, rank, size_B, dil)
+                         : flow ? ring_flow(w, &p, op, rank, size_B, dil)
+                                : run_channels(w, &p, op, rank, size_B, data, dil);
     if (st == NET_OK && p.sm_extra_s > 0) sg_actor_sleep_for(p.sm_extra_s * dil);
     return st;
 }
@@ -840,6 +885,6 @@ void coll_nccl_describe(const struct coll_world *w, enum coll_op op, double size
     }
     const struct nccl_topo *t = topo_of(w);
     struct nccl_plan p;
-    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, false, &p);
+    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, ring_only(w, NULL), &p);
     snprintf(buf, len, "%s/%s/%d", nccl_algo_name(p.algo), nccl_proto_name(p.proto), p.nchannels);
 }

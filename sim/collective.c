@@ -22,7 +22,7 @@ _Static_assert((int)COLL_ALLREDUCE == NCCL_FUNC_ALLREDUCE &&
 
 static const struct coll_algo algos[] = {
         /* name, ops, flow, data, check, run, describe */
-        {"nccl", ALL_OPS, true, true, NULL, coll_nccl_run, coll_nccl_describe},
+        {"nccl", ALL_OPS, true, true, coll_nccl_check, coll_nccl_run, coll_nccl_describe},
         {"ring", ALL_OPS, true, true, NULL, coll_ring_run, NULL},
         {"naive", COLL_OP_BIT(COLL_ALLREDUCE), false, false, NULL, coll_naive_run, NULL},
         {"halving-doubling", COLL_OP_BIT(COLL_ALLREDUCE), false, false, NULL, coll_hd_run, NULL},

@@ -185,6 +185,7 @@ enum net_status coll_tree_run(const struct coll_world *w, enum coll_op op, int r
 enum net_status coll_hier_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
                               float *data);
 const char *coll_hier_check(const struct coll_world *w);
+const char *coll_nccl_check(const struct coll_world *w);
 enum net_status coll_nccl_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
                               float *data);
 void coll_nccl_describe(const struct coll_world *w, enum coll_op op, double size_B, char *buf,

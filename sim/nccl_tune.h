@@ -84,10 +84,10 @@ double nccl_model_time(const struct nccl_system *s, enum nccl_func func, enum nc
                        enum nccl_proto p, double size_B);
 
 /* The plan NCCL makes for one call, honouring `o` (an algorithm or protocol that cannot run falls
- * back to NCCL's choice among the rest). data_only_ring: the caller carries data, which dmlsim's
- * NCCL implements on the ring only. */
+ * back to NCCL's choice among the rest). ring_only: the caller carries data or runs at flow
+ * level, which dmlsim's NCCL implements on the ring only. */
 void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double size_B,
-                    const struct nccl_opts *o, bool data_only_ring, struct nccl_plan *out);
+                    const struct nccl_opts *o, bool ring_only, struct nccl_plan *out);
 
 const char *nccl_algo_name(enum nccl_algo a);   /* "ring", "tree", "nvls", "nvlstree" */
 const char *nccl_proto_name(enum nccl_proto p); /* "LL", "LL128", "Simple" */

@@ -485,7 +485,7 @@ static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll
                      "level=\"message\"",
                      el, (*algo)->name, collective_names_for(op, true));
     else if (na && !nccl_algo_parse(na, &nccl->algo))
-        rc = fail_at(r, n, "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree or nvls",
+        rc = fail_at(r, n, "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree, nvls or nvlstree",
                      el, na);
     else if (pr && !nccl_proto_parse(pr, &nccl->proto))
         rc = fail_at(r, n, "<%s proto=\"%s\">: unknown; expected auto, LL, LL128 or Simple", el,

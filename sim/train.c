@@ -839,6 +839,8 @@ enum dmlsim_err train_check(const struct scenario *sc, const struct platform *pf
     int P = train_workers(sc, pf);
     struct coll_world w;
     collective_world_init(&w, P, pf->gpus, 1);
+    w.level = ts->level;
+    w.nccl = ts->nccl;
     const char *why = collective_check(&w, ts->algo, COLL_ALLREDUCE, false);
     collective_world_release(&w);
     if (why != NULL)

@@ -4,13 +4,14 @@
 # level on a cluster of 8-GPU nodes (NVLink4, 8 NDR NICs per node, one switch), and at flow level
 # on a flat cluster (one GPU per node, NDR, generated as a SimGrid <cluster>) for very large P.
 # Prints a table; nothing is asserted. Needs GNU time (/usr/bin/time, Debian package "time").
-# Build first (tools/setup.sh).
+# Build first (tools/setup.sh). ALGO=nccl measures the nccl family instead of the ring.
 #   tools/bench.sh [MESSAGE_PS] [FLOW_PS] [FLAT_PS]   e.g. tools/bench.sh "64 256" "1024" "16384"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 msg_ps=${1:-"64 256 1024"}
 flow_ps=${2:-"1024 4096"}
 flat_ps=${3:-"4096 16384"}
+algo=${ALGO:-ring} # ALGO=nccl tools/bench.sh ... measures the nccl family
 [ -x /usr/bin/time ] || { echo "bench.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,7 +25,7 @@ run() { # level P [flat]
 <scenario name="bench-$level-$P">
   $cluster
   <model preset="resnet50"/>
-  <training strategy="allreduce" algo="ring" level="$level" batch-per-gpu="64" steps="1" gpus="$P"/>
+  <training strategy="allreduce" algo="$algo" level="$level" batch-per-gpu="64" steps="1" gpus="$P"/>
 </scenario>
 XML
     /usr/bin/time -f "%e %M" -o "$tmp/time" build/dmlsim run "$tmp/s.xml" >"$tmp/out"

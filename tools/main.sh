@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # main.sh - the main job: set up and build (tools/setup.sh), simulate the default scenario
-# (ResNet-50 on two 8 x H100 nodes with ring all-reduce), then draw three plots into out/:
-#   ps-vs-ring.png  parameter server (1 shard, 8 shards) vs ring all-reduce, 1 to 64 A100s
-#   scaling.png     ring all-reduce scaling, 1 to 64 GPUs of the shipped 32 x 8 H100 fat-tree
+# (ResNet-50 on two 8 x H100 nodes with NCCL all-reduce), then draw three plots into out/:
+#   ps-vs-ring.png  parameter server (1 shard, 8 shards) vs NCCL all-reduce, 1 to 64 A100s
+#   scaling.png     NCCL all-reduce scaling, 1 to 64 GPUs of the shipped 32 x 8 H100 fat-tree
 #   staleness.png   asynchronous parameter server against the staleness bound
 #   faults.png      throughput over time through a crash, a partition and a straggler
 set -euo pipefail
@@ -30,7 +30,7 @@ echo
 
 gnuplot -e "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='8'; out='out/ps-vs-ring.png'; name='ResNet-50 on 8 x 8 A100, HDR'" \
     plots/ps-vs-ring.gp
-gnuplot -e "in='out/scaling.txt'; out='out/scaling.png'; name='ResNet-50, ring all-reduce, H100 fat-tree'" \
+gnuplot -e "in='out/scaling.txt'; out='out/scaling.png'; name='ResNet-50, NCCL all-reduce, H100 fat-tree'" \
     plots/scaling.gp
 gnuplot -e "in='out/staleness.txt'; out='out/staleness.png'" plots/staleness.gp
 gnuplot -e "in='out/faults.csv'; out='out/faults.png'; name='ResNet-50 on 16 A100: crash, partition, straggler'" \
