@@ -54,15 +54,15 @@ struct train_ctx;
 
 /* One membership: the workers of an all-reduce ring between two failures. */
 struct epoch {
-    int id;                  /* 0, 1, ... */
-    int n;                   /* members */
-    int *members;            /* their ranks, ascending */
-    struct coll_world world; /* collectives among them (mailboxes per epoch) */
+    int id;                       /* 0, 1, ... */
+    int n;                        /* members */
+    int *members;                 /* their ranks, ascending */
+    struct coll_world world;      /* collectives among them (mailboxes per epoch) */
     const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
                                      refuses this membership */
-    int resume_step;         /* the step they start from (the last checkpoint) */
-    double start_s;          /* when it was formed */
-    struct epoch *prev;      /* older epochs, freed at the end */
+    int resume_step;              /* the step they start from (the last checkpoint) */
+    double start_s;               /* when it was formed */
+    struct epoch *prev;           /* older epochs, freed at the end */
 };
 
 struct bucket_req {
@@ -216,8 +216,8 @@ static void comm_actor(int argc, char **argv)
         if (!*q->failed) {
             int idx = member_index(q->ep, w->rank);
             double t0 = simgrid_get_clock();
-            enum net_status st =
-                    collective_run(&q->ep->world, q->ep->algo, COLL_ALLREDUCE, idx, q->size_B, NULL);
+            enum net_status st = collective_run(&q->ep->world, q->ep->algo, COLL_ALLREDUCE, idx,
+                                                q->size_B, NULL);
             trace_slice(t->res->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
                         simgrid_get_clock());
             if (st != NET_OK) {

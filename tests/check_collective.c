@@ -35,25 +35,11 @@ static struct uniform star_alpha_beta(void)
 static double run_coll(struct scenario *sc, enum coll_op op, const char *algo, double size_B,
                        enum coll_level level, int chunks, double *messages)
 {
-    sc->bench.kind = BENCH_COLLECTIVE;
     sc->bench.op = op;
     sc->bench.algo = collective_find(algo);
     sc->bench.level = level;
     sc->bench.chunks = chunks;
-    sc->bench.begin_B = sc->bench.end_B = size_B;
-    sc->bench.factor = 2;
-    sc->bench.timeout_s = 3600;
-    struct platform *pf = test_load(sc);
-    struct coll_result res;
-    struct dmlsim_error err = {0};
-    ck_assert_msg(bench_coll_run(sc, pf, NULL, &res, &err) == DMLSIM_OK, "%s", err.msg);
-    ck_assert_uint_eq(res.nrows, 1);
-    ck_assert_int_eq(res.rows[0].status, NET_OK);
-    double t = res.rows[0].time_s;
-    if (messages) *messages = res.messages;
-    bench_coll_release(&res);
-    platform_free(pf);
-    return t;
+    return test_coll_time(sc, size_B, messages);
 }
 
 /* Cases of (P, S) run in separate forked tests (one SimGrid engine each). */

@@ -113,25 +113,12 @@ END_TEST
 static double run_nccl(struct scenario *sc, double size_B, int algo, int proto, int channels,
                        double *messages)
 {
-    sc->bench.kind = BENCH_COLLECTIVE;
     sc->bench.op = COLL_ALLREDUCE;
     sc->bench.algo = collective_find("nccl");
     sc->bench.nccl = (struct nccl_opts){algo, proto, channels};
     sc->bench.level = COLL_MESSAGE;
     sc->bench.chunks = 1;
-    sc->bench.begin_B = sc->bench.end_B = size_B;
-    sc->bench.factor = 2;
-    sc->bench.timeout_s = 3600;
-    struct platform *pf = test_load(sc);
-    struct coll_result res;
-    struct dmlsim_error err = {0};
-    ck_assert_msg(bench_coll_run(sc, pf, NULL, &res, &err) == DMLSIM_OK, "%s", err.msg);
-    ck_assert_int_eq(res.rows[0].status, NET_OK);
-    double t = res.rows[0].time_s;
-    if (messages) *messages = res.messages;
-    bench_coll_release(&res);
-    platform_free(pf);
-    return t;
+    return test_coll_time(sc, size_B, messages);
 }
 
 /* Two nodes x 2 GPUs, one NDR NIC per GPU, ring Simple on 2 channels, S = 1 GiB. Channel 0

@@ -3,6 +3,7 @@
 #ifndef DMLSIM_TESTLIB_H
 #define DMLSIM_TESTLIB_H
 
+#include "bench.h"
 #include "catalog.h"
 #include "platform.h"
 #include "scenario.h"
@@ -61,6 +62,27 @@ static inline struct platform *test_load(const struct scenario *sc)
     struct dmlsim_error err = {0};
     ck_assert_msg(platform_load(sc, &pf, &err) == DMLSIM_OK, "%s", err.msg);
     return pf;
+}
+
+/* Runs the one-size collective benchmark set up in sc->bench (sizes, timeouts filled here) on
+ * a freshly loaded platform; returns its time and, if asked, the messages sent. */
+static inline double test_coll_time(struct scenario *sc, double size_B, double *messages)
+{
+    sc->bench.kind = BENCH_COLLECTIVE;
+    sc->bench.begin_B = sc->bench.end_B = size_B;
+    sc->bench.factor = 2;
+    sc->bench.timeout_s = 3600;
+    struct platform *pf = test_load(sc);
+    struct coll_result res;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(bench_coll_run(sc, pf, NULL, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_uint_eq(res.nrows, 1);
+    ck_assert_int_eq(res.rows[0].status, NET_OK);
+    double t = res.rows[0].time_s;
+    if (messages) *messages = res.messages;
+    bench_coll_release(&res);
+    platform_free(pf);
+    return t;
 }
 
 static inline int test_run_suite(Suite *s)
