@@ -102,7 +102,7 @@ static enum dmlsim_err load_calibration(const struct run_opts *o, const struct s
     const char *cfile = o->calib ? o->calib : sc->calib_file;
     if (cfile == NULL) return DMLSIM_OK;
     enum dmlsim_err rc = calib_load(cfile, cal, err);
-    if (rc == DMLSIM_OK) rc = validate_fit_network(cal, NULL, NULL, err);
+    if (rc == DMLSIM_OK) rc = validate_fit_network(cal, cfile, NULL, NULL, err);
     return rc;
 }
 

@@ -403,16 +403,16 @@ static bool fit_job(const struct job *j, const struct machine *mc, const bool *u
     return ok;
 }
 
-enum dmlsim_err validate_fit_network(struct calib *c, const char *gpu, const char *nic,
-                                     struct dmlsim_error *err)
+enum dmlsim_err validate_fit_network(struct calib *c, const char *path, const char *gpu,
+                                     const char *nic, struct dmlsim_error *err)
 {
     if (c->ncoll == 0) return DMLSIM_OK;
     const struct gpu_model *g = gpu ? catalog_gpu(gpu) : calib_gpu(c);
     if (g == NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:0: cannot tell which catalog GPU the collectives were measured on "
-                           "(\"%s\"); expected a gpu record or rank lines naming a catalog GPU",
-                           c->source, c->gpu_name);
+                           "(\"%s\"); expected rank lines, a \"gpu NAME\" record or a \"# dmlsim-gpu NAME\" line naming a catalog GPU",
+                           path, c->gpu_name);
     struct machine mc = {g, g->intra, default_nic(c, g, nic), 0, NULL};
     struct job jobs[MAX_JOBS];
     size_t njobs = make_jobs(c, false, jobs);
@@ -423,7 +423,7 @@ enum dmlsim_err validate_fit_network(struct calib *c, const char *gpu, const cha
             rc = dmlsim_fail(err, DMLSIM_EVALUE,
                              "%s:0: simulating the measured %s on %d GPU(s) failed; expected a "
                              "configuration the catalog can build",
-                             c->source, collective_op_name(jobs[k].op), jobs[k].nranks);
+                             path, collective_op_name(jobs[k].op), jobs[k].nranks);
     free_jobs(jobs, njobs);
     if (rc != DMLSIM_OK) {
         netcal_release(nc);

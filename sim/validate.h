@@ -20,13 +20,14 @@
 
 int validate_main(int argc, char **argv);
 
-/* Fits c's network calibration (c->netcal, netcal.h) from its measured collectives, each
+/* Fits c's network calibration (c->netcal, netcal.h) from its measured collectives (read from
+ * `path`, which errors name), each
  * simulated on the machine it was measured on (the catalog GPU `gpu` or the profile's, its
  * intra-node class, the NIC class `nic` or the default for the GPU) in child processes; call
  * before simgrid_init. Does nothing without collectives. c->netcal is then owned by the caller
  * (netcal_release and free). */
-enum dmlsim_err validate_fit_network(struct calib *c, const char *gpu, const char *nic,
-                                     struct dmlsim_error *err);
+enum dmlsim_err validate_fit_network(struct calib *c, const char *path, const char *gpu,
+                                     const char *nic, struct dmlsim_error *err);
 int validate_calib_main(int argc, char **argv);
 int validate_shapes_main(int argc, char **argv);
 

@@ -203,6 +203,11 @@ syn=tests/data/nccl/synthetic-h100-alpha-beta.log
 "$dmlsim" run tests/data/train-h100-8.xml --calib "$syn" | grep '^ *1 ' >"$tmp/t1"
 [ -s "$tmp/t0" ] && ! cmp -s "$tmp/t0" "$tmp/t1" && ok ||
     ko "--calib with measured collectives must change a training step's time"
+# measured collectives of an unknown GPU cannot be fitted: a FILE:0 error, not a silent skip
+"$dmlsim" run scenarios/resnet50-ring.xml --calib tests/data/nccl-tests-4gpu-pcie.log \
+    >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q '^tests/data/nccl-tests-4gpu-pcie.log:0: cannot tell which catalog GPU' \
+    "$tmp/err" && ok || ko "--calib with collectives of an unknown GPU must be a FILE:0 error"
 "$dmlsim" shapes --batch 32 | grep -q '^1000 32 2048 ' && ok ||
     ko "shapes: expected ResNet's fc layer 1000 x 32 x 2048 as M N K = 1000 32 2048"
 
