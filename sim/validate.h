@@ -1,17 +1,19 @@
 /* validate.h - the calibration side of the command line: `dmlsim calib` (summarise a profile,
- * write a spec profile), `dmlsim shapes` (the presets' GEMM shapes, for the calibrator) and
+ * write a spec profile), `dmlsim shapes` (the presets' GEMM shapes, for the calibrator),
  * `dmlsim validate` (simulate every measured collective and copy on a platform describing the
- * measured machine, and compare).
+ * measured machine, and compare) and the network fit behind `--calib`.
  *
- * validate builds a one-node platform of the profile's GPU count and model (the catalog model
- * named in the profile, or --gpu), GPU-to-GPU over the model's NVLink class (or --intra), runs
- * each measured operation's sizes in a child process (SimGrid allows one engine per process), and
- * prints measured vs simulated time per size with the relative error, then the geometric mean of
- * the errors per operation: the table ASTRA-sim publishes for its NCCL validation. The simulated
- * all-reduce is the ring (NCCL's algorithm for large messages on one node); host copies are p2p
- * transfers between the node's CPU host and a GPU over PCIe; device-to-device copies are not
- * simulated (HBM is not a link). The fitted link latency and bandwidth (calib.h) are printed next
- * to the catalog values they would replace. */
+ * validate builds the measured machine: the catalog GPU named in the profile (or --gpu), its
+ * intra-node class (or --intra), as many nodes as the measurement spanned with one NIC per GPU
+ * (or --nics) of the class --nic (default: InfiniBand of the GPU's generation, TCP when NCCL used
+ * sockets). Each measured operation's sizes run in a child process (SimGrid allows one engine per
+ * process) with algo nccl (or --algo), and the table gives, per size, measured and simulated time
+ * with the error, then the time calibrated by a curve fitted on every other size (netcal.h) and
+ * its error, so the other sizes are out of sample; then the geometric means: the table ASTRA-sim
+ * publishes for its NCCL validation. Host copies are p2p transfers between the node's CPU host
+ * and a GPU over PCIe; device-to-device copies are not simulated (HBM is not a link). The fit:
+ * per size, the dilation factor whose calibrated simulation comes closest to the measured time
+ * (secant steps on repeated simulations). */
 #ifndef DMLSIM_VALIDATE_H
 #define DMLSIM_VALIDATE_H
 
@@ -21,9 +23,9 @@
 int validate_main(int argc, char **argv);
 
 /* Fits c's network calibration (c->netcal, netcal.h) from its measured collectives (read from
- * `path`, which errors name), each
- * simulated on the machine it was measured on (the catalog GPU `gpu` or the profile's, its
- * intra-node class, the NIC class `nic` or the default for the GPU) in child processes; call
+ * `path`, which errors name), each simulated on the machine it was measured on (the catalog GPU
+ * `gpu` or the profile's, its intra-node class, the NIC class `nic` or the default for the GPU)
+ * in child processes; call
  * before simgrid_init. Does nothing without collectives. c->netcal is then owned by the caller
  * (netcal_release and free). */
 enum dmlsim_err validate_fit_network(struct calib *c, const char *path, const char *gpu,
