@@ -35,7 +35,10 @@
  *   optimizer update rate = the best measured optimizer-kernel GB/s (else memory bandwidth x 0.92);
  *   link fits (calib_fit): weighted least squares of t(S) = a + b S on a collective sweep, with
  *     weights 1/t^2 (so every size counts by its relative error); for the ring all-reduce
- *     a = 2(n - 1) alpha and b = 2(n - 1) / (n B), giving the link's latency alpha and bandwidth B.
+ *     a = 2(n - 1) alpha and b = 2(n - 1) / (n B), giving the link's latency alpha and bandwidth B
+ *     (printed for reference);
+ *   the measured collectives themselves: the network calibration (netcal.h), fitted by the CLI
+ *     (validate_fit_network) and attached as c->netcal, dilates the simulated nccl calls.
  */
 #ifndef DMLSIM_CALIB_H
 #define DMLSIM_CALIB_H
