@@ -68,7 +68,6 @@ struct nccl_topo {
     bool mesh;              /* nodes are NVLink meshes (rings also run in reverse) */
     int depth_max[2];       /* deepest rank of tree 0 / tree 1 (head at chain position 0) */
     sg_host_t *nvs;         /* node -> its NVSwitch host ("nodeN.nvs"), or NULL */
-    int *calls;             /* rank -> NVLS calls it has made (names the call's mailboxes) */
 };
 
 /* ---- what the platform is ---------------------------------------------------------------- */
@@ -142,6 +141,22 @@ static void mesh_capacity(const struct coll_world *w, const int *m, int g, int *
     free(bw);
 }
 
+/* A ring in rank order over members m[0..g): NVLink only?, its slowest pair's bandwidth. */
+static void rank_ring_facts(const struct coll_world *w, const int *m, int g, bool *nvlink,
+                            double *ring_bw)
+{
+    bool nv;
+    double bw;
+    sg_link_t nic;
+    *nvlink = g > 1;
+    *ring_bw = INFINITY;
+    for (int i = 0; i < g && g > 1; i++) {
+        route_facts(w->hosts[m[i]], w->hosts[m[(i + 1) % g]], &nv, &bw, &nic);
+        *nvlink = *nvlink && nv;
+        *ring_bw = fmin(*ring_bw, bw);
+    }
+}
+
 /* Node n's rings: members m[0..g) in rank order; cycles out[k][0..g). Returns how many (>= 1);
  * *nvlink says whether they run over NVLink only, *ring_bw the bandwidth a GPU's rings get
  * (each cycle's slowest pair, both directions in a mesh; the switch link behind a switch). */
@@ -173,10 +188,8 @@ static int node_cycles(const struct coll_world *w, const int *m, int g, int out[
     }
     *nvlink = all || n > 0;
     if (n == 0) { /* behind a switch, or no NVLink cycle: one ring in rank order */
-        for (int i = 0; i < g; i++) {
-            route_facts(w->hosts[m[i]], w->hosts[m[(i + 1) % g]], &nv, &bw, &nic);
-            *ring_bw = i == 0 ? bw : fmin(*ring_bw, bw);
-        }
+        bool rank_nv;
+        rank_ring_facts(w, m, g, &rank_nv, ring_bw);
         *mesh = false;
         n = 1;
     }
@@ -260,7 +273,6 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
     t->node_start[t->nnodes] = P;
     free(pairs);
     t->nvs = xbt_new0(sg_host_t, t->nnodes);
-    t->calls = xbt_new0(int, P);
     for (int n = 0; n < t->nnodes; n++) {
         const char *id = sg_host_get_property_value(w->hosts[t->order[t->node_start[n]]], "node");
         char name[48];
@@ -278,7 +290,7 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
         int g = t->node_start[n + 1] - t->node_start[n], out[MAX_CYC][16], s0 = t->node_start[n];
         bool nv, mesh;
         t->ncyc[n] = g <= 16 ? node_cycles(w, t->order + s0, g, out, &nv, &mesh, &bw) : 1;
-        if (g > 16) nv = mesh = false, bw = INFINITY;
+        if (g > 16) rank_ring_facts(w, t->order + s0, g, &nv, &bw), mesh = false;
         if (g >= 2 && !decided) nvlink = nv, t->mesh = mesh, decided = true;
         if (g >= 2) intra_bw = fmin(intra_bw, bw);
         for (int k = 0; k < MAX_CYC; k++)
@@ -311,7 +323,6 @@ void coll_nccl_topo_free(struct nccl_topo *t)
     free(t->node);
     free(t->lpos);
     free(t->nvs);
-    free(t->calls);
     free(t->ncyc);
     for (int k = 0; k < MAX_CYC; k++) {
         free(t->cyc[k]);
@@ -397,14 +408,30 @@ struct chan {
  * so a step's chain of dependencies adds up the ring's hops as NCCL's latency model does (the
  * sum along the path) instead of making every step wait for the slowest hop. The routes are
  * those of node 0's ring into node 1 (representative of a regular cluster). */
+static double ring_mean(const struct coll_world *w, const struct nccl_topo *t,
+                        const struct nccl_plan *p, int c, bool route)
+{
+    int P = w->nranks, N = t->nnodes, n = 0;
+    while (n < N && node_size(t, n) < 2)
+        n++;
+    double intra = 0, inter = 0;
+    if (n < N) {
+        int a = ring_member(t, n, c, c), b = ring_member(t, n, c, c + 1);
+        intra = route ? sg_host_get_route_latency(w->hosts[a], w->hosts[b])
+                      : hop_extra(w, t, p, a, b);
+    }
+    if (N > 1) {
+        int a = ring_member(t, 0, c, c - 1), b = ring_member(t, 1, c, c);
+        inter = route ? sg_host_get_route_latency(w->hosts[a], w->hosts[b])
+                      : hop_extra(w, t, p, a, b);
+    }
+    return ((P - N) * intra + N * inter) / P;
+}
+
 static double ring_extra(const struct coll_world *w, const struct nccl_topo *t,
                          const struct nccl_plan *p, int c)
 {
-    int P = w->nranks, N = t->nnodes, g = node_size(t, 0);
-    double intra = 0, inter = 0;
-    if (g > 1) intra = hop_extra(w, t, p, ring_member(t, 0, c, c), ring_member(t, 0, c, c + 1));
-    if (N > 1) inter = hop_extra(w, t, p, ring_member(t, 0, c, c - 1), ring_member(t, 1, c, c));
-    return ((P - N) * intra + N * inter) / P;
+    return ring_mean(w, t, p, c, false);
 }
 
 struct step_io {
@@ -427,7 +454,9 @@ static void keep_send(struct step_io *io, sg_comm_t c, void *payload)
 static enum net_status finish_sends(const struct coll_world *w, struct step_io *io,
                                     enum net_status st)
 {
-    double end = simgrid_get_clock() + w->timeout_s;
+    /* after a failure the peers have given up their receives: release at once, so the failure
+     * is reported when it is seen, not one more timeout later */
+    double end = simgrid_get_clock() + (st == NET_OK ? w->timeout_s : 0);
     for (int i = 0; i < io->nsends; i++) { /* every handle is waited on, so every one is freed */
         enum net_status x = net_wait(io->sends[i], end);
         if (x != NET_OK) free(io->payloads[i]); /* undelivered: still the sender's */
@@ -500,7 +529,7 @@ static void ring_recvs_post(struct chan *ch, int left, int n, struct ring_recvs 
 static void ring_recvs_release(struct ring_recvs *r)
 {
     for (; r->next < r->n; r->next++) /* after a failure: release the receives still posted */
-        net_wait(r->rc[r->next], simgrid_get_clock());
+        if (net_wait(r->rc[r->next], simgrid_get_clock()) == NET_OK) free(r->got[r->next]);
     free(r->rc);
     free(r->got);
 }
@@ -695,11 +724,11 @@ static enum net_status run_channels(const struct coll_world *w, const struct ncc
  * GPU's link carries S (1 + 1 / G) each way, against 2 (G - 1) S / G for the ring. With two
  * nodes (NVLS tree) a stage X between B and C exchanges the reduced part with the same GPU of
  * the other node over the network. The switch's side runs in an actor on the node's switch host,
- * started for the call by the node's first GPU; every mailbox is named by the call. */
+ * started for the call by the node's first GPU. Mailboxes are per pair and epoch: both sides post
+ * in the same order, call after call, so messages match in order. */
 struct nvls_call {
     const struct coll_world *w;
     int node;      /* the node */
-    int call;      /* the call's number (the same on every rank: calls are in order) */
     int K;         /* chunks */
     int X;         /* 1 with the network stage, else 0 */
     double up_B;   /* stage A and D bytes (S / K, on the wire) */
@@ -709,7 +738,7 @@ struct nvls_call {
 static sg_mailbox_t nvls_box(const struct nvls_call *v, int from, int to)
 {
     char name[64];
-    snprintf(name, sizeof name, "v%d:%d:%d:%d>%d", v->w->epoch, v->node, v->call, from, to);
+    snprintf(name, sizeof name, "v%d:%d:%d>%d", v->w->epoch, v->node, from, to);
     return sg_mailbox_by_name(name);
 }
 
@@ -757,7 +786,7 @@ static sg_comm_t nvls_send(const struct nvls_call *v, int rank, sg_mailbox_t mb,
 static sg_mailbox_t cross_box(const struct nvls_call *v, int from, int to)
 {
     char name[64];
-    snprintf(name, sizeof name, "v%d:x:%d:%d>%d", v->w->epoch, v->call, from, to);
+    snprintf(name, sizeof name, "v%d:x:%d>%d", v->w->epoch, from, to);
     return sg_mailbox_by_name(name);
 }
 
@@ -768,7 +797,6 @@ static enum net_status nccl_nvls(const struct coll_world *w, const struct nccl_p
     int n = t->node[rank], g = node_size(t, n), K = chunks_for(size_B / 16);
     struct nvls_call v = {.w = w,
                           .node = n,
-                          .call = t->calls[rank]++,
                           .K = K,
                           .X = p->algo == NCCL_ALGO_NVLS_TREE,
                           .up_B = size_B / K * p->wire_factor * dil,
@@ -820,19 +848,20 @@ static enum net_status ring_flow(const struct coll_world *w, const struct nccl_p
                                  enum coll_op op, int rank, double size_B, double dil)
 {
     int P = w->nranks, nc = p->nchannels, right[MAX_CH], left[MAX_CH], tag[MAX_CH], pos;
-    double route = 0, extra = 0;
+    double wait = 0; /* P - 1 mean hops (route and protocol) less the flow's own route */
     for (int c = 0; c < nc; c++) {
         ring_of(w->topo, rank, c, &right[c], &left[c], &pos);
         tag[c] = c;
-        route = fmax(route, sg_host_get_route_latency(w->hosts[left[c]], w->hosts[rank]));
-        extra = fmax(extra, ring_extra(w, w->topo, p, c) * dil);
+        double hops =
+                (P - 1) * (ring_mean(w, w->topo, p, c, true) + ring_extra(w, w->topo, p, c) * dil);
+        wait = fmax(wait, hops - sg_host_get_route_latency(w->hosts[left[c]], w->hosts[rank]));
     }
     double phase_B = (P - 1) * size_B / ((double)nc * P) * p->wire_factor * dil;
     int phases = op == COLL_ALLREDUCE ? 2 : 1;
     enum net_status st = NET_OK;
     for (int ph = 0; ph < phases && st == NET_OK; ph++) {
         st = coll_exchange_tagged(w, rank, right, tag, nc, phase_B, left, tag, nc);
-        if (st == NET_OK) sg_actor_sleep_for((P - 2) * route + (P - 1) * extra);
+        if (st == NET_OK && wait > 0) sg_actor_sleep_for(wait);
     }
     return st;
 }

@@ -21,9 +21,11 @@
  * Sizes follow nccl-tests: all-reduce and broadcast of S bytes leave S bytes on every rank;
  * all-gather and reduce-scatter of S bytes move S / P from or to each rank.
  * Data: a run may carry a real float buffer per rank (NULL = timing only): all-reduce sums the
- * ranks' buffers of S / 4 floats into every rank's; reduce-scatter leaves on rank r the sum of
- * block r' (the ring's ownership, coll_ring_block) and all-gather fills every block from its
- * owner. Messages then carry copies of the blocks; the simulated sizes are unchanged.
+ * ranks' buffers of S / 4 floats into every rank's, whatever the algorithm. Reduce-scatter and
+ * all-gather place blocks as the algorithm's rings own them: the ring's position idx holds block
+ * (idx + 1) mod n (coll_ring_block); the nccl family cuts the buffer into one slice per channel
+ * and each slice into blocks by the rank's position in that channel's ring. Messages then carry
+ * copies of the blocks; the simulated sizes are unchanged.
  */
 #ifndef DMLSIM_COLLECTIVE_H
 #define DMLSIM_COLLECTIVE_H

@@ -51,8 +51,12 @@ static const double tree_corr[NCCL_NPROTOS][23] = {
 
 /* getNetOverhead: the proxy's post cost per network step on x86 Intel, us (x3 for Simple). */
 #define NET_OVERHEAD_US 1.0
-/* NVLS_NCHANNELS_SM90 (src/include/nvls.h): NVLS runs 16 channels. */
-#define NVLS_CHANNELS 16
+/* NVLS channels (src/include/nvls.h): NVLS_NCHANNELS_SM90 16; Blackwell NVLS_NCHANNELS_SM100_NVL
+ * 24 on one node, NVLS_NCHANNELS_SM100 32 across nodes. */
+static int nvls_channels(const struct nccl_system *s)
+{
+    return s->sm >= 100 ? (s->nnodes == 1 ? 24 : 32) : 16;
+}
 /* NCCL_MAX_NCHANNELS in src/include/device.h (MAXCHANNELS). */
 #define MAX_CHANNELS 32
 /* Max threads per channel (src/include/device.h): LL 512, LL128 640, Simple 512; and the
@@ -101,12 +105,14 @@ static bool enabled(const struct nccl_system *s, enum nccl_func f, enum nccl_alg
                     enum nccl_proto p)
 {
     if (a != NCCL_ALGO_RING && f != NCCL_FUNC_ALLREDUCE) return false; /* tree/NVLS: all-reduce */
-    if (a == NCCL_ALGO_NVLS) /* one node with a reducing NVSwitch; multi-node needs CollNet */
-        return p == NCCL_PROTO_SIMPLE && s->nvls && s->nnodes == 1 && s->sm >= 90;
-    if (a == NCCL_ALGO_NVLS_TREE) /* NVLS inside nodes, a tree across: dmlsim has 2 nodes */
-        return p == NCCL_PROTO_SIMPLE && s->nvls && s->nnodes == 2 && s->sm >= 90;
+    /* NVLS: a reducing NVSwitch and more than 2 GPUs a node (src/transport/nvls.cc); on one node,
+     * or as NVLS tree across nodes (dmlsim: 2 nodes; NVLS itself across nodes needs CollNet) */
+    bool nvls = p == NCCL_PROTO_SIMPLE && s->nvls && s->sm >= 90 && s->nranks > 2 * s->nnodes;
+    if (a == NCCL_ALGO_NVLS) return nvls && s->nnodes == 1;
+    if (a == NCCL_ALGO_NVLS_TREE) return nvls && s->nnodes == 2;
     /* LL128: Volta or later, GPUs of one generation, NVLink inside nodes (tuning.cc) */
-    if (p == NCCL_PROTO_LL128) return s->sm >= 70 && s->nvlink;
+    if (p == NCCL_PROTO_LL128) /* one GPU a node: NCCL's typeIntra is PATH_LOC, LL128 stays */
+        return s->sm >= 70 && (s->nvlink || s->nranks == s->nnodes);
     return true;
 }
 
@@ -121,11 +127,12 @@ static double bus_bw(const struct nccl_system *s, enum nccl_func f, enum nccl_al
     double bw = total;
     if (a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) {
         double ppn = (double)s->nranks / s->nnodes;
-        double intra = s->intra_Bps / 1e9 * nvls_eff[ci] * (NVLS_CHANNELS - 1) / NVLS_CHANNELS;
+        double intra =
+                s->intra_Bps / 1e9 * nvls_eff[ci] * (nvls_channels(s) - 1) / nvls_channels(s);
         intra *= f == NCCL_FUNC_ALLREDUCE ? 2.0 : (ppn - 1) / ppn;
         double inter = s->inter_Bps / 1e9 * (s->nnodes <= 2 && a == NCCL_ALGO_NVLS_TREE ? 2 : 1);
         bw = a == NCCL_ALGO_NVLS ? intra : fmin(intra, inter);
-        if (a == NCCL_ALGO_NVLS_TREE) bw = fmin(bw, NVLS_CHANNELS * nvlstree_ch[ci][ni]);
+        if (a == NCCL_ALGO_NVLS_TREE) bw = fmin(bw, nvls_channels(s) * nvlstree_ch[ci][ni]);
     }
     if (a == NCCL_ALGO_RING && p == NCCL_PROTO_LL) bw = fmin(llmax, bw * 0.5);
     if (a == NCCL_ALGO_RING && p == NCCL_PROTO_LL128)
@@ -198,8 +205,8 @@ double nccl_model_time(const struct nccl_system *s, enum nccl_func f, enum nccl_
     /* bus bandwidth to algorithm bandwidth: rings and NVLS n / nsteps, trees 1/2 */
     bw *= a == NCCL_ALGO_TREE ? 0.5 : (double)s->nranks / func_steps(f, s->nranks);
     double lat = model_lat(s, f, a, p);
-    int lg = log2i(size_B / 64);
-    if (a == NCCL_ALGO_TREE && size_B >= 64 && lg < 23) bw *= tree_corr[p][lg];
+    int lg = size_B >= 64 ? log2i(size_B / 64) : 0; /* log2i(0) is 0 in NCCL too */
+    if (a == NCCL_ALGO_TREE && lg < 23) bw *= tree_corr[p][lg];
     if (a == NCCL_ALGO_RING && p == NCCL_PROTO_SIMPLE && s->nnodes > 1 &&
         f == NCCL_FUNC_ALLREDUCE && size_B / ((double)s->nchannels * s->nranks) >= 64)
         lat *= s->sm < 80 ? 1.9 : 1.4; /* "plateau effect of ring" */
@@ -212,7 +219,7 @@ double nccl_model_time(const struct nccl_system *s, enum nccl_func f, enum nccl_
 static int call_channels(const struct nccl_system *s, enum nccl_algo a, enum nccl_proto p,
                          double size_B, int cap)
 {
-    if (a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) return NVLS_CHANNELS;
+    if (a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) return nvls_channels(s);
     int nc = s->nchannels < cap || cap <= 0 ? s->nchannels : cap;
     double thr = thread_threshold[p] * (a == NCCL_ALGO_RING && p == NCCL_PROTO_LL ? s->nranks : 1);
     while (nc >= 2 && size_B < nc * max_threads[p] * thr)
@@ -249,14 +256,15 @@ void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double siz
     out->wire_factor = bp == NCCL_PROTO_LL ? 2.0 : bp == NCCL_PROTO_LL128 ? 1 / 0.92 : 1.0;
     if (nvls) out->wire_factor = 1 / nvls_eff[cc_index(s->sm)];
     /* the tree's medium-size shortfall is NCCL's measured correction: part of its throughput */
-    int lg = log2i(size_B / 64);
-    double corr = ba == NCCL_ALGO_TREE && size_B >= 64 && lg < 23 ? tree_corr[bp][lg] : 1;
+    int lg = size_B >= 64 ? log2i(size_B / 64) : 0;
+    double corr = ba == NCCL_ALGO_TREE && lg < 23 ? tree_corr[bp][lg] : 1;
     out->sm_busbw_Bps = sm_limit(s, out->algo, out->proto) * corr * 1e9;
     out->sm_extra_s = 0;
     if (out->sm_busbw_Bps > 0) { /* the SM's copy time beyond the links' own transfer time */
         double ratio = ba == NCCL_ALGO_TREE ? 0.5 : (double)s->nranks / func_steps(func, s->nranks);
         double share = (double)out->nchannels / s->nchannels;
-        double sm = out->sm_busbw_Bps * ratio * share, links = link_busbw(s) * 1e9 * ratio * share;
+        double sm = out->sm_busbw_Bps * ratio * share;
+        double links = link_busbw(s) * 1e9 / out->wire_factor * ratio * share; /* data rate */
         out->sm_extra_s = fmax(0, size_B / sm - size_B / links);
     }
 }
