@@ -191,6 +191,78 @@ static void print_model(const struct scenario *sc, const struct model *m)
            need.act_B / 1e9, ts->batch);
 }
 
+/* The configuration lines of a training run. */
+static void print_training(const struct scenario *sc, const struct platform *pf,
+                           const struct model *m, const struct calib *cal)
+{
+    const struct train_spec *ts = &sc->train;
+    int P = ts->gpus > 0 ? ts->gpus : (int)pf->ngpus;
+    print_config(sc, pf);
+    print_model(sc, m);
+    print_calibration(cal);
+    if (ts->strategy == STRAT_PS) {
+        const struct ps_spec *p = &ts->ps;
+        printf("# training      parameter server, %d shard(s) %s, split by %s, %s", p->shards,
+               p->dedicated ? "dedicated" : "colocated", p->split_bytes ? "bytes" : "layer",
+               p->mode == PS_SYNC ? "sync" : "async");
+        if (p->mode == PS_SYNC)
+            printf(" (quorum %d of %d, %d backup)", P - p->backup, P, p->backup);
+        else
+            printf(" (staleness <= %d)", p->staleness);
+        printf("%s\n# workers       %d x batch %d, %s, %s, %d step(s)\n#\n",
+               p->coordinator ? ", with a version coordinator" : "", P, ts->batch,
+               catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
+        return;
+    }
+    printf("# training      all-reduce %s (%s level), %d worker(s) x batch %d = global batch %d, "
+           "%s, %s, %d step(s)\n",
+           ts->algo->name, ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch, P * ts->batch,
+           catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
+    printf("# buckets       %.0f B, overlap %s\n#\n", ts->bucket_B, ts->overlap ? "on" : "off");
+}
+
+/* The p2p benchmark of `run`: checks its hosts before any output, then prints its table. */
+static enum dmlsim_err run_p2p(const struct scenario *sc, const struct platform *pf,
+                               struct dmlsim_error *err)
+{
+    struct p2p_result res;
+    size_t nsizes;
+    enum dmlsim_err rc = bench_check_hosts(sc, err);
+    if (rc != DMLSIM_OK) return rc;
+    free(bench_sizes(&sc->bench, &nsizes));
+    print_config(sc, pf);
+    printf("# benchmark     p2p, %zu pair(s), %zu size(s) from %.0f B to %.0f B, factor %g, "
+           "timeout %g s\n#\n",
+           sc->bench.npairs, nsizes, sc->bench.begin_B, sc->bench.end_B, sc->bench.factor,
+           sc->bench.timeout_s);
+    rc = bench_p2p_run(sc, &res, err);
+    if (rc != DMLSIM_OK) return rc;
+    bench_p2p_print(sc, &res, stdout);
+    bench_p2p_release(&res);
+    return DMLSIM_OK;
+}
+
+/* The collective benchmark of `run`, with the network calibration of `cal` if it has one. */
+static enum dmlsim_err run_collective(const struct scenario *sc, const struct platform *pf,
+                                      const struct calib *cal, struct dmlsim_error *err)
+{
+    struct coll_result res;
+    int P = sc->bench.gpus > 0 ? sc->bench.gpus : (int)pf->ngpus;
+    print_config(sc, pf);
+    if (cal->netcal) print_calibration(cal);
+    printf("# benchmark     %s, algo %s, %s level, %d rank(s), chunks %d, factor %g, timeout "
+           "%g s\n#\n",
+           collective_op_name(sc->bench.op), sc->bench.algo->name,
+           sc->bench.level == COLL_FLOW ? "flow" : "message", P, sc->bench.chunks, sc->bench.factor,
+           sc->bench.timeout_s);
+    fflush(stdout);
+    enum dmlsim_err rc = bench_coll_run(sc, pf, cal->netcal, &res, err);
+    if (rc != DMLSIM_OK) return rc;
+    bench_coll_print(sc, &res, stdout);
+    bench_coll_release(&res);
+    return DMLSIM_OK;
+}
+
 static int cmd_run(const struct run_opts *o)
 {
     struct scenario sc;
@@ -230,32 +302,9 @@ static int cmd_run(const struct run_opts *o)
     }
 
     if (sc.bench.kind == BENCH_P2P) {
-        struct p2p_result res;
-        size_t nsizes;
-        DMLSIM_CHECK_GOTO(rc, bench_check_hosts(&sc, &err), out_fail); /* before any output */
-        free(bench_sizes(&sc.bench, &nsizes));
-        print_config(&sc, pf);
-        printf("# benchmark     p2p, %zu pair(s), %zu size(s) from %.0f B to %.0f B, factor %g, "
-               "timeout %g s\n#\n",
-               sc.bench.npairs, nsizes, sc.bench.begin_B, sc.bench.end_B, sc.bench.factor,
-               sc.bench.timeout_s);
-        DMLSIM_CHECK_GOTO(rc, bench_p2p_run(&sc, &res, &err), out_fail);
-        bench_p2p_print(&sc, &res, stdout);
-        bench_p2p_release(&res);
+        DMLSIM_CHECK_GOTO(rc, run_p2p(&sc, pf, &err), out_fail);
     } else if (sc.bench.kind == BENCH_COLLECTIVE) {
-        struct coll_result res;
-        int P = sc.bench.gpus > 0 ? sc.bench.gpus : (int)pf->ngpus;
-        print_config(&sc, pf);
-        if (cal.netcal) print_calibration(&cal);
-        printf("# benchmark     %s, algo %s, %s level, %d rank(s), chunks %d, factor %g, timeout "
-               "%g s\n#\n",
-               collective_op_name(sc.bench.op), sc.bench.algo->name,
-               sc.bench.level == COLL_FLOW ? "flow" : "message", P, sc.bench.chunks,
-               sc.bench.factor, sc.bench.timeout_s);
-        fflush(stdout);
-        DMLSIM_CHECK_GOTO(rc, bench_coll_run(&sc, pf, cal.netcal, &res, &err), out_fail);
-        bench_coll_print(&sc, &res, stdout);
-        bench_coll_release(&res);
+        DMLSIM_CHECK_GOTO(rc, run_collective(&sc, pf, &cal, &err), out_fail);
     } else if (sc.train.strategy != STRAT_NONE) {
         struct train_result res;
         scenario_build_model(&sc, &m);
@@ -263,32 +312,7 @@ static int cmd_run(const struct run_opts *o)
         /* checks that need the platform come before any output */
         DMLSIM_CHECK_GOTO(rc, ps ? ps_check(&sc, pf, &m, &err) : train_check(&sc, pf, &m, &err),
                           out_fail);
-        const struct train_spec *ts = &sc.train;
-        int P = ts->gpus > 0 ? ts->gpus : (int)pf->ngpus;
-        print_config(&sc, pf);
-        print_model(&sc, &m);
-        print_calibration(&cal);
-        if (ps) {
-            const struct ps_spec *p = &ts->ps;
-            printf("# training      parameter server, %d shard(s) %s, split by %s, %s", p->shards,
-                   p->dedicated ? "dedicated" : "colocated", p->split_bytes ? "bytes" : "layer",
-                   p->mode == PS_SYNC ? "sync" : "async");
-            if (p->mode == PS_SYNC)
-                printf(" (quorum %d of %d, %d backup)", P - p->backup, P, p->backup);
-            else
-                printf(" (staleness <= %d)", p->staleness);
-            printf("%s\n# workers       %d x batch %d, %s, %s, %d step(s)\n#\n",
-                   p->coordinator ? ", with a version coordinator" : "", P, ts->batch,
-                   catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
-        } else {
-            printf("# training      all-reduce %s (%s level), %d worker(s) x batch %d = global "
-                   "batch %d, %s, %s, %d step(s)\n",
-                   ts->algo->name, ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch,
-                   P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt),
-                   ts->steps);
-            printf("# buckets       %.0f B, overlap %s\n#\n", ts->bucket_B,
-                   ts->overlap ? "on" : "off");
-        }
+        print_training(&sc, pf, &m, &cal);
         fflush(stdout);
         DMLSIM_CHECK_GOTO(rc,
                           ps ? ps_run(&sc, pf, &m, &cal, &res, &err)
