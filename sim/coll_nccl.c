@@ -68,6 +68,8 @@ struct nccl_topo {
     bool mesh;              /* nodes are NVLink meshes (rings also run in reverse) */
     int depth_max[2];       /* deepest rank of tree 0 / tree 1 (head at chain position 0) */
     sg_host_t *nvs;         /* node -> its NVSwitch host ("nodeN.nvs"), or NULL */
+    sg_host_t sharp;        /* the network's SHARP aggregation host ("sharp.switch"), or NULL */
+    int gmax;               /* GPUs of the largest node */
 };
 
 /* ---- what the platform is ---------------------------------------------------------------- */
@@ -247,6 +249,7 @@ static void system_facts(const struct coll_world *w, struct nccl_topo *t, double
         s->inter_Bps = total;
         if (!isfinite(s->intra_Bps)) s->intra_Bps = s->inter_Bps;
     }
+    s->collnet = t->sharp != NULL;
     s->nvls = true; /* NVLS needs the switch host on every node, and nodes of one size */
     for (int n = 0; n < t->nnodes; n++)
         s->nvls = s->nvls && t->nvs[n] != NULL &&
@@ -273,6 +276,10 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
     t->node_start[t->nnodes] = P;
     free(pairs);
     t->nvs = xbt_new0(sg_host_t, t->nnodes);
+    t->sharp = sg_host_by_name("sharp.switch");
+    for (int n = 0; n < t->nnodes; n++)
+        if (t->node_start[n + 1] - t->node_start[n] > t->gmax)
+            t->gmax = t->node_start[n + 1] - t->node_start[n];
     for (int n = 0; n < t->nnodes; n++) {
         const char *id = sg_host_get_property_value(w->hosts[t->order[t->node_start[n]]], "node");
         char name[48];
@@ -378,11 +385,18 @@ static void ring_of(const struct nccl_topo *t, int r, int c, int *right, int *le
 }
 
 /* What a hop from a to b costs beyond its route's latency under plan p. */
+/* The host of rank r, or of the SHARP switch when r is P (CollNet's root). */
+static sg_host_t host_of(const struct coll_world *w, int r)
+{
+    return r == w->nranks ? w->topo->sharp : w->hosts[r];
+}
+
 static double hop_extra(const struct coll_world *w, const struct nccl_topo *t,
                         const struct nccl_plan *p, int a, int b)
 {
-    double hop = t->node[a] == t->node[b] ? p->intra_hop_s : p->inter_hop_s;
-    return fmax(0, hop - sg_host_get_route_latency(w->hosts[a], w->hosts[b]));
+    bool inside = a < w->nranks && b < w->nranks && t->node[a] == t->node[b];
+    double hop = inside ? p->intra_hop_s : p->inter_hop_s;
+    return fmax(0, hop - sg_host_get_route_latency(host_of(w, a), host_of(w, b)));
 }
 
 /* One channel of one call on one rank: what its program needs. Channels run in actors of their
@@ -479,8 +493,8 @@ static sg_mailbox_t chan_box(const struct coll_world *w, int from, int to, int c
 static sg_comm_t chan_send(const struct chan *ch, int to, double size_B, void *payload)
 {
     const struct coll_world *w = ch->w;
-    if (w->traffic) traffic_add(w->traffic, w->hosts[ch->rank], w->hosts[to], size_B);
-    if (w->sent_msgs) w->sent_msgs[ch->rank] += 1;
+    if (w->traffic) traffic_add(w->traffic, host_of(w, ch->rank), host_of(w, to), size_B);
+    if (w->sent_msgs && ch->rank < w->nranks) w->sent_msgs[ch->rank] += 1;
     return net_isend(chan_box(w, ch->rank, to, ch->c), payload ? payload : &token3, size_B);
 }
 
@@ -638,6 +652,34 @@ static bool in_range(int k, int c)
     return k >= 0 && k < c;
 }
 
+/* Channel c's CollNet chain around rank r: inside each node a chain from its head, the GPU at
+ * ring position c (so channels spread over the rails); the heads' parent is the SHARP switch,
+ * "rank" P, at depth 0. */
+static void collnet_of(const struct coll_world *w, int r, int c, int *parent, int *kids, int *nk,
+                       int *depth)
+{
+    const struct nccl_topo *t = w->topo;
+    int n = t->node[r], g = node_size(t, n), k = ((t->lpos[r] - c) % g + g) % g;
+    *nk = 0;
+    *depth = 1 + k;
+    *parent = k > 0 ? member(t, n, c + k - 1) : w->nranks;
+    if (k < g - 1) kids[(*nk)++] = member(t, n, c + k + 1);
+}
+
+/* The shape of channel c's tree for rank r under plan p: NCCL's double binary tree, or CollNet's
+ * chains under the switch; D, the deepest rank's depth. */
+static void tree_shape(const struct coll_world *w, const struct nccl_plan *p, int r, int c,
+                       int *par, int *kids, int *nk, int *d, int *D)
+{
+    if (p->algo == NCCL_ALGO_COLLNET_CHAIN) {
+        collnet_of(w, r, c, par, kids, nk, d);
+        *D = w->topo->gmax;
+        return;
+    }
+    tree_of(w->topo, r, c, par, kids, nk, d);
+    *D = w->topo->depth_max[c % 2];
+}
+
 /* Channel ch's tree, in the schedule of coll_tree_pipeline (coll_tree.c): step s receives chunk
  * s - D + d from the children and s - D - d from the parent, sends chunk s - D + d - 1 up and
  * s - D - d - 1 down; receives are waited for, sends buffered. */
@@ -645,8 +687,8 @@ static enum net_status tree_program(struct chan *ch)
 {
     const struct coll_world *w = ch->w;
     const struct nccl_topo *t = w->topo;
-    int par, kids[3], nk, d, D = t->depth_max[ch->c % 2];
-    tree_of(t, ch->rank, ch->c, &par, kids, &nk, &d);
+    int par, kids[3], nk, d, D;
+    tree_shape(w, ch->p, ch->rank, ch->c, &par, kids, &nk, &d, &D);
     int chunks = chunks_for(ch->size_B / ch->p->nchannels);
     double chunk_B = ch->size_B / ch->p->nchannels / chunks * ch->p->wire_factor * ch->dil;
     double up = par >= 0 ? hop_extra(w, t, ch->p, ch->rank, par) * ch->dil : 0, down = 0;
@@ -684,8 +726,64 @@ static void chan_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     struct chan *ch = sg_actor_self_get_data();
-    ch->st = ch->p->algo == NCCL_ALGO_TREE ? tree_program(ch) : ring_program(ch);
+    ch->st = ch->p->algo == NCCL_ALGO_RING ? ring_program(ch) : tree_program(ch);
     sg_sem_release(ch->done);
+}
+
+/* The SHARP switch's side of a CollNet call, "rank" P, the root of every channel's chains: at
+ * step s it receives chunk s - D from every node's head and sends chunk s - D - 1 back down
+ * (reduced in the switch at line rate), all channels at once. Started by rank 0 for the call. */
+struct sharp_call {
+    const struct coll_world *w;
+    struct nccl_plan p;
+    double size_B, dil;
+};
+
+static void sharp_switch(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct sharp_call *sc = sg_actor_self_get_data();
+    const struct coll_world *w = sc->w;
+    const struct nccl_topo *t = w->topo;
+    int P = w->nranks, N = t->nnodes, nc = sc->p.nchannels, D = t->gmax;
+    int chunks = chunks_for(sc->size_B / nc);
+    double chunk_B = sc->size_B / nc / chunks * sc->p.wire_factor * sc->dil;
+    struct chan ch = {.w = w, .p = &sc->p, .rank = P};
+    sg_comm_t *rc = xbt_new(sg_comm_t, (size_t)N * nc);
+    struct step_io io = {0};
+    enum net_status st = NET_OK;
+    for (int s = 0; s <= chunks + 2 * D - 1 && st == NET_OK; s++) {
+        int nr = 0;
+        void *got;
+        for (int c = 0; c < nc; c++)
+            for (int n = 0; n < N; n++) {
+                int head = member(t, n, c);
+                ch.c = c;
+                if (in_range(s - D, chunks)) rc[nr++] = net_irecv(chan_box(w, head, P, c), &got);
+                /* the heads pay the hop's protocol latency (NCCL counts it once) on the way up */
+                if (in_range(s - D - 1, chunks))
+                    keep_send(&io, chan_send(&ch, head, chunk_B, NULL), NULL);
+            }
+        double end = simgrid_get_clock() + w->timeout_s;
+        for (int i = 0; i < nr; i++) {
+            enum net_status x = net_wait(rc[i], end);
+            if (x > st) st = x;
+        }
+    }
+    finish_sends(w, &io, st);
+    free(rc);
+    free(sc);
+}
+
+static void start_sharp(const struct coll_world *w, const struct nccl_plan *p, double size_B,
+                        double dil)
+{
+    struct sharp_call *sc = xbt_new(struct sharp_call, 1);
+    *sc = (struct sharp_call){w, *p, size_B, dil};
+    sg_actor_t a = sg_actor_init("sharp", w->topo->sharp);
+    sg_actor_set_data(a, sc);
+    sg_actor_start(a, sharp_switch, 0, NULL);
 }
 
 /* Runs the plan's channels: helpers for channels 1.., this actor for channel 0. */
@@ -694,6 +792,7 @@ static enum net_status run_channels(const struct coll_world *w, const struct ncc
                                     double dil)
 {
     int nc = p->nchannels;
+    if (p->algo == NCCL_ALGO_COLLNET_CHAIN && rank == 0) start_sharp(w, p, size_B, dil);
     struct chan *chs = xbt_new0(struct chan, nc);
     sg_sem_t done = sg_sem_init(0);
     for (int c = nc - 1; c >= 0; c--) {
@@ -705,7 +804,7 @@ static enum net_status run_channels(const struct coll_world *w, const struct ncc
         sg_actor_set_data(a, &chs[c]);
         sg_actor_start(a, chan_actor, 0, NULL);
     }
-    enum net_status st = p->algo == NCCL_ALGO_TREE ? tree_program(&chs[0]) : ring_program(&chs[0]);
+    enum net_status st = p->algo == NCCL_ALGO_RING ? ring_program(&chs[0]) : tree_program(&chs[0]);
     for (int c = 1; c < nc; c++)
         sg_sem_acquire(done);
     for (int c = 1; c < nc; c++)

@@ -12,14 +12,15 @@ static const double base_lat[NCCL_NALGOS][NCCL_NPROTOS] = {
         {6.8, 14.0, 8.4}, /* tree */
         {0, 0, 0},        /* nvls */
         {0, 0, 0},        /* nvls tree */
+        {0, 0, 0},        /* collnet chain */
 };
 
 /* tuning.cc hwLatencies [hw][algo][proto], us: per hop over NVLink, PCI, NET. */
 static const double hw_lat[NCCL_NHW][NCCL_NALGOS][NCCL_NPROTOS] = {
-        {{0.6, 1.9, 3.4}, {0.6, 1.25, 4.0}, {0, 0, 25}, {0, 0, 25}},  /* NVLink: ring tree nvls
-                                                                           nvlstree */
-        {{1.0, 2.5, 5.7}, {1.0, 1.9, 4.0}, {0, 0, 0}, {0, 0, 0}},     /* PCI */
-        {{2.7, 4.0, 14.0}, {5.0, 8.5, 14.0}, {0, 0, 18}, {0, 0, 14}}, /* NET */
+        /* ring, tree, nvls, nvls tree, collnet chain */
+        {{0.6, 1.9, 3.4}, {0.6, 1.25, 4.0}, {0, 0, 25}, {0, 0, 25}, {0, 0, 2.8}}, /* NVLink */
+        {{1.0, 2.5, 5.7}, {1.0, 1.9, 4.0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 2.8}},    /* PCI */
+        {{2.7, 4.0, 14.0}, {5.0, 8.5, 14.0}, {0, 0, 18}, {0, 0, 14}, {0, 0, 30}}, /* NET */
 };
 
 /* tuning.cc llMaxBws [compcap row][nodes 1 / 2 / more]: LL's bus-bandwidth ceiling, GB/s. On one
@@ -109,6 +110,8 @@ static bool enabled(const struct nccl_system *s, enum nccl_func f, enum nccl_alg
      * or as NVLS tree across nodes (dmlsim: 2 nodes; NVLS itself across nodes needs CollNet) */
     bool nvls = p == NCCL_PROTO_SIMPLE && s->nvls && s->sm >= 90 && s->nranks > 2 * s->nnodes;
     if (a == NCCL_ALGO_NVLS) return nvls && s->nnodes == 1;
+    if (a == NCCL_ALGO_COLLNET_CHAIN) /* CollNet: SHARP switches, Simple, across nodes */
+        return p == NCCL_PROTO_SIMPLE && s->collnet && s->nnodes > 1;
     if (a == NCCL_ALGO_NVLS_TREE) return nvls && s->nnodes == 2;
     /* LL128: Volta or later, GPUs of one generation, NVLink inside nodes (tuning.cc) */
     if (p == NCCL_PROTO_LL128) /* one GPU a node: NCCL's typeIntra is PATH_LOC, LL128 stays */
@@ -124,7 +127,7 @@ static double bus_bw(const struct nccl_system *s, enum nccl_func f, enum nccl_al
     double total = s->intra_Bps / 1e9;
     if (s->nnodes > 1 && s->inter_Bps / 1e9 < total) total = s->inter_Bps / 1e9;
     double llmax = ll_max_bw[s->nnodes == 1 ? ci : 0][ni];
-    double bw = total;
+    double bw = a == NCCL_ALGO_COLLNET_CHAIN ? s->intra_Bps / 1e9 : total; /* CollNet: bwIntra */
     if (a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) {
         double ppn = (double)s->nranks / s->nnodes;
         double intra =
@@ -187,6 +190,7 @@ static double model_lat(const struct nccl_system *s, enum nccl_func f, enum nccl
     int n = s->nranks, N = s->nnodes, steps = func_steps(f, n);
     if (a == NCCL_ALGO_NVLS) return intra + (N > 1 ? inter : 0);
     if (a == NCCL_ALGO_NVLS_TREE) return intra + 2 * log2i(N) * inter;
+    if (a == NCCL_ALGO_COLLNET_CHAIN) return base_lat[a][p] + 2 * (n / N - 1) * intra + inter;
     if (a == NCCL_ALGO_TREE) return base_lat[a][p] + 2 * ((n / N - 1) * intra + log2i(N) * inter);
     if (f == NCCL_FUNC_BROADCAST) { /* rings of different channels: nsteps hops, tree's Simple */
         int hw = N == 1 ? (s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI) : NCCL_HW_NET;
@@ -202,8 +206,9 @@ double nccl_model_time(const struct nccl_system *s, enum nccl_func f, enum nccl_
 {
     if (s->nranks < 2 || !enabled(s, f, a, p)) return -1;
     double bw = bus_bw(s, f, a, p);
-    /* bus bandwidth to algorithm bandwidth: rings and NVLS n / nsteps, trees 1/2 */
-    bw *= a == NCCL_ALGO_TREE ? 0.5 : (double)s->nranks / func_steps(f, s->nranks);
+    /* bus bandwidth to algorithm bandwidth: rings and NVLS n / nsteps, trees and CollNet 1/2 */
+    bool half = a == NCCL_ALGO_TREE || a == NCCL_ALGO_COLLNET_CHAIN;
+    bw *= half ? 0.5 : (double)s->nranks / func_steps(f, s->nranks);
     double lat = model_lat(s, f, a, p);
     int lg = size_B >= 64 ? log2i(size_B / 64) : 0; /* log2i(0) is 0 in NCCL too */
     if (a == NCCL_ALGO_TREE && lg < 23) bw *= tree_corr[p][lg];
@@ -261,7 +266,9 @@ void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double siz
     out->sm_busbw_Bps = sm_limit(s, out->algo, out->proto) * corr * 1e9;
     out->sm_extra_s = 0;
     if (out->sm_busbw_Bps > 0) { /* the SM's copy time beyond the links' own transfer time */
-        double ratio = ba == NCCL_ALGO_TREE ? 0.5 : (double)s->nranks / func_steps(func, s->nranks);
+        double ratio = ba == NCCL_ALGO_TREE || ba == NCCL_ALGO_COLLNET_CHAIN
+                               ? 0.5
+                               : (double)s->nranks / func_steps(func, s->nranks);
         double share = (double)out->nchannels / s->nchannels;
         double sm = out->sm_busbw_Bps * ratio * share;
         double links = link_busbw(s) * 1e9 / out->wire_factor * ratio * share; /* data rate */
@@ -269,7 +276,7 @@ void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double siz
     }
 }
 
-static const char *algo_names[NCCL_NALGOS] = {"ring", "tree", "nvls", "nvlstree"};
+static const char *algo_names[NCCL_NALGOS] = {"ring", "tree", "nvls", "nvlstree", "collnet"};
 static const char *proto_names[NCCL_NPROTOS] = {"LL", "LL128", "Simple"};
 
 const char *nccl_algo_name(enum nccl_algo a)

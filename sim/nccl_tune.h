@@ -25,7 +25,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum nccl_algo { NCCL_ALGO_RING, NCCL_ALGO_TREE, NCCL_ALGO_NVLS, NCCL_ALGO_NVLS_TREE, NCCL_NALGOS };
+enum nccl_algo {
+    NCCL_ALGO_RING,
+    NCCL_ALGO_TREE,
+    NCCL_ALGO_NVLS,
+    NCCL_ALGO_NVLS_TREE,
+    NCCL_ALGO_COLLNET_CHAIN,
+    NCCL_NALGOS
+};
 enum nccl_proto { NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE, NCCL_NPROTOS };
 /* Same order as enum coll_op (collective.h checks it). */
 enum nccl_func {
@@ -49,6 +56,7 @@ struct nccl_system {
     int sm;           /* smallest compute capability x 10 among them */
     bool nvlink;      /* GPUs of a node talk over NVLink (else PCIe) */
     bool nvls;        /* every node has an NVSwitch that reduces (NVLink SHARP) */
+    bool collnet;     /* the network switches reduce (InfiniBand SHARP): CollNet */
     double intra_Bps; /* one GPU's intra-node bandwidth, per direction */
     double inter_Bps; /* a node's network bandwidth over its rails, per direction */
     int rails;        /* NICs a node's GPUs use (1 when single node) */
@@ -89,7 +97,7 @@ double nccl_model_time(const struct nccl_system *s, enum nccl_func func, enum nc
 void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double size_B,
                     const struct nccl_opts *o, bool ring_only, struct nccl_plan *out);
 
-const char *nccl_algo_name(enum nccl_algo a);   /* "ring", "tree", "nvls", "nvlstree" */
+const char *nccl_algo_name(enum nccl_algo a);   /* "ring", "tree", "nvls", "nvlstree", "collnet" */
 const char *nccl_proto_name(enum nccl_proto p); /* "LL", "LL128", "Simple" */
 
 /* Parses names (case-insensitive, "auto" = -1); returns false if unknown. */

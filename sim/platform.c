@@ -314,15 +314,42 @@ static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zon
     fprintf(out, "  </zone>\n");
 }
 
-/* Zone z of the cluster: worker nodes first, then parameter-server machines, then the store. */
+/* SHARP (sharp="yes"): the switches' aggregation as a host "sharp.switch" (role sharp) on the
+ * network, behind a FATPIPE link of the NIC line rate and a switch's port-to-port latency, so
+ * every node's flows into it go at their own NIC's rate (Mellanox SHARP: the reduction runs in
+ * the switch ASIC at line rate; Graham et al., COMHPC 2016). */
+static void write_sharp_zone(FILE *out, const struct cluster_spec *c)
+{
+    char id[96];
+    fprintf(out, "  <zone id=\"sharp\" routing=\"Full\">\n");
+    fprintf(out,
+            "    <host id=\"sharp.switch\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+            "value=\"sharp\"/></host>\n    <router id=\"sharp.net\"/>\n",
+            CATALOG_CPU_FLOPS);
+    snprintf(id, sizeof id, "sharp.agg.%s", c->nic->name);
+    fprintf(out,
+            "    <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+            "sharing_policy=\"FATPIPE\"/>\n",
+            id, c->nic->line_bw_Bps, CATALOG_SWITCH_LAT_S);
+    struct hop h[1];
+    set_hop(&h[0], "NONE", "%s", id);
+    write_route(out, "route", "sharp.switch", "sharp.net", NULL, NULL, h, 1);
+    write_route(out, "route", "sharp.net", "sharp.switch", NULL, NULL, h, 1);
+    fprintf(out, "  </zone>\n");
+}
+
+/* Zone z of the cluster: worker nodes first, then parameter-server machines, then the store, then
+ * the SHARP switch. */
 static void zone_name(const struct cluster_spec *c, int z, char *buf, size_t len)
 {
     if (z < c->nodes)
         snprintf(buf, len, "node%d", z);
     else if (z < c->nodes + c->ps_nodes)
         snprintf(buf, len, "ps%d", z - c->nodes);
-    else
+    else if (z == c->nodes + c->ps_nodes)
         snprintf(buf, len, "storage");
+    else
+        snprintf(buf, len, "sharp");
 }
 
 static double fattree_uplink_bw(const struct cluster_spec *c)
@@ -405,7 +432,7 @@ void platform_write(const struct scenario *sc, FILE *out)
         write_flat(sc, out);
         return;
     }
-    int zones = c->nodes + c->ps_nodes + (c->nic ? 1 : 0); /* + the storage machine */
+    int zones = c->nodes + c->ps_nodes + (c->nic ? 1 : 0) + (c->sharp ? 1 : 0); /* + storage */
     int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
     char id[96];
 
@@ -420,6 +447,7 @@ void platform_write(const struct scenario *sc, FILE *out)
         write_cpu_zone(out, sc, zone, host, "ps", false);
     }
     if (c->nic) write_cpu_zone(out, sc, "storage", "storage.cpu", "storage", true);
+    if (c->sharp) write_sharp_zone(out, c);
     if (c->nic != NULL && zones > 1) {
         /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
         for (int l = 0; l < leaves; l++) {

@@ -332,6 +332,13 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
     c->spines = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "oversubscription", 1.0, true, 1.0, &c->oversubscription),
                       out);
+    char *sharp = attr_dup(n, "sharp");
+    c->sharp = sharp && strcmp(sharp, "yes") == 0;
+    free(sharp);
+    if (c->sharp && (c->nic == NULL || c->nic->kind != LINK_IB || c->topology == TOPO_FLAT))
+        rc = fail_at(r, n,
+                     "<cluster sharp=\"yes\">: in-network reduction (SHARP) is an InfiniBand "
+                     "switch feature; expected an ib-* nic and a star or fat-tree topology");
 out:
     return rc;
 }
@@ -395,10 +402,9 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
                                                  : COLL_ALLREDUCE;
     free(kind);
     b->line = (int)node_line(n);
-    DMLSIM_CHECK_GOTO(rc,
-                      read_coll_attrs(r, n, b->op, &b->algo, &b->nccl, &b->level, &b->gpus,
-                                      &b->chunks),
-                      out);
+    DMLSIM_CHECK_GOTO(
+            rc, read_coll_attrs(r, n, b->op, &b->algo, &b->nccl, &b->level, &b->gpus, &b->chunks),
+            out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "begin", UNIT_SIZE, UNIT_POSITIVE, 0, &b->begin_B),
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
@@ -477,15 +483,17 @@ static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll
         rc = fail_at(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s", el, name,
                      collective_names());
     else if (!((*algo)->ops & COLL_OP_BIT(op)))
-        rc = fail_at(r, n, "<%s algo=\"%s\">: does not implement %s; expected one of: %s", el,
-                     name, collective_op_name(op), collective_names_for(op, false));
+        rc = fail_at(r, n, "<%s algo=\"%s\">: does not implement %s; expected one of: %s", el, name,
+                     collective_op_name(op), collective_names_for(op, false));
     else if (*level == COLL_FLOW && !(*algo)->flow)
         rc = fail_at(r, n,
                      "<%s level=\"flow\">: %s has no flow level; expected algo one of: %s, or "
                      "level=\"message\"",
                      el, (*algo)->name, collective_names_for(op, true));
     else if (na && !nccl_algo_parse(na, &nccl->algo))
-        rc = fail_at(r, n, "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree, nvls or nvlstree",
+        rc = fail_at(r, n,
+                     "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree, nvls, nvlstree or "
+                     "collnet",
                      el, na);
     else if (pr && !nccl_proto_parse(pr, &nccl->proto))
         rc = fail_at(r, n, "<%s proto=\"%s\">: unknown; expected auto, LL, LL128 or Simple", el,
@@ -641,8 +649,8 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
         if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_ps(r, c, &t->ps), out);
     DMLSIM_CHECK_GOTO(rc,
-                      read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level,
-                                      &t->gpus, &t->chunks),
+                      read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level, &t->gpus,
+                                      &t->chunks),
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "batch-per-gpu", 1, 1L << 24, 1, &v), out);
     t->batch = (int)v;

@@ -44,6 +44,7 @@ struct cluster_spec {
     int spines;                     /* fat-tree: spine switches, each linked to every leaf */
     double oversubscription;        /* fat-tree: leaf down capacity / up capacity, >= 1 */
     int ps_nodes;                   /* dedicated parameter-server machines, >= 0 */
+    bool sharp;                     /* the InfiniBand switches reduce (SHARP): NCCL's CollNet */
 };
 
 enum bench_kind {

@@ -169,8 +169,9 @@ struct machine {
     const struct gpu_model *gpu;
     const char *intra;
     const char *nic;
-    int nics; /* NICs per node; 0: one per GPU */
+    int nics;                     /* NICs per node; 0: one per GPU */
     const struct coll_algo *algo; /* the collectives' algorithm (nccl unless --algo) */
+    bool sharp;                   /* the switches reduce (--sharp) */
 };
 
 /* The NIC class for a multi-node log: the option, else InfiniBand of the GPU's generation (DGX
@@ -199,6 +200,7 @@ static void machine_scenario(const struct job *j, const struct machine *mc, stru
     c->nic = nodes > 1 ? catalog_link(mc->nic) : NULL;
     c->nics_per_node = nodes > 1 ? (mc->nics > 0 ? mc->nics : c->gpus_per_node) : 1;
     c->topology = TOPO_STAR;
+    c->sharp = mc->sharp && nodes > 1 && c->nic->kind == LINK_IB;
     c->nodes_per_leaf = nodes;
     c->spines = 1;
     c->oversubscription = 1;
@@ -411,9 +413,10 @@ enum dmlsim_err validate_fit_network(struct calib *c, const char *path, const ch
     if (g == NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:0: cannot tell which catalog GPU the collectives were measured on "
-                           "(\"%s\"); expected rank lines, a \"gpu NAME\" record or a \"# dmlsim-gpu NAME\" line naming a catalog GPU",
+                           "(\"%s\"); expected rank lines, a \"gpu NAME\" record or a \"# "
+                           "dmlsim-gpu NAME\" line naming a catalog GPU",
                            path, c->gpu_name);
-    struct machine mc = {g, g->intra, default_nic(c, g, nic), 0, NULL};
+    struct machine mc = {g, g->intra, default_nic(c, g, nic), 0, NULL, false};
     struct job jobs[MAX_JOBS];
     size_t njobs = make_jobs(c, false, jobs);
     struct netcal *nc = xbt_new0(struct netcal, 1);
@@ -520,6 +523,7 @@ int validate_main(int argc, char **argv)
 {
     const char *path = NULL, *gpu_name = NULL, *intra = NULL, *nic = NULL, *algo = "nccl";
     long nics = 0;
+    bool sharp = false;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--gpu") == 0 && i + 1 < argc)
             gpu_name = argv[++i];
@@ -529,6 +533,8 @@ int validate_main(int argc, char **argv)
             nic = argv[++i];
         else if (strcmp(argv[i], "--algo") == 0 && i + 1 < argc)
             algo = argv[++i];
+        else if (strcmp(argv[i], "--sharp") == 0)
+            sharp = true;
         else if (strcmp(argv[i], "--nics") == 0 && i + 1 < argc) {
             char *end;
             nics = strtol(argv[++i], &end, 10);
@@ -552,8 +558,8 @@ int validate_main(int argc, char **argv)
         calib_release(&c);
         return 1;
     }
-    struct machine mc = {g, intra ? intra : g->intra, default_nic(&c, g, nic), (int)nics,
-                         collective_find(algo)};
+    struct machine mc = {g,         intra ? intra : g->intra, default_nic(&c, g, nic),
+                         (int)nics, collective_find(algo),    sharp};
     if (mc.algo == NULL) {
         fprintf(stderr, "dmlsim: validate: --algo \"%s\": expected one of: %s\n", algo,
                 collective_names());
@@ -575,10 +581,10 @@ int validate_main(int argc, char **argv)
     printf("# dmlsim validate %s\n# profile       %s\n", path, c.source);
     char per[32] = "one per GPU";
     if (nics > 0) snprintf(per, sizeof per, "%ld per node", nics);
-    printf("# simulated on  %s, GPU-to-GPU over %s, %s between nodes (%s), host copies over %s; "
+    printf("# simulated on  %s, GPU-to-GPU over %s, %s between nodes (%s%s), host copies over %s; "
            "collectives with algo %s\n",
-           g->name, mc.intra, mc.nic, per, lc->kind == LINK_PCIE ? mc.intra : g->pcie,
-           mc.algo->name);
+           g->name, mc.intra, mc.nic, per, sharp ? ", SHARP switches" : "",
+           lc->kind == LINK_PCIE ? mc.intra : g->pcie, mc.algo->name);
     printf("# calibrated    fitted on the sizes marked fit (every other one), reported on the "
            "held-out ones\n");
     if (c.nocoll[0]) printf("# collectives   not measured: %s\n", c.nocoll);

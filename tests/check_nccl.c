@@ -207,6 +207,27 @@ START_TEST(test_nvls_closed_form)
 }
 END_TEST
 
+/* CollNet chain (SHARP) on two nodes of one GPU, Simple, one channel, S = 64 KiB in one chunk:
+ * each GPU sends its data up to the switch host (route: PCIe and NDR half hops, the switch's
+ * port-to-port latency and the aggregation link's, 0.5 + 1.35 + 0.15 + 0.15 us, at 47 GB/s)
+ * after sleeping what NCCL's network latency adds to that route (paid once; with one GPU per
+ * node NCCL takes the tree's NET latency, 14 us, instead of CollNet chain's 30: "with ppn=1
+ * latencies are fully exposed"); the switch, having both, sends the result back down (route
+ * again, no protocol latency):
+ *   T = 14 + S / 47 GB/s + 2.15 us + S / 47 GB/s  (base latency 0, no SM limit). */
+START_TEST(test_collnet_closed_form)
+{
+    struct scenario sc = test_cluster(2, 1, "h100", "pcie-gen5", "ib-ndr", 1);
+    sc.cluster.sharp = true;
+    double S = 65536, msgs;
+    double t = run_nccl(&sc, S, NCCL_ALGO_COLLNET_CHAIN, NCCL_PROTO_SIMPLE, 1, &msgs);
+    double want = 14 * US + 2 * S / (47 * GBPS) + 2.15 * US;
+    test_assert_rel(t, want, 1e-4, "CollNet chain");
+    ck_assert_double_eq(msgs, 2.0); /* the switch's sends are not a rank's */
+    scenario_release(&sc);
+}
+END_TEST
+
 /* ---- data --------------------------------------------------------------------------------- */
 
 struct data_ctx {
@@ -281,7 +302,8 @@ START_TEST(test_contract)
     int v;
     ck_assert(nccl_proto_parse("ll128", &v) && v == NCCL_PROTO_LL128);
     ck_assert(nccl_algo_parse("auto", &v) && v == -1);
-    ck_assert(!nccl_algo_parse("collnet", &v));
+    ck_assert(nccl_algo_parse("collnet", &v) && v == NCCL_ALGO_COLLNET_CHAIN);
+    ck_assert(!nccl_algo_parse("pat", &v));
 }
 END_TEST
 
@@ -297,6 +319,7 @@ static Suite *nccl_suite(void)
     tcase_add_loop_test(tc, test_ring_latency, 0, 2);
     tcase_add_test(tc, test_tree_closed_form);
     tcase_add_test(tc, test_nvls_closed_form);
+    tcase_add_test(tc, test_collnet_closed_form);
     tcase_add_loop_test(tc, test_data_allreduce, 0, 3);
     tcase_add_test(tc, test_contract);
     suite_add_tcase(s, tc);
