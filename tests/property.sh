@@ -5,10 +5,11 @@
 # replayed) must hold in every one. Plans are drawn with bash's RANDOM seeded by the run number,
 # plus the scenario's own seeded random processes (MTBF, corrupt batches, jitter), so every run
 # is reproducible: the failing scenario is printed.
-#   tests/property.sh PATH/TO/dmlsim [RUNS_PER_STRATEGY]
+#   tests/property.sh PATH/TO/dmlsim [RUNS_PER_STRATEGY] [ALGO]   (ALGO: the all-reduce, ring)
 set -u
-dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS]}
+dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS] [ALGO]}
 runs=${2:-200}
+algo=${3:-ring}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT && echo "scenarios in $tmp"
@@ -45,7 +46,7 @@ scenario() { # strategy seed
     else
         local policy=elastic
         (( RANDOM % 2 )) && policy=wait
-        train="<training strategy=\"allreduce\" algo=\"ring\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"/>
+        train="<training strategy=\"allreduce\" algo=\"$algo\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"/>
   <checkpoint every=\"$(( RANDOM % 3 + 1 )) steps\" mode=\"$( (( RANDOM % 2 )) && echo sync || echo async)\" target=\"remote\"/>
   <recovery policy=\"$policy\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"/>"
     fi
