@@ -979,10 +979,14 @@ const char *coll_nccl_check(const struct coll_world *w)
     return why;
 }
 
-/* Flow level and data calls use NCCL's rings only (trees and NVLS are message protocols). */
-static bool ring_only(const struct coll_world *w, const float *data)
+/* What a call can run: with data, or at flow level, the rings only (trees, NVLS and CollNet are
+ * message protocols: a flow-level tree, every edge a flow, cost 612 s of CPU at P = 16384 on a
+ * flat cluster against the ring's 20 s, as SimGrid re-solves the sharing at every flow's end);
+ * else everything. */
+static unsigned allowed_algos(const struct coll_world *w, const float *data)
 {
-    return data != NULL || w->level == COLL_FLOW;
+    if (data != NULL || w->level == COLL_FLOW) return NCCL_ALGO_BIT(NCCL_ALGO_RING);
+    return NCCL_ALGOS_ALL;
 }
 
 enum net_status coll_nccl_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
@@ -991,7 +995,7 @@ enum net_status coll_nccl_run(const struct coll_world *w, enum coll_op op, int r
     if (w->nranks < 2) return NET_OK;
     const struct nccl_topo *t = topo_of(w);
     struct nccl_plan p;
-    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, ring_only(w, data), &p);
+    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, allowed_algos(w, data), &p);
     double dil = dilation(w, t, op, size_B);
     if (p.base_s > 0) sg_actor_sleep_for(p.base_s * dil);
     if (p.nvls_hop_s > 0) sg_actor_sleep_for(p.nvls_hop_s * dil);
@@ -1013,6 +1017,6 @@ void coll_nccl_describe(const struct coll_world *w, enum coll_op op, double size
     }
     const struct nccl_topo *t = topo_of(w);
     struct nccl_plan p;
-    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, ring_only(w, NULL), &p);
+    nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, allowed_algos(w, NULL), &p);
     snprintf(buf, len, "%s/%s/%d", nccl_algo_name(p.algo), nccl_proto_name(p.proto), p.nchannels);
 }

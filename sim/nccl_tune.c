@@ -233,7 +233,7 @@ static int call_channels(const struct nccl_system *s, enum nccl_algo a, enum ncc
 }
 
 void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double size_B,
-                    const struct nccl_opts *o, bool ring_only, struct nccl_plan *out)
+                    const struct nccl_opts *o, unsigned allowed, struct nccl_plan *out)
 {
     double best = -1;
     int ba = NCCL_ALGO_RING, bp = NCCL_PROTO_SIMPLE;
@@ -243,7 +243,7 @@ void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double siz
                 if (pass == 0 &&
                     ((o->algo >= 0 && a != o->algo) || (o->proto >= 0 && p != o->proto)))
                     continue;
-                if (ring_only && a != NCCL_ALGO_RING) continue;
+                if (!(allowed & NCCL_ALGO_BIT(a))) continue;
                 double t = nccl_model_time(s, func, (enum nccl_algo)a, (enum nccl_proto)p, size_B);
                 if (t >= 0 && (best < 0 || t < best)) best = t, ba = a, bp = p;
             }

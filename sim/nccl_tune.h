@@ -34,6 +34,9 @@ enum nccl_algo {
     NCCL_NALGOS
 };
 enum nccl_proto { NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE, NCCL_NPROTOS };
+#define NCCL_ALGO_BIT(a) (1u << (a))
+#define NCCL_ALGOS_ALL   (NCCL_ALGO_BIT(NCCL_NALGOS) - 1)
+
 /* Same order as enum coll_op (collective.h checks it). */
 enum nccl_func {
     NCCL_FUNC_ALLREDUCE,
@@ -92,10 +95,10 @@ double nccl_model_time(const struct nccl_system *s, enum nccl_func func, enum nc
                        enum nccl_proto p, double size_B);
 
 /* The plan NCCL makes for one call, honouring `o` (an algorithm or protocol that cannot run falls
- * back to NCCL's choice among the rest). ring_only: the caller carries data or runs at flow
- * level, which dmlsim's NCCL implements on the ring only. */
+ * back to NCCL's choice among the rest) among the algorithms of `allowed` (NCCL_ALGO_BIT of each;
+ * NCCL_ALGOS_ALL: every one): a caller with data, or at flow level, can run fewer. */
 void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double size_B,
-                    const struct nccl_opts *o, bool ring_only, struct nccl_plan *out);
+                    const struct nccl_opts *o, unsigned allowed, struct nccl_plan *out);
 
 const char *nccl_algo_name(enum nccl_algo a);   /* "ring", "tree", "nvls", "nvlstree", "collnet" */
 const char *nccl_proto_name(enum nccl_proto p); /* "LL", "LL128", "Simple" */

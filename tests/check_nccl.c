@@ -64,25 +64,25 @@ START_TEST(test_model_choice)
     struct nccl_system s = h100_node();
     struct nccl_opts o = {-1, -1, 0};
     struct nccl_plan p;
-    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1024, &o, false, &p);
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1024, &o, NCCL_ALGOS_ALL, &p);
     /* tree LL 1 KiB costs 6.8 + 2 x 7 x 0.6 = 15.2 us of latency alone: ring LL wins */
     ck_assert_int_eq(p.algo, NCCL_ALGO_RING);
     ck_assert_int_eq(p.proto, NCCL_PROTO_LL);
     ck_assert_int_eq(p.nchannels, 1); /* 1024 < 1 x 512 threads x 8 B x 8 ranks */
     ck_assert_double_eq_tol(p.wire_factor, 2.0, 1e-12);
-    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1073741824, &o, false, &p);
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1073741824, &o, NCCL_ALGOS_ALL, &p);
     ck_assert_int_eq(p.algo, NCCL_ALGO_NVLS);
     ck_assert_int_eq(p.nchannels, 16);
-    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1048576, &o, true, &p); /* data: ring only */
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1048576, &o, NCCL_ALGO_BIT(NCCL_ALGO_RING), &p);
     ck_assert_int_eq(p.algo, NCCL_ALGO_RING);
     ck_assert_int_eq(p.nchannels, 32); /* 1 MiB = 32 x 512 threads x 64 B: no channel dropped */
     o.proto = NCCL_PROTO_SIMPLE;       /* at 1 KiB NVLS (25 us) would beat ring Simple (56 us) */
     o.algo = NCCL_ALGO_RING;
     o.max_channels = 4;
-    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1024, &o, false, &p);
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1024, &o, NCCL_ALGOS_ALL, &p);
     ck_assert_int_eq(p.proto, NCCL_PROTO_SIMPLE);
     ck_assert_int_eq(p.nchannels, 1);
-    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1073741824, &o, false, &p);
+    nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1073741824, &o, NCCL_ALGOS_ALL, &p);
     ck_assert_int_eq(p.nchannels, 4);
 }
 END_TEST
