@@ -221,32 +221,52 @@ static void coll_rank_actor(int argc, char **argv)
     }
 }
 
-enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
-                               const struct netcal *netcal, struct coll_result *res,
-                               struct dmlsim_error *err)
+/* The benchmark's world: its first P GPUs with the benchmark's level, chunks, NCCL options and
+ * calibration; release with collective_world_release and free(w->sent_msgs). */
+static void bench_world(const struct benchmark *b, const struct platform *pf, int P,
+                        const struct netcal *netcal, struct coll_world *w)
+{
+    collective_world_init(w, P, pf->gpus, b->timeout_s);
+    w->level = b->level;
+    w->chunks = b->chunks;
+    w->nccl = b->nccl;
+    w->netcal = netcal;
+    w->sent_msgs = xbt_new0(double, P);
+}
+
+enum dmlsim_err bench_coll_check(const struct scenario *sc, const struct platform *pf,
+                                 struct dmlsim_error *err)
 {
     const struct benchmark *b = &sc->bench;
     int P = b->gpus > 0 ? b->gpus : (int)pf->ngpus;
-    memset(res, 0, sizeof *res);
     if (P < 1 || P > (int)pf->ngpus)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <benchmark gpus=\"%d\">: the platform has %zu GPU(s); expected "
                            "1 to %zu",
                            sc->path, b->line, P, pf->ngpus, pf->ngpus);
     struct coll_world w;
-    collective_world_init(&w, P, pf->gpus, b->timeout_s);
-    w.level = b->level;
-    w.chunks = b->chunks;
-    w.nccl = b->nccl;
-    w.netcal = netcal;
-    w.sent_msgs = xbt_new0(double, P);
+    bench_world(b, pf, P, NULL, &w);
     const char *why = collective_check(&w, b->algo, b->op, false);
-    if (why != NULL) {
-        collective_world_release(&w);
-        free(w.sent_msgs);
-        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <benchmark algo=\"%s\">: %s", sc->path,
-                           b->line, b->algo->name, why);
-    }
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (why != NULL)
+        rc = dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <benchmark algo=\"%s\">: %s", sc->path,
+                         b->line, b->algo->name, why);
+    free(w.sent_msgs);
+    collective_world_release(&w);
+    return rc;
+}
+
+enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
+                               const struct netcal *netcal, struct coll_result *res,
+                               struct dmlsim_error *err)
+{
+    const struct benchmark *b = &sc->bench;
+    memset(res, 0, sizeof *res);
+    enum dmlsim_err rc = bench_coll_check(sc, pf, err);
+    if (rc != DMLSIM_OK) return rc;
+    int P = b->gpus > 0 ? b->gpus : (int)pf->ngpus;
+    struct coll_world w;
+    bench_world(b, pf, P, netcal, &w);
     struct coll_ctx c = {.sc = sc, .world = &w, .barrier = sg_barrier_init((unsigned)P)};
     double *sizes = bench_sizes(b, &c.nsizes);
     c.sizes = sizes;

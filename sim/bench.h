@@ -64,6 +64,11 @@ struct coll_result {
     double messages;       /* messages sent, all sizes */
 };
 
+/* Checks the collective benchmark against the platform (GPU count, the algorithm's own check)
+ * before any output: "FILE:LINE: ..." if it cannot run. */
+enum dmlsim_err bench_coll_check(const struct scenario *sc, const struct platform *pf,
+                                 struct dmlsim_error *err);
+
 /* Runs the collective benchmark (with the network calibration `netcal`, or NULL): for each size all
  * ranks start together (a barrier), run the collective, and the row's time is when the last rank
  * finished. Calls simgrid_run; release the result with bench_coll_release. */

@@ -248,6 +248,8 @@ static enum dmlsim_err run_collective(const struct scenario *sc, const struct pl
 {
     struct coll_result res;
     int P = sc->bench.gpus > 0 ? sc->bench.gpus : (int)pf->ngpus;
+    enum dmlsim_err rc = bench_coll_check(sc, pf, err); /* before any output */
+    if (rc != DMLSIM_OK) return rc;
     print_config(sc, pf);
     if (cal->netcal) print_calibration(cal);
     printf("# benchmark     %s, algo %s, %s level, %d rank(s), chunks %d, factor %g, timeout "
@@ -256,7 +258,7 @@ static enum dmlsim_err run_collective(const struct scenario *sc, const struct pl
            sc->bench.level == COLL_FLOW ? "flow" : "message", P, sc->bench.chunks, sc->bench.factor,
            sc->bench.timeout_s);
     fflush(stdout);
-    enum dmlsim_err rc = bench_coll_run(sc, pf, cal->netcal, &res, err);
+    rc = bench_coll_run(sc, pf, cal->netcal, &res, err);
     if (rc != DMLSIM_OK) return rc;
     bench_coll_print(sc, &res, stdout);
     bench_coll_release(&res);
