@@ -14,7 +14,7 @@
  *   - tree (all-reduce): NCCL's double binary tree: even channels use a binary tree over the
  *     nodes, odd channels the same tree over the nodes in reverse order (so a node interior in
  *     one is a leaf in the other); inside each node a chain from the channel's head GPU. Chunks
- *     climb and descend at once (coll_tree_pipeline's schedule), 512 KiB each (a Simple FIFO
+ *     climb and descend at once (the schedule of coll_tree.c), 512 KiB each (a Simple FIFO
  *     slot: 4 MiB buffer / NCCL_STEPS 8), at most 64 per channel.
  *   - protocols: LL sends 2 bytes per byte of data (8-byte flag per 8 bytes), LL128 128 per 120
  *     (NCCL's 0.92), Simple 1; every hop costs NCCL's per-hop latency of that protocol
@@ -201,14 +201,6 @@ static int node_cycles(const struct coll_world *w, const int *m, int g, int out[
     return n;
 }
 
-static int depth_of(int m)
-{
-    int d = 0;
-    for (int r = m + 1; r > 1; r >>= 1)
-        d++;
-    return d;
-}
-
 /* Node n's place in tree tt: tree 0 in node order, tree 1 in reverse order. */
 static int tree_index(int n, int N, int tt)
 {
@@ -313,7 +305,7 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
             t->lpos[r] = i;
         }
         for (int tt = 0; tt < 2; tt++) {
-            int d = depth_of(tree_index(n, t->nnodes, tt)) + g - 1;
+            int d = coll_heap_depth(tree_index(n, t->nnodes, tt)) + g - 1;
             if (d > t->depth_max[tt]) t->depth_max[tt] = d;
         }
     }
@@ -481,21 +473,11 @@ static enum net_status finish_sends(const struct coll_world *w, struct step_io *
     return st;
 }
 
-static int token3; /* payload of timing-only messages */
-
-static sg_mailbox_t chan_box(const struct coll_world *w, int from, int to, int c)
-{
-    char name[56];
-    snprintf(name, sizeof name, "c%d:%d>%d#%d", w->epoch, from, to, c);
-    return sg_mailbox_by_name(name);
-}
-
 static sg_comm_t chan_send(const struct chan *ch, int to, double size_B, void *payload)
 {
     const struct coll_world *w = ch->w;
-    if (w->traffic) traffic_add(w->traffic, host_of(w, ch->rank), host_of(w, to), size_B);
-    if (w->sent_msgs && ch->rank < w->nranks) w->sent_msgs[ch->rank] += 1;
-    return net_isend(chan_box(w, ch->rank, to, ch->c), payload ? payload : &token3, size_B);
+    return coll_post_send(w, ch->rank, host_of(w, ch->rank), host_of(w, to),
+                          coll_mailbox(w, ch->rank, to, ch->c), payload, size_B);
 }
 
 static int chunks_for(double bytes)
@@ -537,7 +519,7 @@ static void ring_recvs_post(struct chan *ch, int left, int n, struct ring_recvs 
     r->n = n;
     r->next = 0;
     for (int s = 0; s < n; s++)
-        r->rc[s] = net_irecv(chan_box(ch->w, left, ch->rank, ch->c), &r->got[s]);
+        r->rc[s] = net_irecv(coll_mailbox(ch->w, left, ch->rank, ch->c), &r->got[s]);
 }
 
 static void ring_recvs_release(struct ring_recvs *r)
@@ -597,7 +579,8 @@ static enum net_status ring_broadcast(struct chan *ch, int right, int left, int 
     enum net_status st = NET_OK;
     for (int s = 0; s <= k && st == NET_OK; s++) {
         void *got;
-        sg_comm_t rc = q > 0 && s < k ? net_irecv(chan_box(w, left, ch->rank, ch->c), &got) : NULL;
+        sg_comm_t rc =
+                q > 0 && s < k ? net_irecv(coll_mailbox(w, left, ch->rank, ch->c), &got) : NULL;
         if (q < P - 1 && s >= 1) { /* forward chunk s - 1 (the root has it from the start) */
             if (extra > 0) sg_actor_sleep_for(extra);
             keep_send(io, chan_send(ch, right, chunk_B, NULL), NULL);
@@ -635,7 +618,7 @@ static void tree_of(const struct nccl_topo *t, int r, int c, int *parent, int *k
     int n = t->node[r], g = node_size(t, n), N = t->nnodes, tt = c % 2, h = c / 2;
     int k = ((t->lpos[r] - h) % g + g) % g, m = tree_index(n, N, tt);
     *nk = 0;
-    *depth = depth_of(m) + k;
+    *depth = coll_heap_depth(m) + k;
     if (k > 0) {
         *parent = member(t, n, h + k - 1);
         if (k < g - 1) kids[(*nk)++] = member(t, n, h + k + 1);
@@ -645,11 +628,6 @@ static void tree_of(const struct nccl_topo *t, int r, int c, int *parent, int *k
     if (g > 1) kids[(*nk)++] = member(t, n, h + 1);
     for (int cm = 2 * m + 1; cm <= 2 * m + 2 && cm < N; cm++)
         kids[(*nk)++] = member(t, tree_index(cm, N, tt), h);
-}
-
-static bool in_range(int k, int c)
-{
-    return k >= 0 && k < c;
 }
 
 /* Channel c's CollNet chain around rank r: inside each node a chain from its head, the GPU at
@@ -680,7 +658,7 @@ static void tree_shape(const struct coll_world *w, const struct nccl_plan *p, in
     *D = w->topo->depth_max[c % 2];
 }
 
-/* Channel ch's tree, in the schedule of coll_tree_pipeline (coll_tree.c): step s receives chunk
+/* Channel ch's tree, in the schedule of the textbook tree (coll_tree.c): step s receives chunk
  * s - D + d from the children and s - D - d from the parent, sends chunk s - D + d - 1 up and
  * s - D - d - 1 down; receives are waited for, sends buffered. */
 static enum net_status tree_program(struct chan *ch)
@@ -700,13 +678,13 @@ static enum net_status tree_program(struct chan *ch)
         sg_comm_t rc[4];
         int nr = 0;
         void *got;
-        if (in_range(s - D + d, chunks))
+        if (coll_in_range(s - D + d, chunks))
             for (int i = 0; i < nk; i++)
-                rc[nr++] = net_irecv(chan_box(w, kids[i], ch->rank, ch->c), &got);
-        if (par >= 0 && in_range(s - D - d, chunks))
-            rc[nr++] = net_irecv(chan_box(w, par, ch->rank, ch->c), &got);
-        bool send_up = par >= 0 && in_range(s - D + d - 1, chunks);
-        bool send_down = in_range(s - D - d - 1, chunks) && nk > 0;
+                rc[nr++] = net_irecv(coll_mailbox(w, kids[i], ch->rank, ch->c), &got);
+        if (par >= 0 && coll_in_range(s - D - d, chunks))
+            rc[nr++] = net_irecv(coll_mailbox(w, par, ch->rank, ch->c), &got);
+        bool send_up = par >= 0 && coll_in_range(s - D + d - 1, chunks);
+        bool send_down = coll_in_range(s - D - d - 1, chunks) && nk > 0;
         double extra = fmax(send_up ? up : 0, send_down ? down : 0);
         if (extra > 0) sg_actor_sleep_for(extra);
         if (send_up) keep_send(&io, chan_send(ch, par, chunk_B, NULL), NULL);
@@ -760,9 +738,10 @@ static void sharp_switch(int argc, char **argv)
             for (int n = 0; n < N; n++) {
                 int head = member(t, n, c);
                 ch.c = c;
-                if (in_range(s - D, chunks)) rc[nr++] = net_irecv(chan_box(w, head, P, c), &got);
+                if (coll_in_range(s - D, chunks))
+                    rc[nr++] = net_irecv(coll_mailbox(w, head, P, c), &got);
                 /* the heads pay the hop's protocol latency (NCCL counts it once) on the way up */
-                if (in_range(s - D - 1, chunks))
+                if (coll_in_range(s - D - 1, chunks))
                     keep_send(&io, chan_send(&ch, head, chunk_B, NULL), NULL);
             }
         double end = simgrid_get_clock() + w->timeout_s;
@@ -841,8 +820,6 @@ static sg_mailbox_t nvls_box(const struct nvls_call *v, int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-static int token2; /* payload of NVLS messages: timing only */
-
 static void nvls_switch(int argc, char **argv)
 {
     (void)argc;
@@ -858,11 +835,12 @@ static void nvls_switch(int argc, char **argv)
         double end = simgrid_get_clock() + v->w->timeout_s;
         for (int i = 0; i < g; i++) {
             int r = t->order[first + i];
-            if (in_range(s, v->K)) c[nc++] = net_irecv(nvls_box(v, r, -1), &p);
-            if (in_range(s - 1, v->K)) c[nc++] = net_isend(nvls_box(v, -1, r), &token2, v->part_B);
-            if (in_range(s - 2 - v->X, v->K)) c[nc++] = net_irecv(nvls_box(v, r, -1), &p);
-            if (in_range(s - 3 - v->X, v->K))
-                c[nc++] = net_isend(nvls_box(v, -1, r), &token2, v->up_B);
+            if (coll_in_range(s, v->K)) c[nc++] = net_irecv(nvls_box(v, r, -1), &p);
+            if (coll_in_range(s - 1, v->K))
+                c[nc++] = coll_post_send(v->w, -1, NULL, NULL, nvls_box(v, -1, r), NULL, v->part_B);
+            if (coll_in_range(s - 2 - v->X, v->K)) c[nc++] = net_irecv(nvls_box(v, r, -1), &p);
+            if (coll_in_range(s - 3 - v->X, v->K))
+                c[nc++] = coll_post_send(v->w, -1, NULL, NULL, nvls_box(v, -1, r), NULL, v->up_B);
         }
         for (int i = 0; i < nc; i++) {
             enum net_status x = net_wait(c[i], end); /* every handle is waited on and freed */
@@ -873,13 +851,11 @@ static void nvls_switch(int argc, char **argv)
     free(v);
 }
 
-/* A message of the NVLS protocol: posted, recorded. */
+/* A GPU's message of the NVLS protocol: posted, recorded. */
 static sg_comm_t nvls_send(const struct nvls_call *v, int rank, sg_mailbox_t mb, sg_host_t to,
                            double size_B)
 {
-    if (v->w->traffic) traffic_add(v->w->traffic, v->w->hosts[rank], to, size_B);
-    if (v->w->sent_msgs) v->w->sent_msgs[rank] += 1;
-    return net_isend(mb, &token2, size_B);
+    return coll_post_send(v->w, rank, v->w->hosts[rank], to, mb, NULL, size_B);
 }
 
 static sg_mailbox_t cross_box(const struct nvls_call *v, int from, int to)
@@ -915,16 +891,16 @@ static enum net_status nccl_nvls(const struct coll_world *w, const struct nccl_p
         int nc = 0;
         void *pl;
         double end = simgrid_get_clock() + w->timeout_s;
-        if (in_range(s, K)) c[nc++] = nvls_send(&v, rank, nvls_box(&v, rank, -1), sw, v.up_B);
-        if (in_range(s - 1, K)) c[nc++] = net_irecv(nvls_box(&v, -1, rank), &pl);
-        if (v.X && in_range(s - 2, K)) { /* the reduced part crosses to the other node */
+        if (coll_in_range(s, K)) c[nc++] = nvls_send(&v, rank, nvls_box(&v, rank, -1), sw, v.up_B);
+        if (coll_in_range(s - 1, K)) c[nc++] = net_irecv(nvls_box(&v, -1, rank), &pl);
+        if (v.X && coll_in_range(s - 2, K)) { /* the reduced part crosses to the other node */
             c[nc++] = net_irecv(cross_box(&v, peer, rank), &pl);
             c[nc++] = nvls_send(&v, rank, cross_box(&v, rank, peer), w->hosts[peer],
                                 size_B / K / g * dil);
         }
-        if (in_range(s - 2 - v.X, K))
+        if (coll_in_range(s - 2 - v.X, K))
             c[nc++] = nvls_send(&v, rank, nvls_box(&v, rank, -1), sw, v.part_B);
-        if (in_range(s - 3 - v.X, K)) c[nc++] = net_irecv(nvls_box(&v, -1, rank), &pl);
+        if (coll_in_range(s - 3 - v.X, K)) c[nc++] = net_irecv(nvls_box(&v, -1, rank), &pl);
         for (int i = 0; i < nc; i++) {
             enum net_status x = net_wait(c[i], end);
             if (x > st) st = x;

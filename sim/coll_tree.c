@@ -4,7 +4,7 @@
  * the deepest rank's depth. The buffer is cut into c = w->chunks chunks. Chunk k climbs the tree
  * (reduced on the way) and, as soon as the root holds it, descends it again (broadcast), while
  * later chunks are still climbing - as NCCL's tree does, up and down at the same time on the two
- * directions of each link. coll_tree_pipeline runs that schedule on any rooted tree in which a
+ * directions of each link. tree_pipeline runs that schedule on any rooted tree in which a
  * child is one deeper than its parent: in step s a rank posts all of
  *   receive chunk k from its children   where s = k + D - d
  *   send chunk k to its parent          where s = k + D - d + 1
@@ -20,7 +20,7 @@
  * that imbalance by making each rank interior in one tree only: coll_nccl.c). */
 #include "collective.h"
 
-static int depth(int rank)
+int coll_heap_depth(int rank)
 {
     int d = 0;
     for (int r = rank + 1; r > 1; r >>= 1)
@@ -28,24 +28,25 @@ static int depth(int rank)
     return d;
 }
 
-static int in_range(int k, int c)
+bool coll_in_range(int k, int c)
 {
     return k >= 0 && k < c;
 }
 
-enum net_status coll_tree_pipeline(const struct coll_world *w, int rank, int parent,
-                                   const int *kids, int nk, int d, int D, int c, double size_B)
+static enum net_status tree_pipeline(const struct coll_world *w, int rank, int parent,
+                                     const int *kids, int nk, int d, int D, int c, double size_B)
 {
     double chunk = size_B / c;
     enum net_status st = NET_OK;
     for (int s = 0; s <= c + 2 * D - 1 && st == NET_OK; s++) {
         int to[8], from[8], nto = 0, nfrom = 0;
-        if (in_range(s - D + d, c)) /* up: from the children */
+        if (coll_in_range(s - D + d, c)) /* up: from the children */
             for (int i = 0; i < nk && nfrom < 7; i++)
                 from[nfrom++] = kids[i];
-        if (parent >= 0 && in_range(s - D + d - 1, c)) to[nto++] = parent; /* up: to the parent */
-        if (parent >= 0 && in_range(s - D - d, c)) from[nfrom++] = parent; /* down: from it */
-        if (in_range(s - D - d - 1, c))                                    /* down: to children */
+        if (parent >= 0 && coll_in_range(s - D + d - 1, c))
+            to[nto++] = parent; /* up: to the parent */
+        if (parent >= 0 && coll_in_range(s - D - d, c)) from[nfrom++] = parent; /* down: from it */
+        if (coll_in_range(s - D - d - 1, c)) /* down: to children */
             for (int i = 0; i < nk && nto < 7; i++)
                 to[nto++] = kids[i];
         if (nto + nfrom > 0) st = coll_exchange(w, rank, to, nto, chunk, from, nfrom);
@@ -63,6 +64,6 @@ enum net_status coll_tree_run(const struct coll_world *w, enum coll_op op, int r
     int kids[2], nk = 0;
     for (int k = 2 * rank + 1; k <= 2 * rank + 2 && k < P; k++)
         kids[nk++] = k;
-    return coll_tree_pipeline(w, rank, rank == 0 ? -1 : (rank - 1) / 2, kids, nk, depth(rank),
-                              depth(P - 1), w->chunks, size_B);
+    return tree_pipeline(w, rank, rank == 0 ? -1 : (rank - 1) / 2, kids, nk, coll_heap_depth(rank),
+                         coll_heap_depth(P - 1), w->chunks, size_B);
 }

@@ -139,8 +139,7 @@ static sg_mailbox_t pair_mailbox(const struct coll_world *w, int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-/* The mailbox of channel `tag` between two ranks (tag < 0: the plain pair mailbox). */
-static sg_mailbox_t tag_mailbox(const struct coll_world *w, int from, int to, int tag)
+sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag)
 {
     if (tag < 0) return pair_mailbox(w, from, to);
     char name[56];
@@ -151,6 +150,14 @@ static sg_mailbox_t tag_mailbox(const struct coll_world *w, int from, int to, in
 static double deadline(const struct coll_world *w)
 {
     return simgrid_get_clock() + w->timeout_s;
+}
+
+sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                         sg_mailbox_t mb, void *payload, double size_B)
+{
+    if (w->traffic && from && to) traffic_add(w->traffic, from, to, size_B);
+    if (w->sent_msgs && me >= 0 && me < w->nranks) w->sent_msgs[me] += 1;
+    return net_isend(mb, payload ? payload : &token, size_B);
 }
 
 static void account(const struct coll_world *w, int me, int to, double size_B)
@@ -184,12 +191,11 @@ enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const i
     sg_comm_t local[16], *c = nto + nfrom <= 16 ? local : xbt_new(sg_comm_t, nto + nfrom);
     void *p;
     for (int i = 0; i < nfrom; i++)
-        c[i] = net_irecv(tag_mailbox(w, from[i], me, from_tag ? from_tag[i] : -1), &p);
-    for (int i = 0; i < nto; i++) {
-        account(w, me, to[i], size_B);
+        c[i] = net_irecv(coll_mailbox(w, from[i], me, from_tag ? from_tag[i] : -1), &p);
+    for (int i = 0; i < nto; i++)
         c[nfrom + i] =
-                net_isend(tag_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1), &token, size_B);
-    }
+                coll_post_send(w, me, w->hosts[me], w->hosts[to[i]],
+                               coll_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1), NULL, size_B);
     enum net_status st = NET_OK;
     for (int i = 0; i < nto + nfrom; i++) /* every handle is waited on, so every one is freed */
         st = worst(st, net_wait(c[i], end));

@@ -127,6 +127,22 @@ double collective_busbw_factor(enum coll_op op, int nranks);
 
 /* ---- building blocks for the algorithm files ---- */
 
+/* The mailbox of messages from `from` to `to` on channel `tag` of w's epoch (tag < 0: the plain
+ * pair mailbox); ids may go beyond the ranks for protocol helpers (a switch). */
+sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag);
+
+/* Posts a send of size_B bytes on `mb` (payload NULL: timing only), recorded as traffic from
+ * host `from` to host `to` (not if either is NULL) and as a message of rank `me` (not if me is
+ * not a rank). */
+sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                         sg_mailbox_t mb, void *payload, double size_B);
+
+/* Depth of rank r in the binary heap tree (children 2r+1, 2r+2): floor(log2(r + 1)). */
+int coll_heap_depth(int r);
+
+/* Whether chunk k is one of the c chunks of a pipelined schedule. */
+bool coll_in_range(int k, int c);
+
 /* Sends size_B bytes from rank `me` to rank `to` / receives the next message from `from`. */
 enum net_status coll_send(const struct coll_world *w, int me, int to, double size_B);
 enum net_status coll_recv(const struct coll_world *w, int me, int from);
@@ -167,13 +183,6 @@ enum net_status coll_ring_reduce_scatter(const struct coll_world *w, const int *
                                          int idx, double size_B, float *data);
 enum net_status coll_ring_allgather(const struct coll_world *w, const int *members, int n, int idx,
                                     double size_B, float *data);
-
-/* A rooted tree over world ranks, pipelined in w->chunks chunks of size_B / chunks, up (reduce)
- * and down (broadcast) at once in the lock-step schedule of coll_tree.c: parent < 0 at the root,
- * kids[0..nkids), depth of this rank and the tree's deepest depth D. */
-enum net_status coll_tree_pipeline(const struct coll_world *w, int rank, int parent,
-                                   const int *kids, int nkids, int depth, int D, int chunks,
-                                   double size_B);
 
 /* The algorithms (one file each). */
 enum net_status coll_naive_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,

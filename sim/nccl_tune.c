@@ -119,15 +119,29 @@ static bool enabled(const struct nccl_system *s, enum nccl_func f, enum nccl_alg
     return true;
 }
 
+/* The links' bus bandwidth (GB/s): a GPU's intra-node links, or a node's rails if smaller. */
+static double link_busbw(const struct nccl_system *s)
+{
+    double total = s->intra_Bps / 1e9;
+    if (s->nnodes > 1 && s->inter_Bps / 1e9 < total) total = s->inter_Bps / 1e9;
+    return total;
+}
+
+/* LL's bus-bandwidth ceiling (GB/s): llMaxBws by GPU generation on one node, the x86 Intel row
+ * on several. */
+static double ll_max(const struct nccl_system *s)
+{
+    return ll_max_bw[s->nnodes == 1 ? cc_index(s->sm) : 0][node_index(s->nnodes)];
+}
+
 /* NCCL's bus bandwidth (GB/s) of (a, p), before conversion to algorithm bandwidth. */
 static double bus_bw(const struct nccl_system *s, enum nccl_func f, enum nccl_algo a,
                      enum nccl_proto p)
 {
     int ci = cc_index(s->sm), ni = node_index(s->nnodes), nch = s->nchannels;
-    double total = s->intra_Bps / 1e9;
-    if (s->nnodes > 1 && s->inter_Bps / 1e9 < total) total = s->inter_Bps / 1e9;
-    double llmax = ll_max_bw[s->nnodes == 1 ? ci : 0][ni];
-    double bw = a == NCCL_ALGO_COLLNET_CHAIN ? s->intra_Bps / 1e9 : total; /* CollNet: bwIntra */
+    double llmax = ll_max(s);
+    /* CollNet uses its graph's bwIntra; the others the links' bottleneck */
+    double bw = a == NCCL_ALGO_COLLNET_CHAIN ? s->intra_Bps / 1e9 : link_busbw(s);
     if (a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) {
         double ppn = (double)s->nranks / s->nnodes;
         double intra =
@@ -147,20 +161,11 @@ static double bus_bw(const struct nccl_system *s, enum nccl_func f, enum nccl_al
     return bw;
 }
 
-/* The links' bus bandwidth (GB/s): a GPU's intra-node links, or a node's rails if smaller. */
-static double link_busbw(const struct nccl_system *s)
-{
-    double total = s->intra_Bps / 1e9;
-    if (s->nnodes > 1 && s->inter_Bps / 1e9 < total) total = s->inter_Bps / 1e9;
-    return total;
-}
-
 /* The SM-side limit of (a, p): the part of bus_bw that is not the links (GB/s, 0 = none). */
 static double sm_limit(const struct nccl_system *s, enum nccl_algo a, enum nccl_proto p)
 {
     int ci = cc_index(s->sm), ni = node_index(s->nnodes), nch = s->nchannels;
-    double llmax = ll_max_bw[s->nnodes == 1 ? ci : 0][ni];
-    if (p == NCCL_PROTO_LL) return llmax;
+    if (p == NCCL_PROTO_LL) return ll_max(s);
     if (a == NCCL_ALGO_RING && p == NCCL_PROTO_LL128) return nch * ring_ll128_ch[ci][ni];
     if (a == NCCL_ALGO_TREE && p == NCCL_PROTO_LL128) return nch * tree_ll128_ch[ci][ni];
     if (a == NCCL_ALGO_TREE) return nch * tree_ch[ci][ni];
