@@ -4,7 +4,7 @@
  * logs in the shapes they are posted in (tests/data/nccl/, one test per shape). */
 #include "calib.h"
 #include "testlib.h"
-#include "train.h"
+#include "strategy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -614,7 +614,7 @@ START_TEST(test_profile_changes_compute)
     model_add(&sc.model.explicit_, "fc", h * h + h, 2 * h * h, -1, 0);
     model_set_gemm(&sc.model.explicit_, h, 1, h);
     sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE,
-                                   .algo = collective_find("ring"),
+                                   .algo = COLL_ALGO_RING,
                                    .batch = 256,
                                    .steps = 2,
                                    .dtype = DTYPE_FP32,
@@ -626,13 +626,13 @@ START_TEST(test_profile_changes_compute)
                                    .line = 1};
     struct platform *pf = test_load(&sc);
     struct model m;
-    struct train_result res;
+    struct run_record res;
     scenario_build_model(&sc, &m);
-    ck_assert_msg(train_run(&sc, pf, &m, &cal, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    test_train(&sc, pf, &m, &cal, &res);
     double want = 3 * 2 * h * h * 256 / (67e12 * 0.5) + 12 * (h * h + h) / 1e12;
-    ck_assert_msg(fabs(res.step_s[1] - want) < 1e-9 * want, "step %.12g, closed form %.12g",
-                  res.step_s[1], want);
-    train_result_release(&res);
+    ck_assert_msg(fabs(test_step(&res, 1)->time_s - want) < 1e-9 * want, "step %.12g, closed form %.12g",
+                  test_step(&res, 1)->time_s, want);
+    run_release(&res);
     model_release(&m);
     platform_free(pf);
     scenario_release(&sc);

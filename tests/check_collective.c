@@ -36,7 +36,7 @@ static double run_coll(struct scenario *sc, enum coll_op op, const char *algo, d
                        enum coll_level level, int chunks, double *messages)
 {
     sc->bench.op = op;
-    sc->bench.algo = collective_find(algo);
+    ck_assert(coll_algo_find(algo, &sc->bench.algo));
     sc->bench.level = level;
     sc->bench.chunks = chunks;
     return test_coll_time(sc, size_B, messages);

@@ -42,7 +42,7 @@ START_TEST(test_crash_and_restart)
     char *hosts[] = {"node0.gpu0", "node1.gpu0", "node1.gpu1", "node1.cpu", "node10.gpu0"};
     struct fault_plan plan;
     struct dmlsim_error err = {0};
-    ck_assert_int_eq(fault_plan_build(&sc, gpu_names(2), 2, hosts, 5, NULL, 0, &plan, &err),
+    ck_assert_int_eq(fault_plan_build(&sc, &(struct fault_names){gpu_names(2), 2, hosts, 5, NULL, 0}, &plan, &err),
                      DMLSIM_OK);
     /* "node1" names its three hosts, not node10: 3 crashes at 2 s, 3 restarts at 5 s */
     ck_assert_uint_eq(plan.n, 6);
@@ -55,7 +55,7 @@ START_TEST(test_crash_and_restart)
     fault_plan_release(&plan);
     free(sc.faults[0].host);
     sc.faults[0].host = strdup("node7");
-    ck_assert_int_eq(fault_plan_build(&sc, gpu_names(2), 2, hosts, 5, NULL, 0, &plan, &err),
+    ck_assert_int_eq(fault_plan_build(&sc, &(struct fault_names){gpu_names(2), 2, hosts, 5, NULL, 0}, &plan, &err),
                      DMLSIM_EVALUE);
     ck_assert_msg(strstr(err.msg, "test.xml:7: no host named \"node7\""), "%s", err.msg);
     scenario_release(&sc);
@@ -79,7 +79,8 @@ static double mean_gap(bool weibull, double shape, unsigned long seed)
     struct fault_plan plan;
     struct dmlsim_error err = {0};
     ck_assert_int_eq(
-            fault_plan_build(&sc, gpu_names(1000), 1000, names_buf, 1000, NULL, 0, &plan, &err),
+            fault_plan_build(&sc, &(struct fault_names){gpu_names(1000), 1000, names_buf, 1000, NULL, 0}, &plan,
+                             &err),
             DMLSIM_OK);
     double crashes = 0;
     for (size_t i = 0; i < plan.n; i++)

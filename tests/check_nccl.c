@@ -114,7 +114,7 @@ static double run_nccl(struct scenario *sc, double size_B, int algo, int proto, 
                        double *messages)
 {
     sc->bench.op = COLL_ALLREDUCE;
-    sc->bench.algo = collective_find("nccl");
+    sc->bench.algo = COLL_ALGO_NCCL;
     sc->bench.nccl = (struct nccl_opts){algo, proto, channels};
     sc->bench.level = COLL_MESSAGE;
     sc->bench.chunks = 1;
@@ -294,11 +294,11 @@ END_TEST
 
 START_TEST(test_contract)
 {
-    const struct coll_algo *naive = collective_find("naive"), *nccl = collective_default();
+    const struct coll_algo *naive = collective_find("naive"), *nccl = collective_get(COLL_ALGO_DEFAULT);
     ck_assert_str_eq(nccl->name, "nccl");
     ck_assert(!(naive->ops & COLL_OP_BIT(COLL_ALLGATHER)));
-    ck_assert_str_eq(collective_names_for(COLL_ALLGATHER, false), "nccl, ring");
-    ck_assert_str_eq(collective_names_for(COLL_ALLREDUCE, true), "nccl, ring");
+    ck_assert_str_eq(coll_algo_names_for(COLL_ALLGATHER, false), "nccl, ring");
+    ck_assert_str_eq(coll_algo_names_for(COLL_ALLREDUCE, true), "nccl, ring");
     int v;
     ck_assert(nccl_proto_parse("ll128", &v) && v == NCCL_PROTO_LL128);
     ck_assert(nccl_algo_parse("auto", &v) && v == -1);

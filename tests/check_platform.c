@@ -161,10 +161,10 @@ END_TEST
 START_TEST(test_link_class_names)
 {
     char buf[64], route[128];
-    ck_assert_str_eq(platform_link_class("node0.gpu1.nvlink4_UP", buf, sizeof buf), "nvlink4");
-    ck_assert_str_eq(platform_link_class("leaf0-spine1.ib-ndr_DOWN", buf, sizeof buf), "ib-ndr");
-    ck_assert_str_eq(platform_link_class("switch.ib-ndr", buf, sizeof buf), "ib-ndr");
-    ck_assert_str_eq(platform_link_class("plainlink", buf, sizeof buf), "plainlink");
+    ck_assert_str_eq(route_link_class("node0.gpu1.nvlink4_UP", buf, sizeof buf), "nvlink4");
+    ck_assert_str_eq(route_link_class("leaf0-spine1.ib-ndr_DOWN", buf, sizeof buf), "ib-ndr");
+    ck_assert_str_eq(route_link_class("switch.ib-ndr", buf, sizeof buf), "ib-ndr");
+    ck_assert_str_eq(route_link_class("plainlink", buf, sizeof buf), "plainlink");
     ck_assert_int_lt(platform_name_cmp("node2.gpu0", "node10.gpu0"), 0);
     ck_assert_int_gt(platform_name_cmp("node1.gpu10", "node1.gpu9"), 0);
     ck_assert_int_eq(platform_name_cmp("a1", "a1"), 0);
@@ -204,7 +204,7 @@ static void check_mesh(int G, const char *cls, bool p100)
                 assert_route(src, dst, route, 1);
                 assert_close(sg_host_get_route_bandwidth(a, b), k * nv->bw_Bps, "mesh bandwidth");
                 assert_close(sg_host_get_route_latency(a, b), nv->hop_lat_s, "mesh latency");
-                ck_assert_str_eq(platform_route_classes(a, b, cls_route, sizeof cls_route), cls);
+                ck_assert_str_eq(route_classes(a, b, cls_route, sizeof cls_route), cls);
             } else {
                 snprintf(name[0], sizeof name[0], "node0.gpu%d.pcie-gen3_UP", i);
                 snprintf(name[1], sizeof name[1], "node0.gpu%d.pcie-gen3_DOWN", j);

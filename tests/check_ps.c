@@ -40,7 +40,7 @@ static struct scenario ps_scenario(int P, int K, double params, double flops, in
     model_init(&sc.model.explicit_, "toy");
     model_add(&sc.model.explicit_, "l", params, flops, -1, 0);
     sc.train = (struct train_spec){.strategy = STRAT_PS,
-                                   .algo = collective_find("ring"),
+                                   .algo = COLL_ALGO_RING,
                                    .batch = batch,
                                    .steps = steps,
                                    .dtype = DTYPE_FP32,
@@ -54,14 +54,13 @@ static struct scenario ps_scenario(int P, int K, double params, double flops, in
     return sc;
 }
 
-static void run(struct scenario *sc, struct train_result *res)
+static void run(struct scenario *sc, struct run_record *res)
 {
     struct platform *pf = test_load(sc);
     struct model m;
     struct calib cal = calib_default();
-    struct dmlsim_error err = {0};
     scenario_build_model(sc, &m);
-    ck_assert_msg(ps_run(sc, pf, &m, &cal, res, &err) == DMLSIM_OK, "%s", err.msg);
+    test_train(sc, pf, &m, &cal, res);
     /* every computed gradient slice is applied or dropped with a reason */
     ck_assert_double_eq(res->computed, res->applied + res->dropped_stale + res->dropped_late);
     model_release(&m);
@@ -76,12 +75,12 @@ START_TEST(test_push_phase)
     double params = 4e6, S = params * 4; /* FP32 gradients */
     struct env e = star_env();
     struct scenario sc = ps_scenario(N, K, params, 1e9, 8, 2);
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     for (int r = 0; r < N; r++)
         test_assert_rel(res.first_push_s[r], e.a + N * S / (K * e.B), 1e-3, "push phase");
     ck_assert_double_eq(res.applied, (double)N * 2 * K);
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -92,15 +91,15 @@ START_TEST(test_sync_step)
     double params = 2e6, f = 2e9, S = params * 4;
     struct env e = star_env();
     struct scenario sc = ps_scenario(N, 1, params, f, b, 4);
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     double pull = e.a + N * S / e.B, push = pull, C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
     ck_assert(U > e.a); /* the next request hides under the update */
-    for (int s = 1; s < res.steps; s++)
-        test_assert_rel(res.step_s[s], pull + C + push + U, 1e-3, "sync step");
+    for (int s = 1; s < (int)res.steps; s++)
+        test_assert_rel(test_step(&res, s)->time_s, pull + C + push + U, 1e-3, "sync step");
     ck_assert_double_eq(res.dropped_late + res.dropped_stale, 0);
     ck_assert_double_eq(res.stale_hist[0], N * 4.0);
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -121,17 +120,17 @@ START_TEST(test_backup_worker)
      * and the first request's latency; every one of the slow worker's pushes is late. */
     struct scenario sc = straggler();
     sc.train.ps.backup = 1;
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     double a = 2e-6, B = 47e9, S = 4e6, b = 16, f = 1e10;
     double R = catalog_gpu("h100")->peak_flops[DTYPE_FP32] * 0.78, U = 1e6 * 12 / CPU_BPS;
     double req = a + 64 / B;
     double v1 = req + (a + 4 * S / B) + 3 * f * b / R + (a + 3 * S / B) + U;
-    test_assert_rel(res.step_s[0], v1, 1e-3, "first step with a backup worker");
+    test_assert_rel(test_step(&res, 0)->time_s, v1, 1e-3, "first step with a backup worker");
     ck_assert_double_eq(res.dropped_late, 4);  /* the slow worker's 4 pushes */
     ck_assert_double_eq(res.applied, 3.0 * 4); /* quorum 3, 4 versions */
     ck_assert_double_eq(res.global_batch, 3 * 16);
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -166,7 +165,7 @@ START_TEST(test_async_staleness)
     sc.train.steps = 6;
     sc.train.ps.mode = PS_ASYNC;
     sc.train.ps.staleness = tau;
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     int want = expected_drops(tau, 6);
     ck_assert_msg(res.dropped_stale == want, "tau %d: %.0f dropped, closed form %d", tau,
@@ -176,7 +175,7 @@ START_TEST(test_async_staleness)
         ck_assert_int_eq(want, 2); /* pushes 1 and 2 of the slow worker */
     else
         ck_assert_double_eq(res.dropped_stale, 0);
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -187,12 +186,12 @@ START_TEST(test_coordinator)
      * global version = steps; the shards never differ by more than one version. */
     struct scenario sc = ps_scenario(4, 2, 1e6, 1e9, 8, 3);
     sc.train.ps.coordinator = true;
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     ck_assert_double_eq(res.coordinator_msgs, 2 * 3);
     ck_assert_double_eq(res.coordinator_global, 3);
     ck_assert(res.coordinator_spread <= 1 && res.spread_max <= 1);
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST

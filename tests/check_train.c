@@ -12,7 +12,7 @@
  *                             done; the update follows bucket B. */
 #include "calib.h"
 #include "testlib.h"
-#include "train.h"
+#include "strategy.h"
 
 #include <math.h>
 
@@ -44,7 +44,7 @@ static struct scenario train_scenario(int P, const double (*layers)[2], int n, i
     for (int i = 0; i < n; i++)
         model_add(&sc.model.explicit_, "l", layers[i][0], layers[i][1], -1, 0);
     sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE,
-                                   .algo = collective_find("ring"),
+                                   .algo = COLL_ALGO_RING,
                                    .level = COLL_MESSAGE,
                                    .batch = b,
                                    .steps = 3,
@@ -59,23 +59,22 @@ static struct scenario train_scenario(int P, const double (*layers)[2], int n, i
     return sc;
 }
 
-static void run(struct scenario *sc, struct train_result *res)
+static void run(struct scenario *sc, struct run_record *res)
 {
     struct platform *pf = test_load(sc);
     struct model m;
     struct calib cal = calib_default();
-    struct dmlsim_error err = {0};
     scenario_build_model(sc, &m);
-    ck_assert_msg(train_run(sc, pf, &m, &cal, res, &err) == DMLSIM_OK, "%s", err.msg);
+    test_train(sc, pf, &m, &cal, res);
     model_release(&m);
     platform_free(pf);
 }
 
-static void assert_steps(const struct train_result *res, double want)
+static void assert_steps(const struct run_record *res, double want)
 {
-    for (int s = 0; s < res->steps; s++)
-        ck_assert_msg(fabs(res->step_s[s] - want) <= 1e-3 * want,
-                      "step %d: simulated %.9g s, closed form %.9g s", s + 1, res->step_s[s], want);
+    for (int s = 0; s < (int)res->steps; s++)
+        ck_assert_msg(fabs(test_step(res, s)->time_s - want) <= 1e-3 * want,
+                      "step %d: simulated %.9g s, closed form %.9g s", s + 1, test_step(res, s)->time_s, want);
 }
 
 START_TEST(test_one_bucket_overlap_off)
@@ -84,18 +83,18 @@ START_TEST(test_one_bucket_overlap_off)
     int P = 4, b = 8;
     struct env e = env_of();
     struct scenario sc = train_scenario(P, layers, 1, b, 25 * 1048576.0, false);
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     double compute = 3 * 1e9 * b / e.R + 12 * 1e6 / e.M;
     assert_steps(&res, compute + ring_ar(&e, P, 4e6));
     ck_assert_double_eq(res.global_batch, P * b);
-    ck_assert_uint_eq(res.nbuckets, 1);
+    ck_assert_double_eq(res.nbuckets, 1);
     /* messages: steps x 2 (P - 1) per rank x P ranks */
     ck_assert_double_eq(res.messages, 3.0 * 2 * (P - 1) * P);
     ck_assert(fabs(res.compute1_s - compute) <= 1e-9 * compute);
     double eff = compute / (compute + ring_ar(&e, P, 4e6));
-    ck_assert(fabs(train_efficiency(&res, b) - eff) <= 1e-3 * eff);
-    train_result_release(&res);
+    ck_assert(fabs(res.efficiency - eff) <= 1e-3 * eff);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -114,12 +113,12 @@ START_TEST(test_two_buckets_overlap_on)
     double overlap_off = F + t1 + t0 + ring_ar(&e, P, 32e6) + ring_ar(&e, P, 8e6) + U;
 
     struct scenario sc = train_scenario(P, layers, 2, b, 16e6, true);
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
-    ck_assert_uint_eq(res.nbuckets, 2);
+    ck_assert_double_eq(res.nbuckets, 2);
     assert_steps(&res, overlap_on);
     ck_assert(overlap_on <= overlap_off);
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -131,10 +130,10 @@ START_TEST(test_two_buckets_overlap_off)
     struct env e = env_of();
     double want = 3 * 3e9 * b / e.R + ring_ar(&e, P, 32e6) + ring_ar(&e, P, 8e6) + 12 * 10e6 / e.M;
     struct scenario sc = train_scenario(P, layers, 2, b, 16e6, false);
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     assert_steps(&res, want);
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -144,12 +143,12 @@ START_TEST(test_single_gpu_is_compute)
     const double layers[][2] = {{5e6, 3e9}};
     struct env e = env_of();
     struct scenario sc = train_scenario(1, layers, 1, 32, 25e6, true);
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     assert_steps(&res, 3 * 3e9 * 32 / e.R + 12 * 5e6 / e.M);
     ck_assert_double_eq(res.messages, 0);
-    ck_assert(fabs(train_efficiency(&res, 32) - 1) < 1e-9);
-    train_result_release(&res);
+    ck_assert(fabs(res.efficiency - 1) < 1e-9);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST
@@ -167,9 +166,9 @@ START_TEST(test_memory_boundary)
     struct model m;
     struct dmlsim_error err = {0};
     scenario_build_model(&sc, &m);
-    ck_assert_msg(train_check(&sc, pf, &m, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_msg(test_check(&sc, pf, &m, &err) == DMLSIM_OK, "%s", err.msg);
     sc.train.batch = 17;
-    ck_assert_int_eq(train_check(&sc, pf, &m, &err), DMLSIM_EVALUE);
+    ck_assert_int_eq(test_check(&sc, pf, &m, &err), DMLSIM_EVALUE);
     ck_assert_msg(strstr(err.msg, "needs 80.10 GB") && strstr(err.msg, "has 80.00 GB"), "%s",
                   err.msg);
     ck_assert_msg(strncmp(err.msg, "test.xml:1: ", 12) == 0, "%s", err.msg);
@@ -187,10 +186,10 @@ START_TEST(test_slower_host_slows_compute)
     struct scenario sc;
     struct dmlsim_error err = {0};
     ck_assert_msg(scenario_load("tests/data/straggler.xml", &sc, &err) == DMLSIM_OK, "%s", err.msg);
-    struct train_result res;
+    struct run_record res;
     run(&sc, &res);
     assert_steps(&res, 2 * (3 * 3e9 * 32 / e.R + 12 * 5e6 / e.M));
-    train_result_release(&res);
+    run_release(&res);
     scenario_release(&sc);
 }
 END_TEST

@@ -6,7 +6,10 @@
 #include "bench.h"
 #include "catalog.h"
 #include "platform.h"
+#include "collective.h"
+#include "route.h"
 #include "scenario.h"
+#include "strategy.h"
 
 #include <check.h>
 #include <simgrid/engine.h>
@@ -50,6 +53,9 @@ static inline void test_assert_rel(double got, double want, double rel, const ch
                   want);
 }
 
+/* The fault plan of the platform test_load loaded (one per forked test). */
+static struct fault_plan test_plan;
+
 /* simgrid_init + quiet logs + our network configuration + load. Call once per forked test. */
 static inline struct platform *test_load(const struct scenario *sc)
 {
@@ -60,7 +66,7 @@ static inline struct platform *test_load(const struct scenario *sc)
     platform_configure(sc);
     struct platform *pf = NULL;
     struct dmlsim_error err = {0};
-    ck_assert_msg(platform_load(sc, &pf, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_msg(platform_setup(sc, &test_plan, &pf, &err) == DMLSIM_OK, "%s", err.msg);
     return pf;
 }
 
@@ -83,6 +89,36 @@ static inline double test_coll_time(struct scenario *sc, double size_B, double *
     bench_coll_release(&res);
     platform_free(pf);
     return t;
+}
+
+/* Runs the scenario's training on a loaded platform through the strategy table (the check must
+ * pass) into rec (run_release). */
+static inline void test_train(const struct scenario *sc, const struct platform *pf,
+                              const struct model *m, const struct calib *cal,
+                              struct run_record *rec)
+{
+    struct job j = {.sc = sc, .pf = pf, .m = m, .cal = cal, .plan = &test_plan};
+    const struct strategy *st = strategy_get(sc->train.strategy);
+    struct dmlsim_error err = {0};
+    ck_assert_msg(st->check(&j, &err) == DMLSIM_OK, "%s", err.msg);
+    st->run(&j, rec);
+}
+
+/* The check of the scenario's strategy. */
+static inline enum dmlsim_err test_check(const struct scenario *sc, const struct platform *pf,
+                                         const struct model *m, struct dmlsim_error *err)
+{
+    struct job j = {.sc = sc, .pf = pf, .m = m, .plan = &test_plan};
+    return strategy_get(sc->train.strategy)->check(&j, err);
+}
+
+/* Step row s (0-based) of a run's events log. */
+static inline const struct run_event *test_step(const struct run_record *r, int s)
+{
+    for (size_t i = 0; i < r->nev; i++)
+        if (r->ev[i].kind == RUN_STEP && s-- == 0) return &r->ev[i];
+    ck_abort_msg("no step row %d", s);
+    return NULL;
 }
 
 static inline int test_run_suite(Suite *s)

@@ -1,0 +1,474 @@
+/* main.c - the dmlsim command line. Parses arguments, calls the modules, prints one message and
+ * exits with the status of error.h: 1 bad input, 3 a failed <expect>, 4 a simulated job that
+ * failed. Nothing else lives here. */
+#include "bench.h"
+#include "calib.h"
+#include "catalog.h"
+#include "collective.h"
+#include "error.h"
+#include "expect.h"
+#include "fault.h"
+#include "metric.h"
+#include "model.h"
+#include "platform.h"
+#include "report.h"
+#include "scenario.h"
+#include "strategy.h"
+#include "sweep.h"
+#include "trace.h"
+#include "validate.h"
+
+#include <simgrid/engine.h>
+#include <xbt/log.h>
+#include <xbt/misc.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef DMLSIM_VERSION
+#define DMLSIM_VERSION "0.0.0"
+#endif
+
+static const char usage[] =
+        "usage: dmlsim COMMAND [ARGS]\n"
+        "\n"
+        "commands:\n"
+        "  run FILE.xml [OPTIONS]       simulate a scenario and print its results\n"
+        "      --set ELEM.ATTR=VALUE    override an attribute of the first <ELEM> (repeatable)\n"
+        "      --csv FILE               also write the per-step table as CSV (training)\n"
+        "      --json FILE              also write configuration, steps and summary as JSON\n"
+        "      --summary FILE           also write the one-line summary table sweeps merge\n"
+        "      --fault-plan             print the materialised fault plan and exit\n"
+        "      --calib FILE             use this calibration profile (file or nccl-tests log)\n"
+        "      --trace FILE             also write a Perfetto / Chrome trace (training)\n"
+        "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
+        "                               run one simulation per point of the grid, N at a time,\n"
+        "                               and print one merged table (also to OUT)\n"
+        "  platform FILE.xml -o OUT.xml write the SimGrid platform a scenario's <cluster> "
+        "generates\n"
+        "  calib FILE                   summarise a calibration profile or nccl-tests log, with "
+        "fits\n"
+        "  calib --spec GPU [-o FILE]   write the spec-derived profile of a catalog GPU\n"
+        "  shapes [--batch B]           the GEMM shapes of the model presets (for the calibrator)\n"
+        "  validate FILE [--gpu GPU] [--intra CLASS]\n"
+        "                               simulate every measured collective and copy of a profile\n"
+        "                               and print measured vs simulated, with errors\n"
+        "  catalog                      list the link classes and GPU models, with their sources\n"
+        "\n"
+        "options:\n"
+        "  -h, --help                   show this help\n"
+        "  --version                    show the version\n"
+        "\n"
+        "exit status: 0 success, 1 bad input or usage, 3 a failed <expect> assertion, 4 the\n"
+        "simulated job failed (why on stderr; <expect metric=\"job_failed\"> decides instead)\n";
+
+static int fail(const struct dmlsim_error *err)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s\n", err->msg); /* already "FILE:LINE: ..." */
+    return dmlsim_err_status(err->code);
+}
+
+static int usage_error(const char *what)
+{
+    fprintf(stderr, "dmlsim: %s\n%s", what, usage);
+    return 1;
+}
+
+static void print_config(const struct scenario *sc, const struct platform *pf)
+{
+    printf("# dmlsim %s\n", DMLSIM_VERSION);
+    printf("# scenario      %s (name \"%s\", seed %lu)\n", sc->path, sc->name, sc->seed);
+    printf("# platform      %s\n", pf->description);
+    printf("# gpus          %zu\n", pf->ngpus);
+    printf("# network       %s\n", platform_network_model(sc));
+}
+
+/* Options of `run`. */
+struct run_opts {
+    const char *path;                 /* scenario file */
+    struct scenario_override *ov;     /* --set overrides */
+    size_t nov;                       /* number of overrides */
+    const char *csv, *json, *summary; /* output files, or NULL */
+    const char *calib;                /* --calib FILE, or NULL */
+    const char *trace;                /* --trace FILE, or NULL */
+    bool fault_plan;                  /* print the fault plan and stop */
+};
+
+/* Loads the run's calibration (--calib, else <calib>, else the spec default) and fits its
+ * network part from the measured collectives; before simgrid_init (the fit forks simulations). */
+static enum dmlsim_err load_calibration(const struct run_opts *o, const struct scenario *sc,
+                                        struct calib *cal, struct dmlsim_error *err)
+{
+    *cal = calib_default();
+    const char *cfile = o->calib ? o->calib : sc->calib_file;
+    if (cfile == NULL) return DMLSIM_OK;
+    enum dmlsim_err rc = calib_load(cfile, cal, err);
+    if (rc == DMLSIM_OK) rc = validate_fit_network(cal, cfile, NULL, NULL, err);
+    return rc;
+}
+
+/* "# calibration" lines: the profile, and what its collectives change in the network. */
+static void print_calibration(const struct calib *cal)
+{
+    printf("# calibration   %s\n", cal->source);
+    for (size_t i = 0; cal->netcal && i < cal->netcal->ncurves; i++) {
+        const struct netcal_curve *c = &cal->netcal->curves[i];
+        double lo = c->factor[0], hi = c->factor[0];
+        for (size_t k = 1; k < c->n; k++)
+            lo = fmin(lo, c->factor[k]), hi = fmax(hi, c->factor[k]);
+        printf("# network cal   %s on %s %s: %d GPU(s) on %d node(s) measured at %zu sizes "
+               "(%.0f..%.0f B); nccl calls dilated x%.3f..x%.3f\n",
+               collective_op_name((enum coll_op)c->op), c->multinode ? "several nodes" : "one node",
+               c->gpu, c->nranks, c->nodes, c->n, c->size_B[0], c->size_B[c->n - 1], lo, hi);
+    }
+}
+
+static void release_calibration(struct calib *cal)
+{
+    if (cal->netcal) netcal_release(cal->netcal);
+    free(cal->netcal);
+    cal->netcal = NULL;
+    calib_release(cal);
+}
+
+/* Writes one output file atomically: to a temporary name, renamed into place when complete. */
+typedef void (*writer_fn)(const struct scenario *, const struct model *,
+                          const struct run_record *, FILE *);
+
+static void write_csv(const struct scenario *sc, const struct model *m,
+                      const struct run_record *rec, FILE *out)
+{
+    (void)sc;
+    (void)m;
+    report_csv(rec, out);
+}
+
+static void write_summary(const struct scenario *sc, const struct model *m,
+                          const struct run_record *rec, FILE *out)
+{
+    (void)sc;
+    (void)m;
+    report_summary(rec, out);
+}
+
+static void write_trace(const struct scenario *sc, const struct model *m,
+                        const struct run_record *rec, FILE *out)
+{
+    (void)m;
+    report_trace(sc, rec, out);
+}
+
+static enum dmlsim_err write_output(const char *path, writer_fn fn, const struct scenario *sc,
+                                    const struct model *m, const struct run_record *rec,
+                                    struct dmlsim_error *err)
+{
+    char *tmp = bprintf("%s.tmp.XXXXXX", path);
+    enum dmlsim_err rc = DMLSIM_OK;
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f == NULL) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write", path);
+        goto out;
+    }
+    fn(sc, m, rec, f);
+    if ((ferror(f) | fclose(f)) || chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write", path);
+        unlink(tmp);
+    }
+out:
+    free(tmp);
+    return rc;
+}
+
+static void print_model(const struct scenario *sc, const struct model *m)
+{
+    const struct train_spec *ts = &sc->train;
+    struct memory_need need = model_memory(m, ts->dtype, ts->opt, ts->batch);
+    printf("# model         %s: %.0f parameters, %zu layers, %.3f GFLOP forward per sample\n",
+           m->name, model_params(m), m->nlayers, model_fwd_flops(m) / 1e9);
+    printf("# memory/gpu    %.2f GB = weights %.2f + gradients %.2f + optimizer %.2f + "
+           "activations %.2f (batch %d)\n",
+           need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
+           need.act_B / 1e9, ts->batch);
+}
+
+/* The configuration lines of a training run. */
+static void print_training(const struct job *j, const struct strategy *st)
+{
+    print_config(j->sc, j->pf);
+    print_model(j->sc, j->m);
+    print_calibration(j->cal);
+    st->describe(j, stdout);
+    printf("#\n");
+}
+
+/* The p2p benchmark of `run`: checks its hosts before any output, then prints its table. */
+static enum dmlsim_err run_p2p(const struct scenario *sc, const struct platform *pf,
+                               struct dmlsim_error *err)
+{
+    struct p2p_result res;
+    size_t nsizes;
+    enum dmlsim_err rc = bench_check_hosts(sc, err);
+    if (rc != DMLSIM_OK) return rc;
+    free(bench_sizes(&sc->bench, &nsizes));
+    print_config(sc, pf);
+    printf("# benchmark     p2p, %zu pair(s), %zu size(s) from %.0f B to %.0f B, factor %g, "
+           "timeout %g s\n#\n",
+           sc->bench.npairs, nsizes, sc->bench.begin_B, sc->bench.end_B, sc->bench.factor,
+           sc->bench.timeout_s);
+    rc = bench_p2p_run(sc, &res, err);
+    if (rc != DMLSIM_OK) return rc;
+    bench_p2p_print(sc, &res, stdout);
+    bench_p2p_release(&res);
+    return DMLSIM_OK;
+}
+
+/* The collective benchmark of `run`, with the network calibration of `cal` if it has one. */
+static enum dmlsim_err run_collective(const struct scenario *sc, const struct platform *pf,
+                                      const struct calib *cal, struct dmlsim_error *err)
+{
+    struct coll_result res;
+    int P = sc->bench.gpus > 0 ? sc->bench.gpus : (int)pf->ngpus;
+    enum dmlsim_err rc = bench_coll_check(sc, pf, err); /* before any output */
+    if (rc != DMLSIM_OK) return rc;
+    print_config(sc, pf);
+    if (cal->netcal) print_calibration(cal);
+    printf("# benchmark     %s, algo %s, %s level, %d rank(s), chunks %d, factor %g, timeout "
+           "%g s\n#\n",
+           collective_op_name(sc->bench.op), coll_algo_name(sc->bench.algo),
+           sc->bench.level == COLL_FLOW ? "flow" : "message", P, sc->bench.chunks, sc->bench.factor,
+           sc->bench.timeout_s);
+    fflush(stdout);
+    rc = bench_coll_run(sc, pf, cal->netcal, &res, err);
+    if (rc != DMLSIM_OK) return rc;
+    bench_coll_print(sc, &res, stdout);
+    bench_coll_release(&res);
+    return DMLSIM_OK;
+}
+
+/* The training of `run`: one check, the configuration, the run, its report and outputs. The
+ * status: 0, 3 (an expectation failed) or 4 (the simulated job failed, unless an expectation
+ * names job_failed). */
+static enum dmlsim_err run_training(const struct run_opts *o, const struct job *j, int *status,
+                                    struct dmlsim_error *err)
+{
+    const struct scenario *sc = j->sc;
+    const struct strategy *st = strategy_get(sc->train.strategy);
+    enum dmlsim_err rc = st->check(j, err); /* the one validation pass, before any output */
+    if (rc != DMLSIM_OK) return rc;
+    print_training(j, st);
+    fflush(stdout);
+    struct run_record rec;
+    st->run(j, &rec);
+    report_text(&rec, stdout);
+    if (sc->nexpects > 0 && expect_check(sc, &rec, stdout) > 0)
+        *status = dmlsim_err_status(DMLSIM_EEXPECT);
+    const char *files[] = {o->csv, o->json, o->summary, o->trace};
+    writer_fn fns[] = {write_csv, report_json, write_summary, write_trace};
+    for (int i = 0; i < 4 && rc == DMLSIM_OK; i++)
+        if (files[i] != NULL) rc = write_output(files[i], fns[i], sc, j->m, &rec, err);
+    if (rc == DMLSIM_OK && rec.job_failed) {
+        fflush(stdout);
+        fprintf(stderr, "%s:%d: the simulated job failed: %s\n", sc->path, sc->train.line,
+                rec.failure);
+        if (!expect_names(sc, "job_failed")) *status = dmlsim_err_status(DMLSIM_EJOB);
+    }
+    trace_free(rec.trace);
+    run_release(&rec);
+    return rc;
+}
+
+/* What a loaded scenario runs: the fault plan, a benchmark or a training. */
+static enum dmlsim_err run_loaded(const struct run_opts *o, struct scenario *sc,
+                                  const struct calib *cal, int *status, struct dmlsim_error *err)
+{
+    struct platform *pf = NULL;
+    struct fault_plan plan = {0};
+    struct model m = {0};
+    enum dmlsim_err rc = platform_setup(sc, &plan, &pf, err);
+    if (rc != DMLSIM_OK) goto out;
+    if (o->fault_plan) {
+        print_config(sc, pf);
+        fault_plan_print(&plan, stdout);
+    } else if (sc->bench.kind == BENCH_P2P) {
+        rc = run_p2p(sc, pf, err);
+    } else if (sc->bench.kind == BENCH_COLLECTIVE) {
+        rc = run_collective(sc, pf, cal, err);
+    } else if (sc->train.strategy != STRAT_NONE) {
+        scenario_build_model(sc, &m);
+        struct job j = {.sc = sc, .pf = pf, .m = &m, .cal = cal, .plan = &plan};
+        rc = run_training(o, &j, status, err);
+    } else {
+        print_config(sc, pf);
+        printf("# nothing to run: the scenario has no <benchmark> or <training>\n");
+    }
+out:
+    model_release(&m);
+    fault_plan_release(&plan);
+    platform_free(pf);
+    return rc;
+}
+
+static int cmd_run(const struct run_opts *o)
+{
+    struct scenario sc;
+    struct dmlsim_error err = {0};
+    int status = 0;
+    if (scenario_load_with(o->path, o->ov, o->nov, &sc, &err) != DMLSIM_OK) return fail(&err);
+    if ((o->csv || o->json || o->summary || o->trace) && sc.train.strategy == STRAT_NONE) {
+        dmlsim_fail(&err, DMLSIM_EUSAGE,
+                    "%s:0: --csv, --json, --summary and --trace describe training; expected a "
+                    "scenario with <training>",
+                    o->path);
+        scenario_release(&sc);
+        return fail(&err);
+    }
+    struct calib cal;
+    enum dmlsim_err rc = load_calibration(o, &sc, &cal, &err);
+    if (rc == DMLSIM_OK) {
+        int sg_argc = 1;
+        char *sg_argv[] = {"dmlsim", NULL};
+        simgrid_init(&sg_argc, sg_argv);
+        xbt_log_control_set("root.thres:critical");
+        platform_configure(&sc);
+        sc.train.trace = o->trace != NULL;
+        rc = run_loaded(o, &sc, &cal, &status, &err);
+    }
+    if (rc != DMLSIM_OK) status = fail(&err);
+    release_calibration(&cal);
+    scenario_release(&sc);
+    return status;
+}
+
+/* Parses the arguments of `run` after the file name. */
+static int parse_run(int argc, char **argv, struct run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    if (argc < 1 || argv[0][0] == '-') return usage_error("run: expected FILE.xml");
+    o->path = argv[0];
+    o->ov = calloc((size_t)argc, sizeof *o->ov);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = strcmp(a, "--csv") == 0       ? &o->csv
+                           : strcmp(a, "--json") == 0    ? &o->json
+                           : strcmp(a, "--summary") == 0 ? &o->summary
+                           : strcmp(a, "--calib") == 0   ? &o->calib
+                           : strcmp(a, "--trace") == 0   ? &o->trace
+                                                         : NULL;
+        if (strcmp(a, "--fault-plan") == 0) {
+            o->fault_plan = true;
+            continue;
+        }
+        if (i + 1 >= argc) return usage_error("run: option needs a value");
+        if (dst != NULL) {
+            *dst = argv[++i];
+        } else if (strcmp(a, "--set") == 0) {
+            char *eq = strchr(argv[++i], '=');
+            if (eq == NULL) return usage_error("run: --set expects ELEM.ATTR=VALUE");
+            *eq = '\0';
+            o->ov[o->nov++] = (struct scenario_override){argv[i], eq + 1};
+        } else {
+            return usage_error("run: unknown option");
+        }
+    }
+    return 0;
+}
+
+static int cmd_platform(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' || in != NULL)
+            return usage_error("platform: unexpected argument; expected FILE.xml -o OUT.xml");
+        else
+            in = argv[i];
+    }
+    if (in == NULL || out == NULL) return usage_error("platform: expected FILE.xml -o OUT.xml");
+    struct scenario sc;
+    struct dmlsim_error err = {0};
+    if (scenario_load(in, &sc, &err) != DMLSIM_OK) return fail(&err);
+    int status = 0;
+    if (!sc.has_cluster) {
+        dmlsim_fail(&err, DMLSIM_EUSAGE,
+                    "%s:%d: <platform> names an existing platform; expected a <cluster> to "
+                    "generate one from",
+                    in, sc.cluster_line);
+        status = fail(&err);
+    } else if (platform_write_file(&sc, out, &err) != DMLSIM_OK) {
+        status = fail(&err);
+    }
+    scenario_release(&sc);
+    return status;
+}
+
+static int cmd_catalog(void)
+{
+    size_t n;
+    const struct link_class *lc = catalog_links(&n);
+    printf("# link classes: effective per-direction bandwidth, hop latency\n");
+    printf("#%11s %8s %12s %12s %10s  %s\n", "class", "kind", "line", "effective", "hop lat",
+           "source");
+    printf("#%11s %8s %12s %12s %10s\n", "", "", "(GB/s)", "(GB/s)", "(us)");
+    static const char *kinds[] = {"pcie", "nvlink", "ib", "roce", "tcp"};
+    for (size_t i = 0; i < n; i++)
+        printf(" %11s %8s %12.2f %12.2f %10.2f  %s\n", lc[i].name, kinds[lc[i].kind],
+               lc[i].line_bw_Bps / 1e9, lc[i].bw_Bps / 1e9, lc[i].hop_lat_s * 1e6, lc[i].source);
+    const struct gpu_model *g = catalog_gpus(&n);
+    printf("#\n# gpus: dense peak TFLOP/s per dtype (- = no hardware support)\n");
+    printf("#%9s %7s %7s %7s %7s %7s %8s %8s %10s %9s  %s\n", "gpu", "fp32", "tf32", "fp16", "bf16",
+           "fp8", "memory", "mem bw", "pcie", "intra", "source");
+    printf("#%9s %7s %7s %7s %7s %7s %8s %8s\n", "", "", "", "", "", "", "(GB)", "(GB/s)");
+    for (size_t i = 0; i < n; i++) {
+        printf(" %9s", g[i].name);
+        for (int d = 0; d < DTYPE_COUNT; d++)
+            if (g[i].peak_flops[d] > 0)
+                printf(" %7.1f", g[i].peak_flops[d] / 1e12);
+            else
+                printf(" %7s", "-");
+        printf(" %8.0f %8.0f %10s %9s  %s\n", g[i].mem_B / 1e9, g[i].mem_bw_Bps / 1e9, g[i].pcie,
+               g[i].intra, g[i].source);
+    }
+    printf("#\n# cpu host: %.1f TFLOP/s FP32; switch port-to-port latency %.0f ns\n",
+           CATALOG_CPU_FLOPS / 1e12, CATALOG_SWITCH_LAT_S * 1e9);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return usage_error("missing command");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("dmlsim %s\n", DMLSIM_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "run") == 0) {
+        struct run_opts o;
+        int st = parse_run(argc - 2, argv + 2, &o);
+        if (st == 0) st = cmd_run(&o);
+        free(o.ov);
+        return st;
+    }
+    if (strcmp(cmd, "sweep") == 0) return sweep_main(argv[0], argc - 2, argv + 2);
+    if (strcmp(cmd, "calib") == 0) return validate_calib_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "shapes") == 0) return validate_shapes_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "validate") == 0) return validate_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "platform") == 0) return cmd_platform(argc - 2, argv + 2);
+    if (strcmp(cmd, "catalog") == 0) {
+        if (argc != 2) return usage_error("catalog: takes no arguments");
+        return cmd_catalog();
+    }
+    char what[128];
+    snprintf(what, sizeof what, "unknown command '%s'", cmd);
+    return usage_error(what);
+}

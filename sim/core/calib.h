@@ -1,0 +1,140 @@
+/* calib.h - how fast a GPU really runs what the model asks, from a calibration profile: the only
+ * reader (and writer) of calibration data.
+ *
+ * A profile is either the spec-derived default (GEMMs at 78% of peak, memory-bound kernels at 92%
+ * of memory bandwidth: the fractions Meta measured on H100, pytorch/ao roofline_utils.py) or a
+ * calibration file measured by kernels/dmlsim-calibrate, or a plain nccl-tests log.
+ *
+ * File format (text, one record per line, '#' starts a comment, fields separated by blanks):
+ *   dmlsim-calibration 1                     first line
+ *   source spec|measured TEXT...             where it comes from
+ *   gpu NAME... | count N | nodes N | net NAME | driver V | cuda V | nccl V | date D
+ *                                            one key per line; count: GPUs over all nodes;
+ *                                            net: NCCL's network ("IB", "Socket", ...)
+ *   gemm DTYPE M N K TFLOPS                  achieved cuBLAS GEMM rate (fp32 tf32 fp16 bf16)
+ *   copy KIND BYTES GBPS                     h2d-pageable h2d-pinned d2h-pageable d2h-pinned d2d
+ *   kernel NAME BYTES GBPS                   sgd-momentum adam scale: memory traffic per second
+ *   coll OP NRANKS BYTES TIME_US ALGBW BUSBW [NODES]
+ *                                            allreduce allgather reducescatter broadcast; NODES
+ *                                            the ranks spanned (absent in older files: 1)
+ *   nocoll TEXT...                           why collectives were not measured
+ * GB/s and TFLOP/s are 1e9 and 1e12.
+ *
+ * nccl-tests logs are read as posted: Open MPI --tag-output, srun --label, MPICH "[0]" and
+ * kubectl prefixes are peeled; NCCL INFO/WARN lines give the NCCL version and network; the
+ * column layout (with or without the root column) comes from the header, or from the field
+ * count where the header was not kept; the operation from "# Collective test starting:" or the
+ * command line; ranks, nodes and GPU name from the "# Rank ... on HOST device N [bus] NAME"
+ * lines. "# dmlsim-nranks N", "# dmlsim-nodes N" and "# dmlsim-gpu NAME" annotate logs posted
+ * without those lines. Lines that are none of these are counted in `skipped`, not fatal.
+ *
+ * How the simulator uses a profile:
+ *   GEMM efficiency of a layer = measured TFLOP/s / catalog peak of the dtype, interpolated
+ *     linearly in log(FLOPs of one GEMM) between the measured shapes of that dtype (clamped at
+ *     the ends); without measurements of the dtype, the default 0.78;
+ *   optimizer update rate = the best measured optimizer-kernel GB/s (else memory bandwidth x 0.92);
+ *   link fits (calib_fit): weighted least squares of t(S) = a + b S on a collective sweep, with
+ *     weights 1/t^2 (so every size counts by its relative error); for the ring all-reduce
+ *     a = 2(n - 1) alpha and b = 2(n - 1) / (n B), giving the link's latency alpha and bandwidth B
+ *     (printed for reference);
+ *   the measured collectives themselves: the network calibration (netcal.h), fitted by the CLI
+ *     (validate_fit_network) and attached as c->netcal, dilates the simulated nccl calls.
+ */
+#ifndef DMLSIM_CALIB_H
+#define DMLSIM_CALIB_H
+
+#include "catalog.h"
+#include "coll_op.h"
+#include "error.h"
+#include "netcal.h"
+
+#include <stdio.h>
+
+struct calib_gemm {
+    enum gpu_dtype dtype; /* precision */
+    double m, n, k;       /* shape */
+    double flops_s;       /* achieved FLOP/s */
+};
+
+struct calib_rate {
+    char kind[64]; /* copy kind or kernel name */
+    double bytes;  /* transfer size */
+    double Bps;    /* achieved bytes/s */
+};
+
+struct calib_coll {
+    enum coll_op op;       /* which collective */
+    int nranks;            /* GPUs */
+    double bytes;          /* size (nccl-tests convention) */
+    double time_s;         /* measured time */
+    double algbw;          /* GB/s as printed */
+    double busbw;          /* GB/s as printed */
+    int nodes;             /* nodes the ranks spanned (1: one node; 0: unknown, taken as 1) */
+    double time_inplace_s; /* in-place time when the log has one, else 0 */
+};
+
+struct calib {
+    char source[1024];  /* "spec-derived default ..." or the file and its origin */
+    char gpu_name[640]; /* e.g. "NVIDIA H200" ("" if unknown) */
+    int gpu_count;      /* GPUs on the measured machine (all nodes) */
+    int nodes;          /* hosts the measurement ran on (nccl-tests "# Rank" lines); 0 unknown */
+    int skipped;        /* log lines neither understood nor comments, skipped */
+    char net[32];       /* NCCL's network transport named in the log ("IB", "Socket"), or "" */
+    char driver[64], cuda[64], nccl[64], date[64]; /* versions and date ("" if unknown) */
+    double gemm_eff;                               /* default fraction of peak FLOP/s */
+    double mem_eff;                                /* default fraction of memory bandwidth */
+    struct calib_gemm *gemm;                       /* measured GEMMs */
+    size_t ngemm;
+    struct calib_rate *copy; /* measured copies */
+    size_t ncopy;
+    struct calib_rate *kernel; /* measured kernels */
+    size_t nkernel;
+    struct calib_coll *coll; /* measured collectives */
+    size_t ncoll;
+    char nocoll[640];      /* why no collectives were measured, or "" */
+    struct netcal *netcal; /* network calibration fitted from the coll records (netcal.h, by the
+                           CLI), or NULL; owned by whoever set it */
+};
+
+struct calib_fit {
+    double alpha_s; /* per-step latency */
+    double bw_Bps;  /* link bandwidth */
+    int points;     /* sizes used */
+    double max_rel; /* largest relative error of the fit over the points */
+};
+
+/* The spec-derived default profile (no measurements). */
+struct calib calib_default(void);
+
+/* A spec-derived profile for a catalog GPU, written out as a calibration file: GEMMs at the
+ * default efficiency on a size grid, copies at the catalog PCIe rate, optimizer kernels at the
+ * default memory efficiency. Marked "source spec". */
+void calib_write_spec(const struct gpu_model *gpu, FILE *out);
+
+/* Loads a calibration file or an nccl-tests log (detected from its contents) into `c` (zeroed
+ * first; release with calib_release). Errors: "FILE:LINE: ..."; a log without result rows is
+ * one, a log line that is not understood is not (it is counted in c->skipped). */
+enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_error *err);
+
+void calib_write(const struct calib *c, FILE *out);
+void calib_release(struct calib *c);
+
+/* The catalog model the profile was measured on (its device name through catalog_gpu_match,
+ * e.g. "NVIDIA H100 80GB HBM3" -> h100), or NULL. */
+const struct gpu_model *calib_gpu(const struct calib *c);
+
+/* Fraction of `gpu`'s peak for `dt` that a GEMM of `flops` FLOPs reaches. */
+double calib_gemm_eff(const struct calib *c, const struct gpu_model *gpu, enum gpu_dtype dt,
+                      double flops);
+
+/* Effective FLOP/s of compute-bound work with the default efficiency (no shape known). */
+double calib_compute_rate(const struct calib *c, const struct gpu_model *gpu, enum gpu_dtype dt);
+
+/* Effective bytes/s of memory-bound work (the optimizer update) on `gpu`. */
+double calib_memory_rate(const struct calib *c, const struct gpu_model *gpu);
+
+/* Fits latency and bandwidth to the measured sweep of `op` on `nranks` GPUs; returns 0, or -1
+ * with fewer than 2 sizes. */
+int calib_fit(const struct calib *c, enum coll_op op, int nranks, struct calib_fit *out);
+
+#endif

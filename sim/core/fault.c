@@ -1,0 +1,329 @@
+/* fault.c - building the fault plan (see fault.h). */
+#include "fault.h"
+
+#include "scenario.h"
+
+#include "mem.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[FAULT_KIND_COUNT] = {
+        "crash",   "restart", "slow",        "slow-end",     "link-down",
+        "link-up", "degrade", "degrade-end", "corrupt-batch"};
+
+const char *fault_kind_name(enum fault_kind k)
+{
+    return k < FAULT_KIND_COUNT ? kind_names[k] : "?";
+}
+
+struct builder {
+    struct fault_plan *plan;
+    size_t cap;
+    size_t *order; /* insertion order, for stable sorting */
+};
+
+static struct fault_event *add(struct builder *b, enum fault_kind kind, double t_s, int step,
+                               const char *target, const struct fault_spec *f, const char *cause)
+{
+    if (b->plan->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 16;
+        b->plan->ev = mem_realloc(b->plan->ev, b->cap * sizeof *b->plan->ev);
+    }
+    struct fault_event *e = &b->plan->ev[b->plan->n++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->t_s = t_s;
+    e->step = step;
+    snprintf(e->target, sizeof e->target, "%s", target);
+    e->restart_s = -1;
+    e->factor = f ? f->factor : 0;
+    e->cause = cause;
+    e->line = f ? f->line : 0;
+    return e;
+}
+
+/* Does target T name host/link H: equal, or H inside T ("node1" names "node1.gpu0")? */
+static bool names(const char *t, const char *h)
+{
+    size_t n = strlen(t);
+    return strcmp(t, h) == 0 || (strncmp(t, h, n) == 0 && h[n] == '.');
+}
+
+static bool is_nic_link(const char *node, const char *link)
+{
+    char prefix[80];
+    snprintf(prefix, sizeof prefix, "%s.nic", node);
+    return strncmp(link, prefix, strlen(prefix)) == 0;
+}
+
+/* Adds a window [at, at + for) of kind/end on every link the spec's link or node names. */
+static int link_window(struct builder *b, const struct fault_spec *f, const char *node,
+                       enum fault_kind start, enum fault_kind end, char **links, size_t nlinks,
+                       const char *cause)
+{
+    int hits = 0;
+    for (size_t i = 0; i < nlinks; i++) {
+        bool hit = node ? is_nic_link(node, links[i]) : strcmp(f->link, links[i]) == 0;
+        if (!hit) continue;
+        hits++;
+        add(b, start, f->at_s, -1, links[i], f, cause);
+        if (f->for_s > 0) add(b, end, f->at_s + f->for_s, -1, links[i], f, cause);
+    }
+    return hits;
+}
+
+static int cmp_events(const void *x, const void *y)
+{
+    const struct fault_event *a = x, *b = y;
+    bool sa = a->t_s < 0, sb = b->t_s < 0;
+    if (sa != sb) return sa ? 1 : -1;
+    if (!sa && a->t_s != b->t_s) return a->t_s < b->t_s ? -1 : 1;
+    if (sa && a->step != b->step) return a->step < b->step ? -1 : 1;
+    return 0; /* qsort is not stable: ties are broken by the caller's index below */
+}
+
+struct indexed {
+    struct fault_event e;
+    size_t i;
+};
+
+static int cmp_indexed(const void *x, const void *y)
+{
+    const struct indexed *a = x, *b = y;
+    int c = cmp_events(&a->e, &b->e);
+    return c ? c : (a->i < b->i ? -1 : a->i > b->i);
+}
+
+static enum dmlsim_err unknown(const struct scenario *sc, const struct fault_spec *f,
+                               const char *what, const char *name, struct dmlsim_error *err)
+{
+    return dmlsim_fail(err, DMLSIM_EVALUE,
+                       "%s:%d: no %s named \"%s\" in the platform; expected one of its %s names "
+                       "(see dmlsim platform)",
+                       sc->path, f->line, what, name, what);
+}
+
+/* Crashes of every host the spec names. */
+static int add_crashes(struct builder *b, const struct fault_spec *f, const struct fault_names *nm)
+{
+    int hits = 0;
+    for (size_t h = 0; h < nm->nhosts; h++) {
+        if (!names(f->host, nm->hosts[h])) continue;
+        hits++;
+        struct fault_event *e = add(b, FAULT_CRASH, f->at_s, f->step, nm->hosts[h], f, "crash");
+        e->restart_s = f->restart_s;
+        if (f->at_s >= 0 && f->restart_s >= 0)
+            add(b, FAULT_RESTART, f->at_s + f->restart_s, -1, nm->hosts[h], f, "crash");
+    }
+    return hits;
+}
+
+static int add_stragglers(struct builder *b, const struct fault_spec *f,
+                          const struct fault_names *nm)
+{
+    int hits = 0;
+    for (size_t h = 0; h < nm->ngpus; h++) {
+        if (!names(f->host, nm->gpus[h])) continue;
+        hits++;
+        add(b, FAULT_SLOW, f->at_s, -1, nm->gpus[h], f, "straggler");
+        if (f->for_s > 0) add(b, FAULT_SLOW_END, f->at_s + f->for_s, -1, nm->gpus[h], f, "straggler");
+    }
+    return hits;
+}
+
+/* Every node outside the first group loses its NIC links for the window; the node that has none
+ * is returned in *bad (NULL if all had some). */
+static void add_partition(struct builder *b, const struct fault_spec *f,
+                          const struct fault_names *nm, char *bad, size_t len)
+{
+    char *copy = mem_strdup(f->groups), *save = NULL;
+    bad[0] = '\0';
+    strtok_r(copy, "|", &save); /* the first group keeps the store */
+    for (char *grp = strtok_r(NULL, "|", &save); grp && !bad[0]; grp = strtok_r(NULL, "|", &save)) {
+        char *s2 = NULL;
+        for (char *node = strtok_r(grp, ",", &s2); node; node = strtok_r(NULL, ",", &s2))
+            if (link_window(b, f, node, FAULT_LINK_DOWN, FAULT_LINK_UP, nm->links, nm->nlinks,
+                            "partition") == 0) {
+                snprintf(bad, len, "%s", node);
+                break;
+            }
+    }
+    free(copy);
+}
+
+static int add_corrupt(struct builder *b, const struct fault_spec *f, const struct fault_names *nm,
+                       gsl_rng *rng, int steps)
+{
+    int hits = 0;
+    for (size_t h = 0; h < nm->ngpus; h++) {
+        if (f->probability > 0) {
+            for (int s = 0; s < steps; s++)
+                if (gsl_rng_uniform(rng) < f->probability)
+                    add(b, FAULT_CORRUPT, -1, s, nm->gpus[h], f, "corrupt-batch");
+            hits++;
+        } else if (strcmp(f->host, nm->gpus[h]) == 0) {
+            hits++;
+            add(b, FAULT_CORRUPT, -1, f->step, nm->gpus[h], f, "corrupt-batch");
+        }
+    }
+    return hits;
+}
+
+static void add_mtbf(struct builder *b, const struct fault_spec *f, const struct fault_names *nm,
+                     gsl_rng *rng)
+{
+    /* Weibull scale for the requested mean: mean = scale x Gamma(1 + 1/k). */
+    double scale = f->weibull ? f->mtbf_s / gsl_sf_gamma(1 + 1 / f->shape) : 0;
+    for (size_t h = 0; h < nm->ngpus; h++) {
+        for (double t = 0;;) {
+            t += f->weibull ? gsl_ran_weibull(rng, scale, f->shape)
+                            : gsl_ran_exponential(rng, f->mtbf_s);
+            if (t >= f->until_s) break;
+            struct fault_event *e = add(b, FAULT_CRASH, t, -1, nm->gpus[h], f, "mtbf");
+            e->restart_s = f->restart_s;
+            add(b, FAULT_RESTART, t + f->restart_s, -1, nm->gpus[h], f, "mtbf");
+            t += f->restart_s;
+        }
+    }
+}
+
+/* Adds the events of one <faults> child; checks its targets exist. */
+static enum dmlsim_err add_spec(struct builder *b, const struct scenario *sc,
+                                const struct fault_spec *f, const struct fault_names *nm,
+                                gsl_rng *rng, struct dmlsim_error *err)
+{
+    char bad[64];
+    switch (f->kind) {
+    case FS_CRASH:
+        return add_crashes(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "host", f->host, err);
+    case FS_STRAGGLER:
+        if (f->sigma > 0) {
+            b->plan->jitter_sigma = f->sigma;
+            return DMLSIM_OK;
+        }
+        return add_stragglers(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "GPU host", f->host, err);
+    case FS_LINK_DOWN:
+    case FS_DEGRADE: {
+        bool down = f->kind == FS_LINK_DOWN;
+        if (link_window(b, f, f->node, down ? FAULT_LINK_DOWN : FAULT_DEGRADE,
+                        down ? FAULT_LINK_UP : FAULT_DEGRADE_END, nm->links, nm->nlinks,
+                        down ? "link-down" : "degrade"))
+            return DMLSIM_OK;
+        return unknown(sc, f, f->node ? "node with NIC links" : "link", f->node ? f->node : f->link,
+                       err);
+    }
+    case FS_PARTITION:
+        add_partition(b, f, nm, bad, sizeof bad);
+        return bad[0] ? unknown(sc, f, "node with NIC links", bad, err) : DMLSIM_OK;
+    case FS_CORRUPT: {
+        int steps = sc->train.steps > 0 ? sc->train.steps : 0;
+        if (add_corrupt(b, f, nm, rng, steps) || f->probability > 0) return DMLSIM_OK;
+        return unknown(sc, f, "GPU host", f->host, err);
+    }
+    case FS_MTBF:
+        add_mtbf(b, f, nm, rng);
+        return DMLSIM_OK;
+    }
+    return DMLSIM_OK;
+}
+
+enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_names *nm,
+                                 struct fault_plan *plan, struct dmlsim_error *err)
+{
+    struct builder b = {.plan = plan};
+    enum dmlsim_err rc = DMLSIM_OK;
+    memset(plan, 0, sizeof *plan);
+    plan->seed = sc->seed;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, sc->seed);
+    for (size_t i = 0; i < sc->nfaults && rc == DMLSIM_OK; i++)
+        rc = add_spec(&b, sc, &sc->faults[i], nm, rng, err);
+    gsl_rng_free(rng);
+    if (rc != DMLSIM_OK) {
+        fault_plan_release(plan);
+        return rc;
+    }
+    struct indexed *tmp = mem_new(struct indexed, plan->n ? plan->n : 1);
+    for (size_t i = 0; i < plan->n; i++)
+        tmp[i] = (struct indexed){plan->ev[i], i};
+    qsort(tmp, plan->n, sizeof *tmp, cmp_indexed);
+    for (size_t i = 0; i < plan->n; i++)
+        plan->ev[i] = tmp[i].e;
+    free(tmp);
+    return DMLSIM_OK;
+}
+
+int fault_plan_pstate(const struct fault_plan *plan, size_t i)
+{
+    int k = 1;
+    for (size_t j = 0; j < i; j++)
+        k += plan->ev[j].kind == FAULT_SLOW && strcmp(plan->ev[j].target, plan->ev[i].target) == 0;
+    return k;
+}
+
+void fault_plan_release(struct fault_plan *plan)
+{
+    free(plan->ev);
+    memset(plan, 0, sizeof *plan);
+}
+
+void fault_plan_print(const struct fault_plan *plan, FILE *out)
+{
+    fprintf(out, "# fault plan (seed %lu): %zu event(s)%s\n", plan->seed, plan->n,
+            plan->jitter_sigma > 0 ? ", plus lognormal compute jitter" : "");
+    if (plan->jitter_sigma > 0)
+        fprintf(out,
+                "# jitter        every worker's compute of every step x max(1, "
+                "lognormal(0, %g))\n",
+                plan->jitter_sigma);
+    fprintf(out, "#%13s %8s %14s %-26s %10s  %s\n", "time", "step", "event", "target", "factor",
+            "cause");
+    fprintf(out, "#%13s %8s\n", "(s)", "");
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct fault_event *e = &plan->ev[i];
+        char when[32], step[16], factor[32];
+        snprintf(when, sizeof when, e->t_s < 0 ? "-" : "%.6f", e->t_s);
+        snprintf(step, sizeof step, e->step < 0 ? "-" : "%d", e->step);
+        snprintf(factor, sizeof factor,
+                 e->kind == FAULT_SLOW || e->kind == FAULT_DEGRADE ? "%g" : "-", e->factor);
+        fprintf(out, " %13s %8s %14s %-26s %10s  %s (line %d)", when, step,
+                fault_kind_name(e->kind), e->target, factor, e->cause, e->line);
+        if (e->kind == FAULT_CRASH && e->restart_s >= 0)
+            fprintf(out, ", restart after %g s", e->restart_s);
+        fputc('\n', out);
+    }
+}
+
+/* splitmix64: a well-mixed 64-bit seed per (plan seed, rank, step) for the jitter generator. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+double fault_jitter(const struct fault_plan *plan, int rank, int step)
+{
+    if (plan == NULL || plan->jitter_sigma <= 0) return 1;
+    static gsl_rng *rng;
+    if (rng == NULL) rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, (unsigned long)mix(mix(plan->seed) ^ ((uint64_t)rank << 32 | (unsigned)step)));
+    double f = gsl_ran_lognormal(rng, 0, plan->jitter_sigma);
+    return f > 1 ? f : 1;
+}
+
+bool fault_is_corrupt(const struct fault_plan *plan, const char *host, int step)
+{
+    for (size_t i = 0; plan && i < plan->n; i++)
+        if (plan->ev[i].kind == FAULT_CORRUPT && plan->ev[i].step == step &&
+            strcmp(plan->ev[i].target, host) == 0)
+            return true;
+    return false;
+}

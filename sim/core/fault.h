@@ -1,0 +1,96 @@
+/* fault.h - the fault plan: every failure of a run, materialised before the simulation starts.
+ *
+ * A scenario's <faults> lists crashes, stragglers, link failures and degradations, partitions,
+ * corrupt batches and random failure processes (per-GPU MTBF, exponential or Weibull, with a
+ * repair time). fault_plan_build turns them into one list of events sorted by time (ties by
+ * order of appearance), drawing every random number from one GSL generator (MT19937) seeded by
+ * the scenario's seed, so the same scenario and seed give the same plan. Events tied to a step
+ * (a crash "at step N", a corrupt batch) keep their step and fire when the worker reaches it.
+ *
+ * How each event takes effect (see platform.h and train.h):
+ *   crash / restart          host turned off / on (sg_host_turn_off/on); the actors on it die;
+ *   straggler                the host's pstate switches to a slower speed for the interval;
+ *   jitter                   each worker's compute of each step is multiplied by a lognormal draw;
+ *   link-down / degrade      SimGrid link state / bandwidth profiles written into the platform;
+ *   partition                the NIC links of every node outside the first group go down;
+ *   corrupt-batch            the worker skips that batch's compute (logged, counted).
+ * Simulated failures are model events, never program errors.
+ */
+#ifndef DMLSIM_FAULT_H
+#define DMLSIM_FAULT_H
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum fault_kind {
+    FAULT_CRASH,       /* host goes down */
+    FAULT_RESTART,     /* host comes back */
+    FAULT_SLOW,        /* host slowed by `factor` */
+    FAULT_SLOW_END,    /* host back to full speed */
+    FAULT_LINK_DOWN,   /* link cut */
+    FAULT_LINK_UP,     /* link restored */
+    FAULT_DEGRADE,     /* link bandwidth x factor */
+    FAULT_DEGRADE_END, /* link bandwidth restored */
+    FAULT_CORRUPT,     /* a worker's batch at a step is corrupt */
+    FAULT_KIND_COUNT
+};
+
+struct fault_event {
+    enum fault_kind kind;
+    double t_s;        /* when; < 0 for step-triggered events */
+    int step;          /* the step that triggers it, or -1 */
+    char target[64];   /* host or link name; for corrupt batches the worker's GPU host */
+    double factor;     /* straggler slowdown (> 1) or degrade bandwidth factor (0..1] */
+    double restart_s;  /* crash: restart delay, < 0 for none */
+    const char *cause; /* "crash", "straggler", "link-down", "degrade", "partition", "mtbf", ... */
+    int line;          /* line of the scenario element it came from */
+};
+
+struct fault_spec; /* the parsed <faults> children, owned by struct scenario */
+
+struct fault_plan {
+    struct fault_event *ev; /* sorted by time; step-triggered events (t < 0) last */
+    size_t n;               /* number of events */
+    double jitter_sigma;    /* > 0: lognormal per-step compute jitter on every worker */
+    unsigned long seed;     /* the seed the plan was drawn with */
+};
+
+struct scenario;
+
+/* The names a plan may target, read from the platform document before it is loaded. */
+struct fault_names {
+    char **gpus;  /* GPU hosts in rank order */
+    size_t ngpus;
+    char **hosts; /* every host (node-level targets name their hosts by prefix) */
+    size_t nhosts;
+    char **links; /* every link, for link faults */
+    size_t nlinks;
+};
+
+/* Builds the plan from the scenario's <faults> against those names; checks every target exists
+ * ("FILE:LINE: ..."). Plain data: built before the platform is loaded and never edited after. */
+enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_names *names,
+                                 struct fault_plan *plan, struct dmlsim_error *err);
+
+/* The pstate a straggler event ev[i] (FAULT_SLOW) switches its host to: 1 + the slow events of
+ * the same host before it (pstate 0 is full speed; the platform writes one pstate per event in
+ * plan order). */
+int fault_plan_pstate(const struct fault_plan *plan, size_t i);
+
+void fault_plan_release(struct fault_plan *plan);
+
+/* Prints the materialised plan, one event per line, time first. */
+void fault_plan_print(const struct fault_plan *plan, FILE *out);
+
+const char *fault_kind_name(enum fault_kind k);
+
+/* Lognormal jitter factor (>= 1) for (rank, step), reproducible from the plan's seed. */
+double fault_jitter(const struct fault_plan *plan, int rank, int step);
+
+/* Is the batch of the worker on `host` at `step` corrupt? */
+bool fault_is_corrupt(const struct fault_plan *plan, const char *host, int step);
+
+#endif

@@ -1,0 +1,408 @@
+/* model.c - layers and architecture presets (see model.h). Shapes follow the reference
+ * implementations named beside each preset; only the shapes are used, no code. */
+#include "model.h"
+
+#include "mem.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void model_init(struct model *m, const char *name)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", name);
+}
+
+void model_release(struct model *m)
+{
+    free(m->layers);
+    memset(m, 0, sizeof *m);
+}
+
+void model_add(struct model *m, const char *name, double params, double fwd_flops, double bwd_flops,
+               double act_B)
+{
+    if (m->nlayers == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 64;
+        m->layers = mem_realloc(m->layers, m->cap * sizeof *m->layers);
+    }
+    struct layer *l = &m->layers[m->nlayers++];
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->params = params;
+    l->fwd_flops = fwd_flops;
+    l->bwd_flops = bwd_flops < 0 ? 2 * fwd_flops : bwd_flops;
+    l->act_B = act_B;
+    l->gemm_m = l->gemm_n = l->gemm_k = 0;
+}
+
+void model_set_gemm(struct model *m, double gm, double gn, double gk)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    l->gemm_m = gm;
+    l->gemm_n = gn;
+    l->gemm_k = gk;
+}
+
+double model_dtype_bytes(enum gpu_dtype dtype)
+{
+    switch (dtype) {
+    case DTYPE_FP16:
+    case DTYPE_BF16:
+        return 2;
+    case DTYPE_FP8:
+        return 1;
+    default:
+        return 4;
+    }
+}
+
+/* ---- convolutional nets ------------------------------------------------------------------- */
+
+/* A feature map travelling through a net: channels and spatial size. */
+struct fmap {
+    int c, h, w;
+};
+
+struct builder {
+    struct model *m;
+    double elem_B; /* bytes per activation element */
+};
+
+static int conv_out(int in, int k, int stride, int pad)
+{
+    return (in + 2 * pad - k) / stride + 1;
+}
+
+/* Convolution (no bias) + batch norm (scale and shift: 2 parameters per channel), as one layer.
+ * Returns the output map. */
+static struct fmap conv_bn(struct builder *b, const char *name, struct fmap in, int c_out, int kh,
+                           int kw, int stride, int ph, int pw)
+{
+    struct fmap out = {c_out, conv_out(in.h, kh, stride, ph), conv_out(in.w, kw, stride, pw)};
+    double weights = (double)kh * kw * in.c * c_out;
+    double flops = 2.0 * weights * out.h * out.w;
+    double act = 2.0 * c_out * out.h * out.w * b->elem_B; /* conv output + normalised output */
+    model_add(b->m, name, weights + 2.0 * c_out, flops, -1, act);
+    model_set_gemm(b->m, c_out, (double)out.h * out.w, (double)in.c * kh * kw);
+    return out;
+}
+
+/* Convolution with bias and no normalisation (VGG). */
+static struct fmap conv_bias(struct builder *b, const char *name, struct fmap in, int c_out, int k,
+                             int pad)
+{
+    struct fmap out = {c_out, conv_out(in.h, k, 1, pad), conv_out(in.w, k, 1, pad)};
+    double weights = (double)k * k * in.c * c_out;
+    model_add(b->m, name, weights + c_out, 2.0 * weights * out.h * out.w, -1,
+              (double)c_out * out.h * out.w * b->elem_B);
+    model_set_gemm(b->m, c_out, (double)out.h * out.w, (double)in.c * k * k);
+    return out;
+}
+
+static void dense(struct builder *b, const char *name, double n_in, double n_out)
+{
+    model_add(b->m, name, n_in * n_out + n_out, 2.0 * n_in * n_out, -1, n_out * b->elem_B);
+    model_set_gemm(b->m, n_out, 1, n_in);
+}
+
+static struct fmap pool(struct fmap in, int k, int stride, int pad)
+{
+    return (struct fmap){in.c, conv_out(in.h, k, stride, pad), conv_out(in.w, k, stride, pad)};
+}
+
+/* ResNet v1.5 (torchvision resnet.py shapes: the stride sits on the 3x3 of a bottleneck). */
+static void resnet(struct builder *b, const int blocks[4])
+{
+    char n[48];
+    struct fmap x = {3, 224, 224};
+    x = conv_bn(b, "conv1", x, 64, 7, 7, 2, 3, 3);
+    x = pool(x, 3, 2, 1);
+    int planes = 64;
+    for (int s = 0; s < 4; s++, planes *= 2) {
+        for (int i = 0; i < blocks[s]; i++) {
+            int stride = (i == 0 && s > 0) ? 2 : 1;
+            struct fmap in = x;
+            snprintf(n, sizeof n, "layer%d.%d.conv1", s + 1, i);
+            x = conv_bn(b, n, in, planes, 1, 1, 1, 0, 0);
+            snprintf(n, sizeof n, "layer%d.%d.conv2", s + 1, i);
+            x = conv_bn(b, n, x, planes, 3, 3, stride, 1, 1);
+            snprintf(n, sizeof n, "layer%d.%d.conv3", s + 1, i);
+            x = conv_bn(b, n, x, planes * 4, 1, 1, 1, 0, 0);
+            if (i == 0) {
+                snprintf(n, sizeof n, "layer%d.%d.downsample", s + 1, i);
+                conv_bn(b, n, in, planes * 4, 1, 1, stride, 0, 0);
+            }
+        }
+    }
+    dense(b, "fc", x.c, 1000);
+}
+
+/* VGG-16, configuration D (Simonyan & Zisserman 2015, Table 1; torchvision vgg16). */
+static void vgg16(struct builder *b)
+{
+    static const int cfg[] = {64, 64,  0,   128, 128, 0,   256, 256, 256,
+                              0,  512, 512, 512, 0,   512, 512, 512, 0};
+    struct fmap x = {3, 224, 224};
+    char n[48];
+    int k = 0;
+    for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
+        if (cfg[i] == 0) {
+            x = pool(x, 2, 2, 0);
+            continue;
+        }
+        snprintf(n, sizeof n, "conv%d", ++k);
+        x = conv_bias(b, n, x, cfg[i], 3, 1);
+    }
+    dense(b, "fc6", (double)x.c * x.h * x.w, 4096);
+    dense(b, "fc7", 4096, 4096);
+    dense(b, "fc8", 4096, 1000);
+}
+
+/* Inception v3 (Szegedy et al. 2016; torchvision inception.py shapes), without the auxiliary
+ * classifier. Every convolution is a BasicConv2d: conv without bias + batch norm. */
+static struct fmap inc_a(struct builder *b, const char *p, struct fmap x, int pool_features)
+{
+    char n[64];
+#define NAME(s) (snprintf(n, sizeof n, "%s.%s", p, s), n)
+    struct fmap b1 = conv_bn(b, NAME("b1x1"), x, 64, 1, 1, 1, 0, 0);
+    struct fmap b5 = conv_bn(b, NAME("b5x5_1"), x, 48, 1, 1, 1, 0, 0);
+    b5 = conv_bn(b, NAME("b5x5_2"), b5, 64, 5, 5, 1, 2, 2);
+    struct fmap b3 = conv_bn(b, NAME("b3x3dbl_1"), x, 64, 1, 1, 1, 0, 0);
+    b3 = conv_bn(b, NAME("b3x3dbl_2"), b3, 96, 3, 3, 1, 1, 1);
+    b3 = conv_bn(b, NAME("b3x3dbl_3"), b3, 96, 3, 3, 1, 1, 1);
+    struct fmap bp = conv_bn(b, NAME("branch_pool"), x, pool_features, 1, 1, 1, 0, 0);
+    return (struct fmap){b1.c + b5.c + b3.c + bp.c, b1.h, b1.w};
+}
+
+static struct fmap inc_b(struct builder *b, const char *p, struct fmap x)
+{
+    char n[64];
+    struct fmap b3 = conv_bn(b, NAME("b3x3"), x, 384, 3, 3, 2, 0, 0);
+    struct fmap bd = conv_bn(b, NAME("b3x3dbl_1"), x, 64, 1, 1, 1, 0, 0);
+    bd = conv_bn(b, NAME("b3x3dbl_2"), bd, 96, 3, 3, 1, 1, 1);
+    bd = conv_bn(b, NAME("b3x3dbl_3"), bd, 96, 3, 3, 2, 0, 0);
+    return (struct fmap){b3.c + bd.c + x.c, b3.h, b3.w};
+}
+
+static struct fmap inc_c(struct builder *b, const char *p, struct fmap x, int c7)
+{
+    char n[64];
+    struct fmap b1 = conv_bn(b, NAME("b1x1"), x, 192, 1, 1, 1, 0, 0);
+    struct fmap b7 = conv_bn(b, NAME("b7x7_1"), x, c7, 1, 1, 1, 0, 0);
+    b7 = conv_bn(b, NAME("b7x7_2"), b7, c7, 1, 7, 1, 0, 3);
+    b7 = conv_bn(b, NAME("b7x7_3"), b7, 192, 7, 1, 1, 3, 0);
+    struct fmap bd = conv_bn(b, NAME("b7x7dbl_1"), x, c7, 1, 1, 1, 0, 0);
+    bd = conv_bn(b, NAME("b7x7dbl_2"), bd, c7, 7, 1, 1, 3, 0);
+    bd = conv_bn(b, NAME("b7x7dbl_3"), bd, c7, 1, 7, 1, 0, 3);
+    bd = conv_bn(b, NAME("b7x7dbl_4"), bd, c7, 7, 1, 1, 3, 0);
+    bd = conv_bn(b, NAME("b7x7dbl_5"), bd, 192, 1, 7, 1, 0, 3);
+    struct fmap bp = conv_bn(b, NAME("branch_pool"), x, 192, 1, 1, 1, 0, 0);
+    return (struct fmap){b1.c + b7.c + bd.c + bp.c, b1.h, b1.w};
+}
+
+static struct fmap inc_d(struct builder *b, const char *p, struct fmap x)
+{
+    char n[64];
+    struct fmap b3 = conv_bn(b, NAME("b3x3_1"), x, 192, 1, 1, 1, 0, 0);
+    b3 = conv_bn(b, NAME("b3x3_2"), b3, 320, 3, 3, 2, 0, 0);
+    struct fmap b7 = conv_bn(b, NAME("b7x7x3_1"), x, 192, 1, 1, 1, 0, 0);
+    b7 = conv_bn(b, NAME("b7x7x3_2"), b7, 192, 1, 7, 1, 0, 3);
+    b7 = conv_bn(b, NAME("b7x7x3_3"), b7, 192, 7, 1, 1, 3, 0);
+    b7 = conv_bn(b, NAME("b7x7x3_4"), b7, 192, 3, 3, 2, 0, 0);
+    return (struct fmap){b3.c + b7.c + x.c, b3.h, b3.w};
+}
+
+static struct fmap inc_e(struct builder *b, const char *p, struct fmap x)
+{
+    char n[64];
+    struct fmap b1 = conv_bn(b, NAME("b1x1"), x, 320, 1, 1, 1, 0, 0);
+    struct fmap b3 = conv_bn(b, NAME("b3x3_1"), x, 384, 1, 1, 1, 0, 0);
+    struct fmap b3a = conv_bn(b, NAME("b3x3_2a"), b3, 384, 1, 3, 1, 0, 1);
+    struct fmap b3b = conv_bn(b, NAME("b3x3_2b"), b3, 384, 3, 1, 1, 1, 0);
+    struct fmap bd = conv_bn(b, NAME("b3x3dbl_1"), x, 448, 1, 1, 1, 0, 0);
+    bd = conv_bn(b, NAME("b3x3dbl_2"), bd, 384, 3, 3, 1, 1, 1);
+    struct fmap bda = conv_bn(b, NAME("b3x3dbl_3a"), bd, 384, 1, 3, 1, 0, 1);
+    struct fmap bdb = conv_bn(b, NAME("b3x3dbl_3b"), bd, 384, 3, 1, 1, 1, 0);
+    struct fmap bp = conv_bn(b, NAME("branch_pool"), x, 192, 1, 1, 1, 0, 0);
+#undef NAME
+    return (struct fmap){b1.c + b3a.c + b3b.c + bda.c + bdb.c + bp.c, b1.h, b1.w};
+}
+
+static void inception_v3(struct builder *b)
+{
+    struct fmap x = {3, 299, 299};
+    x = conv_bn(b, "Conv2d_1a_3x3", x, 32, 3, 3, 2, 0, 0);
+    x = conv_bn(b, "Conv2d_2a_3x3", x, 32, 3, 3, 1, 0, 0);
+    x = conv_bn(b, "Conv2d_2b_3x3", x, 64, 3, 3, 1, 1, 1);
+    x = pool(x, 3, 2, 0);
+    x = conv_bn(b, "Conv2d_3b_1x1", x, 80, 1, 1, 1, 0, 0);
+    x = conv_bn(b, "Conv2d_4a_3x3", x, 192, 3, 3, 1, 0, 0);
+    x = pool(x, 3, 2, 0);
+    x = inc_a(b, "Mixed_5b", x, 32);
+    x = inc_a(b, "Mixed_5c", x, 64);
+    x = inc_a(b, "Mixed_5d", x, 64);
+    x = inc_b(b, "Mixed_6a", x);
+    x = inc_c(b, "Mixed_6b", x, 128);
+    x = inc_c(b, "Mixed_6c", x, 160);
+    x = inc_c(b, "Mixed_6d", x, 160);
+    x = inc_c(b, "Mixed_6e", x, 192);
+    x = inc_d(b, "Mixed_7a", x);
+    x = inc_e(b, "Mixed_7b", x);
+    x = inc_e(b, "Mixed_7c", x);
+    dense(b, "fc", x.c, 1000);
+}
+
+/* ---- transformers ------------------------------------------------------------------------- */
+
+/* One block: attention (QKV and output projections with biases, two layer norms) and an MLP of
+ * 4h. Parameters 12h^2 + 13h. FLOPs per token: 2 x (3h^2 + h^2 + 8h^2) for the GEMMs plus
+ * 2 x 2 x s x h for the attention scores and the weighted sum. */
+static void transformer_block(struct builder *b, const char *name, double h, double a, double s)
+{
+    double params = 12 * h * h + 13 * h;
+    double fwd = s * (24 * h * h + 4 * s * h);
+    double act = s * h * (34 + 5 * a * s / h) * b->elem_B / 2; /* Korthikanti et al. 2022, eq. 1 */
+    model_add(b->m, name, params, fwd, -1, act);
+    model_set_gemm(b->m, 4 * h, s, h);
+}
+
+struct gpt_config model_gpt_defaults(void)
+{
+    /* GPT-2 small (Radford et al. 2019; Hugging Face "gpt2" config) */
+    return (struct gpt_config){
+            .layers = 12, .hidden = 768, .heads = 12, .seq = 1024, .vocab = 50257};
+}
+
+/* GPT-style decoder: token + learned position embeddings, blocks, final layer norm, output
+ * projection tied to the token embedding (no parameters, 2*h*vocab FLOPs per token). */
+static void gpt(struct builder *b, const struct gpt_config *g)
+{
+    double h = g->hidden, s = g->seq, v = g->vocab;
+    char n[48];
+    model_add(b->m, "embed", v * h + s * h, 0, 0, s * h * b->elem_B);
+    for (int i = 0; i < g->layers; i++) {
+        snprintf(n, sizeof n, "block%d", i);
+        transformer_block(b, n, h, g->heads, s);
+    }
+    model_add(b->m, "ln_f+lm_head", 2 * h, 2 * s * h * v, -1, s * v * b->elem_B);
+}
+
+/* BERT-large (Devlin et al. 2019; Hugging Face BertModel shapes): 24 blocks of 1024, 16 heads,
+ * vocabulary 30522, 512 positions, 2 token types, embedding layer norm, pooler. */
+static void bert_large(struct builder *b, int seq)
+{
+    double h = 1024, s = seq;
+    char n[48];
+    model_add(b->m, "embeddings", 30522 * h + 512 * h + 2 * h + 2 * h, 0, 0, s * h * b->elem_B);
+    for (int i = 0; i < 24; i++) {
+        snprintf(n, sizeof n, "layer%d", i);
+        transformer_block(b, n, h, 16, s);
+    }
+    dense(b, "pooler", h, h);
+}
+
+int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dtype,
+                 struct model *m)
+{
+    static const int r50[4] = {3, 4, 6, 3}, r101[4] = {3, 4, 23, 3};
+    struct gpt_config def = model_gpt_defaults();
+    struct builder b = {.m = m, .elem_B = model_dtype_bytes(dtype)};
+    model_init(m, name);
+    if (strcmp(name, "resnet50") == 0)
+        resnet(&b, r50);
+    else if (strcmp(name, "resnet101") == 0)
+        resnet(&b, r101);
+    else if (strcmp(name, "vgg16") == 0)
+        vgg16(&b);
+    else if (strcmp(name, "inception-v3") == 0)
+        inception_v3(&b);
+    else if (strcmp(name, "bert-large") == 0)
+        bert_large(&b, g ? g->seq : 512);
+    else if (strcmp(name, "gpt") == 0)
+        gpt(&b, g ? g : &def);
+    else
+        return -1;
+    return 0;
+}
+
+const char *model_preset_names(void)
+{
+    return "resnet50, resnet101, vgg16, inception-v3, bert-large, gpt";
+}
+
+#define SUM_FIELD(m, field) \
+    double s = 0; \
+    for (size_t i = 0; i < (m)->nlayers; i++) \
+        s += (m)->layers[i].field; \
+    return s
+
+double model_params(const struct model *m)
+{
+    SUM_FIELD(m, params);
+}
+
+double model_fwd_flops(const struct model *m)
+{
+    SUM_FIELD(m, fwd_flops);
+}
+
+double model_bwd_flops(const struct model *m)
+{
+    SUM_FIELD(m, bwd_flops);
+}
+
+double model_act_B(const struct model *m)
+{
+    SUM_FIELD(m, act_B);
+}
+
+static bool is_mixed(enum gpu_dtype dtype)
+{
+    return model_dtype_bytes(dtype) < 4;
+}
+
+static double opt_state_B(enum optimizer opt)
+{
+    return opt == OPT_ADAM ? 8 : opt == OPT_MOMENTUM ? 4 : 0; /* FP32 moments */
+}
+
+struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
+                                double batch)
+{
+    double p = model_params(m), e = model_dtype_bytes(dtype);
+    struct memory_need need;
+    need.weights_B = p * e;
+    need.grads_B = p * e;
+    need.optimizer_B = p * (opt_state_B(opt) + (is_mixed(dtype) ? 4 : 0));
+    need.act_B = model_act_B(m) * batch;
+    need.total_B = need.weights_B + need.grads_B + need.optimizer_B + need.act_B;
+    return need;
+}
+
+double model_update_bytes_per_param(enum gpu_dtype dtype, enum optimizer opt)
+{
+    /* read weight + gradient + state, write weight + state */
+    double e = model_dtype_bytes(dtype), st = opt_state_B(opt) + (is_mixed(dtype) ? 4 : 0);
+    return 2 * e + e + 2 * st;
+}
+
+const char *model_optimizer_name(enum optimizer opt)
+{
+    return opt == OPT_ADAM ? "adam" : opt == OPT_MOMENTUM ? "momentum" : "sgd";
+}
+
+int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer opt, double batch,
+                    const struct gpu_model *gpu, char *why, size_t len)
+{
+    struct memory_need need = model_memory(m, dtype, opt, batch);
+    if (need.total_B <= gpu->mem_B) return 0;
+    snprintf(why, len,
+             "%s (%.0f parameters, %s, %s) with batch %.0f needs %.2f GB per GPU (weights %.2f + "
+             "gradients %.2f + optimizer %.2f + activations %.2f GB); a %s has %.2f GB",
+             m->name, model_params(m), catalog_dtype_name(dtype), model_optimizer_name(opt), batch,
+             need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
+             need.act_B / 1e9, gpu->name, gpu->mem_B / 1e9);
+    return -1;
+}

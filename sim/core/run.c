@@ -1,0 +1,126 @@
+/* run.c - the run record (see run.h). */
+#include "run.h"
+
+#include "mem.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void run_init(struct run_record *r, const char *strategy, int workers, int batch, int steps)
+{
+    memset(r, 0, sizeof *r);
+    r->strategy = strategy;
+    r->workers = workers;
+    r->batch = batch;
+    r->steps_planned = steps;
+    r->global_batch = (double)workers * batch;
+    r->busy_s = mem_new0(double, workers);
+}
+
+static struct run_event *push(struct run_record *r, double t_s, enum run_event_kind kind, int step,
+                              int workers)
+{
+    if (r->nev == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 64;
+        r->ev = mem_realloc(r->ev, r->cap * sizeof *r->ev);
+    }
+    struct run_event *e = &r->ev[r->nev];
+    memset(e, 0, sizeof *e);
+    e->t_s = t_s;
+    e->kind = kind;
+    e->step = step;
+    e->workers = workers;
+    e->seq = r->nev++;
+    return e;
+}
+
+void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, int step,
+                   int workers, const char *fmt, ...)
+{
+    struct run_event *e = push(r, t_s, kind, step, workers);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->what, sizeof e->what, fmt, ap);
+    va_end(ap);
+    if (getenv("DMLSIM_DEBUG_TIMELINE")) /* development aid: events as they happen */
+        fprintf(stderr, "%.9f %s %d %s\n", t_s, run_event_kind_name(kind), step, e->what);
+}
+
+void run_step_add(struct run_record *r, double t_s, int step, double time_s, double compute_s,
+                  double samples, int workers)
+{
+    struct run_event *e = push(r, t_s, RUN_STEP, step, workers);
+    e->time_s = time_s;
+    e->compute_s = compute_s;
+    e->samples = samples;
+}
+
+void run_lose_step(struct run_record *r, bool corrupt, bool computed)
+{
+    if (computed) r->lost_gradients += 1;
+    if (!corrupt) r->replayed_samples += r->batch;
+}
+
+double run_step_exposed(const struct run_event *e)
+{
+    return fmax(0, e->time_s - e->compute_s);
+}
+
+static int by_time(const void *x, const void *y)
+{
+    const struct run_event *a = x, *b = y;
+    if (a->t_s != b->t_s) return a->t_s < b->t_s ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void run_finish(struct run_record *r)
+{
+    qsort(r->ev, r->nev, sizeof *r->ev, by_time);
+    double samples = 0, compute = 0, exposed = 0, busy = 0;
+    r->steps = 0;
+    for (size_t i = 0; i < r->nev; i++) {
+        const struct run_event *e = &r->ev[i];
+        if (e->kind != RUN_STEP) continue;
+        r->steps += 1;
+        samples += e->samples;
+        compute += e->compute_s;
+        exposed += run_step_exposed(e);
+    }
+    for (int w = 0; w < r->workers; w++)
+        busy += r->busy_s[w];
+    double T = r->total_s;
+    r->throughput = T > 0 ? samples / T : 0;
+    r->goodput = T > 0 ? r->consumed_samples / T : 0;
+    r->mean_step_s = r->steps > 0 ? T / r->steps : 0;
+    r->compute1_s = r->steps > 0 ? compute / r->steps : 0;
+    r->exposed_s = r->steps > 0 ? exposed / r->steps : 0;
+    double one_gpu = r->compute1_s > 0 ? r->batch / r->compute1_s : 0;
+    r->efficiency = one_gpu > 0 ? r->throughput / (r->workers * one_gpu) : 0;
+    r->idle_frac = T > 0 && r->workers > 0 ? fmin(1, fmax(0, 1 - busy / (r->workers * T))) : 0;
+}
+
+bool run_identities_hold(const struct run_record *r)
+{
+    double grads = r->applied + r->dropped_stale + r->dropped_late + r->lost_gradients;
+    double samples =
+            r->consumed_samples + r->skipped_samples + r->dropped_samples + r->replayed_samples;
+    return fabs(r->computed - grads) < 0.5 && fabs(r->read_samples - samples) < 0.5;
+}
+
+const char *run_event_kind_name(enum run_event_kind k)
+{
+    static const char *names[] = {"step", "fault", "recovery", "checkpoint"};
+    return names[k];
+}
+
+void run_release(struct run_record *r)
+{
+    free(r->ev);
+    free(r->busy_s);
+    free(r->shards);
+    free(r->first_push_s);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,140 @@
+/* run.h - the run record: everything a training run produced, as plain data.
+ *
+ * Every strategy fills one record (strategy.h); the report module prints it (report.h) and
+ * <expect> reads it through the metric table (metric.h). The events log is the run's history for
+ * every strategy: one row per completed step, fault, recovery action and checkpoint, in time
+ * order; the per-step table, the CSV and the trace's instants all come from it.
+ *
+ * Derived figures are computed once, by run_finish, with one meaning each:
+ *   throughput   samples of completed steps (the "samples" of every step row) / run time;
+ *   goodput      samples whose gradients are in the final model / run time;
+ *   idle         1 - (compute time of all workers) / (workers x run time): the fraction of the
+ *                workers' time not spent computing (forward, backward, update), whatever the
+ *                strategy; communication not hidden by compute, waiting and recovery all count;
+ *   mean step    run time / step rows; the 1-GPU step is the mean compute of a step row (the
+ *                slowest worker's compute in it), and scaling efficiency is the throughput over
+ *                P x batch / that.
+ * Accounting: every gradient computed is applied, dropped stale, dropped late or lost to a
+ * failure; every sample read is consumed (in the final model), skipped (a corrupt batch),
+ * dropped (its gradient arrived too stale or too late and was discarded by the policy) or
+ * replayed (lost to a failure and read again). run_identities_hold checks both.
+ */
+#ifndef DMLSIM_RUN_H
+#define DMLSIM_RUN_H
+
+#include "model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RUN_HIST    17 /* staleness histogram bins: lag 0..15, and 16 or more */
+#define RUN_CLASSES 12 /* link classes recorded */
+
+enum run_event_kind { RUN_STEP, RUN_FAULT, RUN_RECOVERY, RUN_CHECKPOINT };
+
+struct run_event {
+    double t_s;               /* when */
+    enum run_event_kind kind; /* what */
+    int step;                 /* global step (step rows: 1, 2, ...), or -1 */
+    double time_s;            /* step: time since the previous step row ended */
+    double compute_s;         /* step: the slowest worker's compute in it */
+    double samples;           /* step: samples whose gradients it applied */
+    int workers;              /* members at that moment */
+    char what[96];            /* faults, recoveries, checkpoints: a short description */
+    size_t seq;               /* order of insertion, for a stable sort */
+};
+
+struct shard_report {
+    char host[64];    /* where the shard runs */
+    double params;    /* parameters it owns */
+    double bytes_in;  /* gradient bytes received */
+    double bytes_out; /* parameter bytes sent */
+    double link_Bps;  /* bottleneck bandwidth between it and worker 0 */
+    double update_s;  /* time spent applying updates */
+    double versions;  /* versions it advanced */
+};
+
+struct trace;
+
+struct run_record {
+    const char *strategy;   /* the strategy table's name: "allreduce", "ps" */
+    char config[96];        /* allreduce: the algorithm; ps: "sync" / "async" */
+    int workers;            /* P */
+    int batch;              /* samples per worker per step */
+    int steps_planned;      /* steps the scenario asks for */
+    double global_batch;    /* samples of one step at the start (P x batch, or the PS quorum) */
+    struct run_event *ev;   /* the events log (run_event_add) */
+    size_t nev, cap;        /* rows, capacity */
+    double total_s;         /* run time: when the last step ended */
+    double *busy_s;         /* per worker: compute time (forward, backward, update) */
+    double nbuckets;        /* all-reduce: gradient buckets per step; ps: 0 */
+    double grad_B;          /* gradient bytes exchanged per worker per step */
+    double messages, bytes; /* simulated messages and their bytes */
+    size_t nclasses;        /* link classes seen */
+    char class_name[RUN_CLASSES][24];
+    double class_B[RUN_CLASSES]; /* bytes carried per link class */
+    double failures;             /* collectives that ended in a timeout or failure */
+    struct memory_need mem;      /* memory per GPU */
+    /* parameter server */
+    int nshards;                 /* K, 0 for other strategies */
+    struct shard_report *shards; /* K shards */
+    double imbalance;            /* largest shard's parameters / mean */
+    double stale_hist[RUN_HIST]; /* applied slices by version lag */
+    double spread_max;           /* largest difference between shard versions at one time */
+    double spread_frac;          /* fraction of the run during which shards disagreed */
+    double coordinator_msgs;     /* messages the coordinator received */
+    double coordinator_global;   /* the global version (minimum over shards) it last saw */
+    double coordinator_spread;   /* the largest version disagreement it saw */
+    double lost_updates;         /* shard versions lost to a shard crash */
+    double *first_push_s;        /* per worker: duration of its first push (all shards) */
+    /* accounting (gradients: all-reduce replicas, or PS slices) */
+    double computed, applied, dropped_stale, dropped_late, lost_gradients;
+    double read_samples, consumed_samples, skipped_samples, dropped_samples, replayed_samples;
+    /* faults and recovery */
+    double steps_completed;    /* global steps committed (all-reduce) / versions every shard has */
+    double membership_changes; /* new memberships formed after the first */
+    double failures_detected;  /* failures the survivors reported */
+    double final_workers;      /* workers in the last membership / that finished */
+    double removed_stragglers; /* workers removed for being persistently slow */
+    double lost_steps;         /* step executions thrown away (failed or rolled back) */
+    double checkpoints;        /* checkpoints completed */
+    double ckpt_B;             /* size of one checkpoint (all shards) */
+    double ckpt_overhead_s;    /* training time spent blocked on checkpoints */
+    double max_detect_s;       /* longest time from a fault to its first report */
+    double max_recover_s;      /* longest time from a fault to training progressing again */
+    bool job_failed;           /* the simulated job could not finish its steps */
+    char failure[160];         /* why, when job_failed */
+    /* derived by run_finish */
+    double steps; /* step rows */
+    double throughput, goodput, mean_step_s, compute1_s, efficiency, idle_frac, exposed_s;
+    struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
+};
+
+/* Zeroes the record and sets who fills it; busy_s gets `workers` zeroed entries. */
+void run_init(struct run_record *r, const char *strategy, int workers, int batch, int steps);
+
+/* Appends a fault, recovery or checkpoint row (what: printf format). */
+void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, int step,
+                   int workers, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Appends a step row ending at t_s. */
+void run_step_add(struct run_record *r, double t_s, int step, double time_s, double compute_s,
+                  double samples, int workers);
+
+/* Losses: a step execution thrown away with its batch (read again unless corrupt) and, if it
+ * was computed, its gradient. */
+void run_lose_step(struct run_record *r, bool corrupt, bool computed);
+
+/* Sorts the log by time (stable) and derives the figures above. Call once, after the run. */
+void run_finish(struct run_record *r);
+
+bool run_identities_hold(const struct run_record *r);
+
+/* A step row's exposed time: its time not covered by compute, >= 0. */
+double run_step_exposed(const struct run_event *e);
+
+const char *run_event_kind_name(enum run_event_kind k);
+
+void run_release(struct run_record *r);
+
+#endif

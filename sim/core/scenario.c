@@ -1,0 +1,1197 @@
+/* scenario.c - scenario XML to struct scenario (see scenario.h).
+ *
+ * Order of checks, each stopping at the first problem: well-formed XML (libxml2's parser), unknown
+ * elements and attributes (our own walk over the tree, so the message can list what is allowed),
+ * the DTD (libxml2's validator, for structure and enumerations), then values (units, ranges,
+ * catalog names, cross-field rules), each message carrying the line of the element at fault.
+ */
+#include "scenario.h"
+
+#include "metric.h"
+#include "units.h"
+#include "xmldoc.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/valid.h>
+#include <libxml/xmlerror.h>
+#include "mem.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Generated at configure time from scenarios/scenario.dtd (see CMakeLists.txt). */
+extern const unsigned char dmlsim_scenario_dtd[];
+extern const size_t dmlsim_scenario_dtd_len;
+
+#define DEFAULT_SEED           1UL
+#define DEFAULT_FACTOR         2.0
+#define DEFAULT_TIMEOUT_S      3600.0
+#define DEFAULT_SPINES         2
+#define DEFAULT_NODES_PER_LEAF 16
+#define DEFAULT_CHUNKS         8
+#define DEFAULT_RDZV_S         1.0   /* rendezvous wait for survivors to report */
+#define DEFAULT_REPLACEMENT_S  600.0 /* policy wait: how long to wait for a crashed worker */
+#define DEFAULT_STEPS          10
+#define DEFAULT_BUCKET_B       (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
+#define MAX_BENCH_SIZES        1000 /* rows per pair; more is a typo in factor, not a benchmark */
+
+struct reader {
+    const char *path;         /* file name used in messages */
+    struct dmlsim_error *err; /* where the first failure goes */
+    xmlDtdPtr dtd;            /* the built-in scenario DTD */
+};
+
+/* ---- messages ----------------------------------------------------------------------------- */
+
+static long node_line(xmlNodePtr n)
+{
+    return n ? xmlGetLineNo(n) : 0;
+}
+
+static enum dmlsim_err failv(struct reader *r, enum dmlsim_err code, long line, const char *fmt,
+                             va_list ap)
+{
+    char what[768];
+    vsnprintf(what, sizeof what, fmt, ap);
+    return dmlsim_fail(r->err, code, "%s:%ld: %s", r->path, line, what);
+}
+
+static enum dmlsim_err fail_schema(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static enum dmlsim_err fail_schema(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    enum dmlsim_err rc = failv(r, DMLSIM_ESCHEMA, node_line(n), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static enum dmlsim_err fail_at(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static enum dmlsim_err fail_at(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    enum dmlsim_err rc = failv(r, DMLSIM_EVALUE, node_line(n), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* ---- attributes --------------------------------------------------------------------------- */
+
+/* Returns a copy of the attribute (caller frees with free) or NULL if absent. */
+static char *attr_dup(xmlNodePtr n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (v == NULL) return NULL;
+    char *s = mem_strdup((const char *)v);
+    xmlFree(v);
+    return s;
+}
+
+static enum dmlsim_err attr_quantity(struct reader *r, xmlNodePtr n, const char *name,
+                                     enum unit_kind kind, enum unit_bound bound, double def,
+                                     double *out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL) {
+        *out = def;
+        return DMLSIM_OK;
+    }
+    enum unit_status st = units_parse(v, kind, bound, out);
+    if (st != UNIT_OK)
+        rc = fail_at(r, n, "<%s %s=\"%s\">: %s; expected %s", (const char *)n->name, name, v,
+                     units_status_str(st), units_expected(kind));
+    free(v);
+    return rc;
+}
+
+static enum dmlsim_err attr_int(struct reader *r, xmlNodePtr n, const char *name, long min,
+                                long max, long def, long *out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL) {
+        *out = def;
+        return DMLSIM_OK;
+    }
+    if (units_parse_long(v, min, max, out) != 0)
+        rc = fail_at(r, n, "<%s %s=\"%s\">: expected an integer from %ld to %ld",
+                     (const char *)n->name, name, v, min, max);
+    free(v);
+    return rc;
+}
+
+static enum dmlsim_err attr_real(struct reader *r, xmlNodePtr n, const char *name, double min,
+                                 bool min_inclusive, double def, double *out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL) {
+        *out = def;
+        return DMLSIM_OK;
+    }
+    if (units_parse_real(v, out) != 0 || (min_inclusive ? *out < min : *out <= min))
+        rc = fail_at(r, n, "<%s %s=\"%s\">: expected a number %s %g", (const char *)n->name, name,
+                     v, min_inclusive ? ">=" : ">", min);
+    free(v);
+    return rc;
+}
+
+/* kinds: bit mask of (1 << enum link_kind) accepted; `what` names them in the message. */
+static enum dmlsim_err attr_link(struct reader *r, xmlNodePtr n, const char *name, unsigned kinds,
+                                 const char *what, const struct link_class **out)
+{
+    char *v = attr_dup(n, name);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (v == NULL) return DMLSIM_OK; /* *out keeps the caller's default */
+    const struct link_class *lc = catalog_link(v);
+    if (lc == NULL || !(kinds & (1u << lc->kind))) {
+        char names[512];
+        size_t count, used = 0;
+        const struct link_class *all = catalog_links(&count);
+        names[0] = '\0';
+        for (size_t i = 0; i < count; i++) {
+            if (!(kinds & (1u << all[i].kind))) continue;
+            int k = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                             all[i].name);
+            if (k > 0 && (size_t)k < sizeof names - used) used += (size_t)k;
+        }
+        rc = fail_at(r, n, "<%s %s=\"%s\">: %s link class; expected %s: %s", (const char *)n->name,
+                     name, v, lc ? "wrong" : "unknown", what, names);
+    } else {
+        *out = lc;
+    }
+    free(v);
+    return rc;
+}
+
+/* ---- structure: unknown elements and attributes ------------------------------------------- */
+
+static void content_names(xmlElementContentPtr c, char *buf, size_t len, size_t *used)
+{
+    if (c == NULL) return;
+    if (c->type == XML_ELEMENT_CONTENT_ELEMENT) {
+        int k = snprintf(buf + *used, len - *used, "%s<%s>", *used ? ", " : "", c->name);
+        if (k > 0 && (size_t)k < len - *used) *used += (size_t)k;
+        return;
+    }
+    content_names(c->c1, buf, len, used);
+    content_names(c->c2, buf, len, used);
+}
+
+static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
+{
+    for (xmlNodePtr n = parent->children; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE) continue;
+        xmlElementPtr decl = xmlGetDtdElementDesc(r->dtd, n->name);
+        if (decl == NULL) {
+            char allowed[256] = "nothing";
+            size_t used = 0;
+            xmlElementPtr pdecl = parent->type == XML_ELEMENT_NODE
+                                          ? xmlGetDtdElementDesc(r->dtd, parent->name)
+                                          : NULL;
+            if (pdecl != NULL && pdecl->content != NULL)
+                content_names(pdecl->content, allowed, sizeof allowed, &used);
+            if (parent->type != XML_ELEMENT_NODE) snprintf(allowed, sizeof allowed, "<scenario>");
+            return fail_schema(r, n, "unknown element <%s>; expected %s", (const char *)n->name,
+                               allowed);
+        }
+        for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
+            if (xmlGetDtdAttrDesc(r->dtd, n->name, a->name) != NULL) continue;
+            char allowed[512];
+            size_t used = 0;
+            allowed[0] = '\0';
+            for (xmlAttributePtr ad = decl->attributes; ad != NULL; ad = ad->nexth) {
+                int k = snprintf(allowed + used, sizeof allowed - used, "%s%s", used ? ", " : "",
+                                 (const char *)ad->name);
+                if (k > 0 && (size_t)k < sizeof allowed - used) used += (size_t)k;
+            }
+            return fail_schema(r, n, "unknown attribute %s on <%s>; expected one of: %s",
+                               (const char *)a->name, (const char *)n->name,
+                               used ? allowed : "(no attributes)");
+        }
+        enum dmlsim_err rc = check_names(r, n);
+        if (rc != DMLSIM_OK) return rc;
+    }
+    return DMLSIM_OK;
+}
+
+/* ---- elements ----------------------------------------------------------------------------- */
+
+#define KIND(k) (1u << (k))
+
+/* What is inside a node of a <cluster>: gpu, intra and pcie, and whether they fit together. */
+static enum dmlsim_err read_cluster_node(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    char *gpu = attr_dup(n, "gpu");
+    c->gpu = gpu ? catalog_gpu(gpu) : NULL;
+    if (c->gpu == NULL) {
+        char names[256];
+        rc = fail_at(r, n, "<cluster gpu=\"%s\">: unknown gpu; expected one of: %s", gpu ? gpu : "",
+                     catalog_gpu_names(names, sizeof names));
+        free(gpu);
+        goto out;
+    }
+    free(gpu);
+
+    /* intra defaults to the GPU's own PCIe; a PCIe intra is the GPUs' host interface too. */
+    c->intra = catalog_link(c->gpu->pcie);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_link(r, n, "intra", KIND(LINK_PCIE) | KIND(LINK_NVLINK),
+                                "an nvlink or pcie class", &c->intra),
+                      out);
+    c->pcie = c->intra->kind == LINK_PCIE ? c->intra : catalog_link(c->gpu->pcie);
+    DMLSIM_CHECK_GOTO(rc, attr_link(r, n, "pcie", KIND(LINK_PCIE), "a pcie class", &c->pcie), out);
+    if (c->intra->kind == LINK_PCIE && c->pcie != c->intra) {
+        rc = fail_at(r, n,
+                     "<cluster intra=\"%s\" pcie=\"%s\">: a pcie intra class is the GPUs' "
+                     "host interface; expected pcie=\"%s\" or no pcie attribute",
+                     c->intra->name, c->pcie->name, c->intra->name);
+        goto out;
+    }
+    if (c->intra->fabric == FABRIC_MESH && c->gpus_per_node > CATALOG_MESH_MAX_GPUS) {
+        rc = fail_at(r, n,
+                     "<cluster gpus-per-node=\"%d\" intra=\"%s\">: %s GPUs are wired in a DGX-1 "
+                     "hybrid cube mesh of at most %d; expected gpus-per-node=\"%d\" or fewer, or "
+                     "an NVSwitch class such as nvlink3",
+                     c->gpus_per_node, c->intra->name, c->intra->name, CATALOG_MESH_MAX_GPUS,
+                     CATALOG_MESH_MAX_GPUS);
+        goto out;
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
+{
+    enum dmlsim_err rc;
+    long v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes", 1, 1L << 20, 1, &v), out);
+    c->nodes = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus-per-node", 1, 256, 1, &v), out);
+    c->gpus_per_node = (int)v;
+
+    c->nic = NULL;
+    DMLSIM_CHECK_GOTO(rc, read_cluster_node(r, n, c), out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_link(r, n, "nic", KIND(LINK_IB) | KIND(LINK_ROCE) | KIND(LINK_TCP),
+                                "a network class", &c->nic),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ps-nodes", 0, 4096, 0, &v), out);
+    c->ps_nodes = (int)v;
+    if (c->nic == NULL && c->nodes + c->ps_nodes > 1) {
+        rc = fail_at(r, n,
+                     "<cluster nodes=\"%d\">: a cluster of several nodes needs nic=\"...\"; "
+                     "expected a network class such as ib-ndr or tcp-25g",
+                     c->nodes + c->ps_nodes);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nics-per-node", 1, 64, 1, &v), out);
+    c->nics_per_node = (int)v;
+
+    char *topo = attr_dup(n, "topology"); /* the DTD allows only the names topology_name gives */
+    c->topology = TOPO_STAR;
+    for (enum topology t = TOPO_STAR; topo && t <= TOPO_FLAT; t++)
+        if (strcmp(topo, topology_name(t)) == 0) c->topology = t;
+    free(topo);
+    if (c->topology == TOPO_FLAT && (c->gpus_per_node != 1 || c->ps_nodes != 0 || !c->nic)) {
+        rc = fail_at(r, n,
+                     "<cluster topology=\"flat\">: a flat cluster has one GPU per node, no "
+                     "ps-nodes and a nic; expected gpus-per-node=\"1\", no ps-nodes and "
+                     "nic=\"...\"");
+        goto out;
+    }
+    if (c->topology != TOPO_FATTREE) {
+        static const char *const ft_only[] = {"nodes-per-leaf", "spines", "oversubscription"};
+        for (size_t i = 0; i < sizeof ft_only / sizeof ft_only[0]; i++)
+            if (xmlHasProp(n, (const xmlChar *)ft_only[i])) {
+                rc = fail_at(r, n, "<cluster %s>: only meaningful with topology=\"fat-tree\"",
+                             ft_only[i]);
+                goto out;
+            }
+    }
+    long def_npl = c->nodes < DEFAULT_NODES_PER_LEAF ? c->nodes : DEFAULT_NODES_PER_LEAF;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes-per-leaf", 1, c->nodes + c->ps_nodes, def_npl, &v),
+                      out);
+    c->nodes_per_leaf = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "spines", 1, 1024, DEFAULT_SPINES, &v), out);
+    c->spines = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "oversubscription", 1.0, true, 1.0, &c->oversubscription),
+                      out);
+    char *sharp = attr_dup(n, "sharp");
+    c->sharp = sharp && strcmp(sharp, "yes") == 0;
+    free(sharp);
+    if (c->sharp && (c->nic == NULL || c->nic->kind != LINK_IB || c->topology == TOPO_FLAT))
+        rc = fail_at(r, n,
+                     "<cluster sharp=\"yes\">: in-network reduction (SHARP) is an InfiniBand "
+                     "switch feature; expected an ib-* nic and a star or fat-tree topology");
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_platform(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    char *file = attr_dup(n, "file");
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (file == NULL || file[0] == '\0') {
+        rc = fail_at(r, n, "<platform file=\"\">: expected the path of a SimGrid platform file");
+        goto out;
+    }
+    if (file[0] == '/') {
+        sc->platform_file = mem_strdup(file);
+    } else {
+        const char *slash = strrchr(r->path, '/');
+        int dirlen = slash ? (int)(slash - r->path) : 1;
+        sc->platform_file = mem_printf("%.*s/%s", dirlen, slash ? r->path : ".", file);
+    }
+    if (access(sc->platform_file, R_OK) != 0) {
+        char why[128];
+        xmldoc_strerror(errno, why, sizeof why);
+        rc = fail_at(r, n,
+                     "<platform file=\"%s\">: cannot read %s: %s; expected a readable "
+                     "SimGrid platform file (relative to the scenario's folder)",
+                     file, sc->platform_file, why);
+        free(sc->platform_file);
+        free(sc->calib_file);
+        sc->platform_file = NULL;
+    }
+out:
+    free(file);
+    return rc;
+}
+
+/* Does `host` name a host of the generated cluster: nodeN.gpuJ or nodeN.cpu? */
+static bool cluster_has_host(const struct cluster_spec *c, const char *host)
+{
+    int node, gpu, used = 0;
+    if (sscanf(host, "node%d.gpu%d%n", &node, &gpu, &used) == 2 && host[used] == '\0')
+        return node >= 0 && node < c->nodes && gpu >= 0 && gpu < c->gpus_per_node;
+    used = 0;
+    if (sscanf(host, "node%d.cpu%n", &node, &used) == 1 && used > 0 && host[used] == '\0')
+        return node >= 0 && node < c->nodes;
+    return false;
+}
+
+static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll_op op,
+                                       enum coll_algo_id *algo, struct nccl_opts *nccl,
+                                       enum coll_level *level, int *gpus, int *chunks);
+
+static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct benchmark *b = &sc->bench;
+    enum dmlsim_err rc;
+    char *kind = attr_dup(n, "kind");
+    b->kind = strcmp(kind, "p2p") == 0 ? BENCH_P2P : BENCH_COLLECTIVE;
+    b->op = strcmp(kind, "allgather") == 0       ? COLL_ALLGATHER
+            : strcmp(kind, "reducescatter") == 0 ? COLL_REDUCESCATTER
+            : strcmp(kind, "broadcast") == 0     ? COLL_BROADCAST
+                                                 : COLL_ALLREDUCE;
+    free(kind);
+    b->line = (int)node_line(n);
+    DMLSIM_CHECK_GOTO(
+            rc, read_coll_attrs(r, n, b->op, &b->algo, &b->nccl, &b->level, &b->gpus, &b->chunks),
+            out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "begin", UNIT_SIZE, UNIT_POSITIVE, 0, &b->begin_B),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
+    if (b->end_B < b->begin_B) {
+        rc = fail_at(r, n,
+                     "<benchmark end=\"...\">: end (%.0f B) is below begin (%.0f B); "
+                     "expected end >= begin",
+                     b->end_B, b->begin_B);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1.0, false, DEFAULT_FACTOR, &b->factor), out);
+    if (b->end_B / b->begin_B > 1 && b->end_B > b->begin_B &&
+        1 + log(b->end_B / b->begin_B) / log(b->factor) > MAX_BENCH_SIZES) {
+        rc = fail_at(r, n,
+                     "<benchmark factor=\"%g\">: gives more than %d sizes from begin to end; "
+                     "expected a larger factor",
+                     b->factor, MAX_BENCH_SIZES);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
+                                    &b->timeout_s),
+                      out);
+    for (xmlNodePtr p = n->children; p != NULL; p = p->next) {
+        if (p->type != XML_ELEMENT_NODE) continue;
+        if (b->kind != BENCH_P2P) {
+            rc = fail_at(r, p,
+                         "<pair> belongs to kind=\"p2p\" benchmarks; expected no children "
+                         "in a collective benchmark");
+            goto out;
+        }
+        b->pairs = mem_realloc(b->pairs, (b->npairs + 1) * sizeof *b->pairs);
+        struct bench_pair *bp = &b->pairs[b->npairs++];
+        bp->src = attr_dup(p, "src");
+        bp->dst = attr_dup(p, "dst");
+        bp->line = (int)node_line(p);
+        if (strcmp(bp->src, bp->dst) == 0) {
+            rc = fail_at(r, p, "<pair src=\"%s\" dst=\"%s\">: expected two different hosts",
+                         bp->src, bp->dst);
+            goto out;
+        }
+        const char *ends[2] = {bp->src, bp->dst};
+        for (int e = 0; e < 2 && sc->has_cluster; e++)
+            if (!cluster_has_host(&sc->cluster, ends[e])) {
+                rc = fail_at(r, p,
+                             "<pair %s=\"%s\">: no such host; expected nodeN.gpuJ or "
+                             "nodeN.cpu with N < %d and J < %d",
+                             e ? "dst" : "src", ends[e], sc->cluster.nodes,
+                             sc->cluster.gpus_per_node);
+                goto out;
+            }
+    }
+    if (b->kind == BENCH_P2P && b->npairs == 0)
+        rc = fail_at(r, n,
+                     "<benchmark kind=\"p2p\">: no endpoints; expected <pair src=\"...\" "
+                     "dst=\"...\"/> children");
+out:
+    return rc;
+}
+
+/* algo, nccl-algo, proto, channels, level, gpus, chunks: shared by collective benchmarks and
+ * training. The algorithm's table row says which operations and levels it has. */
+static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll_op op,
+                                       enum coll_algo_id *algo, struct nccl_opts *nccl,
+                                       enum coll_level *level, int *gpus, int *chunks)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    const char *el = (const char *)n->name;
+    char *name = attr_dup(n, "algo"), *lv = attr_dup(n, "level");
+    char *na = attr_dup(n, "nccl-algo"), *pr = attr_dup(n, "proto");
+    bool known = true;
+    *algo = COLL_ALGO_DEFAULT;
+    if (name) known = coll_algo_find(name, algo);
+    *level = (lv && strcmp(lv, "flow") == 0) ? COLL_FLOW : COLL_MESSAGE;
+    *nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
+    if (!known)
+        rc = fail_at(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s", el, name,
+                     coll_algo_names());
+    else if (!(coll_algo_ops(*algo) & COLL_OP_BIT(op)))
+        rc = fail_at(r, n, "<%s algo=\"%s\">: does not implement %s; expected one of: %s", el, name,
+                     collective_op_name(op), coll_algo_names_for(op, false));
+    else if (*level == COLL_FLOW && !coll_algo_has_flow(*algo))
+        rc = fail_at(r, n,
+                     "<%s level=\"flow\">: %s has no flow level; expected algo one of: %s, or "
+                     "level=\"message\"",
+                     el, coll_algo_name(*algo), coll_algo_names_for(op, true));
+    else if (na && !nccl_algo_parse(na, &nccl->algo))
+        rc = fail_at(r, n,
+                     "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree, nvls, nvlstree or "
+                     "collnet",
+                     el, na);
+    else if (pr && !nccl_proto_parse(pr, &nccl->proto))
+        rc = fail_at(r, n, "<%s proto=\"%s\">: unknown; expected auto, LL, LL128 or Simple", el,
+                     pr);
+    else if ((na || pr || xmlHasProp(n, (const xmlChar *)"channels")) &&
+             *algo != COLL_ALGO_NCCL)
+        rc = fail_at(r, n,
+                     "<%s>: nccl-algo, proto and channels belong to algo=\"nccl\"; expected "
+                     "algo=\"nccl\" or none of them",
+                     el);
+    free(name);
+    free(lv);
+    free(na);
+    free(pr);
+    if (rc != DMLSIM_OK) return rc;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "channels", 1, 32, 0, &v), out);
+    nccl->max_channels = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus", 1, 1L << 24, 0, &v), out);
+    *gpus = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "chunks", 1, 4096, DEFAULT_CHUNKS, &v), out);
+    *chunks = (int)v;
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct model_spec *ms = &sc->model;
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    ms->present = true;
+    ms->line = (int)node_line(n);
+    ms->preset = attr_dup(n, "preset");
+    ms->gpt = model_gpt_defaults();
+    char *name = attr_dup(n, "name");
+    model_init(&ms->explicit_, name ? name : (ms->preset ? ms->preset : "model"));
+    free(name);
+    bool has_children = false;
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next)
+        has_children |= c->type == XML_ELEMENT_NODE;
+    if (ms->preset != NULL) {
+        struct model probe;
+        if (model_preset(ms->preset, NULL, DTYPE_FP32, &probe) != 0)
+            return fail_at(r, n, "<model preset=\"%s\">: unknown preset; expected one of: %s",
+                           ms->preset, model_preset_names());
+        model_release(&probe);
+        if (has_children)
+            return fail_at(r, n,
+                           "<model preset=\"%s\">: a preset has no <layer> children; "
+                           "expected either a preset or layers",
+                           ms->preset);
+    } else if (!has_children) {
+        return fail_at(r, n,
+                       "<model>: no preset and no layers; expected preset=\"...\" (%s) or "
+                       "<layer> children",
+                       model_preset_names());
+    }
+    static const char *const shape[] = {"layers", "hidden", "heads", "seq", "vocab"};
+    int *field[] = {&ms->gpt.layers, &ms->gpt.hidden, &ms->gpt.heads, &ms->gpt.seq, &ms->gpt.vocab};
+    if (ms->preset && strcmp(ms->preset, "bert-large") == 0)
+        ms->gpt.seq = 512; /* BERT's maximum sequence length */
+    for (int i = 0; i < 5; i++) {
+        if (!xmlHasProp(n, (const xmlChar *)shape[i])) continue;
+        bool ok = ms->preset && (strcmp(ms->preset, "gpt") == 0 ||
+                                 (strcmp(ms->preset, "bert-large") == 0 && i == 3));
+        if (!ok)
+            return fail_at(r, n, "<model %s>: only meaningful with preset=\"gpt\"%s", shape[i],
+                           i == 3 ? " or \"bert-large\"" : "");
+        DMLSIM_CHECK_GOTO(rc, attr_int(r, n, shape[i], 1, 1L << 24, 0, &v), out);
+        *field[i] = (int)v;
+    }
+    if (ms->gpt.hidden % ms->gpt.heads != 0)
+        return fail_at(r, n,
+                       "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
+                       "heads",
+                       ms->gpt.hidden, ms->gpt.heads);
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE) continue;
+        double params, flops, bwd = -1, act;
+        char *lname = attr_dup(c, "name");
+        static const char *const num[] = {"params", "flops", "backward-flops"};
+        double *dst[] = {&params, &flops, &bwd};
+        for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
+            char *val = attr_dup(c, num[i]);
+            if (val && (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0))
+                rc = fail_at(r, c,
+                             "<layer %s=\"%s\">: expected a number >= 0 (a count, such as "
+                             "2.5e9)",
+                             num[i], val);
+            free(val);
+        }
+        if (rc == DMLSIM_OK)
+            rc = attr_quantity(r, c, "activation", UNIT_SIZE, UNIT_NONNEG, 0, &act);
+        if (rc == DMLSIM_OK) model_add(&ms->explicit_, lname, params, flops, bwd, act);
+        free(lname);
+        if (rc != DMLSIM_OK) goto out;
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
+{
+    enum dmlsim_err rc;
+    long v;
+    ps->line = (int)node_line(n);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shards", 1, 4096, 1, &v), out);
+    ps->shards = (int)v;
+    char *a = attr_dup(n, "placement");
+    ps->dedicated = a && strcmp(a, "dedicated") == 0;
+    free(a);
+    a = attr_dup(n, "split");
+    ps->split_bytes = !a || strcmp(a, "bytes") == 0;
+    free(a);
+    a = attr_dup(n, "mode");
+    ps->mode = a && strcmp(a, "async") == 0 ? PS_ASYNC : PS_SYNC;
+    free(a);
+    a = attr_dup(n, "coordinator");
+    ps->coordinator = a && strcmp(a, "yes") == 0;
+    free(a);
+    if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"staleness")) {
+        rc = fail_at(r, n, "<ps staleness>: only meaningful with mode=\"async\"");
+        goto out;
+    }
+    if (ps->mode == PS_ASYNC && xmlHasProp(n, (const xmlChar *)"backup-workers")) {
+        rc = fail_at(r, n, "<ps backup-workers>: only meaningful with mode=\"sync\"");
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "staleness", 0, 1000000, 0, &v), out);
+    ps->staleness = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "backup-workers", 0, 1L << 20, 0, &v), out);
+    ps->backup = (int)v;
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct train_spec *t = &sc->train;
+    enum dmlsim_err rc;
+    long v;
+    char *strat = attr_dup(n, "strategy");
+    t->strategy = strcmp(strat, "ps") == 0 ? STRAT_PS : STRAT_ALLREDUCE;
+    free(strat);
+    t->line = (int)node_line(n);
+    t->ps = (struct ps_spec){.shards = 1,
+                             .dedicated = false,
+                             .split_bytes = true,
+                             .mode = PS_SYNC,
+                             .staleness = 0,
+                             .backup = 0,
+                             .line = t->line};
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next)
+        if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_ps(r, c, &t->ps), out);
+    DMLSIM_CHECK_GOTO(rc,
+                      read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level, &t->gpus,
+                                      &t->chunks),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "batch-per-gpu", 1, 1L << 24, 1, &v), out);
+    t->batch = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "steps", 1, 1000000, DEFAULT_STEPS, &v), out);
+    t->steps = (int)v;
+    char *dt = attr_dup(n, "dtype");
+    t->dtype = DTYPE_FP32;
+    for (int d = 0; dt && d < DTYPE_COUNT; d++)
+        if (strcmp(dt, catalog_dtype_name((enum gpu_dtype)d)) == 0) t->dtype = (enum gpu_dtype)d;
+    free(dt);
+    char *opt = attr_dup(n, "optimizer");
+    t->opt = !opt || strcmp(opt, "momentum") == 0 ? OPT_MOMENTUM
+             : strcmp(opt, "adam") == 0           ? OPT_ADAM
+                                                  : OPT_SGD;
+    free(opt);
+    DMLSIM_CHECK_GOTO(
+            rc,
+            attr_quantity(r, n, "bucket", UNIT_SIZE, UNIT_POSITIVE, DEFAULT_BUCKET_B, &t->bucket_B),
+            out);
+    char *ov = attr_dup(n, "overlap");
+    t->overlap = !ov || strcmp(ov, "yes") == 0;
+    free(ov);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
+                                    &t->timeout_s),
+                      out);
+    if (!sc->model.present) {
+        rc = fail_at(r, n, "<training>: nothing to train; expected a <model> before it");
+        goto out;
+    }
+    if (sc->has_cluster) {
+        int total = cluster_gpu_count(&sc->cluster);
+        if (t->gpus > total) {
+            rc = fail_at(r, n,
+                         "<training gpus=\"%d\">: the cluster has %d GPUs; expected at "
+                         "most %d",
+                         t->gpus, total, total);
+            goto out;
+        }
+        if (sc->cluster.gpu->peak_flops[t->dtype] <= 0) {
+            rc = fail_at(r, n,
+                         "<training dtype=\"%s\">: %s has no %s support; expected one of "
+                         "its dtypes (see dmlsim catalog)",
+                         catalog_dtype_name(t->dtype), sc->cluster.gpu->name,
+                         catalog_dtype_name(t->dtype));
+            goto out;
+        }
+        int workers = t->gpus > 0 ? t->gpus : total;
+        if (t->strategy == STRAT_PS && t->ps.dedicated && sc->cluster.ps_nodes == 0) {
+            rc = dmlsim_fail(r->err, DMLSIM_EVALUE,
+                             "%s:%d: <ps placement=\"dedicated\">: the cluster has no "
+                             "parameter-server machines; expected ps-nodes=\"K\" on <cluster> "
+                             "or placement=\"colocated\"",
+                             r->path, t->ps.line);
+            goto out;
+        }
+        if (t->strategy == STRAT_PS && t->ps.mode == PS_SYNC && t->ps.backup >= workers) {
+            rc = dmlsim_fail(r->err, DMLSIM_EVALUE,
+                             "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would "
+                             "be waited for; expected fewer than %d",
+                             r->path, t->ps.line, t->ps.backup, workers, workers);
+            goto out;
+        }
+        struct model m;
+        char why[512];
+        scenario_build_model(sc, &m);
+        int fits =
+                model_check_fit(&m, t->dtype, t->opt, t->batch, sc->cluster.gpu, why, sizeof why);
+        model_release(&m);
+        if (fits != 0) {
+            rc = fail_at(r, n, "<training>: %s; expected a smaller batch-per-gpu or model", why);
+            goto out;
+        }
+    }
+out:
+    return rc;
+}
+
+/* A time attribute that may be absent (-1). */
+static enum dmlsim_err opt_time(struct reader *r, xmlNodePtr n, const char *name,
+                                enum unit_bound bound, double *out)
+{
+    return attr_quantity(r, n, name, UNIT_TIME, bound, -1, out);
+}
+
+static enum dmlsim_err read_checkpoint(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct checkpoint_spec *c = &sc->ckpt;
+    enum dmlsim_err rc = DMLSIM_OK;
+    c->present = true;
+    c->line = (int)node_line(n);
+    char *every = attr_dup(n, "every"), *num_end = NULL;
+    long steps = strtol(every, &num_end, 10);
+    while (num_end && *num_end == ' ')
+        num_end++;
+    if (num_end && num_end != every && strcmp(num_end, "steps") == 0 && steps >= 1) {
+        c->every_steps = (int)steps;
+    } else if (units_parse(every, UNIT_TIME, UNIT_POSITIVE, &c->every_s) != UNIT_OK) {
+        rc = fail_at(r, n, "<checkpoint every=\"%s\">: expected \"N steps\" with N >= 1 or %s",
+                     every, units_expected(UNIT_TIME));
+    }
+    free(every);
+    char *a = attr_dup(n, "mode");
+    c->async = a && strcmp(a, "async") == 0;
+    free(a);
+    a = attr_dup(n, "target");
+    c->target = !a || strcmp(a, "remote") == 0 ? CKPT_REMOTE
+                : strcmp(a, "cache") == 0      ? CKPT_CACHE
+                                               : CKPT_LOCAL_NVME;
+    free(a);
+    return rc;
+}
+
+static enum dmlsim_err read_recovery(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct recovery_spec *rs = &sc->rec;
+    enum dmlsim_err rc;
+    long v;
+    rs->line = (int)node_line(n);
+    char *a = attr_dup(n, "policy");
+    rs->elastic = !a || strcmp(a, "elastic") == 0;
+    free(a);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "rendezvous-timeout", UNIT_TIME, UNIT_POSITIVE,
+                                    rs->rendezvous_s, &rs->rendezvous_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "replacement-timeout", UNIT_TIME, UNIT_POSITIVE,
+                                    rs->replacement_s, &rs->replacement_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_real(r, n, "straggler-threshold", 1.0, false, rs->straggler_threshold,
+                                &rs->straggler_threshold),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "straggler-steps", 0, 1000000, 0, &v), out);
+    rs->straggler_steps = (int)v;
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    static const struct {
+        const char *name;
+        enum fault_spec_kind kind;
+    } kinds[] = {
+            {"crash", FS_CRASH},     {"straggler", FS_STRAGGLER}, {"link-down", FS_LINK_DOWN},
+            {"degrade", FS_DEGRADE}, {"partition", FS_PARTITION}, {"corrupt-batch", FS_CORRUPT},
+            {"mtbf", FS_MTBF}};
+    sc->faults = mem_realloc(sc->faults, (sc->nfaults + 1) * sizeof *sc->faults);
+    struct fault_spec *f = &sc->faults[sc->nfaults++];
+    memset(f, 0, sizeof *f);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp((const char *)n->name, kinds[i].name) == 0) f->kind = kinds[i].kind;
+    f->line = (int)node_line(n);
+    f->host = attr_dup(n, "host");
+    f->link = attr_dup(n, "link");
+    f->node = attr_dup(n, "node");
+    f->groups = attr_dup(n, "groups");
+    f->step = -1;
+    const char *tag = (const char *)n->name;
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "at", UNIT_NONNEG, &f->at_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "step", 0, 100000000, -1, &v), out);
+    f->step = (int)v;
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "restart-after", UNIT_NONNEG, &f->restart_s), out);
+    double until = -1, from = -1;
+    switch (f->kind) {
+    case FS_CRASH:
+        if ((f->at_s < 0) == (f->step < 0)) {
+            rc = fail_at(r, n, "<crash>: expected exactly one of at=\"TIME\" and step=\"N\"");
+            goto out;
+        }
+        break;
+    case FS_STRAGGLER:
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
+        if (xmlHasProp(n, (const xmlChar *)"jitter")) {
+            if (f->sigma <= 0) {
+                rc = fail_at(r, n, "<straggler jitter=\"lognormal\">: expected sigma > 0");
+                goto out;
+            }
+            break;
+        }
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
+        if (f->host == NULL || f->factor <= 1) {
+            rc = fail_at(r, n,
+                         "<straggler>: expected host=\"...\" and factor > 1, or "
+                         "jitter=\"lognormal\" sigma=\"...\"");
+            goto out;
+        }
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", UNIT_NONNEG, &from), out);
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "until", UNIT_NONNEG, &until), out);
+        f->at_s = from < 0 ? 0 : from;
+        if (until >= 0 && until <= f->at_s) {
+            rc = fail_at(r, n, "<straggler until=\"...\">: expected until after from");
+            goto out;
+        }
+        f->for_s = until < 0 ? -1 : until - f->at_s;
+        break;
+    case FS_LINK_DOWN:
+    case FS_DEGRADE:
+        if ((f->link == NULL) == (f->node == NULL)) {
+            rc = fail_at(r, n, "<%s>: expected exactly one of link=\"NAME\" and node=\"NAME\"",
+                         tag);
+            goto out;
+        }
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s), out);
+        if (f->kind == FS_DEGRADE) {
+            DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
+            if (f->factor > 1) {
+                rc = fail_at(r, n,
+                             "<degrade factor=\"%g\">: expected a bandwidth factor in "
+                             "(0, 1]",
+                             f->factor);
+                goto out;
+            }
+        }
+        break;
+    case FS_PARTITION:
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
+        if (strchr(f->groups, '|') == NULL) {
+            rc = fail_at(r, n,
+                         "<partition groups=\"%s\">: expected two or more groups "
+                         "separated by |, such as \"node0,node1|node2\"",
+                         f->groups);
+            goto out;
+        }
+        break;
+    case FS_CORRUPT:
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
+        if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0)) {
+            rc = fail_at(r, n,
+                         "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
+                         "probability in (0, 1]");
+            goto out;
+        }
+        break;
+    case FS_MTBF: {
+        char *d = attr_dup(n, "distribution");
+        f->weibull = d && strcmp(d, "weibull") == 0;
+        free(d);
+        DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "mtbf", UNIT_TIME, UNIT_POSITIVE, 0, &f->mtbf_s),
+                          out);
+        DMLSIM_CHECK_GOTO(
+                rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0, &f->restart_s), out);
+        DMLSIM_CHECK_GOTO(
+                rc, attr_quantity(r, n, "until", UNIT_TIME, UNIT_POSITIVE, 0, &f->until_s), out);
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "shape", 0, false, 1, &f->shape), out);
+        break;
+    }
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_expect(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    sc->expects = mem_realloc(sc->expects, (sc->nexpects + 1) * sizeof *sc->expects);
+    struct expect_spec *e = &sc->expects[sc->nexpects++];
+    e->metric = attr_dup(n, "metric");
+    e->line = (int)node_line(n);
+    e->min = -INFINITY;
+    e->max = INFINITY;
+    if (sc->train.strategy == STRAT_NONE)
+        return fail_at(r, n,
+                       "<expect>: metrics describe training; expected a <training> in the "
+                       "scenario");
+    if (metric_find(e->metric) == NULL)
+        return fail_at(r, n, "<expect metric=\"%s\">: unknown metric; expected one of: %s",
+                       e->metric, metric_names());
+    static const char *const bound[] = {"min", "max"};
+    double *dst[] = {&e->min, &e->max};
+    for (int i = 0; i < 2; i++) {
+        char *v = attr_dup(n, bound[i]);
+        if (v && units_parse_real(v, dst[i]) != 0) {
+            enum dmlsim_err rc =
+                    fail_at(r, n, "<expect %s=\"%s\">: expected a plain number", bound[i], v);
+            free(v);
+            return rc;
+        }
+        free(v);
+    }
+    if (e->min == -INFINITY && e->max == INFINITY)
+        return fail_at(r, n, "<expect metric=\"%s\">: expected min=\"...\" or max=\"...\"",
+                       e->metric);
+    return DMLSIM_OK;
+}
+
+static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct scenario *sc)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    sc->name = attr_dup(root, "name");
+    if (sc->name == NULL) {
+        const char *base = strrchr(sc->path, '/');
+        base = base ? base + 1 : sc->path;
+        size_t len = strlen(base);
+        if (len > 4 && strcmp(base + len - 4, ".xml") == 0) len -= 4;
+        sc->name = mem_strdup(base);
+        sc->name[len] = '\0';
+    }
+    char *seed = attr_dup(root, "seed");
+    long s = (long)DEFAULT_SEED;
+    if (seed != NULL && units_parse_long(seed, 0, LONG_MAX, &s) != 0)
+        rc = fail_at(r, root, "<scenario seed=\"%s\">: expected an integer >= 0", seed);
+    free(seed);
+    if (rc != DMLSIM_OK) return rc;
+    sc->seed = (unsigned long)s;
+    sc->rec = (struct recovery_spec){.elastic = true,
+                                     .rendezvous_s = DEFAULT_RDZV_S,
+                                     .replacement_s = DEFAULT_REPLACEMENT_S,
+                                     .straggler_threshold = 2,
+                                     .straggler_steps = 0,
+                                     .line = (int)node_line(root)};
+    char *model = attr_dup(root, "network-model");
+    sc->net_model = (model && strcmp(model, "LV08") == 0) ? NET_LV08 : NET_CM02;
+    free(model);
+
+    for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE) continue;
+        const char *name = (const char *)n->name;
+        if (strcmp(name, "cluster") == 0) {
+            sc->has_cluster = true;
+            sc->cluster_line = (int)node_line(n);
+            rc = read_cluster(r, n, &sc->cluster);
+        } else if (strcmp(name, "platform") == 0) {
+            sc->cluster_line = (int)node_line(n);
+            rc = read_platform(r, n, sc);
+        } else if (strcmp(name, "benchmark") == 0) {
+            rc = read_benchmark(r, n, sc);
+        } else if (strcmp(name, "model") == 0) {
+            rc = read_model(r, n, sc);
+        } else if (strcmp(name, "training") == 0) {
+            rc = read_training(r, n, sc);
+        } else if (strcmp(name, "calib") == 0) {
+            char *file = attr_dup(n, "file");
+            const char *slash = strrchr(r->path, '/');
+            sc->calib_file = file[0] == '/' || !slash
+                                     ? mem_strdup(file)
+                                     : mem_printf("%.*s/%s", (int)(slash - r->path), r->path, file);
+            free(file);
+        } else if (strcmp(name, "checkpoint") == 0) {
+            rc = read_checkpoint(r, n, sc);
+        } else if (strcmp(name, "recovery") == 0) {
+            rc = read_recovery(r, n, sc);
+        } else if (strcmp(name, "expect") == 0) {
+            rc = read_expect(r, n, sc);
+        } else if (strcmp(name, "faults") == 0) {
+            for (xmlNodePtr f = n->children; f != NULL && rc == DMLSIM_OK; f = f->next)
+                if (f->type == XML_ELEMENT_NODE) rc = read_fault(r, f, sc);
+        }
+        if (rc != DMLSIM_OK) return rc;
+        /* the DTD puts <cluster> first, so its topology is known here */
+        if (sc->has_cluster && sc->cluster.topology == TOPO_FLAT &&
+            (strcmp(name, "faults") == 0 || strcmp(name, "checkpoint") == 0))
+            return fail_at(r, n,
+                           "<%s>: a flat cluster has no per-node links, CPU hosts or storage to "
+                           "fail or write to; expected topology=\"star\" for faults and "
+                           "checkpoints",
+                           name);
+    }
+    return DMLSIM_OK;
+}
+
+/* ---- load --------------------------------------------------------------------------------- */
+
+static xmlDtdPtr builtin_dtd(void)
+{
+    xmlParserInputBufferPtr buf =
+            xmlParserInputBufferCreateMem((const char *)dmlsim_scenario_dtd,
+                                          (int)dmlsim_scenario_dtd_len, XML_CHAR_ENCODING_NONE);
+    return buf ? xmlIOParseDTD(NULL, buf, XML_CHAR_ENCODING_NONE) : NULL;
+}
+
+/* First element called `name` in document order, or NULL. */
+static xmlNodePtr find_element(xmlNodePtr n, const char *name)
+{
+    for (; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE) continue;
+        if (strcmp((const char *)n->name, name) == 0) return n;
+        xmlNodePtr found = find_element(n->children, name);
+        if (found) return found;
+    }
+    return NULL;
+}
+
+static enum dmlsim_err apply_overrides(struct reader *r, xmlNodePtr root,
+                                       const struct scenario_override *ov, size_t nov)
+{
+    for (size_t i = 0; i < nov; i++) {
+        const char *dot = strchr(ov[i].path, '.');
+        char elem[64];
+        if (dot == NULL || dot == ov[i].path || dot[1] == '\0' ||
+            (size_t)(dot - ov[i].path) >= sizeof elem)
+            return dmlsim_fail(r->err, DMLSIM_EUSAGE,
+                               "%s:0: --set %s: expected ELEMENT.ATTRIBUTE=VALUE, such as "
+                               "training.gpus=8",
+                               r->path, ov[i].path);
+        snprintf(elem, sizeof elem, "%.*s", (int)(dot - ov[i].path), ov[i].path);
+        xmlNodePtr n = find_element(root, elem);
+        if (n == NULL)
+            return dmlsim_fail(r->err, DMLSIM_EUSAGE,
+                               "%s:0: --set %s: the scenario has no <%s>; expected an element "
+                               "it has",
+                               r->path, ov[i].path, elem);
+        xmlSetProp(n, (const xmlChar *)(dot + 1), (const xmlChar *)ov[i].value);
+    }
+    return DMLSIM_OK;
+}
+
+enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmlsim_error *err)
+{
+    return scenario_load_with(path, NULL, 0, sc, err);
+}
+
+enum dmlsim_err scenario_load_with(const char *path, const struct scenario_override *ov, size_t nov,
+                                   struct scenario *sc, struct dmlsim_error *err)
+{
+    struct reader r = {.path = path, .err = err, .dtd = NULL};
+    struct xml_capture cap = {0};
+    enum dmlsim_err rc = DMLSIM_OK;
+    xmlDocPtr doc = NULL;
+    xmlValidCtxtPtr vctxt = NULL;
+
+    memset(sc, 0, sizeof *sc);
+    sc->path = mem_strdup(path);
+    DMLSIM_CHECK_GOTO(rc, xmldoc_read(path, &doc, err), out);
+    r.dtd = builtin_dtd();
+    if (r.dtd == NULL) { /* the DTD is compiled in: failing to parse it is a build bug */
+        rc = dmlsim_fail(err, DMLSIM_ESCHEMA, "%s:0: internal error: bad built-in scenario dtd",
+                         path);
+        goto out_free_doc;
+    }
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (root == NULL || strcmp((const char *)root->name, "scenario") != 0) {
+        rc = dmlsim_fail(err, DMLSIM_ESCHEMA, "%s:%ld: root element <%s>; expected <scenario>",
+                         path, node_line(root), root ? (const char *)root->name : "");
+        goto out_free_dtd;
+    }
+    DMLSIM_CHECK_GOTO(rc, apply_overrides(&r, root, ov, nov), out_free_dtd);
+    DMLSIM_CHECK_GOTO(rc, check_names(&r, (xmlNodePtr)doc), out_free_dtd);
+
+    vctxt = xmlNewValidCtxt();
+    xmldoc_capture_begin(&cap);
+    int valid = xmlValidateDtd(vctxt, doc, r.dtd);
+    xmldoc_capture_end();
+    if (!valid || cap.have) {
+        rc = dmlsim_fail(err, DMLSIM_ESCHEMA, "%s:%d: %s (see scenarios/scenario.dtd)", path,
+                         cap.line, cap.have ? cap.msg : "does not match the scenario dtd");
+        goto out_free_valid;
+    }
+    rc = read_scenario(&r, root, sc);
+    if (rc != DMLSIM_OK && r.err) r.err->code = rc;
+
+out_free_valid:
+    xmlFreeValidCtxt(vctxt);
+out_free_dtd:
+    xmlFreeDtd(r.dtd);
+out_free_doc:
+    xmlFreeDoc(doc);
+out:
+    if (rc != DMLSIM_OK)
+        scenario_release(sc);
+    else
+        assert(scenario_is_sane(sc));
+    return rc;
+}
+
+void scenario_build_model(const struct scenario *sc, struct model *m)
+{
+    const struct model_spec *ms = &sc->model;
+    enum gpu_dtype dt = sc->train.strategy != STRAT_NONE ? sc->train.dtype : DTYPE_FP32;
+    if (ms->preset != NULL) {
+        model_preset(ms->preset, &ms->gpt, dt, m);
+        return;
+    }
+    model_init(m, ms->explicit_.name);
+    for (size_t i = 0; i < ms->explicit_.nlayers; i++) {
+        const struct layer *l = &ms->explicit_.layers[i];
+        model_add(m, l->name, l->params, l->fwd_flops, l->bwd_flops, l->act_B);
+    }
+}
+
+void scenario_release(struct scenario *sc)
+{
+    free(sc->path);
+    free(sc->name);
+    free(sc->platform_file);
+    free(sc->calib_file);
+    for (size_t i = 0; i < sc->bench.npairs; i++) {
+        free(sc->bench.pairs[i].src);
+        free(sc->bench.pairs[i].dst);
+    }
+    free(sc->bench.pairs);
+    free(sc->model.preset);
+    for (size_t i = 0; i < sc->nfaults; i++) {
+        free(sc->faults[i].host);
+        free(sc->faults[i].link);
+        free(sc->faults[i].node);
+        free(sc->faults[i].groups);
+    }
+    free(sc->faults);
+    for (size_t i = 0; i < sc->nexpects; i++)
+        free(sc->expects[i].metric);
+    free(sc->expects);
+    model_release(&sc->model.explicit_);
+    memset(sc, 0, sizeof *sc);
+}
+
+const char *topology_name(enum topology t)
+{
+    static const char *const names[] = {
+            [TOPO_STAR] = "star", [TOPO_FATTREE] = "fat-tree", [TOPO_FLAT] = "flat"};
+    return names[t];
+}
+
+bool scenario_is_sane(const struct scenario *sc)
+{
+    if (sc->path == NULL || sc->name == NULL) return false;
+    if (sc->has_cluster) {
+        const struct cluster_spec *c = &sc->cluster;
+        if (c->nodes < 1 || c->gpus_per_node < 1 || c->gpu == NULL || c->pcie == NULL ||
+            c->intra == NULL || (c->nodes > 1 && c->nic == NULL) || c->nics_per_node < 1 ||
+            c->nodes_per_leaf < 1 || c->spines < 1 || c->oversubscription < 1 || c->ps_nodes < 0)
+            return false;
+    } else if (sc->platform_file == NULL) {
+        return false;
+    }
+    if (sc->bench.kind == BENCH_P2P && sc->bench.npairs == 0) return false;
+    if (sc->bench.kind != BENCH_NONE &&
+        (sc->bench.begin_B <= 0 || sc->bench.end_B < sc->bench.begin_B))
+        return false;
+    if (sc->train.strategy != STRAT_NONE &&
+        (!sc->model.present || sc->train.algo >= COLL_NALGOS || sc->train.batch < 1 ||
+         sc->train.steps < 1 || sc->train.bucket_B <= 0))
+        return false;
+    return true;
+}
+
+int cluster_gpu_count(const struct cluster_spec *c)
+{
+    return c->nodes * c->gpus_per_node;
+}

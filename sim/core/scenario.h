@@ -1,0 +1,245 @@
+/* scenario.h - a scenario file read into plain data, checked once, up front.
+ *
+ * scenario_load() parses the XML with libxml2, validates it against scenarios/scenario.dtd (built
+ * into the binary, so a scenario's own DOCTYPE is never fetched), then checks every value: units,
+ * ranges, catalog names, cross-field rules. The first problem found stops the load with one
+ * message "FILE:LINE: ..." naming what was wrong and what was expected. Unknown elements and
+ * attributes are errors, reported before the DTD's own messages so they can list what is allowed.
+ *
+ * After a successful load the XML tree is gone: every string is copied into `struct scenario`,
+ * which the caller releases with scenario_release().
+ */
+#ifndef DMLSIM_SCENARIO_H
+#define DMLSIM_SCENARIO_H
+
+#include "catalog.h"
+#include "coll_op.h"
+#include "error.h"
+#include "model.h"
+#include "nccl_tune.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum net_model {
+    NET_CM02, /* exact alpha-beta with max-min sharing; the default */
+    NET_LV08, /* SimGrid's TCP-realism model: latency x13.01, bandwidth x0.97, crosstraffic */
+};
+
+enum topology {
+    TOPO_STAR,    /* every node on one non-blocking switch */
+    TOPO_FATTREE, /* two levels: leaves of nodes, every leaf linked to every spine */
+    TOPO_FLAT,    /* one GPU per node on one switch, as a SimGrid <cluster> (very large P) */
+};
+
+struct cluster_spec {
+    int nodes;                      /* number of nodes, >= 1 */
+    int gpus_per_node;              /* GPUs in each node, >= 1 */
+    const struct gpu_model *gpu;    /* the GPU model of every GPU */
+    const struct link_class *intra; /* GPU-to-GPU class inside a node (nvlink or pcie kind) */
+    const struct link_class *pcie;  /* host interface of GPUs, CPU and NICs (pcie kind) */
+    const struct link_class *nic;   /* network class; NULL only when nodes == 1 */
+    int nics_per_node;              /* NICs per node, >= 1; GPU j uses NIC j % nics_per_node */
+    enum topology topology;         /* inter-node topology */
+    int nodes_per_leaf;             /* fat-tree: nodes under one leaf switch */
+    int spines;                     /* fat-tree: spine switches, each linked to every leaf */
+    double oversubscription;        /* fat-tree: leaf down capacity / up capacity, >= 1 */
+    int ps_nodes;                   /* dedicated parameter-server machines, >= 0 */
+    bool sharp;                     /* the InfiniBand switches reduce (SHARP): NCCL's CollNet */
+};
+
+enum bench_kind {
+    BENCH_NONE,       /* no <benchmark> element */
+    BENCH_P2P,        /* point-to-point messages between pairs of hosts */
+    BENCH_COLLECTIVE, /* a collective over the GPUs */
+};
+
+struct bench_pair {
+    char *src; /* host name */
+    char *dst; /* host name */
+    int line;  /* line of the <pair> element, for messages */
+};
+
+struct benchmark {
+    enum bench_kind kind;         /* which benchmark */
+    double begin_B;               /* first message size, bytes, > 0 */
+    double end_B;                 /* last message size (inclusive bound), bytes, >= begin_B */
+    double factor;                /* size multiplier between rows, > 1 (or 1 when begin == end) */
+    double timeout_s;             /* deadline of each transfer, simulated seconds */
+    struct bench_pair *pairs;     /* p2p: endpoints, run one pair after another */
+    size_t npairs;                /* p2p: number of pairs, >= 1 */
+    enum coll_op op;              /* collective: which one */
+    enum coll_algo_id algo;        /* collective: algorithm (default nccl) */
+    struct nccl_opts nccl;        /* collective: nccl-algo, proto, channels (nccl family) */
+    enum coll_level level;        /* collective: message or flow level */
+    int gpus;                     /* collective: ranks (first GPUs); 0 = all */
+    int chunks;                   /* collective: pipeline chunks (tree, broadcast) */
+    double *sizes;                /* explicit sizes instead of begin/factor/end (dmlsim validate),
+                                     not owned by the scenario; NULL normally */
+    size_t nsizes;                /* number of explicit sizes */
+    int line;                     /* line of the <benchmark> element */
+};
+
+struct model_spec {
+    bool present;           /* a <model> element was given */
+    char *preset;           /* preset name, or NULL for explicit layers */
+    struct gpt_config gpt;  /* gpt / bert-large shape (defaults filled in) */
+    struct model explicit_; /* explicit layers (activations as given, in bytes) */
+    int line;               /* line of <model> */
+};
+
+enum strategy_id {
+    STRAT_NONE,      /* no <training> */
+    STRAT_ALLREDUCE, /* synchronous data parallelism with all-reduce */
+    STRAT_PS,        /* parameter server */
+};
+
+enum ps_mode {
+    PS_SYNC,  /* a shard advances when its quorum of pushes has arrived */
+    PS_ASYNC, /* pushes applied as they come, within the staleness bound */
+};
+
+struct ps_spec {
+    int shards;        /* K >= 1 */
+    bool dedicated;    /* shards on ps-nodes machines (else on the worker nodes' CPU hosts) */
+    bool split_bytes;  /* even split by bytes (else whole layers round-robin) */
+    enum ps_mode mode; /* sync or async */
+    int staleness;     /* async: largest accepted version lag tau */
+    int backup;        /* sync: backup workers b (quorum P - b) */
+    bool coordinator;  /* a global version coordinator actor */
+    int line;          /* line of <ps>, or of <training> when absent */
+};
+
+struct train_spec {
+    enum strategy_id strategy;       /* STRAT_NONE when absent */
+    enum coll_algo_id algo;        /* all-reduce algorithm (default nccl) */
+    struct nccl_opts nccl;        /* nccl-algo, proto, channels (nccl family) */
+    enum coll_level level;        /* message or flow level */
+    int batch;                    /* samples per GPU per step */
+    int steps;                    /* steps to simulate */
+    enum gpu_dtype dtype;         /* training precision */
+    enum optimizer opt;           /* optimizer */
+    double bucket_B;              /* gradient bucket size, bytes */
+    bool overlap;                 /* all-reduce buckets during the backward */
+    int gpus;                     /* workers (first GPUs); 0 = all */
+    double timeout_s;             /* deadline of every wait */
+    int chunks;                   /* pipeline chunks (tree) */
+    struct ps_spec ps;            /* parameter-server settings (strategy ps) */
+    bool trace;                   /* record a trace of the run (set by --trace) */
+    int line;                     /* line of <training> */
+};
+
+enum fault_spec_kind {
+    FS_CRASH,     /* <crash> */
+    FS_STRAGGLER, /* <straggler> */
+    FS_LINK_DOWN, /* <link-down> */
+    FS_DEGRADE,   /* <degrade> */
+    FS_PARTITION, /* <partition> */
+    FS_CORRUPT,   /* <corrupt-batch> */
+    FS_MTBF,      /* <mtbf> */
+};
+
+/* One child of <faults>, as written (fault.h materialises the plan). */
+struct fault_spec {
+    enum fault_spec_kind kind;
+    char *host;         /* crash, straggler, corrupt-batch: a host or node name; NULL = all */
+    char *link;         /* link-down, degrade: a link name */
+    char *node;         /* link-down, degrade: a node whose NIC links are meant */
+    char *groups;       /* partition: "node0,node1|node2" */
+    double at_s;        /* when (crash, link faults, partition), or -1 */
+    int step;           /* crash or corrupt batch at this step, or -1 */
+    double for_s;       /* duration (straggler, link faults, partition heal-after), -1 = forever */
+    double restart_s;   /* crash: restart delay, -1 = none; mtbf: repair time */
+    double factor;      /* straggler slowdown (> 1) / degrade bandwidth factor (0 < f <= 1) */
+    double sigma;       /* straggler jitter: lognormal sigma, 0 = none */
+    double probability; /* corrupt-batch: per (worker, step) probability, 0 = none */
+    bool weibull;       /* mtbf: Weibull (else exponential) */
+    double mtbf_s;      /* mtbf: mean time between failures per GPU */
+    double shape;       /* mtbf: Weibull shape k */
+    double until_s;     /* mtbf: horizon of the process */
+    int line;           /* line of the element */
+};
+
+enum ckpt_target {
+    CKPT_LOCAL_NVME, /* each node's NVMe */
+    CKPT_CACHE,      /* a node-memory cache in front of the remote store (fast write, flush) */
+    CKPT_REMOTE,     /* the remote store host */
+};
+
+struct checkpoint_spec {
+    bool present;    /* a <checkpoint> element was given */
+    int every_steps; /* every N steps, or 0 */
+    double every_s;  /* every T simulated seconds (first step boundary after), or 0 */
+    bool async;      /* snapshot, then write in the background */
+    enum ckpt_target target;
+    int line;
+};
+
+struct recovery_spec {
+    bool elastic;               /* continue with the survivors (else wait for replacements) */
+    double rendezvous_s;        /* how long the rendezvous waits for survivors to report */
+    double replacement_s;       /* policy wait: how long it waits for crashed workers */
+    double straggler_threshold; /* remove a worker slower than this x the median ... */
+    int straggler_steps;        /* ... for this many consecutive steps (0 = never) */
+    int line;
+};
+
+struct expect_spec {
+    char *metric; /* a metric name (expect.h) */
+    double min;   /* lower bound, -inf if absent */
+    double max;   /* upper bound, +inf if absent */
+    int line;
+};
+
+struct scenario {
+    char *path;                  /* the scenario file as given */
+    char *name;                  /* name attribute, or the file's base name without .xml */
+    unsigned long seed;          /* seed of every random draw (default 1) */
+    enum net_model net_model;    /* SimGrid network model */
+    bool has_cluster;            /* true: generated cluster; false: platform_file */
+    struct cluster_spec cluster; /* when has_cluster */
+    int cluster_line;            /* line of <cluster> or <platform> */
+    char *platform_file;         /* when !has_cluster: path resolved against the scenario's dir */
+    char *calib_file;            /* <calib file>, resolved against the scenario's dir, or NULL */
+    struct benchmark bench;      /* kind BENCH_NONE when absent */
+    struct model_spec model;     /* present == false when absent */
+    struct train_spec train;     /* strategy STRAT_NONE when absent */
+    struct fault_spec *faults;   /* <faults> children */
+    size_t nfaults;              /* number of them */
+    struct checkpoint_spec ckpt; /* <checkpoint> */
+    struct recovery_spec rec;    /* <recovery> (defaults when absent) */
+    struct expect_spec *expects; /* <expect> elements */
+    size_t nexpects;             /* number of them */
+};
+
+/* A command-line override "element.attribute=value", applied to the first such element before
+ * validation (command line > scenario XML > defaults). */
+struct scenario_override {
+    const char *path;  /* "element.attribute" */
+    const char *value; /* new value */
+};
+
+/* Loads and checks `path` into `sc` (zeroed first). On failure returns the code, fills `err`, and
+ * leaves `sc` empty (nothing to release). */
+enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmlsim_error *err);
+
+/* scenario_load with overrides; an override naming an element the scenario lacks is an error. */
+enum dmlsim_err scenario_load_with(const char *path, const struct scenario_override *ov, size_t nov,
+                                   struct scenario *sc, struct dmlsim_error *err);
+
+/* Builds the scenario's model (preset or explicit) for its training dtype into `m`. */
+void scenario_build_model(const struct scenario *sc, struct model *m);
+
+/* Frees what scenario_load allocated; `sc` may be zeroed or already released. */
+void scenario_release(struct scenario *sc);
+
+/* Invariants of a loaded scenario, for asserts. */
+bool scenario_is_sane(const struct scenario *sc);
+
+/* The topology as written in scenarios: "star", "fat-tree", "flat". */
+const char *topology_name(enum topology t);
+
+/* Total GPUs of a generated cluster. */
+int cluster_gpu_count(const struct cluster_spec *c);
+
+#endif

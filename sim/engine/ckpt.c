@@ -1,0 +1,212 @@
+/* ckpt.c - checkpoint writes and restores as transfers and disk operations (see ckpt.h). */
+#include "ckpt.h"
+
+#include "net.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/disk.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_EXTRA_B 4096.0 /* step, RNG state and data position */
+#define IO_DEADLINE_S 3600.0 /* checkpoint I/O is not watched by the collective watchdog */
+
+double ckpt_size(const struct model *m, double params, enum gpu_dtype dtype, enum optimizer opt)
+{
+    (void)m;
+    struct model one;
+    model_init(&one, "one");
+    model_add(&one, "p", params, 0, 0, 0);
+    struct memory_need need = model_memory(&one, dtype, opt, 0);
+    model_release(&one);
+    return need.weights_B + need.optimizer_B + STATE_EXTRA_B;
+}
+
+void ckpt_init(struct ckpt *c, const struct scenario *sc, const struct platform *pf, double size_B,
+               struct run_record *rec)
+{
+    memset(c, 0, sizeof *c);
+    c->sc = sc;
+    c->pf = pf;
+    c->size_B = size_B;
+    c->rec = rec;
+}
+
+bool ckpt_due(struct ckpt *c, int steps_done, double last_time_s, double now_s)
+{
+    const struct checkpoint_spec *s = &c->sc->ckpt;
+    if (!s->present || steps_done <= 0) return false;
+    if (s->every_steps > 0) return steps_done % s->every_steps == 0;
+    return floor(now_s / s->every_s) > floor(last_time_s / s->every_s);
+}
+
+sg_host_t ckpt_node_cpu(const struct platform *pf, sg_host_t gpu)
+{
+    const char *node = sg_host_get_property_value(gpu, "node");
+    for (size_t i = 0; node && i < pf->ncpus; i++) {
+        const char *n = sg_host_get_property_value(pf->cpu_hosts[i], "node");
+        if (n && strcmp(n, node) == 0) return pf->cpu_hosts[i];
+    }
+    return NULL;
+}
+
+static sg_disk_t disk_of(sg_host_t h)
+{
+    unsigned int n = 0;
+    sg_disk_t *disks = NULL;
+    sg_host_get_disks(h, &n, &disks);
+    sg_disk_t d = n > 0 ? disks[0] : NULL;
+    free(disks);
+    return d;
+}
+
+/* One stage of a write or restore, run by an actor on the stage's host. */
+struct job {
+    struct ckpt *c;
+    char in[32];          /* mailbox to receive the data from, or "" to start with it */
+    int disk_read;        /* read it from this host's disk first */
+    int disk_write;       /* write it to this host's disk after receiving */
+    sg_host_t next;       /* forward to this host next (another job there), or NULL */
+    char out[32];         /* or send it to this mailbox (a waiting actor), or "" */
+    sg_sem_t received;    /* released once the data is here (the snapshot point), or NULL */
+    sg_sem_t counted;     /* released when the checkpoint counts, or NULL */
+    int counts_after;     /* 1: after the disk write, 2: on receipt (the cache) */
+    int steps;            /* steps it captures */
+    double version;       /* version it captures (PS) */
+    double *version_slot; /* where to record the version when it counts */
+    int flush_to_store;   /* cache: after counting, flush to the storage host */
+};
+
+static int token;
+
+static void job_actor(int argc, char **argv);
+
+static void spawn_job(struct job *j, sg_host_t h)
+{
+    sg_actor_t a = sg_actor_init("ckpt-job", h);
+    sg_actor_set_data(a, j);
+    sg_actor_start(a, job_actor, 0, NULL);
+}
+
+static void count(struct job *j)
+{
+    struct ckpt *c = j->c;
+    if (j->steps > c->last_step || j->version_slot != NULL) {
+        c->last_step = j->steps > c->last_step ? j->steps : c->last_step;
+        if (j->version_slot) *j->version_slot = j->version;
+    }
+    c->completed += 1;
+    if (c->rec)
+        run_event_add(c->rec, simgrid_get_clock(), RUN_CHECKPOINT, j->steps, 0,
+                     "checkpoint of step %d counts", j->steps);
+    if (j->counted) sg_sem_release(j->counted);
+}
+
+static void job_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct job *j = sg_actor_self_get_data();
+    struct ckpt *c = j->c;
+    double timeout = IO_DEADLINE_S;
+    sg_disk_t disk = disk_of(sg_host_self());
+    if (j->in[0]) {
+        void *p;
+        if (net_recv(sg_mailbox_by_name(j->in), &p, timeout) != NET_OK) goto out;
+        if (j->received) sg_sem_release(j->received);
+    }
+    if (j->disk_read && disk) sg_disk_read(disk, (sg_size_t)c->size_B);
+    if (j->counts_after == 2) count(j);
+    if (j->disk_write && disk) sg_disk_write(disk, (sg_size_t)c->size_B);
+    if (j->counts_after == 1) count(j);
+    if (j->next != NULL) {
+        struct job *n = xbt_new0(struct job, 1);
+        *n = *j;
+        snprintf(n->in, sizeof n->in, "ckpt-%d", c->seq++);
+        n->next = NULL;
+        n->received = NULL;
+        n->disk_read = 0;
+        n->disk_write = 1;
+        n->counts_after = j->counts_after == 2 ? 0 : 1; /* the cache already counted */
+        n->counted = j->counts_after == 2 ? NULL : j->counted;
+        spawn_job(n, j->next);
+        net_send(sg_mailbox_by_name(n->in), &token, c->size_B, timeout);
+    }
+    if (j->out[0]) net_send(sg_mailbox_by_name(j->out), &token, c->size_B, timeout);
+out:
+    free(j);
+}
+
+double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version,
+                  double *version_slot)
+{
+    const struct checkpoint_spec *s = &c->sc->ckpt;
+    double t0 = simgrid_get_clock(), timeout = IO_DEADLINE_S;
+    sg_host_t cpu = ckpt_node_cpu(c->pf, host), store = c->pf->storage;
+    struct job *j = xbt_new0(struct job, 1);
+    j->c = c;
+    j->steps = steps_done;
+    j->version = version;
+    j->version_slot = version_slot;
+    snprintf(j->in, sizeof j->in, "ckpt-%d", c->seq++);
+    j->received = sg_sem_init(0);
+    j->counted = sg_sem_init(0);
+    sg_host_t first;
+    if (s->target == CKPT_REMOTE && !s->async) { /* straight to the store */
+        first = store ? store : cpu;
+        j->disk_write = 1;
+        j->counts_after = 1;
+    } else if (s->target == CKPT_REMOTE) { /* snapshot to host memory, then to the store */
+        first = cpu ? cpu : store;
+        j->next = cpu && store ? store : NULL;
+        j->disk_write = j->next ? 0 : 1;
+        j->counts_after = j->next ? 0 : 1;
+    } else if (s->target == CKPT_LOCAL_NVME) {
+        first = cpu ? cpu : store;
+        j->disk_write = 1;
+        j->counts_after = 1;
+    } else { /* cache: counts on receipt in node memory, flushed to the store afterwards */
+        first = cpu ? cpu : store;
+        j->counts_after = 2;
+        j->next = cpu && store ? store : NULL;
+    }
+    sg_sem_t received = j->received, counted = j->counted;
+    spawn_job(j, first);
+    net_send(sg_mailbox_by_name(j->in), &token, c->size_B, timeout);
+    if (s->async)
+        sg_sem_acquire_timeout(received, timeout);
+    else
+        sg_sem_acquire_timeout(counted, timeout);
+    double blocked = simgrid_get_clock() - t0;
+    c->overhead_s += blocked;
+    /* The semaphores live until the end of the run: a background stage may still release them. */
+    return blocked;
+}
+
+double ckpt_restore(struct ckpt *c, sg_host_t host)
+{
+    if (c->completed == 0) return 0;
+    const struct checkpoint_spec *s = &c->sc->ckpt;
+    double t0 = simgrid_get_clock();
+    sg_host_t cpu = ckpt_node_cpu(c->pf, host), src;
+    src = s->target == CKPT_REMOTE || cpu == NULL ? c->pf->storage : cpu;
+    if (src == NULL) return 0;
+    struct job *j = xbt_new0(struct job, 1);
+    j->c = c;
+    j->disk_read = s->target != CKPT_CACHE;
+    snprintf(j->out, sizeof j->out, "ckpt-%d", c->seq++);
+    char mb[32];
+    snprintf(mb, sizeof mb, "%s", j->out);
+    spawn_job(j, src);
+    void *p;
+    net_recv(sg_mailbox_by_name(mb), &p, IO_DEADLINE_S);
+    return simgrid_get_clock() - t0;
+}

@@ -1,0 +1,58 @@
+/* ckpt.h - checkpoints: how long writing and restoring the training state takes.
+ *
+ * Size: every parameter's weight (training dtype) and optimizer state (plus the FP32 master copy
+ * in mixed precision), and 4 KiB for the step, RNG state and data position. Writes and reads are
+ * real transfers and disk operations on the platform (SimGrid comms and sg_disk_write/read):
+ *   local-nvme  GPU -> its node's CPU host (PCIe) -> the node's NVMe disk; every node keeps its
+ *               own copy (written in parallel; modelled on the writer's node), restored locally;
+ *   cache       GPU -> node CPU memory (the cache: the checkpoint counts once it is there), then
+ *               a background flush to the storage host over the network and its disk;
+ *   remote      GPU -> storage host over the network -> its disk; restored from there.
+ * Sync mode: the writer waits until the checkpoint counts (durable on disk, or in the cache).
+ * Async mode: the writer waits only for the snapshot to reach its node's memory; the rest runs in
+ * the background and the checkpoint counts when it is durable. Only counted checkpoints are
+ * restored from.
+ */
+#ifndef DMLSIM_CKPT_H
+#define DMLSIM_CKPT_H
+
+#include "model.h"
+#include "platform.h"
+#include "scenario.h"
+#include "run.h"
+
+struct ckpt {
+    const struct scenario *sc;
+    const struct platform *pf;
+    double size_B;       /* bytes of one checkpoint */
+    int last_step;       /* steps captured by the last checkpoint that counts (0 = none) */
+    double last_version; /* PS: per-use version captured (see ps.c) */
+    double completed;    /* checkpoints that counted */
+    double overhead_s;   /* time writers spent blocked */
+    struct run_record *rec; /* where completions are logged, or NULL */
+    int seq;             /* unique mailbox names */
+};
+
+/* Bytes of the state of `params` parameters (a replica or a shard). */
+double ckpt_size(const struct model *m, double params, enum gpu_dtype dtype, enum optimizer opt);
+
+void ckpt_init(struct ckpt *c, const struct scenario *sc, const struct platform *pf, double size_B,
+               struct run_record *rec);
+
+/* Is a checkpoint due after `steps_done` steps, at time now (every N steps / every T)? */
+bool ckpt_due(struct ckpt *c, int steps_done, double last_time_s, double now_s);
+
+/* Writes the state after `steps_done` steps from `host` (called by an actor on it). Returns the
+ * time the writer was blocked. On completion (durable / in the cache) last_step = steps_done and
+ * *version_slot (if not NULL) = version. */
+double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version,
+                  double *version_slot);
+
+/* Restores the last counted checkpoint to `host` (called by an actor on it); returns the time it
+ * took (0 when there is none). */
+double ckpt_restore(struct ckpt *c, sg_host_t host);
+
+/* The CPU host of the node `gpu` belongs to (property node), or NULL. */
+sg_host_t ckpt_node_cpu(const struct platform *pf, sg_host_t gpu);
+
+#endif

@@ -1,0 +1,281 @@
+/* collective.c - the algorithm table and the send/receive building blocks (see collective.h). */
+#include "collective.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert((int)COLL_ALLREDUCE == NCCL_FUNC_ALLREDUCE &&
+                       (int)COLL_BROADCAST == NCCL_FUNC_BROADCAST,
+               "enum coll_op and enum nccl_func share their order");
+
+static const struct coll_algo algos[] = {
+#define COLL_X_ROW(id, name, ops, flow, data, check, run, describe) \
+    {COLL_ALGO_##id, name, ops, flow, data, check, run, describe},
+        COLL_ALGO_TABLE(COLL_X_ROW)
+#undef COLL_X_ROW
+};
+
+const struct coll_algo *collective_get(enum coll_algo_id id)
+{
+    assert(id >= 0 && id < COLL_NALGOS);
+    return &algos[id];
+}
+
+const struct coll_algo *collective_find(const char *name)
+{
+    enum coll_algo_id id;
+    return coll_algo_find(name, &id) ? &algos[id] : NULL;
+}
+
+void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *hosts,
+                           double timeout_s)
+{
+    memset(w, 0, sizeof *w);
+    w->nranks = nranks;
+    w->hosts = xbt_new(sg_host_t, nranks);
+    w->node_of = xbt_new(int, nranks);
+    w->timeout_s = timeout_s;
+    w->chunks = 1;
+    w->level = COLL_MESSAGE;
+    w->nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
+    for (int r = 0; r < nranks; r++) {
+        w->hosts[r] = hosts[r];
+        const char *node = sg_host_get_property_value(hosts[r], "node");
+        w->node_of[r] = node ? atoi(node) : -1 - r;
+    }
+    /* Equal, consecutive groups: blocks of G ranks, one node per block, no node twice. */
+    int G = 1;
+    while (G < nranks && w->node_of[G] == w->node_of[0])
+        G++;
+    bool uniform = nranks % G == 0;
+    for (int r = 1; r < nranks && uniform; r++) {
+        bool block_start = r % G == 0;
+        uniform = block_start ? w->node_of[r] != w->node_of[r - 1]
+                              : w->node_of[r] == w->node_of[r - 1];
+    }
+    w->per_node = uniform ? G : 0;
+}
+
+void collective_world_release(struct coll_world *w)
+{
+    coll_nccl_topo_free(w->topo);
+    free(w->hosts);
+    free(w->node_of);
+    memset(w, 0, sizeof *w);
+}
+
+const char *collective_check(const struct coll_world *w, const struct coll_algo *algo,
+                             enum coll_op op, bool data)
+{
+    static char why[320];
+    if (!(algo->ops & COLL_OP_BIT(op))) {
+        snprintf(why, sizeof why, "%s does not implement %s; expected one of: %s", algo->name,
+                 collective_op_name(op), coll_algo_names_for(op, false));
+        return why;
+    }
+    if (w->level == COLL_FLOW && !algo->flow) {
+        snprintf(why, sizeof why, "%s has no flow level; expected one of: %s", algo->name,
+                 coll_algo_names_for(op, true));
+        return why;
+    }
+    if (data && (!algo->data || op == COLL_BROADCAST)) {
+        snprintf(why, sizeof why, "%s cannot carry data buffers for %s", algo->name,
+                 collective_op_name(op));
+        return why;
+    }
+    return algo->check ? algo->check(w) : NULL;
+}
+
+/* Payloads carry no data (the bytes are simulated); every message points at this token. */
+static int token;
+
+static sg_mailbox_t pair_mailbox(const struct coll_world *w, int from, int to)
+{
+    char name[48];
+    snprintf(name, sizeof name, "c%d:%d>%d", w->epoch, from, to);
+    return sg_mailbox_by_name(name);
+}
+
+sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag)
+{
+    if (tag < 0) return pair_mailbox(w, from, to);
+    char name[56];
+    snprintf(name, sizeof name, "c%d:%d>%d#%d", w->epoch, from, to, tag);
+    return sg_mailbox_by_name(name);
+}
+
+static double deadline(const struct coll_world *w)
+{
+    return simgrid_get_clock() + w->timeout_s;
+}
+
+sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                         sg_mailbox_t mb, void *payload, double size_B)
+{
+    if (w->traffic && from && to) traffic_add(w->traffic, from, to, size_B);
+    if (w->sent_msgs && me >= 0 && me < w->nranks) w->sent_msgs[me] += 1;
+    return net_isend(mb, payload ? payload : &token, size_B);
+}
+
+static void account(const struct coll_world *w, int me, int to, double size_B)
+{
+    if (w->traffic) traffic_add(w->traffic, w->hosts[me], w->hosts[to], size_B);
+    if (w->sent_msgs) w->sent_msgs[me] += 1;
+}
+
+static enum net_status worst(enum net_status a, enum net_status b)
+{
+    return a > b ? a : b;
+}
+
+enum net_status coll_send(const struct coll_world *w, int me, int to, double size_B)
+{
+    account(w, me, to, size_B);
+    return net_send(pair_mailbox(w, me, to), &token, size_B, w->timeout_s);
+}
+
+enum net_status coll_recv(const struct coll_world *w, int me, int from)
+{
+    void *p;
+    return net_recv(pair_mailbox(w, from, me), &p, w->timeout_s);
+}
+
+enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
+                                     const int *to_tag, int nto, double size_B, const int *from,
+                                     const int *from_tag, int nfrom)
+{
+    double end = deadline(w);
+    sg_comm_t local[16], *c = nto + nfrom <= 16 ? local : xbt_new(sg_comm_t, nto + nfrom);
+    void *p;
+    for (int i = 0; i < nfrom; i++)
+        c[i] = net_irecv(coll_mailbox(w, from[i], me, from_tag ? from_tag[i] : -1), &p);
+    for (int i = 0; i < nto; i++)
+        c[nfrom + i] =
+                coll_post_send(w, me, w->hosts[me], w->hosts[to[i]],
+                               coll_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1), NULL, size_B);
+    enum net_status st = NET_OK;
+    for (int i = 0; i < nto + nfrom; i++) /* every handle is waited on, so every one is freed */
+        st = worst(st, net_wait(c[i], end));
+    if (c != local) free(c);
+    return st;
+}
+
+enum net_status coll_exchange(const struct coll_world *w, int me, const int *to, int nto,
+                              double size_B, const int *from, int nfrom)
+{
+    return coll_exchange_tagged(w, me, to, NULL, nto, size_B, from, NULL, nfrom);
+}
+
+enum net_status coll_sendrecv_data(const struct coll_world *w, int me, int to, double size_B,
+                                   const float *src, size_t nsrc, int from, float *dst, size_t ndst,
+                                   bool reduce)
+{
+    double end = deadline(w);
+    float *copy = xbt_new(float, nsrc ? nsrc : 1), *got = NULL;
+    memcpy(copy, src, nsrc * sizeof *copy);
+    sg_comm_t rc = net_irecv(pair_mailbox(w, from, me), (void **)&got);
+    account(w, me, to, size_B);
+    sg_comm_t sc = net_isend(pair_mailbox(w, me, to), copy, size_B);
+    enum net_status rs = net_wait(rc, end), ss = net_wait(sc, end);
+    if (ss != NET_OK) free(copy); /* a payload whose transfer failed stays with its sender */
+    if (rs == NET_OK) {
+        for (size_t i = 0; i < ndst; i++)
+            dst[i] = reduce ? dst[i] + got[i] : got[i];
+        free(got);
+    }
+    return worst(rs, ss);
+}
+
+enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from)
+{
+    return coll_exchange(w, me, &to, to >= 0, size_B, &from, from >= 0);
+}
+
+enum net_status coll_recv_all(const struct coll_world *w, int me, const int *from, int n)
+{
+    return coll_exchange(w, me, NULL, 0, 0, from, n);
+}
+
+enum net_status coll_send_all(const struct coll_world *w, int me, const int *to, int n,
+                              double size_B)
+{
+    return coll_exchange(w, me, to, n, size_B, NULL, 0);
+}
+
+void coll_ring_block(size_t count, int n, int b, size_t *first, size_t *len)
+{
+    size_t lo = count * (size_t)b / (size_t)n, hi = count * (size_t)(b + 1) / (size_t)n;
+    *first = lo;
+    *len = hi - lo;
+}
+
+/* One ring phase: n - 1 steps of size_B / n, or at flow level one flow of (n - 1) size_B / n and
+ * the n - 2 step latencies it stands for. With data, step s of the reduce-scatter sends block
+ * (idx - s) and adds the left neighbour's block (idx - s - 1) into this rank's; the all-gather
+ * sends block (idx + 1 - s) and copies block (idx - s). */
+static enum net_status ring_phase(const struct coll_world *w, const int *members, int n, int idx,
+                                  double size_B, float *data, bool reduce)
+{
+    if (n < 2) return NET_OK;
+#define MEMBER(i) (members ? members[(i)] : (i)) /* NULL members: the whole world in rank order */
+    int me = MEMBER(idx), right = MEMBER((idx + 1) % n), left = MEMBER((idx + n - 1) % n);
+#undef MEMBER
+    enum net_status st = NET_OK;
+    if (w->level == COLL_FLOW && data == NULL) {
+        st = coll_sendrecv(w, me, right, (n - 1) * size_B / n, left);
+        if (st == NET_OK && n > 2)
+            sg_actor_sleep_for((n - 2) * sg_host_get_route_latency(w->hosts[me], w->hosts[right]));
+        return st;
+    }
+    size_t count = (size_t)(size_B / 4), sf, sl, rf, rl;
+    int shift = reduce ? 0 : 1;
+    for (int step = 0; step < n - 1 && st == NET_OK; step++) {
+        if (data == NULL) {
+            st = coll_sendrecv(w, me, right, size_B / n, left);
+            continue;
+        }
+        coll_ring_block(count, n, ((idx + shift - step) % n + n) % n, &sf, &sl);
+        coll_ring_block(count, n, ((idx + shift - step - 1) % n + n) % n, &rf, &rl);
+        st = coll_sendrecv_data(w, me, right, size_B / n, data + sf, sl, left, data + rf, rl,
+                                reduce);
+    }
+    return st;
+}
+
+enum net_status coll_ring_reduce_scatter(const struct coll_world *w, const int *members, int n,
+                                         int idx, double size_B, float *data)
+{
+    return ring_phase(w, members, n, idx, size_B, data, true);
+}
+
+enum net_status coll_ring_allgather(const struct coll_world *w, const int *members, int n, int idx,
+                                    double size_B, float *data)
+{
+    return ring_phase(w, members, n, idx, size_B, data, false);
+}
+
+enum net_status collective_run(const struct coll_world *w, const struct coll_algo *algo,
+                               enum coll_op op, int rank, double size_B, float *data)
+{
+    assert(rank >= 0 && rank < w->nranks && w->chunks >= 1);
+    assert(algo->ops & COLL_OP_BIT(op));
+    return algo->run(w, op, rank, size_B, data);
+}
+
+const char *collective_describe(const struct coll_world *w, const struct coll_algo *algo,
+                                enum coll_op op, double size_B, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (algo->describe) algo->describe(w, op, size_B, buf, len);
+    return buf;
+}

@@ -1,0 +1,182 @@
+/* collective.h - collectives as real message protocols between rank actors.
+ *
+ * Every rank runs the same algorithm function in its own actor; the ranks talk only through
+ * coll_send / coll_recv (one mailbox per ordered pair of ranks, so messages between two ranks are
+ * matched in order), which go through net.h with the world's deadline. Nothing here computes a
+ * time: the times are what SimGrid gives the messages (and the software latencies a protocol
+ * adds, slept by the rank that pays them). Reductions are taken as free (on a GPU they run at
+ * memory bandwidth inside the communication kernel, a small fraction of the transfer).
+ *
+ * Algorithms are a table of function pointers, as nccl-tests' struct testColl: adding one is one
+ * file (sim/coll_<name>.c) and one row in collective.c. A row is the whole contract: its name,
+ * the operations it implements, whether it has a flow level and can carry data, its check of the
+ * world it is given (called by every user at start-up and again after every membership change),
+ * the run function, and an optional description of what it would do for a size (NCCL's choice of
+ * algorithm, protocol and channels). Every list of names is generated from the table.
+ * Levels:
+ *   COLL_MESSAGE: every step of every algorithm is a message (chunk level);
+ *   COLL_FLOW:    for the rings, one flow per rank (per channel) per phase carrying the whole
+ *                 phase's bytes, plus the latencies of the steps it stands for, which serves very
+ *                 large P. Only algorithms whose row says so have it.
+ * Sizes follow nccl-tests: all-reduce and broadcast of S bytes leave S bytes on every rank;
+ * all-gather and reduce-scatter of S bytes move S / P from or to each rank.
+ * Data: a run may carry a real float buffer per rank (NULL = timing only): all-reduce sums the
+ * ranks' buffers of S / 4 floats into every rank's, whatever the algorithm. Reduce-scatter and
+ * all-gather place blocks as the algorithm's rings own them: the ring's position idx holds block
+ * (idx + 1) mod n (coll_ring_block); the nccl family cuts the buffer into one slice per channel
+ * and each slice into blocks by the rank's position in that channel's ring. Messages then carry
+ * copies of the blocks; the simulated sizes are unchanged.
+ */
+#ifndef DMLSIM_COLLECTIVE_H
+#define DMLSIM_COLLECTIVE_H
+
+#include "coll_op.h"
+#include "nccl_tune.h"
+#include "net.h"
+#include "traffic.h"
+
+#include <simgrid/forward.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+
+struct netcal;    /* calibration of the simulated network (netcal.h) */
+struct nccl_topo; /* what coll_nccl.c learns of the world's platform, built on first use */
+
+struct coll_world {
+    int nranks;                  /* P */
+    sg_host_t *hosts;            /* rank -> host */
+    int *node_of;                /* rank -> node index (the host's "node" property) */
+    int per_node;                /* G when every node holds G consecutive ranks, else 0 */
+    double timeout_s;            /* deadline of every wait, from its start */
+    int chunks;                  /* pipeline chunks for tree and broadcast, >= 1 */
+    enum coll_level level;       /* message or flow level */
+    struct traffic *traffic;     /* where sends are recorded; may be NULL */
+    double *sent_msgs;           /* per rank: messages sent; may be NULL */
+    int epoch;                   /* membership epoch: mailboxes are per epoch, so a message of a
+                                    failed collective can never be taken by the next one */
+    struct nccl_opts nccl;       /* NCCL_ALGO / NCCL_PROTO / channel limits for the nccl family */
+    const struct netcal *netcal; /* network calibration applied by the nccl family; may be NULL */
+    struct nccl_topo *topo;      /* owned; built by the nccl family on first use */
+};
+
+struct coll_algo {
+    enum coll_algo_id id; /* its row in COLL_ALGO_TABLE (coll_op.h) */
+    const char *name; /* as written in scenarios: "nccl", "ring", ... */
+    unsigned ops;     /* COLL_OP_BIT of every operation it implements */
+    bool flow;        /* has a flow level */
+    bool data;        /* can carry data buffers */
+    /* NULL if it can run on `w`, else why not; NULL pointer: any world. */
+    const char *(*check)(const struct coll_world *w);
+    /* Runs `op` of size_B bytes on this rank; data: this rank's S / 4 floats, or NULL. */
+    enum net_status (*run)(const struct coll_world *w, enum coll_op op, int rank, double size_B,
+                           float *data);
+    /* Optional: what it does for `op` of size_B on `w` ("ring/Simple/16ch"), into buf. */
+    void (*describe)(const struct coll_world *w, enum coll_op op, double size_B, char *buf,
+                     size_t len);
+};
+
+/* Fills a world of `nranks` ranks on hosts[0..nranks) (copied), nodes from each host's "node"
+ * property (a host without one is a node of its own), with deadline timeout_s, message level,
+ * one chunk and automatic NCCL choices; release with collective_world_release. */
+void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *hosts,
+                           double timeout_s);
+void collective_world_release(struct coll_world *w);
+
+/* NULL if `algo` can run `op` (with data if `data`) on `w`, else why not: the one check every
+ * caller makes, at start-up and after every membership change. */
+const char *collective_check(const struct coll_world *w, const struct coll_algo *algo,
+                             enum coll_op op, bool data);
+
+/* The row of algorithm `id` / the algorithm called `name` (NULL if none). */
+const struct coll_algo *collective_get(enum coll_algo_id id);
+const struct coll_algo *collective_find(const char *name);
+
+/* Runs `op` on this rank with `algo` (which must implement it: collective_check). */
+enum net_status collective_run(const struct coll_world *w, const struct coll_algo *algo,
+                               enum coll_op op, int rank, double size_B, float *data);
+
+/* What `algo` does for a size ("" when its row has no describe), into buf; returns buf. */
+const char *collective_describe(const struct coll_world *w, const struct coll_algo *algo,
+                                enum coll_op op, double size_B, char *buf, size_t len);
+
+/* ---- building blocks for the algorithm files ---- */
+
+/* The mailbox of messages from `from` to `to` on channel `tag` of w's epoch (tag < 0: the plain
+ * pair mailbox); ids may go beyond the ranks for protocol helpers (a switch). */
+sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag);
+
+/* Posts a send of size_B bytes on `mb` (payload NULL: timing only), recorded as traffic from
+ * host `from` to host `to` (not if either is NULL) and as a message of rank `me` (not if me is
+ * not a rank). */
+sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                         sg_mailbox_t mb, void *payload, double size_B);
+
+/* Depth of rank r in the binary heap tree (children 2r+1, 2r+2): floor(log2(r + 1)). */
+int coll_heap_depth(int r);
+
+/* Whether chunk k is one of the c chunks of a pipelined schedule. */
+bool coll_in_range(int k, int c);
+
+/* Sends size_B bytes from rank `me` to rank `to` / receives the next message from `from`. */
+enum net_status coll_send(const struct coll_world *w, int me, int to, double size_B);
+enum net_status coll_recv(const struct coll_world *w, int me, int from);
+
+/* One step of a schedule: posts sends of size_B to each of to[0..nto) and receives from each of
+ * from[0..nfrom) at once, then waits for all of them; the worst status wins. With `tag` >= 0 the
+ * mailboxes are those of that channel (several concurrent protocols between the same pair). */
+enum net_status coll_exchange(const struct coll_world *w, int me, const int *to, int nto,
+                              double size_B, const int *from, int nfrom);
+enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
+                                     const int *to_tag, int nto, double size_B, const int *from,
+                                     const int *from_tag, int nfrom);
+
+/* Sends to `to` and receives from `from` at once (a ring or butterfly step); either may be < 0
+ * for none. */
+enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from);
+
+/* A ring step that carries data: sends a copy of src[0..nsrc) to `to` as size_B simulated bytes
+ * and receives `from`'s block (ndst floats, as that rank sends it) into dst, added when
+ * `reduce`, else copied. */
+enum net_status coll_sendrecv_data(const struct coll_world *w, int me, int to, double size_B,
+                                   const float *src, size_t nsrc, int from, float *dst, size_t ndst,
+                                   bool reduce);
+
+/* Receives one message from each of from[0..n) at once / sends size_B to each of to[0..n). */
+enum net_status coll_recv_all(const struct coll_world *w, int me, const int *from, int n);
+enum net_status coll_send_all(const struct coll_world *w, int me, const int *to, int n,
+                              double size_B);
+
+/* Block b of n of a buffer of `count` floats: [*first, *first + *len). */
+void coll_ring_block(size_t count, int n, int b, size_t *first, size_t *len);
+
+/* Ring phases over a group of world ranks members[0..n) (NULL: every rank, in rank order), `idx`
+ * being this rank's position: reduce-scatter and all-gather of size_B bytes in n - 1 steps of
+ * size_B / n; data (or NULL) is this rank's buffer of size_B / 4 floats. After the
+ * reduce-scatter, position idx holds block (idx + 1) mod n reduced. */
+enum net_status coll_ring_reduce_scatter(const struct coll_world *w, const int *members, int n,
+                                         int idx, double size_B, float *data);
+enum net_status coll_ring_allgather(const struct coll_world *w, const int *members, int n, int idx,
+                                    double size_B, float *data);
+
+/* The algorithms (one file each). */
+enum net_status coll_naive_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
+                               float *data);
+enum net_status coll_ring_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
+                              float *data);
+enum net_status coll_hd_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
+                            float *data);
+enum net_status coll_tree_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
+                              float *data);
+enum net_status coll_hier_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
+                              float *data);
+const char *coll_hier_check(const struct coll_world *w);
+const char *coll_nccl_check(const struct coll_world *w);
+enum net_status coll_nccl_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
+                              float *data);
+void coll_nccl_describe(const struct coll_world *w, enum coll_op op, double size_B, char *buf,
+                        size_t len);
+void coll_nccl_topo_free(struct nccl_topo *t);
+
+#endif

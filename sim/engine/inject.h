@@ -1,0 +1,70 @@
+/* inject.h - the fault injector every strategy shares.
+ *
+ * It plays the run's fault plan (fault.h: plain data, built before the engine starts) on the
+ * platform: timed events from one daemon actor, step-triggered crashes when the worker on the
+ * target host reaches the step (inject_step, called by every strategy's worker before a step),
+ * and the restarts crashes ask for. Crashes and restarts turn hosts off and on; stragglers switch
+ * the host's pstate; link faults act through the profiles the platform was loaded with. Every
+ * event goes to the run's events log. Strategies take part through hooks (what dies with a host,
+ * what starts again on it) and tell the injector when a survivor noticed a failure
+ * (inject_detected) and when training progressed (inject_progress); from these it measures the
+ * longest time to detect and to recover of the run.
+ * The keep host (the store / rendezvous) is never crashed: it holds what every recovery needs.
+ */
+#ifndef DMLSIM_INJECT_H
+#define DMLSIM_INJECT_H
+
+#include "fault.h"
+#include "run.h"
+
+#include <simgrid/forward.h>
+
+#include <stdbool.h>
+
+struct inject_hooks {
+    void (*crashed)(void *ctx, sg_host_t h);   /* before h goes down (NULL: nothing to do) */
+    void (*restarted)(void *ctx, sg_host_t h); /* after h is back: start its actors again */
+    int (*members)(void *ctx);                 /* workers training now, for the events log */
+    void *ctx;
+};
+
+struct restart_req;
+
+struct injector {
+    const struct fault_plan *plan;
+    struct run_record *rec;
+    struct inject_hooks hooks;
+    sg_host_t keep;               /* never crashed */
+    bool *fired;                  /* per plan event: a step-triggered crash already fired */
+    struct restart_req *restarts; /* restarts waiting for their time */
+    sg_sem_t wake;                /* a new restart request */
+    double pending_s;             /* earliest fault not recovered from, or -1 */
+    bool detected;                /* it was noticed */
+    bool slow_is_fault;           /* stragglers are faults to recover from (a removal policy) */
+};
+
+void inject_init(struct injector *inj, const struct fault_plan *plan, struct run_record *rec,
+                 sg_host_t keep, struct inject_hooks hooks);
+
+/* Starts the injector actor on the keep host (if the plan has events). */
+void inject_start(struct injector *inj);
+
+/* Called by a worker on its own host before step `step`: fires a step-triggered crash of this
+ * host (the caller dies with it) and schedules its restart. */
+void inject_step(struct injector *inj, int step);
+
+/* A survivor noticed a failure. */
+void inject_detected(struct injector *inj);
+
+/* Training progressed (a step or version completed) in a configuration that exists since
+ * `since_s` (a membership, a restarted shard): if that is after the pending fault and the fault
+ * was noticed, the run has recovered from it. */
+void inject_progress(struct injector *inj, double since_s);
+
+/* Is the batch of the worker on `host` at `step` corrupt? Its compute jitter factor (>= 1)? */
+bool inject_corrupt(const struct injector *inj, sg_host_t host, int step);
+double inject_jitter(const struct injector *inj, int rank, int step);
+
+void inject_release(struct injector *inj);
+
+#endif

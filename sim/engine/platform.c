@@ -1,0 +1,1069 @@
+/* platform.c - cluster generator, platform loading, host and link maps (see platform.h). */
+#include "platform.h"
+
+#include "route.h"
+#include "units.h"
+#include "xmldoc.h"
+
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <assert.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- generator ---------------------------------------------------------------------------- */
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define STR_(x)  #x
+#define STR(x)   STR_(x)
+
+/* SimGrid 3.32's LV08 factors ("Configuring SimGrid", network/model: "slow-start modeled by
+ * multiplying latency by 13.01, bandwidth by .97"), which a generated cluster applies to its
+ * TCP-class links only (see platform.h). */
+#define LV08_LAT_FACTOR 13.01
+#define LV08_BW_FACTOR  0.97
+
+/* Speed of a node's NVSwitch host: it runs nothing that is modelled (the switch's reductions are
+ * part of the NVLS transfer times), so any work put on it by mistake should not take time. A
+ * modelling choice, not a hardware figure. */
+#define NVS_SPEED_FLOPS 1e18
+
+/* A link of class lc as written into the platform: exact, except that a scenario asking for LV08
+ * gets LV08's factors on its TCP-class links. */
+static bool lv08_scales(const struct scenario *sc, const struct link_class *lc)
+{
+    return sc->net_model == NET_LV08 && lc->kind == LINK_TCP;
+}
+
+static double wire_bw(const struct scenario *sc, const struct link_class *lc, double bw_Bps)
+{
+    return lv08_scales(sc, lc) ? bw_Bps * LV08_BW_FACTOR : bw_Bps;
+}
+
+static double wire_lat(const struct scenario *sc, const struct link_class *lc, double lat_s)
+{
+    return lv08_scales(sc, lc) ? lat_s * LV08_LAT_FACTOR : lat_s;
+}
+
+/* One link element of class lc. Numbers are written with 17 significant digits so SimGrid reads
+ * back exactly the catalog's doubles. */
+static void write_link(FILE *out, const struct scenario *sc, const struct link_class *lc,
+                       const char *indent, const char *id, double bw_Bps, double lat_s)
+{
+    fprintf(out,
+            "%s<link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+            "sharing_policy=\"SPLITDUPLEX\"/>\n",
+            indent, id, wire_bw(sc, lc, bw_Bps), wire_lat(sc, lc, lat_s));
+}
+
+/* A route made of link halves, e.g. {"node0.gpu0.nvlink4", "UP"}, {"node0.gpu1.nvlink4", "DOWN"}.
+ */
+struct hop {
+    char id[96];
+    const char *dir;
+};
+
+static void write_route(FILE *out, const char *tag, const char *src, const char *dst,
+                        const char *gw_src, const char *gw_dst, const struct hop *hops, int n)
+{
+    fprintf(out, "    <%s src=\"%s\" dst=\"%s\"", tag, src, dst);
+    if (gw_src != NULL) fprintf(out, " gw_src=\"%s\" gw_dst=\"%s\"", gw_src, gw_dst);
+    fprintf(out, " symmetrical=\"NO\">");
+    for (int i = 0; i < n; i++)
+        fprintf(out, "<link_ctn id=\"%s\" direction=\"%s\"/>", hops[i].id, hops[i].dir);
+    fprintf(out, "</%s>\n", tag);
+}
+
+static void set_hop(struct hop *h, const char *dir, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static void set_hop(struct hop *h, const char *dir, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->id, sizeof h->id, fmt, ap);
+    va_end(ap);
+    h->dir = dir;
+}
+
+/* The DGX-1 hybrid cube mesh: the GPUs sit at the corners of a cube whose 12 edges and the
+ * diagonals of two opposite faces (GPUs 0-3 and 4-7) are NVLinks: 16 pairs, 4 neighbours per GPU
+ * (NVIDIA DGX-1 System Architecture white paper WP-08437-001 §3.1; the DGX-1 with Tesla V100
+ * white paper: "all twelve edges connected through NVLink (some edges have two NVLink
+ * connections), and with two of the six faces having their diagonals connected"). Link counts
+ * are those `nvidia-smi topo -m` prints (NV1/NV2) on an 8 x V100 SXM2 hybrid-cube-mesh server,
+ * Oneflow-Inc/DLPerf OneFlow/BERT/bert_base_oneflow_v0.3_report_1202.md; GPU 0's 1, 1, 2, 2
+ * links to GPUs 1, 2, 3, 4 match a DGX-1V NCCL topology dump (NVIDIA/nccl issue #671). A V100
+ * spends its 6 NVLinks so; a P100 has 4 (P100 white paper), one per connected pair. Pairs not in
+ * the table (SYS in topo -m) have no NVLink. */
+static const struct mesh_pair {
+    int a, b;       /* GPUs, a < b */
+    int v100_links; /* NVLinks between them on a DGX-1 with V100 */
+} dgx1_mesh[] = {
+        {0, 1, 1}, {0, 2, 1}, {0, 3, 2}, {0, 4, 2}, {1, 2, 2}, {1, 3, 1}, {1, 5, 2}, {2, 3, 2},
+        {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1}, {4, 7, 2}, {5, 6, 2}, {5, 7, 1}, {6, 7, 2},
+};
+#define DGX1_V100_LINKS 6 /* NVLinks of a V100 (DGX-1 with Tesla V100 white paper) */
+
+/* NVLinks between GPUs a and b (a != b) of a mesh node of class lc; 0: they meet over PCIe. */
+static int mesh_links(const struct link_class *lc, int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    for (size_t i = 0; i < COUNT(dgx1_mesh); i++)
+        if (dgx1_mesh[i].a == lo && dgx1_mesh[i].b == hi)
+            return lc->links >= DGX1_V100_LINKS ? dgx1_mesh[i].v100_links : 1;
+    return 0;
+}
+
+/* Every GPU of a full mesh of class lc uses exactly its lc->links NVLinks (for assert only). */
+__attribute__((unused)) static bool mesh_is_sane(const struct link_class *lc)
+{
+    for (int g = 0; g < CATALOG_MESH_MAX_GPUS; g++) {
+        int used = 0;
+        for (int o = 0; o < CATALOG_MESH_MAX_GPUS; o++)
+            used += o == g ? 0 : mesh_links(lc, g, o);
+        if (used != lc->links) return false;
+    }
+    return true;
+}
+
+/* Endpoint p of node n: 0..G-1 are GPUs, G the CPU, G+1 the network gateway. */
+static void point_name(const struct cluster_spec *c, int n, int p, char *buf, size_t len)
+{
+    if (p < c->gpus_per_node)
+        snprintf(buf, len, "node%d.gpu%d", n, p);
+    else if (p == c->gpus_per_node)
+        snprintf(buf, len, "node%d.cpu", n);
+    else
+        snprintf(buf, len, "node%d.net", n);
+}
+
+/* The links from endpoint p up to its switch side, in "UP" direction (reverse with "DOWN"). */
+static int point_uplinks(const struct cluster_spec *c, int n, int p, bool to_gpu_fabric,
+                         const char *dir, struct hop *hops)
+{
+    int G = c->gpus_per_node;
+    if (p < G && to_gpu_fabric) {
+        set_hop(&hops[0], dir, "node%d.gpu%d.%s", n, p, c->intra->name);
+        return 1;
+    }
+    if (p < G) {
+        set_hop(&hops[0], dir, "node%d.gpu%d.%s", n, p, c->pcie->name);
+        return 1;
+    }
+    if (p == G) {
+        set_hop(&hops[0], dir, "node%d.cpu.%s", n, c->pcie->name);
+        return 1;
+    }
+    return 0; /* the gateway: its NIC link depends on the peer, see node_hops */
+}
+
+/* The route from endpoint s to endpoint d of node n, into hops (at most 4); returns its length.
+ * Two GPUs of a mesh node take their direct NVLink (UP from the lower-numbered GPU), or PCIe
+ * when the table gives them none: in a DGX-1 that path also crosses the CPU sockets (SYS in
+ * topo -m), here it is the node's PCIe switch, like every PCIe path. */
+static int node_hops(const struct cluster_spec *c, int n, int s, int d, struct hop *hops)
+{
+    int G = c->gpus_per_node, h = 0;
+    bool gpu_pair = s < G && d < G;
+    bool mesh = c->intra->fabric == FABRIC_MESH;
+    if (gpu_pair && mesh && mesh_links(c->intra, s, d) > 0) {
+        set_hop(&hops[0], s < d ? "UP" : "DOWN", "node%d.gpu%d-gpu%d.%s", n, s < d ? s : d,
+                s < d ? d : s, c->intra->name);
+        return 1;
+    }
+    h += point_uplinks(c, n, s, gpu_pair && !mesh, "UP", hops + h);
+    if (s == G + 1) /* from the network: in through the NIC serving the destination */
+        set_hop(&hops[h++], "DOWN", "node%d.nic%d.%s", n, d < G ? d % c->nics_per_node : 0,
+                c->nic->name);
+    if (d == G + 1) /* to the network: out through the NIC serving the source */
+        set_hop(&hops[h++], "UP", "node%d.nic%d.%s", n, s < G ? s % c->nics_per_node : 0,
+                c->nic->name);
+    h += point_uplinks(c, n, d, gpu_pair && !mesh, "DOWN", hops + h);
+    return h;
+}
+
+static void write_node_hosts(FILE *out, const struct cluster_spec *c, int n)
+{
+    for (int j = 0; j < c->gpus_per_node; j++)
+        fprintf(out,
+                "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
+                "value=\"%s\"/><prop id=\"node\" value=\"%d\"/></host>\n",
+                n, j, c->gpu->peak_flops[DTYPE_FP32], c->gpu->name, n);
+    fprintf(out,
+            "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+            "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/><disk id=\"nvme\" "
+            "read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/></host>\n",
+            n, CATALOG_CPU_FLOPS, n, CATALOG_NVME_BPS, CATALOG_NVME_BPS);
+    if (c->intra->fabric == FABRIC_SHARP)
+        fprintf(out,
+                "    <host id=\"node%d.nvs\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+                "value=\"nvswitch\"/><prop id=\"node\" value=\"%d\"/></host>\n",
+                n, NVS_SPEED_FLOPS, n);
+    if (c->nic != NULL) fprintf(out, "    <router id=\"node%d.net\"/>\n", n);
+}
+
+/* PCIe links of the GPUs and the CPU, the GPUs' NVLinks (one per GPU into the NVSwitches, or one
+ * per connected pair of a mesh: k NVLinks' rate, the whole hop's latency), the NICs. */
+static void write_node_links(FILE *out, const struct scenario *sc, int n)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    const struct link_class *nv = c->intra;
+    int G = c->gpus_per_node;
+    char id[96];
+    for (int j = 0; j < G; j++) {
+        snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, c->pcie->name);
+        write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+        if (nv->kind == LINK_NVLINK && nv->fabric != FABRIC_MESH) {
+            snprintf(id, sizeof id, "node%d.gpu%d.%s", n, j, nv->name);
+            write_link(out, sc, nv, "    ", id, nv->bw_Bps, nv->hop_lat_s / 2);
+        }
+        for (int k = j + 1; nv->fabric == FABRIC_MESH && k < G; k++) {
+            int links = mesh_links(nv, j, k);
+            if (links == 0) continue;
+            snprintf(id, sizeof id, "node%d.gpu%d-gpu%d.%s", n, j, k, nv->name);
+            write_link(out, sc, nv, "    ", id, links * nv->bw_Bps, nv->hop_lat_s);
+        }
+    }
+    snprintf(id, sizeof id, "node%d.cpu.%s", n, c->pcie->name);
+    write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    for (int k = 0; c->nic != NULL && k < c->nics_per_node; k++) {
+        snprintf(id, sizeof id, "node%d.nic%d.%s", n, k, c->nic->name);
+        write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+    }
+}
+
+static void write_node(FILE *out, const struct scenario *sc, int n)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    int G = c->gpus_per_node;
+    int points = G + 1 + (c->nic != NULL ? 1 : 0);
+    char a[64], b[64];
+    struct hop hops[4];
+
+    assert(c->intra->fabric != FABRIC_MESH ||
+           (G <= CATALOG_MESH_MAX_GPUS && mesh_is_sane(c->intra)));
+    fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
+    write_node_hosts(out, c, n);
+    write_node_links(out, sc, n);
+    for (int s = 0; s < points; s++) {
+        for (int d = 0; d < points; d++) {
+            if (s == d) continue;
+            int h = node_hops(c, n, s, d, hops);
+            point_name(c, n, s, a, sizeof a);
+            point_name(c, n, d, b, sizeof b);
+            write_route(out, "route", a, b, NULL, NULL, hops, h);
+        }
+    }
+    /* The NVSwitch host is reached over the GPU's own NVLink, the first half of a GPU-to-GPU
+     * route through the switches. */
+    for (int j = 0; c->intra->fabric == FABRIC_SHARP && j < G; j++) {
+        point_name(c, n, j, a, sizeof a);
+        snprintf(b, sizeof b, "node%d.nvs", n);
+        set_hop(&hops[0], "UP", "node%d.gpu%d.%s", n, j, c->intra->name);
+        write_route(out, "route", a, b, NULL, NULL, hops, 1);
+        set_hop(&hops[0], "DOWN", "node%d.gpu%d.%s", n, j, c->intra->name);
+        write_route(out, "route", b, a, NULL, NULL, hops, 1);
+    }
+    fprintf(out, "  </zone>\n");
+}
+
+/* A machine with one CPU host and one NIC, attached to the network like a node: zone NAME, host
+ * "NAME.cpu" (property role=ROLE), its PCIe link, one NIC of the cluster's class, and
+ * gateway "NAME.net". Dedicated parameter servers ("psI", role ps) and the checkpoint store and
+ * rendezvous host ("storage", role storage, with a disk) are such machines. */
+static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zone, const char *host,
+                           const char *role, bool disk)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    char id[96], gw[48];
+    fprintf(out, "  <zone id=\"%s\" routing=\"Full\">\n", zone);
+    fprintf(out,
+            "    <host id=\"%s\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+            "value=\"%s\"/>",
+            host, CATALOG_CPU_FLOPS, role);
+    if (disk)
+        fprintf(out, "<disk id=\"store\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>",
+                CATALOG_STORE_BPS, CATALOG_STORE_BPS);
+    fprintf(out, "</host>\n    <router id=\"%s.net\"/>\n", zone);
+    snprintf(id, sizeof id, "%s.cpu.%s", zone, c->pcie->name);
+    write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    snprintf(id, sizeof id, "%s.nic0.%s", zone, c->nic->name);
+    write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+    struct hop up[2], down[2];
+    set_hop(&up[0], "UP", "%s.cpu.%s", zone, c->pcie->name);
+    set_hop(&up[1], "UP", "%s.nic0.%s", zone, c->nic->name);
+    set_hop(&down[0], "DOWN", "%s.nic0.%s", zone, c->nic->name);
+    set_hop(&down[1], "DOWN", "%s.cpu.%s", zone, c->pcie->name);
+    snprintf(gw, sizeof gw, "%s.net", zone);
+    write_route(out, "route", host, gw, NULL, NULL, up, 2);
+    write_route(out, "route", gw, host, NULL, NULL, down, 2);
+    fprintf(out, "  </zone>\n");
+}
+
+/* SHARP (sharp="yes"): the switches' aggregation as a host "sharp.switch" (role sharp) on the
+ * network, behind a FATPIPE link of the NIC line rate and a switch's port-to-port latency, so
+ * every node's flows into it go at their own NIC's rate (Mellanox SHARP: the reduction runs in
+ * the switch ASIC at line rate; Graham et al., COMHPC 2016). */
+static void write_sharp_zone(FILE *out, const struct cluster_spec *c)
+{
+    char id[96];
+    fprintf(out, "  <zone id=\"sharp\" routing=\"Full\">\n");
+    fprintf(out,
+            "    <host id=\"sharp.switch\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
+            "value=\"sharp\"/></host>\n    <router id=\"sharp.net\"/>\n",
+            CATALOG_CPU_FLOPS);
+    snprintf(id, sizeof id, "sharp.agg.%s", c->nic->name);
+    fprintf(out,
+            "    <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+            "sharing_policy=\"FATPIPE\"/>\n",
+            id, c->nic->line_bw_Bps, CATALOG_SWITCH_LAT_S);
+    struct hop h[1];
+    set_hop(&h[0], "NONE", "%s", id);
+    write_route(out, "route", "sharp.switch", "sharp.net", NULL, NULL, h, 1);
+    write_route(out, "route", "sharp.net", "sharp.switch", NULL, NULL, h, 1);
+    fprintf(out, "  </zone>\n");
+}
+
+/* Zone z of the cluster: worker nodes first, then parameter-server machines, then the store, then
+ * the SHARP switch. */
+static void zone_name(const struct cluster_spec *c, int z, char *buf, size_t len)
+{
+    if (z < c->nodes)
+        snprintf(buf, len, "node%d", z);
+    else if (z < c->nodes + c->ps_nodes)
+        snprintf(buf, len, "ps%d", z - c->nodes);
+    else if (z == c->nodes + c->ps_nodes)
+        snprintf(buf, len, "storage");
+    else
+        snprintf(buf, len, "sharp");
+}
+
+static double fattree_uplink_bw(const struct cluster_spec *c)
+{
+    double down_Bps = (double)c->nodes_per_leaf * c->nics_per_node * c->nic->bw_Bps;
+    return down_Bps / (c->oversubscription * c->spines);
+}
+
+/* Name of the switch of node n's network side: "switch" (star) or "leafL" (fat-tree). */
+static void switch_name(const struct cluster_spec *c, int n, char *buf, size_t len)
+{
+    if (c->topology == TOPO_STAR)
+        snprintf(buf, len, "switch");
+    else
+        snprintf(buf, len, "leaf%d", n / c->nodes_per_leaf);
+}
+
+/* A flat cluster: SimGrid's own <cluster> (hosts node0.gpu0 ... with a private link each and a
+ * FATPIPE backbone). The private link stands for the GPU's PCIe and NIC: the smaller of their
+ * rates, half of each hop's latency; the backbone is the switch (NIC line rate, port-to-port
+ * latency). Routes are those of a star with one GPU per node: PCIe hop + NIC hop + switch. With
+ * LV08 and a TCP NIC, the NIC's share and the backbone get LV08's factors, the PCIe share not. */
+static void write_flat(const struct scenario *sc, FILE *out)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    double bw = fmin(c->pcie->bw_Bps, wire_bw(sc, c->nic, c->nic->bw_Bps));
+    double lat = (c->pcie->hop_lat_s + wire_lat(sc, c->nic, c->nic->hop_lat_s)) / 2;
+    fprintf(out,
+            "<?xml version='1.0'?>\n"
+            "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+            "<!-- Generated by dmlsim from %s: flat, %d x %s, pcie %s, nic %s. -->\n"
+            "<platform version=\"4.1\">\n",
+            sc->path, c->nodes, c->gpu->name, c->pcie->name, c->nic->name);
+    fprintf(out,
+            "<cluster id=\"%s\" prefix=\"node\" suffix=\".gpu0\" radical=\"0-%d\" "
+            "speed=\"%.17gf\" bw=\"%.17gBps\" lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\" "
+            "bb_bw=\"%.17gBps\" bb_lat=\"%.17gs\" bb_sharing_policy=\"FATPIPE\"/>\n",
+            c->nic->name, c->nodes - 1, c->gpu->peak_flops[DTYPE_FP32], bw, lat,
+            wire_bw(sc, c->nic, c->nic->line_bw_Bps), wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S));
+    fprintf(out, "</platform>\n");
+}
+
+/* The XML prolog and a comment saying what was generated from what. */
+static void write_header(const struct scenario *sc, FILE *out)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    fprintf(out, "<?xml version='1.0'?>\n"
+                 "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    fprintf(out, "<!-- Generated by dmlsim from %s: %d node(s) x %d %s, intra %s, pcie %s",
+            sc->path, c->nodes, c->gpus_per_node, c->gpu->name, c->intra->name, c->pcie->name);
+    if (c->nic)
+        fprintf(out, ", %d x %s per node, %s", c->nics_per_node, c->nic->name,
+                topology_name(c->topology));
+    if (c->topology == TOPO_FATTREE)
+        fprintf(out, " (%d nodes per leaf, %d spines, oversubscription %g)", c->nodes_per_leaf,
+                c->spines, c->oversubscription);
+    if (c->ps_nodes > 0) fprintf(out, ", %d parameter-server node(s)", c->ps_nodes);
+    fprintf(out,
+            ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
+            "hop's latency;\n     switches are FATPIPE links (non-blocking, port-to-port "
+            "latency). Sources: `dmlsim catalog`.");
+    bool mesh = c->intra->fabric == FABRIC_MESH, nvs = c->intra->fabric == FABRIC_SHARP;
+    bool lv08 = sc->net_model == NET_LV08 && c->nic != NULL && c->nic->kind == LINK_TCP;
+    if (mesh)
+        fprintf(out, "\n     GPU pairs of the hybrid cube mesh have direct NVLinks (a whole hop "
+                     "each), the others go over PCIe.");
+    if (nvs)
+        fprintf(out, "\n     Host nodeN.nvs (role nvswitch) stands for the node's NVSwitches, "
+                     "reached over each GPU's NVLink.");
+    if (lv08)
+        fprintf(out, "\n     network-model LV08: TCP-class links carry LV08's factors (latency "
+                     "x" STR(LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ").");
+    fprintf(out, " -->\n");
+}
+
+void platform_write(const struct scenario *sc, FILE *out)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    if (c->topology == TOPO_FLAT) {
+        write_flat(sc, out);
+        return;
+    }
+    int zones = c->nodes + c->ps_nodes + (c->nic ? 1 : 0) + (c->sharp ? 1 : 0); /* + storage */
+    int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
+    char id[96];
+
+    write_header(sc, out);
+    fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
+    for (int n = 0; n < c->nodes; n++)
+        write_node(out, sc, n);
+    for (int i = 0; i < c->ps_nodes; i++) {
+        char zone[32], host[48];
+        snprintf(zone, sizeof zone, "ps%d", i);
+        snprintf(host, sizeof host, "ps%d.cpu", i);
+        write_cpu_zone(out, sc, zone, host, "ps", false);
+    }
+    if (c->nic) write_cpu_zone(out, sc, "storage", "storage.cpu", "storage", true);
+    if (c->sharp) write_sharp_zone(out, c);
+    if (c->nic != NULL && zones > 1) {
+        /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
+        for (int l = 0; l < leaves; l++) {
+            switch_name(c, l * c->nodes_per_leaf, id, sizeof id);
+            fprintf(out,
+                    "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                    "sharing_policy=\"FATPIPE\"/>\n",
+                    id, c->nic->name, wire_bw(sc, c->nic, c->nic->line_bw_Bps),
+                    wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S));
+        }
+        for (int l = 0; l < leaves && leaves > 1; l++)
+            for (int s = 0; s < c->spines; s++) {
+                snprintf(id, sizeof id, "leaf%d-spine%d.%s", l, s, c->nic->name);
+                write_link(out, sc, c->nic, "  ", id, fattree_uplink_bw(c),
+                           CATALOG_SWITCH_LAT_S / 2);
+            }
+    }
+    for (int a = 0; a < zones && c->nic; a++) {
+        for (int b = 0; b < zones; b++) {
+            if (a == b) continue;
+            char za[32], zb[32], ga[48], gb[48], sw[32];
+            struct hop hops[4];
+            int h = 0, la = a / c->nodes_per_leaf, lb = b / c->nodes_per_leaf;
+            switch_name(c, a, sw, sizeof sw);
+            set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
+            if (c->topology == TOPO_FATTREE && la != lb) {
+                int s = (a + b) % c->spines;
+                set_hop(&hops[h++], "UP", "leaf%d-spine%d.%s", la, s, c->nic->name);
+                set_hop(&hops[h++], "DOWN", "leaf%d-spine%d.%s", lb, s, c->nic->name);
+                switch_name(c, b, sw, sizeof sw);
+                set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
+            }
+            zone_name(c, a, za, sizeof za);
+            zone_name(c, b, zb, sizeof zb);
+            snprintf(ga, sizeof ga, "%s.net", za);
+            snprintf(gb, sizeof gb, "%s.net", zb);
+            write_route(out, "zoneRoute", za, zb, ga, gb, hops, h);
+        }
+    }
+    fprintf(out, "</zone>\n</platform>\n");
+}
+
+enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
+                                    struct dmlsim_error *err)
+{
+    char *tmp = bprintf("%s.tmp.XXXXXX", path);
+    char why[128];
+    enum dmlsim_err rc = DMLSIM_OK;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write: %s", path,
+                         xmldoc_strerror(errno, why, sizeof why));
+        goto out_free_tmp;
+    }
+    FILE *out = fdopen(fd, "w");
+    platform_write(sc, out);
+    if (ferror(out) | fclose(out)) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write: %s", path,
+                         xmldoc_strerror(errno, why, sizeof why));
+        unlink(tmp);
+        goto out_free_tmp;
+    }
+    if (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
+        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write: %s", path,
+                         xmldoc_strerror(errno, why, sizeof why));
+        unlink(tmp);
+    }
+out_free_tmp:
+    free(tmp);
+    return rc;
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
+void platform_configure(const struct scenario *sc)
+{
+    /* Every actor stack is a memory mapping plus a guard page mapping; beyond about 32,000
+     * actors (two per GPU) that passes Linux's default vm.max_map_count of 65,536, so very large
+     * runs go without guard pages. */
+    if (sc->has_cluster && cluster_gpu_count(&sc->cluster) > 8192) {
+        sg_cfg_set_int("contexts/guard-size", 0);
+    }
+    /* A generated cluster writes LV08's factors into its TCP-class links itself (platform_write)
+     * and keeps the exact model for the rest; only a user's platform gets SimGrid's LV08. */
+    if (sc->net_model == NET_CM02 || sc->has_cluster) {
+        sg_cfg_set_string("network/model", "CM02");
+        sg_cfg_set_boolean("network/crosstraffic", "no");
+        sg_cfg_set_double("network/TCP-gamma", 0.0);
+    } else {
+        sg_cfg_set_string("network/model", "LV08");
+    }
+}
+
+const char *platform_network_model(const struct scenario *sc)
+{
+    if (sc->net_model == NET_CM02)
+        return "CM02, crosstraffic off, TCP-gamma off (exact alpha-beta)";
+    if (sc->has_cluster)
+        return "CM02 exact alpha-beta; LV08 factors on TCP-class links only (latency x" STR(
+                LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ")";
+    return "LV08 on every link (SimGrid TCP realism: latency x" STR(
+            LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ", crosstraffic)";
+}
+
+/* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, and every
+ * gpu property naming a catalog GPU. SimGrid's own checks (routes, units) come at load. */
+static enum dmlsim_err check_user_platform(const char *path, struct dmlsim_error *err)
+{
+    xmlDocPtr doc;
+    enum dmlsim_err rc = xmldoc_read(path, &doc, err);
+    if (rc != DMLSIM_OK) return rc;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (root == NULL || strcmp((const char *)root->name, "platform") != 0) {
+        rc = dmlsim_fail(err, DMLSIM_EPLATFORM, "%s:%ld: root element <%s>; expected <platform>",
+                         path, root ? xmlGetLineNo(root) : 0L,
+                         root ? (const char *)root->name : "");
+        goto out_free_doc;
+    }
+    /* Depth-first over every element, looking for <prop id="gpu"> under a <host>. */
+    for (xmlNodePtr n = root; n != NULL && rc == DMLSIM_OK;) {
+        if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, "prop") == 0 &&
+            n->parent && strcmp((const char *)n->parent->name, "host") == 0) {
+            xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+            xmlChar *val = xmlGetProp(n, (const xmlChar *)"value");
+            if (id && strcmp((const char *)id, "gpu") == 0 &&
+                (val == NULL || catalog_gpu((const char *)val) == NULL)) {
+                char names[256];
+                rc = dmlsim_fail(err, DMLSIM_EPLATFORM,
+                                 "%s:%ld: <prop id=\"gpu\" value=\"%s\">: unknown gpu; expected "
+                                 "one of: %s",
+                                 path, xmlGetLineNo(n), val ? (const char *)val : "",
+                                 catalog_gpu_names(names, sizeof names));
+            }
+            xmlFree(id);
+            xmlFree(val);
+        }
+        if (n->children) {
+            n = n->children;
+        } else {
+            while (n != NULL && n != root && n->next == NULL)
+                n = n->parent;
+            n = (n == NULL || n == root) ? NULL : n->next;
+        }
+    }
+out_free_doc:
+    xmlFreeDoc(doc);
+    return rc;
+}
+
+int platform_name_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            char *ea, *eb;
+            unsigned long long va = strtoull(a, &ea, 10), vb = strtoull(b, &eb, 10);
+            if (va != vb) return va < vb ? -1 : 1;
+            a = ea;
+            b = eb;
+            continue;
+        }
+        if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int host_cmp(const void *x, const void *y)
+{
+    return platform_name_cmp(sg_host_get_name(*(const sg_host_t *)x),
+                             sg_host_get_name(*(const sg_host_t *)y));
+}
+
+static char *describe(const struct scenario *sc)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    if (!sc->has_cluster) return bprintf("file %s", sc->platform_file);
+    char *nic = c->nic ? bprintf(", nic %d x %s, %s", c->nics_per_node, c->nic->name,
+                                 topology_name(c->topology))
+                       : xbt_strdup("");
+    char *d = bprintf("generated, %d node(s) x %d %s, intra %s, pcie %s%s%s", c->nodes,
+                      c->gpus_per_node, c->gpu->name, c->intra->name, c->pcie->name, nic,
+                      c->ps_nodes ? ", + parameter-server nodes" : "");
+    free(nic);
+    return d;
+}
+
+/* ---- fault profiles ----------------------------------------------------------------------- */
+
+
+static int str_natural_cmp(const void *x, const void *y)
+{
+    return platform_name_cmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void push_name(char ***arr, size_t *n, const xmlChar *name)
+{
+    *arr = xbt_realloc(*arr, (*n + 1) * sizeof **arr);
+    (*arr)[(*n)++] = xbt_strdup((const char *)name);
+}
+
+/* Calls fn on every element of the document, depth first. */
+static void walk(xmlNodePtr n, void (*fn)(xmlNodePtr, void *), void *data)
+{
+    for (; n != NULL; n = n->next)
+        if (n->type == XML_ELEMENT_NODE) {
+            fn(n, data);
+            walk(n->children, fn, data);
+        }
+}
+
+static bool is_elem(xmlNodePtr n, const char *name)
+{
+    return strcmp((const char *)n->name, name) == 0;
+}
+
+static void collect_names(xmlNodePtr n, void *data)
+{
+    struct fault_names *d = data;
+    xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+    if (id == NULL) return;
+    if (is_elem(n, "host")) {
+        push_name(&d->hosts, &d->nhosts, id);
+        for (xmlNodePtr p = n->children; p; p = p->next) {
+            xmlChar *pid =
+                    p->type == XML_ELEMENT_NODE ? xmlGetProp(p, (const xmlChar *)"id") : NULL;
+            if (pid && strcmp((const char *)pid, "gpu") == 0) push_name(&d->gpus, &d->ngpus, id);
+            xmlFree(pid);
+        }
+    } else if (is_elem(n, "link")) {
+        push_name(&d->links, &d->nlinks, id);
+    }
+    xmlFree(id);
+}
+
+void platform_names_release(struct fault_names *d)
+{
+    for (size_t i = 0; i < d->ngpus; i++)
+        free(d->gpus[i]);
+    for (size_t i = 0; i < d->nhosts; i++)
+        free(d->hosts[i]);
+    for (size_t i = 0; i < d->nlinks; i++)
+        free(d->links[i]);
+    free(d->gpus);
+    free(d->hosts);
+    free(d->links);
+    memset(d, 0, sizeof *d);
+}
+
+static xmlNodePtr find_by_id(xmlNodePtr n, const char *tag, const char *id)
+{
+    for (; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE) continue;
+        if (is_elem(n, tag)) {
+            xmlChar *v = xmlGetProp(n, (const xmlChar *)"id");
+            bool hit = v && strcmp((const char *)v, id) == 0;
+            xmlFree(v);
+            if (hit) return n;
+        }
+        xmlNodePtr found = find_by_id(n->children, tag, id);
+        if (found) return found;
+    }
+    return NULL;
+}
+
+/* Writes a profile file "dir/name" from (time, value) pairs. */
+static void write_profile(const char *dir, const char *name, const double *t, const double *v,
+                          size_t n)
+{
+    char *path = bprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    for (size_t i = 0; f && i < n; i++)
+        fprintf(f, "%.17g %.17g\n", t[i], v[i]);
+    if (f) fclose(f);
+    free(path);
+}
+
+struct retarget {
+    const char *link; /* the split link */
+};
+
+static void retarget_ctn(xmlNodePtr n, void *data)
+{
+    struct retarget *r = data;
+    if (!is_elem(n, "link_ctn")) return;
+    xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+    if (id && strcmp((const char *)id, r->link) == 0) {
+        xmlChar *dir = xmlGetProp(n, (const xmlChar *)"direction");
+        char *half = bprintf("%s_%s", r->link,
+                             dir && strcmp((const char *)dir, "DOWN") == 0 ? "DOWN" : "UP");
+        xmlSetProp(n, (const xmlChar *)"id", (const xmlChar *)half);
+        xmlUnsetProp(n, (const xmlChar *)"direction");
+        free(half);
+        xmlFree(dir);
+    }
+    xmlFree(id);
+}
+
+/* SimGrid 3.32 aborts ("Unknown event!") on a state profile of a SPLITDUPLEX link, so such a
+ * link becomes its two halves as separate SHARED links named as SimGrid names them (NAME_UP,
+ * NAME_DOWN), each with the profiles, and every route element is pointed at its half. The
+ * network behaves the same: a SPLITDUPLEX link is two independent links. Returns the UP half. */
+static xmlNodePtr split_duplex(xmlNodePtr root, xmlNodePtr n, const char *link)
+{
+    xmlChar *pol = xmlGetProp(n, (const xmlChar *)"sharing_policy");
+    bool split = pol && strcmp((const char *)pol, "SPLITDUPLEX") == 0;
+    xmlFree(pol);
+    if (!split) return n;
+    xmlNodePtr up = xmlCopyNode(n, 1), down = xmlCopyNode(n, 1);
+    char *uname = bprintf("%s_UP", link), *dname = bprintf("%s_DOWN", link);
+    xmlSetProp(up, (const xmlChar *)"id", (const xmlChar *)uname);
+    xmlSetProp(down, (const xmlChar *)"id", (const xmlChar *)dname);
+    xmlSetProp(up, (const xmlChar *)"sharing_policy", (const xmlChar *)"SHARED");
+    xmlSetProp(down, (const xmlChar *)"sharing_policy", (const xmlChar *)"SHARED");
+    xmlAddNextSibling(n, down);
+    xmlAddNextSibling(n, up);
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+    struct retarget r = {link};
+    walk(root, retarget_ctn, &r);
+    free(uname);
+    free(dname);
+    return up;
+}
+
+/* For one link: the state or bandwidth profile of its fault windows, in time order. */
+static void link_profiles(xmlNodePtr root, const char *dir, const struct fault_plan *plan,
+                          const char *link, int *seq)
+{
+    xmlNodePtr n = find_by_id(root, "link", link);
+    if (n == NULL) return;
+    double t[256], v[256], bt[256], bv[256], bw = 0;
+    size_t ns = 0, nb = 0;
+    xmlChar *bws = xmlGetProp(n, (const xmlChar *)"bandwidth");
+    units_parse((const char *)bws, UNIT_BANDWIDTH, UNIT_POSITIVE, &bw);
+    xmlFree(bws);
+    t[ns] = 0, v[ns++] = 1;
+    bt[nb] = 0, bv[nb++] = bw;
+    for (size_t i = 0; i < plan->n && ns < 255 && nb < 255; i++) {
+        const struct fault_event *e = &plan->ev[i];
+        if (strcmp(e->target, link) != 0) continue;
+        if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_LINK_UP)
+            t[ns] = e->t_s, v[ns++] = e->kind == FAULT_LINK_UP;
+        else if (e->kind == FAULT_DEGRADE || e->kind == FAULT_DEGRADE_END)
+            bt[nb] = e->t_s, bv[nb++] = e->kind == FAULT_DEGRADE ? bw * e->factor : bw;
+    }
+    /* a state profile needs the link split in two halves (see split_duplex); every half gets
+     * profile files of its own, since SimGrid refuses one file for two links */
+    xmlNodePtr halves[2] = {ns > 1 ? split_duplex(root, n, link) : n, NULL};
+    if (halves[0] != n && halves[0]->next && is_elem(halves[0]->next, "link"))
+        halves[1] = halves[0]->next;
+    for (int h = 0; h < 2 && halves[h]; h++) {
+        char name[64];
+        if (ns > 1) {
+            snprintf(name, sizeof name, "state-%d.txt", (*seq)++);
+            write_profile(dir, name, t, v, ns);
+            xmlSetProp(halves[h], (const xmlChar *)"state_file", (const xmlChar *)name);
+        }
+        if (nb > 1) {
+            snprintf(name, sizeof name, "bandwidth-%d.txt", (*seq)++);
+            write_profile(dir, name, bt, bv, nb);
+            xmlSetProp(halves[h], (const xmlChar *)"bandwidth_file", (const xmlChar *)name);
+        }
+    }
+}
+
+/* Straggler windows become extra pstates of the host: speed / factor, one per slow event in plan
+ * order (fault_plan_pstate says which the injector switches to). */
+static void host_pstates(xmlNodePtr root, const struct fault_plan *plan, const char *host)
+{
+    xmlNodePtr n = find_by_id(root, "host", host);
+    if (n == NULL) return;
+    xmlChar *sp = xmlGetProp(n, (const xmlChar *)"speed");
+    if (sp == NULL) return;
+    char *list = xbt_strdup((const char *)sp);
+    xmlFree(sp);
+    char first[64];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(list, ","), list);
+    double base = 0;
+    units_parse(first, UNIT_FLOPRATE, UNIT_POSITIVE, &base);
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct fault_event *e = &plan->ev[i];
+        if (e->kind != FAULT_SLOW || strcmp(e->target, host) != 0) continue;
+        char *longer = bprintf("%s,%.17gf", list, base / e->factor);
+        free(list);
+        list = longer;
+    }
+    xmlSetProp(n, (const xmlChar *)"speed", (const xmlChar *)list);
+    free(list);
+}
+
+/* A user platform's own profile files (*_file attributes) are copied next to the rewritten
+ * platform, since SimGrid looks them up beside the platform file. */
+struct copy_ctx {
+    const char *from_dir, *to_dir;
+};
+
+static void copy_profiles(xmlNodePtr n, void *data)
+{
+    struct copy_ctx *c = data;
+    for (xmlAttrPtr a = n->properties; a; a = a->next) {
+        size_t len = strlen((const char *)a->name);
+        if (len < 5 || strcmp((const char *)a->name + len - 5, "_file") != 0) continue;
+        xmlChar *v = xmlGetProp(n, a->name);
+        char *src = bprintf("%s/%s", c->from_dir, (const char *)v);
+        const char *base = strrchr((const char *)v, '/');
+        char *dst = bprintf("%s/%s", c->to_dir, base ? base + 1 : (const char *)v);
+        FILE *in = fopen(src, "rb"), *out = in ? fopen(dst, "wb") : NULL;
+        char buf[4096];
+        size_t k;
+        while (out && (k = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, k, out);
+        if (in) fclose(in);
+        if (out) fclose(out);
+        xmlSetProp(n, a->name, (const xmlChar *)(base ? base + 1 : (const char *)v));
+        xmlFree(v);
+        free(src);
+        free(dst);
+    }
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char *p = bprintf("%s/%s", dir, e->d_name);
+        unlink(p);
+        free(p);
+    }
+    if (d) closedir(d);
+    rmdir(dir);
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
+/* Only the links and hosts the plan names get profiles or pstates (each done once). */
+static void write_fault_plan(xmlNodePtr root, const char *dir, const struct fault_plan *plan)
+{
+    int seq = 0;
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct fault_event *e = &plan->ev[i];
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(plan->ev[j].target, e->target) != 0 ||
+                    (plan->ev[j].kind == FAULT_SLOW) != (e->kind == FAULT_SLOW);
+        if (!first) continue;
+        if (e->kind == FAULT_LINK_DOWN || e->kind == FAULT_DEGRADE)
+            link_profiles(root, dir, plan, e->target, &seq);
+        else if (e->kind == FAULT_SLOW)
+            host_pstates(root, plan, e->target);
+    }
+}
+
+/* SimGrid's <cluster> gives its hosts no properties: mark the GPUs of a flat cluster here. */
+static void mark_flat_gpus(const struct scenario *sc)
+{
+    for (int i = 0; i < sc->cluster.nodes; i++) {
+        char name[48], node[16];
+        snprintf(name, sizeof name, "node%d.gpu0", i);
+        snprintf(node, sizeof node, "%d", i);
+        sg_host_t h = sg_host_by_name(name);
+        sg_host_set_property_value(h, "gpu", sc->cluster.gpu->name);
+        sg_host_set_property_value(h, "node", node);
+    }
+}
+
+/* The "node" property of host h as an index, or -1. */
+static long host_node(sg_host_t h)
+{
+    const char *v = sg_host_get_property_value(h, "node");
+    char *end;
+    long n = v ? strtol(v, &end, 10) : -1;
+    return v && end != v && *end == '\0' && n >= 0 ? n : -1;
+}
+
+/* Sorts the loaded hosts into the platform's maps by their properties: gpu=... makes a GPU;
+ * role=ps, cpu, storage or nvswitch the others. Nodes are counted from the node properties of
+ * GPU, CPU and NVSwitch hosts. */
+static void classify_hosts(struct platform *pf)
+{
+    size_t nhosts = sg_host_count(), nnvs = 0;
+    sg_host_t *hosts = sg_host_list();
+    sg_host_t *nvs = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    long last_node = -1;
+    pf->gpus = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    pf->ps_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    pf->cpu_hosts = xbt_new0(sg_host_t, nhosts ? nhosts : 1);
+    for (size_t i = 0; i < nhosts; i++) {
+        const char *role = sg_host_get_property_value(hosts[i], "role");
+        bool gpu = sg_host_get_property_value(hosts[i], "gpu") != NULL;
+        bool cpu = role && strcmp(role, "cpu") == 0, sw = role && strcmp(role, "nvswitch") == 0;
+        if (gpu) pf->gpus[pf->ngpus++] = hosts[i];
+        if (role && strcmp(role, "ps") == 0)
+            pf->ps_hosts[pf->nps++] = hosts[i];
+        else if (cpu)
+            pf->cpu_hosts[pf->ncpus++] = hosts[i];
+        else if (role && strcmp(role, "storage") == 0 && pf->storage == NULL)
+            pf->storage = hosts[i];
+        else if (sw)
+            nvs[nnvs++] = hosts[i];
+        if ((gpu || cpu || sw) && host_node(hosts[i]) > last_node) last_node = host_node(hosts[i]);
+    }
+    pf->nnodes = (size_t)(last_node + 1);
+    pf->nvswitch = xbt_new0(sg_host_t, pf->nnodes ? pf->nnodes : 1);
+    for (size_t i = 0; i < nnvs; i++)
+        if (host_node(nvs[i]) >= 0) pf->nvswitch[host_node(nvs[i])] = nvs[i];
+    free(nvs);
+    free(hosts);
+    qsort(pf->gpus, pf->ngpus, sizeof *pf->gpus, host_cmp);
+    pf->models = xbt_new0(const struct gpu_model *, pf->ngpus ? pf->ngpus : 1);
+    for (size_t i = 0; i < pf->ngpus; i++)
+        pf->models[i] = catalog_gpu(sg_host_get_property_value(pf->gpus[i], "gpu"));
+    qsort(pf->ps_hosts, pf->nps, sizeof *pf->ps_hosts, host_cmp);
+    qsort(pf->cpu_hosts, pf->ncpus, sizeof *pf->cpu_hosts, host_cmp);
+}
+
+struct platform_doc {
+    xmlDocPtr doc; /* the document to load, or NULL: load the file as it is (no faults) */
+    char dir[32];  /* temporary folder of the rewritten platform and its profiles */
+};
+
+enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **out,
+                              struct fault_names *names, struct dmlsim_error *err)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    struct platform_doc *d = xbt_new0(struct platform_doc, 1);
+    memset(names, 0, sizeof *names);
+    *out = d;
+    snprintf(d->dir, sizeof d->dir, "/tmp/dmlsim-run-XXXXXX");
+    if (mkdtemp(d->dir) == NULL) {
+        d->dir[0] = '\0';
+        return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary folder", sc->path);
+    }
+    char *path = bprintf("%s/platform.xml", d->dir);
+    if (sc->has_cluster) {
+        FILE *f = fopen(path, "w");
+        platform_write(sc, f);
+        fclose(f);
+        if (sc->nfaults > 0) rc = xmldoc_read(path, &d->doc, err);
+    } else {
+        rc = check_user_platform(sc->platform_file, err);
+        if (rc == DMLSIM_OK && sc->nfaults > 0) rc = xmldoc_read(sc->platform_file, &d->doc, err);
+        if (rc == DMLSIM_OK && d->doc) {
+            const char *slash = strrchr(sc->platform_file, '/');
+            char *from = slash ? bprintf("%.*s", (int)(slash - sc->platform_file), sc->platform_file)
+                               : xbt_strdup(".");
+            struct copy_ctx cc = {from, d->dir};
+            walk(xmlDocGetRootElement(d->doc), copy_profiles, &cc);
+            free(from);
+        }
+    }
+    free(path);
+    if (rc == DMLSIM_OK && d->doc) {
+        walk(xmlDocGetRootElement(d->doc), collect_names, names);
+        qsort(names->gpus, names->ngpus, sizeof *names->gpus, str_natural_cmp);
+    }
+    return rc;
+}
+
+void platform_close(struct platform_doc *d)
+{
+    if (d == NULL) return;
+    xmlFreeDoc(d->doc);
+    if (d->dir[0]) remove_dir(d->dir);
+    free(d);
+}
+
+enum dmlsim_err platform_load(const struct scenario *sc, struct platform_doc *d,
+                              const struct fault_plan *plan, struct platform **out,
+                              struct dmlsim_error *err)
+{
+    char *path = bprintf("%s/platform.xml", d->dir);
+    *out = NULL;
+    if (d->doc) {
+        write_fault_plan(xmlDocGetRootElement(d->doc), d->dir, plan);
+        if (xmlSaveFile(path, d->doc) < 0) {
+            free(path);
+            return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write the platform to %s", sc->path,
+                               d->dir);
+        }
+    }
+    simgrid_load_platform(d->doc || sc->has_cluster ? path : sc->platform_file);
+    free(path);
+    struct platform *pf = xbt_new0(struct platform, 1);
+    if (sc->has_cluster && sc->cluster.topology == TOPO_FLAT) mark_flat_gpus(sc);
+    classify_hosts(pf);
+    pf->description = describe(sc);
+    *out = pf;
+    return DMLSIM_OK;
+}
+
+enum dmlsim_err platform_setup(const struct scenario *sc, struct fault_plan *plan,
+                               struct platform **pf, struct dmlsim_error *err)
+{
+    struct platform_doc *doc = NULL;
+    struct fault_names names;
+    *pf = NULL;
+    enum dmlsim_err rc = platform_open(sc, &doc, &names, err);
+    if (rc == DMLSIM_OK) rc = fault_plan_build(sc, &names, plan, err);
+    if (rc == DMLSIM_OK) rc = platform_load(sc, doc, plan, pf, err);
+    platform_names_release(&names);
+    platform_close(doc);
+    return rc;
+}
+
+void platform_free(struct platform *pf)
+{
+    if (pf == NULL) return;
+    free(pf->gpus);
+    free(pf->models);
+    free(pf->ps_hosts);
+    free(pf->cpu_hosts);
+    free(pf->nvswitch);
+    free(pf->description);
+    free(pf);
+}

@@ -1,0 +1,285 @@
+/* rendezvous.c - the elastic rendezvous (see rendezvous.h). */
+#include "rendezvous.h"
+
+#include "net.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <xbt/sysdep.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RDZV_MEMBERSHIP = 100, RDZV_STOP };
+
+struct ctl_msg {
+    int type;             /* enum rdzv_msg, RDZV_MEMBERSHIP or RDZV_STOP */
+    int rank;             /* sender (reports) or subject (REMOVE) */
+    int membership;       /* the membership the sender is in */
+    struct membership *m; /* RDZV_MEMBERSHIP: the new one */
+};
+
+static sg_mailbox_t ctl_box(int rank)
+{
+    char name[32];
+    snprintf(name, sizeof name, "ctl%d", rank);
+    return sg_mailbox_by_name(name);
+}
+
+int rdzv_index(const struct membership *m, int rank)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->members[i] == rank) return i;
+    return -1;
+}
+
+static struct membership *membership_new(struct rdzv *z, int id, const int *ranks, int n,
+                                         int resume)
+{
+    struct membership *m = xbt_new0(struct membership, 1);
+    m->id = id;
+    m->n = n;
+    m->members = xbt_new(int, n > 0 ? n : 1);
+    memcpy(m->members, ranks, (size_t)n * sizeof *ranks);
+    m->resume_step = resume;
+    m->start_s = simgrid_get_clock();
+    m->prev = z->cur;
+    if (z->hooks.formed) z->hooks.formed(z->hooks.ctx, m);
+    return m;
+}
+
+void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
+               const struct recovery_spec *rs, double timeout_s, struct run_record *rec,
+               struct traffic *traffic, struct injector *inj, struct rdzv_hooks hooks)
+{
+    memset(z, 0, sizeof *z);
+    z->P = P;
+    z->hosts = hosts;
+    z->host = host;
+    z->rs = rs;
+    z->timeout_s = timeout_s;
+    z->rec = rec;
+    z->traffic = traffic;
+    z->inj = inj;
+    z->hooks = hooks;
+    z->removals = xbt_new0(int, P);
+    z->joiners = xbt_new0(int, P);
+    int *all = xbt_new(int, P);
+    for (int r = 0; r < P; r++)
+        all[r] = r;
+    z->cur = membership_new(z, 0, all, P, 0);
+    free(all);
+}
+
+bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
+{
+    while (!z->done && !z->aborted) {
+        struct ctl_msg *m = xbt_new0(struct ctl_msg, 1);
+        m->type = (int)type;
+        m->rank = rank;
+        m->membership = membership;
+        traffic_add(z->traffic, sg_host_self(), z->host, RDZV_CTL_B);
+        if (net_send(sg_mailbox_by_name("rdzv"), m, RDZV_CTL_B, RDZV_RETRY_S) == NET_OK)
+            return true;
+        free(m);
+        sg_actor_sleep_for(RDZV_RETRY_S);
+    }
+    return false;
+}
+
+struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int membership)
+{
+    if (!rdzv_report(z, why, rank, membership)) return NULL;
+    double patience = z->rs->rendezvous_s + z->rs->replacement_s + 10 * RDZV_RETRY_S;
+    for (;;) {
+        struct ctl_msg *m;
+        enum net_status st = net_recv(ctl_box(rank), (void **)&m, patience);
+        if (z->done || z->aborted) return NULL;
+        if (st != NET_OK) { /* nothing came: say it again (the rendezvous may have missed us) */
+            if (!rdzv_report(z, RDZV_JOIN, rank, membership)) return NULL;
+            continue;
+        }
+        struct membership *next = m->type == RDZV_MEMBERSHIP ? m->m : NULL;
+        free(m);
+        return next;
+    }
+}
+
+static bool contains(const int *a, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] == x) return true;
+    return false;
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+    return *(const int *)x - *(const int *)y;
+}
+
+/* Handles one message outside a formation; returns true if a formation must start. */
+static bool note(struct rdzv *z, struct ctl_msg *m, int *reported, int *nrep)
+{
+    bool start = false;
+    /* a member of the current membership that is waiting (whatever it says) is not training:
+     * that is a failure of this membership */
+    bool waiting_member = m->membership == z->cur->id && rdzv_index(z->cur, m->rank) >= 0;
+    if (m->type != RDZV_REMOVE && waiting_member) {
+        if (!contains(reported, *nrep, m->rank)) reported[(*nrep)++] = m->rank;
+        start = true;
+        inject_detected(z->inj);
+        z->rec->failures_detected += m->type == RDZV_FAIL;
+    } else if (m->type == RDZV_REMOVE) {
+        if (!contains(z->removals, z->nremovals, m->rank)) z->removals[z->nremovals++] = m->rank;
+        z->change_pending = z->cur->id + 1;
+    } else {
+        /* a restarted worker, or one from an older membership (a healed partition) */
+        if (!contains(z->joiners, z->njoiners, m->rank) && !contains(reported, *nrep, m->rank))
+            z->joiners[z->njoiners++] = m->rank;
+        if (rdzv_index(z->cur, m->rank) < 0 || m->membership < z->cur->id)
+            z->change_pending = z->cur->id + 1;
+    }
+    free(m);
+    return start;
+}
+
+/* Receives until `end`, or (missing) until every member of the current membership reported or
+ * rejoined. */
+static void collect(struct rdzv *z, double end, bool until_all, int *reported, int *nrep)
+{
+    const struct membership *cur = z->cur;
+    for (;;) {
+        bool missing = false;
+        for (int i = 0; i < cur->n && !missing; i++) {
+            int r = cur->members[i];
+            missing = !contains(reported, *nrep, r) &&
+                      (until_all || !contains(z->joiners, z->njoiners, r));
+        }
+        if (!missing || simgrid_get_clock() >= end) return;
+        struct ctl_msg *m;
+        /* a failed receive (a sender cut off mid-message) is not the end of the window */
+        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) != NET_OK)
+            continue;
+        note(z, m, reported, nrep);
+    }
+}
+
+/* The next members: those that reported and the joiners, minus the removed; returns how many. */
+static int next_members(struct rdzv *z, const int *reported, int nrep, int *next)
+{
+    int n = 0;
+    for (int i = 0; i < nrep; i++)
+        if (!contains(z->removals, z->nremovals, reported[i])) next[n++] = reported[i];
+    for (int i = 0; i < z->njoiners; i++)
+        if (!contains(next, n, z->joiners[i]) && !contains(z->removals, z->nremovals, z->joiners[i]))
+            next[n++] = z->joiners[i];
+    qsort(next, (size_t)n, sizeof *next, cmp_int);
+    return n;
+}
+
+static void send_ctl(struct rdzv *z, int rank, int type, struct membership *m)
+{
+    struct ctl_msg *c = xbt_new0(struct ctl_msg, 1);
+    c->type = type;
+    c->m = m;
+    traffic_add(z->traffic, z->host, z->hosts[rank], RDZV_CTL_B);
+    sg_comm_t comm = net_isend(ctl_box(rank), c, RDZV_CTL_B);
+    if (net_wait(comm, simgrid_get_clock() + RDZV_RETRY_S) != NET_OK)
+        free(c); /* it will report again */
+}
+
+static void form(struct rdzv *z, int *reported, int nrep)
+{
+    struct membership *cur = z->cur;
+    collect(z, simgrid_get_clock() + z->timeout_s + z->rs->rendezvous_s, true, reported, &nrep);
+    if (!z->rs->elastic) /* policy wait: give the missing members time to come back */
+        collect(z, simgrid_get_clock() + z->rs->replacement_s, false, reported, &nrep);
+    int *next = xbt_new(int, z->P);
+    int n = next_members(z, reported, nrep, next);
+    int resume = z->hooks.resume ? z->hooks.resume(z->hooks.ctx) : 0;
+    if (z->hooks.rollback) z->hooks.rollback(z->hooks.ctx, resume);
+    for (int i = 0; i < nrep; i++) /* the members told to leave */
+        if (!contains(next, n, reported[i])) {
+            send_ctl(z, reported[i], RDZV_STOP, NULL);
+            z->rec->removed_stragglers += 1;
+        }
+    if (n == 0 || cur->id + 1 >= RDZV_MAX_MEMBERSHIPS) {
+        z->aborted = true;
+        z->rec->job_failed = true;
+        snprintf(z->rec->failure, sizeof z->rec->failure,
+                 "training cannot continue at %.6f s: %s", simgrid_get_clock(),
+                 n == 0 ? "no workers left" : "too many memberships (failures)");
+        run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, 0,
+                      "training cannot continue (%s)", n == 0 ? "no workers" : "too many failures");
+        free(next);
+        return;
+    }
+    struct membership *m = membership_new(z, cur->id + 1, next, n, resume);
+    z->cur = m;
+    z->change_pending = 0;
+    z->nremovals = 0;
+    z->njoiners = 0;
+    z->rec->membership_changes += 1;
+    run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, n,
+                  "membership %d: %d worker(s), resume at step %d", m->id, n, resume);
+    for (int i = 0; i < n; i++)
+        send_ctl(z, next[i], RDZV_MEMBERSHIP, m);
+    free(next);
+}
+
+static void rendezvous_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct rdzv *z = sg_actor_self_get_data();
+    int *reported = xbt_new(int, z->P);
+    double joiners_since = -1;
+    for (;;) { /* a daemon */
+        /* Joiners wait for the current members to reach a step boundary; if none comes within a
+         * watchdog period (the members are all dead or stuck), a membership is formed anyway. */
+        double patience = z->timeout_s + z->rs->rendezvous_s;
+        double wait = joiners_since >= 0 ? joiners_since + patience - simgrid_get_clock() : 1e9;
+        struct ctl_msg *m = NULL;
+        int nrep = 0;
+        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, wait > 0 ? wait : 0) != NET_OK) {
+            if (joiners_since >= 0 && simgrid_get_clock() >= joiners_since + patience &&
+                z->njoiners > 0) {
+                joiners_since = -1;
+                form(z, reported, 0);
+            }
+            continue;
+        }
+        if (note(z, m, reported, &nrep)) {
+            joiners_since = -1;
+            form(z, reported, nrep);
+        } else if (z->njoiners > 0 && joiners_since < 0) {
+            joiners_since = simgrid_get_clock();
+        }
+        if (z->njoiners == 0) joiners_since = -1;
+    }
+}
+
+void rdzv_start(struct rdzv *z)
+{
+    sg_actor_t a = sg_actor_init("rendezvous", z->host);
+    sg_actor_set_data(a, z);
+    sg_actor_daemonize(a);
+    sg_actor_start(a, rendezvous_actor, 0, NULL);
+}
+
+void rdzv_release(struct rdzv *z)
+{
+    for (struct membership *m = z->cur; m;) {
+        struct membership *prev = m->prev;
+        if (z->hooks.dispose) z->hooks.dispose(z->hooks.ctx, m);
+        free(m->members);
+        free(m);
+        m = prev;
+    }
+    z->cur = NULL;
+    free(z->removals);
+    free(z->joiners);
+}

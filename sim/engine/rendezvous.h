@@ -1,0 +1,95 @@
+/* rendezvous.h - the elastic rendezvous: memberships of a synchronous job after failures, joins
+ * and removals, reusable by any synchronous strategy (as torchrun's c10d rendezvous).
+ *
+ * One daemon actor on the store host receives control messages (64 B each) from the workers:
+ * FAIL (a collective of my step failed), SYNC (I stopped at a step boundary because a change is
+ * pending), JOIN (I restarted, or came back from a partition) and REMOVE (the leader flags a
+ * persistent straggler). A member of the current membership that reports is not training, so a
+ * new membership is formed: the rendezvous waits one watchdog period plus the rendezvous timeout
+ * for the other members to report (a member stuck with a dead peer needs that long), and without
+ * the elastic policy also up to the replacement timeout for the missing ones to come back. The
+ * new membership is every member that reported and every joiner, minus the removed ones, in rank
+ * order; it resumes from the step the strategy says (its last checkpoint) after the strategy
+ * rolled back what was committed after it. Members told to leave get STOP. Joiners with no
+ * member to meet at a step boundary within a watchdog period get a membership anyway. A job left
+ * with no workers, or needing more than RDZV_MAX_MEMBERSHIPS, fails (the record says why).
+ * Workers that cannot reach the store retry every RDZV_RETRY_S (a partitioned worker until the
+ * heal).
+ */
+#ifndef DMLSIM_RENDEZVOUS_H
+#define DMLSIM_RENDEZVOUS_H
+
+#include "inject.h"
+#include "run.h"
+#include "scenario.h"
+#include "traffic.h"
+
+#include <simgrid/forward.h>
+
+#include <stdbool.h>
+
+#define RDZV_MAX_MEMBERSHIPS 200  /* a run that needs more memberships than this fails */
+#define RDZV_RETRY_S         0.05 /* a worker that cannot reach the rendezvous tries again */
+#define RDZV_CTL_B           64.0 /* a control message (report, membership) */
+
+enum rdzv_msg { RDZV_FAIL, RDZV_JOIN, RDZV_SYNC, RDZV_REMOVE };
+
+struct membership {
+    int id;                  /* 0, 1, ... */
+    int n;                   /* members */
+    int *members;            /* their ranks, ascending */
+    int resume_step;         /* the step they start from */
+    double start_s;          /* when it was formed */
+    void *data;              /* the strategy's state for it (its collective world) */
+    struct membership *prev; /* older memberships, freed by rdzv_release */
+};
+
+struct rdzv_hooks {
+    int (*resume)(void *ctx);                               /* the step a new membership resumes */
+    void (*rollback)(void *ctx, int resume);                /* undo commits after that step */
+    void (*formed)(void *ctx, struct membership *m);        /* fill m->data */
+    void (*dispose)(void *ctx, struct membership *m);       /* free m->data */
+    void *ctx;
+};
+
+struct rdzv {
+    int P;                          /* ranks */
+    const sg_host_t *hosts;         /* rank -> host */
+    sg_host_t host;                 /* where the rendezvous runs (the store) */
+    const struct recovery_spec *rs; /* the policy */
+    double timeout_s;               /* the watchdog period of the job's collectives */
+    struct run_record *rec;
+    struct traffic *traffic;
+    struct injector *inj;
+    struct rdzv_hooks hooks;
+    struct membership *cur;         /* the current membership */
+    int change_pending;             /* members re-rendezvous at the next step boundary when
+                                       > cur->id */
+    int *removals, nremovals;       /* ranks to drop at the next membership */
+    int *joiners, njoiners;         /* restarted or returning ranks waiting to join */
+    bool done;                      /* the job reached its last step */
+    bool aborted;                   /* the job failed */
+};
+
+/* Prepares the rendezvous with membership 0 of every rank (hooks.formed is called for it). */
+void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
+               const struct recovery_spec *rs, double timeout_s, struct run_record *rec,
+               struct traffic *traffic, struct injector *inj, struct rdzv_hooks hooks);
+
+/* Starts its actor. */
+void rdzv_start(struct rdzv *z);
+
+/* Position of `rank` in m, or -1. */
+int rdzv_index(const struct membership *m, int rank);
+
+/* Sends a report to the rendezvous, retrying until it gets through; false if the job is over. */
+bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership);
+
+/* Reports `why` and waits for the next membership; NULL when this worker is out (removed, or
+ * the job is over). */
+struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int membership);
+
+/* Frees every membership. */
+void rdzv_release(struct rdzv *z);
+
+#endif

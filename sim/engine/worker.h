@@ -1,0 +1,46 @@
+/* worker.h - services every strategy's workers share: the exec amounts of a batch, timed
+ * execution that counts compute time in the run record, and the hook before the forward where an
+ * input pipeline can make a worker wait for its batch.
+ *
+ * Exec amounts: a layer's forward (backward) of one batch on `host` is FLOPs x batch x the host's
+ * speed / (peak of the dtype x the calibrated GEMM efficiency at the layer's GEMM size), so it
+ * lasts FLOPs / effective rate on an unloaded host and a slowed host slows exactly the compute.
+ * The optimizer update streams its bytes at the calibrated memory rate.
+ */
+#ifndef DMLSIM_WORKER_H
+#define DMLSIM_WORKER_H
+
+#include "calib.h"
+#include "catalog.h"
+#include "model.h"
+#include "run.h"
+
+#include <simgrid/forward.h>
+
+struct worker_amounts {
+    double *fwd;     /* per layer: exec amount of its forward for one batch */
+    double *bwd;     /* per layer: exec amount of its backward */
+    double fwd_all;  /* sum of fwd */
+    double update;   /* exec amount of the optimizer update of the whole model */
+};
+
+/* Fills `a` for one batch of `m` on `host` of `gpu` (release with worker_amounts_release). */
+void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_host_t host,
+                    enum gpu_dtype dtype, enum optimizer opt, const struct model *m, int batch,
+                    struct worker_amounts *a);
+void worker_amounts_release(struct worker_amounts *a);
+
+/* Runs `amount` on the current host (skipping empty work), adds the time it took to worker
+ * `rank`'s compute time in `rec`, and returns it. */
+double worker_exec(struct run_record *rec, int rank, double amount);
+
+/* The hook before each forward: an input pipeline blocks the worker there until its batch is
+ * ready (NULL wait: batches are always ready). */
+struct input_hook {
+    void (*wait)(void *ctx, int rank, int step);
+    void *ctx;
+};
+
+void worker_before_forward(const struct input_hook *h, int rank, int step);
+
+#endif

@@ -1,0 +1,263 @@
+/* report.c - the outputs of a run (see report.h). */
+#include "report.h"
+
+#include "metric.h"
+#include "trace.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+static void print_steps(const struct run_record *rec, FILE *out)
+{
+    fprintf(out, "#%7s %12s %12s %12s %12s %8s\n", "step", "time", "compute", "exposed",
+            "samples/s", "workers");
+    fprintf(out, "#%7s %12s %12s %12s %12s %8s\n", "", "(ms)", "(ms)", "(ms)", "", "");
+    for (size_t i = 0; i < rec->nev; i++) {
+        const struct run_event *e = &rec->ev[i];
+        if (e->kind != RUN_STEP) continue;
+        fprintf(out, " %7d %12.3f %12.3f %12.3f %12.1f %8d\n", e->step, e->time_s * 1e3,
+                e->compute_s * 1e3, run_step_exposed(e) * 1e3,
+                e->time_s > 0 ? e->samples / e->time_s : 0, e->workers);
+    }
+}
+
+/* Lines of the summary that are lists rather than one metric each. */
+static void extras_after(const char *label, const struct run_record *rec, FILE *out)
+{
+    if (strcmp(label, "messages") == 0)
+        for (size_t i = 0; i < rec->nclasses; i++)
+            fprintf(out, "#   bytes on %-10s %.0f B\n", rec->class_name[i], rec->class_B[i]);
+    if (strcmp(label, "failed collectives") == 0 || strcmp(label, "messages") == 0) return;
+    if (strcmp(label, "lost updates") == 0 && rec->nshards > 0) {
+        fprintf(out, "#   staleness        applied slices by version lag:");
+        for (int i = 0; i < RUN_HIST; i++)
+            if (rec->stale_hist[i] > 0)
+                fprintf(out, " %s%d:%.0f", i == RUN_HIST - 1 ? ">=" : "", i, rec->stale_hist[i]);
+        fputc('\n', out);
+    }
+    if (strcmp(label, "steps committed") == 0 && rec->nshards == 0 &&
+        rec->membership_changes > 0 && rec->final_workers != rec->workers && !rec->job_failed)
+        fprintf(out,
+                "#   elastic          the last membership has %.0f of %d workers: global batch "
+                "%.0f x per-GPU batch; by the linear scaling rule (Goyal et al. 2017) the "
+                "learning rate scales by %.0f/%d\n",
+                rec->final_workers, rec->workers, rec->final_workers, rec->final_workers,
+                rec->workers);
+}
+
+/* One fragment of a metric's text line. */
+static void print_fragment(const struct metric *mt, const struct run_record *rec, FILE *out)
+{
+    double v = mt->get(rec);
+    if (mt->yes != NULL)
+        fputs(v != 0 ? mt->yes : mt->no, out);
+    else
+        fprintf(out, mt->text, v * mt->scale);
+}
+
+static void print_summary(const struct run_record *rec, FILE *out)
+{
+    unsigned bit = metric_strategy_bit(rec);
+    const char *label = NULL;
+    fprintf(out, "#\n# summary\n");
+    for (size_t i = 0; i < metric_count(); i++) {
+        const struct metric *mt = metric_at(i);
+        if (!(mt->text_for & bit)) continue;
+        if (label == NULL || strcmp(label, mt->label) != 0) {
+            if (label != NULL) {
+                fputc('\n', out);
+                extras_after(label, rec, out);
+            }
+            label = mt->label;
+            fprintf(out, "#   %-16s ", label);
+        }
+        print_fragment(mt, rec, out);
+    }
+    if (label != NULL) {
+        fputc('\n', out);
+        extras_after(label, rec, out);
+    }
+}
+
+static void print_shards(const struct run_record *rec, FILE *out)
+{
+    fprintf(out, "#\n");
+    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params", "bytes in",
+            "bytes out", "util in", "util out", "update");
+    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "", "", "", "(B)", "(B)", "", "",
+            "(ms)");
+    for (int k = 0; k < rec->nshards; k++) {
+        const struct shard_report *r = &rec->shards[k];
+        double cap = r->link_Bps * rec->total_s;
+        fprintf(out, " %6d %14s %12.0f %14.0f %14.0f %9.4f %9.4f %12.3f\n", k, r->host, r->params,
+                r->bytes_in, r->bytes_out, cap > 0 ? r->bytes_in / cap : 0,
+                cap > 0 ? r->bytes_out / cap : 0, r->update_s * 1e3);
+    }
+}
+
+void report_text(const struct run_record *rec, FILE *out)
+{
+    print_steps(rec, out);
+    print_summary(rec, out);
+    if (rec->nshards > 0) print_shards(rec, out);
+}
+
+const char *report_failure(const struct run_record *rec)
+{
+    return rec->job_failed ? rec->failure : NULL;
+}
+
+static void csv_text(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void report_csv(const struct run_record *rec, FILE *out)
+{
+    fprintf(out, "kind,t_s,step,time_s,compute_s,exposed_s,samples_per_s,workers,what\n");
+    for (size_t i = 0; i < rec->nev; i++) {
+        const struct run_event *e = &rec->ev[i];
+        if (e->kind == RUN_STEP) {
+            fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,\n", e->t_s, e->step, e->time_s,
+                    e->compute_s, run_step_exposed(e), e->time_s > 0 ? e->samples / e->time_s : 0,
+                    e->workers);
+        } else {
+            fprintf(out, "%s,%.9g,%d,,,,,%d,", run_event_kind_name(e->kind), e->t_s, e->step,
+                    e->workers);
+            csv_text(out, e->what);
+            fputc('\n', out);
+        }
+    }
+}
+
+void report_summary(const struct run_record *rec, FILE *out)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (int col = 1;; col++) {
+            const struct metric *mt = NULL;
+            for (size_t i = 0; i < metric_count() && mt == NULL; i++)
+                if (metric_at(i)->col == col) mt = metric_at(i);
+            if (mt == NULL) break;
+            if (pass == 0)
+                fprintf(out, "%s%*s", col > 1 ? " " : "", mt->width, mt->column);
+            else /* a column named *_ms shows seconds as milliseconds */
+                fprintf(out, "%s%*.*f", col > 1 ? " " : "", mt->width, mt->prec,
+                        mt->get(rec) * (strstr(mt->column, "_ms") ? 1e3 : 1));
+        }
+        fputc('\n', out);
+    }
+}
+
+void report_trace(const struct scenario *sc, const struct run_record *rec, FILE *out)
+{
+    char title[160];
+    snprintf(title, sizeof title, "dmlsim %s (seed %lu)", sc->name, sc->seed);
+    trace_write(rec->trace, title, out);
+}
+
+static void json_config(const struct scenario *sc, const struct model *m,
+                        const struct run_record *rec, FILE *out)
+{
+    const struct train_spec *ts = &sc->train;
+    fprintf(out, "{\n  \"scenario\": ");
+    trace_json_string(out, sc->name);
+    fprintf(out, ",\n  \"seed\": %lu,\n  \"model\": ", sc->seed);
+    trace_json_string(out, m->name);
+    fprintf(out, ",\n  \"parameters\": %.0f,\n  \"strategy\": ", model_params(m));
+    trace_json_string(out, rec->strategy);
+    fprintf(out, ",\n  \"%s\": ", rec->nshards > 0 ? "ps_mode" : "algo");
+    trace_json_string(out, rec->config);
+    if (rec->nshards == 0)
+        fprintf(out, ",\n  \"level\": \"%s\"", ts->level == COLL_FLOW ? "flow" : "message");
+    fprintf(out, ",\n  \"dtype\": \"%s\",\n  \"optimizer\": \"%s\",\n",
+            catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt));
+    fprintf(out, "  \"workers\": %d,\n  \"batch_per_gpu\": %d,\n  \"steps_planned\": %d,\n",
+            rec->workers, rec->batch, rec->steps_planned);
+    if (rec->nshards == 0)
+        fprintf(out, "  \"bucket_bytes\": %.0f,\n  \"overlap\": %s,\n", ts->bucket_B,
+                ts->overlap ? "true" : "false");
+    fprintf(out,
+            "  \"memory_per_gpu_bytes\": {\"weights\": %.0f, \"gradients\": %.0f, "
+            "\"optimizer\": %.0f, \"activations\": %.0f, \"total\": %.0f},\n",
+            rec->mem.weights_B, rec->mem.grads_B, rec->mem.optimizer_B, rec->mem.act_B,
+            rec->mem.total_B);
+}
+
+static void json_events(const struct run_record *rec, FILE *out)
+{
+    bool first = true;
+    fprintf(out, "  \"steps\": [");
+    for (size_t i = 0; i < rec->nev; i++) {
+        const struct run_event *e = &rec->ev[i];
+        if (e->kind != RUN_STEP) continue;
+        fprintf(out,
+                "%s\n    {\"step\": %d, \"t_s\": %.9g, \"time_s\": %.9g, \"compute_s\": %.9g, "
+                "\"exposed_s\": %.9g, \"samples\": %.9g, \"workers\": %d}",
+                first ? "" : ",", e->step, e->t_s, e->time_s, e->compute_s, run_step_exposed(e),
+                e->samples, e->workers);
+        first = false;
+    }
+    fprintf(out, "\n  ],\n  \"events\": [");
+    first = true;
+    for (size_t i = 0; i < rec->nev; i++) {
+        const struct run_event *e = &rec->ev[i];
+        if (e->kind == RUN_STEP) continue;
+        fprintf(out, "%s\n    {\"kind\": \"%s\", \"t_s\": %.9g, \"step\": %d, \"workers\": %d, "
+                     "\"what\": ",
+                first ? "" : ",", run_event_kind_name(e->kind), e->t_s, e->step, e->workers);
+        trace_json_string(out, e->what);
+        fputc('}', out);
+        first = false;
+    }
+    fprintf(out, "\n  ],\n");
+}
+
+static void json_lists(const struct run_record *rec, FILE *out)
+{
+    fprintf(out, ",\n    \"bytes_per_link_class\": {");
+    for (size_t i = 0; i < rec->nclasses; i++) {
+        fprintf(out, "%s", i ? ", " : "");
+        trace_json_string(out, rec->class_name[i]);
+        fprintf(out, ": %.0f", rec->class_B[i]);
+    }
+    fprintf(out, "}");
+    if (rec->nshards == 0) return;
+    fprintf(out, ",\n    \"staleness\": [");
+    for (int i = 0; i < RUN_HIST; i++)
+        fprintf(out, "%s%.0f", i ? ", " : "", rec->stale_hist[i]);
+    fprintf(out, "],\n    \"shards\": [");
+    for (int k = 0; k < rec->nshards; k++) {
+        const struct shard_report *r = &rec->shards[k];
+        fprintf(out, "%s\n      {\"host\": ", k ? "," : "");
+        trace_json_string(out, r->host);
+        fprintf(out,
+                ", \"params\": %.0f, \"bytes_in\": %.0f, \"bytes_out\": %.0f, "
+                "\"update_s\": %.9g, \"versions\": %.0f}",
+                r->params, r->bytes_in, r->bytes_out, r->update_s, r->versions);
+    }
+    fprintf(out, "]");
+}
+
+void report_json(const struct scenario *sc, const struct model *m, const struct run_record *rec,
+                 FILE *out)
+{
+    json_config(sc, m, rec, out);
+    json_events(rec, out);
+    fprintf(out, "  \"summary\": {");
+    for (size_t i = 0; i < metric_count(); i++) {
+        const struct metric *mt = metric_at(i);
+        fprintf(out, "%s\n    \"%s\": %.9g", i ? "," : "", mt->name, mt->get(rec));
+    }
+    json_lists(rec, out);
+    fprintf(out, "\n  }");
+    if (rec->job_failed) {
+        fprintf(out, ",\n  \"failure\": ");
+        trace_json_string(out, rec->failure);
+    }
+    fprintf(out, "\n}\n");
+}

@@ -1,0 +1,31 @@
+/* report.h - every output of a training run, from its run record (run.h) and the metric table
+ * (metric.h): the text report on stdout, the CSV of the events log, the JSON, the one-line
+ * summary that sweeps merge, and the Perfetto trace.
+ *
+ * Text: the per-step table (one row per step row of the log: its time, compute, exposed time and
+ * samples/s = its samples / its time), then "# summary" with one line per metric label, then the
+ * shard table of a parameter-server run. CSV: the whole events log in time order, steps with
+ * their figures and faults, recoveries and checkpoints with their description. JSON: the
+ * configuration, the step rows, the events, and "summary" with every metric of the table.
+ */
+#ifndef DMLSIM_REPORT_H
+#define DMLSIM_REPORT_H
+
+#include "model.h"
+#include "run.h"
+#include "scenario.h"
+
+#include <stdio.h>
+
+void report_text(const struct run_record *rec, FILE *out);
+void report_csv(const struct run_record *rec, FILE *out);
+void report_json(const struct scenario *sc, const struct model *m, const struct run_record *rec,
+                 FILE *out);
+void report_summary(const struct run_record *rec, FILE *out);
+void report_trace(const struct scenario *sc, const struct run_record *rec, FILE *out);
+
+/* The "# training" line a strategy's describe does not give: nothing; the run's end: "# job"
+ * line with why it failed (also for stderr). */
+const char *report_failure(const struct run_record *rec);
+
+#endif

@@ -1,0 +1,532 @@
+/* allreduce.c - the data-parallel worker loop (see allreduce.h). */
+#include "allreduce.h"
+
+#include "ckpt.h"
+#include "collective.h"
+#include "inject.h"
+#include "rendezvous.h"
+#include "trace.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ar_ctx;
+
+/* The collective state of one membership (membership.data). */
+struct ar_world {
+    struct coll_world world;      /* collectives among the members (mailboxes per membership) */
+    const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
+                                     refuses this membership */
+};
+
+struct bucket_req {
+    struct membership *ms; /* the membership the collective runs in */
+    double size_B;         /* bucket bytes */
+    int *failed;           /* set when a collective of the step failed */
+};
+
+struct worker {
+    struct ar_ctx *t;         /* shared state */
+    int rank;                 /* data-parallel rank */
+    struct worker_amounts amt; /* exec amounts of one batch */
+    sg_sem_t ready;           /* released once per bucket handed to the comm actor */
+    sg_sem_t done;            /* released once per bucket reduced */
+    struct bucket_req *queue; /* one step's buckets */
+    size_t qhead;             /* next request the comm actor takes */
+    int incarnation;          /* 0, then +1 per restart of its host */
+    bool in_step;             /* between reading a batch and the step's end */
+    bool in_corrupt;          /* that batch is corrupt */
+    bool in_computed;         /* its gradient has been computed */
+};
+
+struct ar_ctx {
+    const struct job *j;
+    const struct scenario *sc;
+    int P;                     /* workers at the start */
+    double *bucket_B;          /* bytes of each bucket */
+    int *bucket_close;         /* layer whose backward closes each bucket */
+    size_t nbuckets;           /* buckets per step */
+    struct worker *workers;    /* P workers */
+    struct rdzv z;             /* memberships */
+    struct injector inj;       /* faults */
+    struct traffic *traffic;   /* what the messages carried */
+    double *committed;         /* per global step: gradients applied (member count) */
+    double *committed_samples; /* per global step: samples consumed */
+    int *commits;              /* per global step: members that finished it (this membership) */
+    int max_committed;         /* steps committed so far (highest) */
+    double last_commit_s;      /* the last commit (step rows measure from it) */
+    double *last_compute;      /* per rank: compute of its last step */
+    int *slow_streak;          /* per rank: consecutive slow steps */
+    struct ckpt ckpt;          /* checkpoints */
+    double last_ckpt_s;        /* when the last one was started */
+    struct run_record *rec;
+};
+
+static struct ar_world *world_of(const struct membership *ms)
+{
+    return ms->data;
+}
+
+/* ---- the comm actor ---------------------------------------------------------------------- */
+
+static void comm_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct worker *w = sg_actor_self_get_data();
+    struct ar_ctx *t = w->t;
+    for (;;) { /* a daemon: serves its compute actor for as long as the run lasts */
+        sg_sem_acquire(w->ready);
+        struct bucket_req *q = &w->queue[w->qhead++ % t->nbuckets];
+        if (!*q->failed) {
+            int idx = rdzv_index(q->ms, w->rank);
+            struct ar_world *aw = world_of(q->ms);
+            double t0 = simgrid_get_clock();
+            enum net_status st =
+                    collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, q->size_B, NULL);
+            trace_slice(t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
+                        simgrid_get_clock());
+            if (st != NET_OK) {
+                *q->failed = 1;
+                if (idx == 0) t->rec->failures += 1;
+            }
+        }
+        sg_sem_release(w->done);
+    }
+}
+
+/* ---- the compute actor: the worker's training loop --------------------------------------- */
+
+/* The backward, one exec per stretch between bucket boundaries, handing buckets over. */
+static void backward(struct worker *w, struct membership *ms, double scale, bool corrupt,
+                     int *failed)
+{
+    struct ar_ctx *t = w->t;
+    const struct model *m = t->j->m;
+    size_t b = 0, handed = 0;
+    double pending = 0;
+    for (size_t l = m->nlayers; l-- > 0;) {
+        pending += w->amt.bwd[l];
+        bool closes = b < t->nbuckets && t->bucket_close[b] == (int)l;
+        if (closes || l == 0) {
+            worker_exec(t->rec, w->rank, pending * scale);
+            pending = 0;
+        }
+        if (l == 0 && !corrupt) { /* the gradient exists from here on */
+            t->rec->computed += 1;
+            w->in_computed = true;
+        }
+        for (; b < t->nbuckets && t->bucket_close[b] == (int)l; b++) {
+            w->queue[b] = (struct bucket_req){ms, t->bucket_B[b], failed};
+            if (t->sc->train.overlap) {
+                sg_sem_release(w->ready);
+                handed++;
+            }
+        }
+    }
+    for (; handed < t->nbuckets; handed++)
+        sg_sem_release(w->ready);
+}
+
+/* One step of one worker; returns false if a collective of it failed. */
+static bool run_step(struct worker *w, struct membership *ms, int step, bool *corrupt_out)
+{
+    struct ar_ctx *t = w->t;
+    struct run_record *rec = t->rec;
+    bool corrupt = inject_corrupt(&t->inj, sg_host_self(), step);
+    double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step);
+    double busy0 = rec->busy_s[w->rank];
+    int failed = 0;
+    worker_before_forward(&t->j->input, w->rank, step);
+    rec->read_samples += rec->batch;
+    if (corrupt) {
+        rec->skipped_samples += rec->batch;
+        run_event_add(rec, simgrid_get_clock(), RUN_FAULT, step, ms->n,
+                      "corrupt batch skipped: %s step %d", sg_host_get_name(sg_host_self()), step);
+    }
+    w->in_step = true;
+    w->in_corrupt = corrupt;
+    w->in_computed = false;
+    /* Layers run back to back on one GPU, so the forward is one exec of all their work and the
+     * backward one exec per stretch between bucket boundaries: the same simulated times as one
+     * exec per layer, with far fewer simulation events at large P. */
+    double t0 = simgrid_get_clock();
+    worker_exec(rec, w->rank, w->amt.fwd_all * scale);
+    trace_slice(rec->trace, 2 * w->rank, "forward", t0, simgrid_get_clock());
+    t0 = simgrid_get_clock();
+    backward(w, ms, scale, corrupt, &failed);
+    trace_slice(rec->trace, 2 * w->rank, "backward", t0, simgrid_get_clock());
+    t0 = simgrid_get_clock();
+    for (size_t k = 0; k < t->nbuckets; k++)
+        sg_sem_acquire(w->done);
+    trace_slice(rec->trace, 2 * w->rank, "wait", t0, simgrid_get_clock());
+    t0 = simgrid_get_clock();
+    if (!failed) worker_exec(rec, w->rank, w->amt.update);
+    trace_slice(rec->trace, 2 * w->rank, "update", t0, simgrid_get_clock());
+    w->in_step = false;
+    t->last_compute[w->rank] = rec->busy_s[w->rank] - busy0;
+    *corrupt_out = corrupt;
+    return !failed;
+}
+
+/* The leader watches for persistent stragglers (previous step's compute times). */
+static void watch_stragglers(struct ar_ctx *t, struct membership *ms)
+{
+    const struct recovery_spec *rs = &t->sc->rec;
+    if (rs->straggler_steps <= 0 || ms->n < 2) return;
+    double *v = xbt_new(double, ms->n);
+    for (int i = 0; i < ms->n; i++)
+        v[i] = t->last_compute[ms->members[i]];
+    for (int i = 1; i < ms->n; i++) /* insertion sort: n is small */
+        for (int k = i; k > 0 && v[k] < v[k - 1]; k--) {
+            double x = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = x;
+        }
+    double median = v[ms->n / 2];
+    free(v);
+    for (int i = 0; i < ms->n; i++) {
+        int r = ms->members[i];
+        t->slow_streak[r] =
+                t->last_compute[r] > rs->straggler_threshold * median ? t->slow_streak[r] + 1 : 0;
+        if (t->slow_streak[r] == rs->straggler_steps) {
+            run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, -1, ms->n,
+                          "straggler rank %d flagged for removal", r);
+            inject_detected(&t->inj);
+            rdzv_report(&t->z, RDZV_REMOVE, r, ms->id);
+        }
+    }
+}
+
+/* A worker killed by a crash in the middle of a step: its batch will be read again and its
+ * gradient, if computed, is lost. */
+static void on_worker_exit(int failed, void *data)
+{
+    struct worker *w = data;
+    if (!failed || !w->in_step) return;
+    run_lose_step(w->t->rec, w->in_corrupt, w->in_computed);
+    w->in_step = false;
+}
+
+/* This worker finished `step` (0-based) of membership ms: account, and the last member to finish
+ * it commits the step. */
+static void commit(struct worker *w, struct membership *ms, int step, bool corrupt)
+{
+    struct ar_ctx *t = w->t;
+    struct run_record *rec = t->rec;
+    if (!corrupt) {
+        rec->applied += 1;
+        t->committed[step] += 1;
+        t->committed_samples[step] += rec->batch;
+        rec->consumed_samples += rec->batch;
+    }
+    if (step + 1 > t->max_committed) t->max_committed = step + 1;
+    if (++t->commits[step] < ms->n) return;
+    double now = simgrid_get_clock(), slowest = 0;
+    for (int i = 0; i < ms->n; i++)
+        slowest = fmax(slowest, t->last_compute[ms->members[i]]);
+    run_step_add(rec, now, step + 1, now - t->last_commit_s, slowest, t->committed_samples[step],
+                 ms->n);
+    t->last_commit_s = now;
+    inject_progress(&t->inj, ms->start_s);
+    if (step + 1 == t->sc->train.steps) t->z.done = true;
+}
+
+/* Trains in membership ms until the last step (NULL), or returns the next membership. */
+static struct membership *train_in(struct worker *w, struct membership *ms)
+{
+    struct ar_ctx *t = w->t;
+    int idx = rdzv_index(ms, w->rank);
+    if (idx < 0) return NULL;
+    if (ms->id > 0 && t->sc->ckpt.present) ckpt_restore(&t->ckpt, sg_host_self());
+    for (int step = ms->resume_step; step < t->sc->train.steps && !t->z.aborted; step++) {
+        if (t->z.change_pending > ms->id) /* leave cleanly: report at the boundary */
+            return rdzv_await(&t->z, RDZV_SYNC, w->rank, ms->id);
+        inject_step(&t->inj, step);
+        bool corrupt;
+        if (!run_step(w, ms, step, &corrupt)) {
+            run_lose_step(t->rec, corrupt, !corrupt);
+            run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, step, ms->n,
+                          "rank %d: step %d failed, reporting", w->rank, step);
+            return rdzv_await(&t->z, RDZV_FAIL, w->rank, ms->id);
+        }
+        commit(w, ms, step, corrupt);
+        if (idx == 0) { /* the leader watches for stragglers and writes checkpoints */
+            double now = simgrid_get_clock();
+            watch_stragglers(t, ms);
+            if (ckpt_due(&t->ckpt, step + 1, t->last_ckpt_s, now)) {
+                t->last_ckpt_s = now;
+                ckpt_write(&t->ckpt, sg_host_self(), step + 1, 0, NULL);
+            }
+        }
+    }
+    return NULL;
+}
+
+static void compute_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct worker *w = sg_actor_self_get_data();
+    struct ar_ctx *t = w->t;
+    sg_actor_on_exit(on_worker_exit, w);
+    struct membership *ms =
+            w->incarnation == 0 ? t->z.cur : rdzv_await(&t->z, RDZV_JOIN, w->rank, -1);
+    while (ms != NULL)
+        ms = train_in(w, ms);
+}
+
+/* ---- memberships and faults -------------------------------------------------------------- */
+
+static void formed(void *ctx, struct membership *ms)
+{
+    struct ar_ctx *t = ctx;
+    const struct train_spec *ts = &t->sc->train;
+    struct ar_world *aw = xbt_new0(struct ar_world, 1);
+    sg_host_t *hosts = xbt_new(sg_host_t, ms->n > 0 ? ms->n : 1);
+    for (int i = 0; i < ms->n; i++)
+        hosts[i] = t->j->pf->gpus[ms->members[i]];
+    collective_world_init(&aw->world, ms->n, hosts, ts->timeout_s);
+    free(hosts);
+    aw->world.level = ts->level;
+    aw->world.chunks = ts->chunks;
+    aw->world.traffic = t->traffic;
+    aw->world.epoch = ms->id;
+    aw->world.nccl = ts->nccl;
+    aw->world.netcal = t->j->cal ? t->j->cal->netcal : NULL;
+    aw->algo = collective_get(ts->algo);
+    const char *why = collective_check(&aw->world, aw->algo, COLL_ALLREDUCE, false);
+    if (why != NULL) { /* e.g. hierarchical after a crash left nodes of unequal size */
+        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
+                      "%s cannot run on membership %d (%s): ring instead", aw->algo->name, ms->id,
+                      why);
+        aw->algo = collective_get(COLL_ALGO_RING);
+    }
+    ms->data = aw;
+}
+
+static void dispose(void *ctx, struct membership *ms)
+{
+    (void)ctx;
+    struct ar_world *aw = ms->data;
+    collective_world_release(&aw->world);
+    free(aw);
+}
+
+static int resume_step(void *ctx)
+{
+    struct ar_ctx *t = ctx;
+    return t->sc->ckpt.present ? t->ckpt.last_step : 0;
+}
+
+/* Rolls back what was committed after the checkpoint everyone restarts from. */
+static void rollback(void *ctx, int resume)
+{
+    struct ar_ctx *t = ctx;
+    struct run_record *r = t->rec;
+    for (int s = resume; s < t->max_committed; s++) {
+        r->lost_steps += 1;
+        r->lost_gradients += t->committed[s];
+        r->applied -= t->committed[s];
+        r->replayed_samples += t->committed_samples[s];
+        r->consumed_samples -= t->committed_samples[s];
+        t->committed[s] = t->committed_samples[s] = 0;
+    }
+    for (int s = resume; s < t->sc->train.steps; s++)
+        t->commits[s] = 0;
+    t->max_committed = resume;
+}
+
+static void start_worker(struct ar_ctx *t, int rank, int incarnation);
+
+static void restarted(void *ctx, sg_host_t h)
+{
+    struct ar_ctx *t = ctx;
+    for (int r = 0; r < t->P; r++)
+        if (t->j->pf->gpus[r] == h && !t->z.done)
+            start_worker(t, r, t->workers[r].incarnation + 1);
+}
+
+static int members_now(void *ctx)
+{
+    struct ar_ctx *t = ctx;
+    return t->z.cur ? t->z.cur->n : t->P;
+}
+
+/* ---- setup ------------------------------------------------------------------------------- */
+
+/* Buckets in backward order: a bucket closes at the layer that brings it to >= bucket_B. */
+static void make_buckets(struct ar_ctx *t, double grad_elem_B, double bucket_B)
+{
+    const struct model *m = t->j->m;
+    t->bucket_B = xbt_new0(double, m->nlayers + 1);
+    t->bucket_close = xbt_new0(int, m->nlayers + 1);
+    double acc = 0;
+    for (size_t l = m->nlayers; l-- > 0;) {
+        acc += m->layers[l].params * grad_elem_B;
+        if (acc > 0 && (acc >= bucket_B || l == 0)) {
+            t->bucket_B[t->nbuckets] = acc;
+            t->bucket_close[t->nbuckets++] = (int)l;
+            acc = 0;
+        }
+    }
+}
+
+static void start_worker(struct ar_ctx *t, int rank, int incarnation)
+{
+    struct worker *w = &t->workers[rank];
+    const struct train_spec *ts = &t->sc->train;
+    sg_host_t h = t->j->pf->gpus[rank];
+    w->t = t;
+    w->rank = rank;
+    w->incarnation = incarnation;
+    worker_amounts_release(&w->amt);
+    worker_amounts(t->j->cal, t->j->pf->models[rank], h, ts->dtype, ts->opt, t->j->m, ts->batch,
+                   &w->amt);
+    /* semaphores of a previous incarnation are left alone: its actors may have died holding them */
+    w->ready = sg_sem_init(0);
+    w->done = sg_sem_init(0);
+    free(w->queue);
+    w->queue = xbt_new0(struct bucket_req, t->nbuckets ? t->nbuckets : 1);
+    w->qhead = 0;
+    char *cn = bprintf("compute-%d.%d", rank, incarnation),
+         *mn = bprintf("comm-%d.%d", rank, incarnation);
+    sg_actor_t a = sg_actor_init(cn, h);
+    sg_actor_set_data(a, w);
+    sg_actor_start(a, compute_actor, 0, NULL);
+    a = sg_actor_init(mn, h);
+    sg_actor_set_data(a, w);
+    sg_actor_daemonize(a);
+    sg_actor_start(a, comm_actor, 0, NULL);
+    free(cn);
+    free(mn);
+}
+
+enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err)
+{
+    const struct train_spec *ts = &j->sc->train;
+    enum dmlsim_err rc = job_check(j, err);
+    if (rc != DMLSIM_OK) return rc;
+    struct coll_world w;
+    collective_world_init(&w, job_workers(j), j->pf->gpus, 1);
+    w.level = ts->level;
+    w.nccl = ts->nccl;
+    const char *why = collective_check(&w, collective_get(ts->algo), COLL_ALLREDUCE, false);
+    collective_world_release(&w);
+    if (why != NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
+                           ts->line, coll_algo_name(ts->algo), why);
+    return DMLSIM_OK;
+}
+
+void allreduce_describe(const struct job *j, FILE *out)
+{
+    const struct train_spec *ts = &j->sc->train;
+    int P = job_workers(j);
+    fprintf(out,
+            "# training      all-reduce %s (%s level), %d worker(s) x batch %d = global batch %d, "
+            "%s, %s, %d step(s)\n",
+            coll_algo_name(ts->algo), ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch,
+            P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt),
+            ts->steps);
+    fprintf(out, "# buckets       %.0f B, overlap %s\n", ts->bucket_B, ts->overlap ? "on" : "off");
+}
+
+static void trace_tracks(struct ar_ctx *t)
+{
+    for (int r = 0; r < t->P; r++) {
+        char *a = bprintf("rank %d compute (%s)", r, sg_host_get_name(t->j->pf->gpus[r]));
+        char *b = bprintf("rank %d communication", r);
+        trace_track(t->rec->trace, 2 * r, a);
+        trace_track(t->rec->trace, 2 * r + 1, b);
+        free(a);
+        free(b);
+    }
+}
+
+static void setup(struct ar_ctx *t)
+{
+    const struct train_spec *ts = &t->sc->train;
+    int P = t->P;
+    t->traffic = traffic_new();
+    t->committed = xbt_new0(double, ts->steps);
+    t->committed_samples = xbt_new0(double, ts->steps);
+    t->commits = xbt_new0(int, ts->steps);
+    t->last_compute = xbt_new0(double, P);
+    t->slow_streak = xbt_new0(int, P);
+    make_buckets(t, model_dtype_bytes(ts->dtype), ts->bucket_B);
+    t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
+    ckpt_init(&t->ckpt, t->sc, t->j->pf, t->rec->ckpt_B, t->rec);
+    sg_host_t store = job_store_host(t->j->pf);
+    inject_init(&t->inj, t->j->plan, t->rec, store,
+                (struct inject_hooks){NULL, restarted, members_now, t});
+    t->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
+    rdzv_init(&t->z, P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec, t->traffic,
+              &t->inj, (struct rdzv_hooks){resume_step, rollback, formed, dispose, t});
+    t->workers = xbt_new0(struct worker, P);
+}
+
+static void teardown(struct ar_ctx *t)
+{
+    rdzv_release(&t->z);
+    inject_release(&t->inj);
+    for (int r = 0; r < t->P; r++) {
+        free(t->workers[r].queue);
+        worker_amounts_release(&t->workers[r].amt);
+    }
+    free(t->workers);
+    free(t->bucket_B);
+    free(t->bucket_close);
+    free(t->committed);
+    free(t->committed_samples);
+    free(t->commits);
+    free(t->last_compute);
+    free(t->slow_streak);
+    traffic_free(t->traffic);
+}
+
+void allreduce_run(const struct job *j, struct run_record *rec)
+{
+    const struct train_spec *ts = &j->sc->train;
+    struct ar_ctx t = {.j = j, .sc = j->sc, .P = job_workers(j), .rec = rec};
+    assert(t.P >= 1 && t.P <= (int)j->pf->ngpus);
+    run_init(rec, "allreduce", t.P, ts->batch, ts->steps);
+    snprintf(rec->config, sizeof rec->config, "%s", coll_algo_name(ts->algo));
+    if (ts->trace) {
+        rec->trace = trace_new();
+        trace_tracks(&t);
+    }
+    setup(&t);
+    for (int r = 0; r < t.P; r++)
+        start_worker(&t, r, 0);
+    rdzv_start(&t.z);
+    inject_start(&t.inj);
+    simgrid_run();
+
+    rec->total_s = t.last_commit_s;
+    rec->nbuckets = (double)t.nbuckets;
+    for (size_t b = 0; b < t.nbuckets; b++)
+        rec->grad_B += t.bucket_B[b];
+    rec->mem = model_memory(j->m, ts->dtype, ts->opt, ts->batch);
+    rec->steps_completed = t.max_committed;
+    rec->final_workers = t.z.aborted ? 0 : t.z.cur->n;
+    rec->checkpoints = t.ckpt.completed;
+    rec->ckpt_overhead_s = t.ckpt.overhead_s;
+    if (!rec->job_failed && t.max_committed < ts->steps) {
+        rec->job_failed = true;
+        snprintf(rec->failure, sizeof rec->failure, "%d of %d steps committed when the run ended",
+                 t.max_committed, ts->steps);
+    }
+    job_finish(rec, t.traffic);
+    teardown(&t);
+}

@@ -1,0 +1,73 @@
+/* job.c - shared services of the strategies (see job.h). */
+#include "job.h"
+
+#include "trace.h"
+
+#include <simgrid/host.h>
+
+#include <stdio.h>
+
+int job_workers(const struct job *j)
+{
+    return j->sc->train.gpus > 0 ? j->sc->train.gpus : (int)j->pf->ngpus;
+}
+
+enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
+{
+    const struct scenario *sc = j->sc;
+    const struct train_spec *ts = &sc->train;
+    const struct platform *pf = j->pf;
+    int P = job_workers(j);
+    if (P < 1 || P > (int)pf->ngpus)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <training gpus=\"%d\">: the platform has %zu GPU(s); expected "
+                           "1 to %zu",
+                           sc->path, ts->line, P, pf->ngpus, pf->ngpus);
+    for (int r = 0; r < P; r++) {
+        const struct gpu_model *g = pf->models[r];
+        if (g->peak_flops[ts->dtype] <= 0)
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: <training dtype=\"%s\">: %s has no %s support; expected "
+                               "one of its dtypes (see dmlsim catalog)",
+                               sc->path, ts->line, catalog_dtype_name(ts->dtype), g->name,
+                               catalog_dtype_name(ts->dtype));
+        char why[512];
+        if (r > 0 && g == pf->models[r - 1]) continue; /* same model: same answer */
+        if (model_check_fit(j->m, ts->dtype, ts->opt, ts->batch, g, why, sizeof why) != 0)
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
+                               sc->path, ts->line, why);
+    }
+    bool needs_store = sc->nfaults > 0 || (sc->ckpt.present && sc->ckpt.target != CKPT_LOCAL_NVME);
+    if (needs_store && pf->storage == NULL && pf->ncpus == 0)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: faults and checkpoints need a storage host for the rendezvous "
+                           "and the store; expected a cluster with a nic, or a host with property "
+                           "role=storage",
+                           sc->path, ts->line);
+    return DMLSIM_OK;
+}
+
+sg_host_t job_store_host(const struct platform *pf)
+{
+    return pf->storage ? pf->storage : (pf->ncpus ? pf->cpu_hosts[0] : pf->gpus[0]);
+}
+
+void job_finish(struct run_record *rec, const struct traffic *traffic)
+{
+    rec->messages = traffic_messages(traffic);
+    rec->bytes = traffic_bytes(traffic);
+    rec->nclasses = 0;
+    for (size_t i = 0; i < traffic_nclasses(traffic) && i < RUN_CLASSES; i++) {
+        double b;
+        const char *name = traffic_class(traffic, i, &b);
+        snprintf(rec->class_name[i], sizeof rec->class_name[i], "%s", name);
+        rec->class_B[i] = b;
+        rec->nclasses++;
+    }
+    run_finish(rec);
+    for (size_t i = 0; rec->trace && i < rec->nev; i++)
+        if (rec->ev[i].kind != RUN_STEP)
+            trace_instant(rec->trace, run_event_kind_name(rec->ev[i].kind), rec->ev[i].what,
+                          rec->ev[i].t_s);
+}

@@ -1,0 +1,48 @@
+/* job.h - what every strategy is given, and the services they share around a run.
+ *
+ * A job is the validated input of one training run: the scenario, the loaded platform, the
+ * model, the calibration, the fault plan and the input hook. It is checked once, by the
+ * strategy's check (strategy.h), before anything is printed or simulated; run functions assert
+ * what the check established instead of checking again.
+ */
+#ifndef DMLSIM_JOB_H
+#define DMLSIM_JOB_H
+
+#include "calib.h"
+#include "error.h"
+#include "fault.h"
+#include "model.h"
+#include "platform.h"
+#include "run.h"
+#include "scenario.h"
+#include "traffic.h"
+#include "worker.h"
+
+#include <simgrid/forward.h>
+
+struct job {
+    const struct scenario *sc;
+    const struct platform *pf;
+    const struct model *m;
+    const struct calib *cal;
+    const struct fault_plan *plan;
+    struct input_hook input; /* before each forward (no wait by default) */
+};
+
+/* The workers of a run: <training gpus>, or every GPU of the platform. */
+int job_workers(const struct job *j);
+
+/* Checks shared by every strategy: the worker count against the platform, the dtype on every
+ * worker's GPU, the memory per GPU, and a store host when faults or remote checkpoints need
+ * one; errors name the <training> line. */
+enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err);
+
+/* The host that is never crashed: the store (role=storage), else the first CPU host, else GPU 0.
+ * The rendezvous, the injector and remote checkpoints run there. */
+sg_host_t job_store_host(const struct platform *pf);
+
+/* After simgrid_run: the traffic's totals and classes into the record, the events log's faults,
+ * recoveries and checkpoints as trace instants, and run_finish. */
+void job_finish(struct run_record *rec, const struct traffic *traffic);
+
+#endif

@@ -1,0 +1,872 @@
+/* ps.c - parameter-server training (see ps.h). */
+#include "ps.h"
+
+#include "ckpt.h"
+#include "inject.h"
+#include "net.h"
+#include "trace.h"
+#include "traffic.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
+#include <xbt/misc.h>
+#include <xbt/sysdep.h>
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REQUEST_B          64.0    /* a pull request or a verdict: a small control message */
+#define CATALOG_CPU_MEM_BW 204.8e9 /* AMD EPYC 7742: 8 channels of DDR4-3200 x 25.6 GB/s */
+#define CPU_MEM_EFF        0.92    /* memory-bound kernels, as the GPU default (calib.c) */
+
+enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE };
+
+struct push_rec {
+    int worker;       /* who pushed */
+    int it;           /* the worker's iteration it came from */
+    int version;      /* version the gradient was computed from */
+    int accepted;     /* async: the shard's verdict */
+    sg_sem_t decided; /* async: released when the verdict is set */
+    struct push_rec *next;
+};
+
+struct ps_msg {
+    enum msg_type type;
+    int version;  /* PULL: version needed; PUSH/PARAMS: version of the data */
+    int it;       /* PUSH: the worker's iteration */
+    int accepted; /* VERDICT */
+    int shard;    /* ADVANCE: who advanced */
+};
+
+struct ps_ctx;
+
+struct shard {
+    struct ps_ctx *c;
+    int id;
+    int incarnation;     /* restarts of its host */
+    double *applied_at;  /* per version: slices applied into it */
+    struct ckpt ckpt;    /* this shard's checkpoints */
+    double ckpt_version; /* the version its last counted checkpoint holds */
+    double last_ckpt_s;  /* when it last started one */
+    double since_s;      /* since when it has been training undisturbed (a restart, a timeout) */
+    sg_host_t host;
+    double params, bytes;         /* parameters owned, and their gradient/parameter bytes */
+    double update_amt;            /* exec amount of one update on the shard's host */
+    int version;                  /* current version */
+    double *version_s;            /* time each version was reached */
+    int nversions;                /* versions reached, counting version 0 */
+    bool *waiting;                /* per worker: its port waits for a newer version */
+    sg_sem_t *wake;               /* per worker: released to wake that port */
+    sg_sem_t arrived;             /* one release per queued push */
+    struct push_rec *head, *tail; /* pushes not yet taken by the shard */
+    struct shard_report *rep;     /* its report */
+};
+
+struct ps_worker {
+    struct ps_ctx *c;
+    int rank;
+    struct worker_amounts amt;             /* exec amounts of one batch */
+    double end_s;                          /* when it finished */
+    double *iter_end;                      /* per iteration: when it ended (0: never) */
+    double *iter_busy;                     /* per iteration: compute */
+    double *iter_applied;                  /* per iteration: its slices applied (at the time) */
+    int next_it;                           /* the iteration it is at (kept across restarts) */
+    int incarnation;                       /* restarts of its host */
+    bool in_step, in_corrupt, in_computed; /* where a crash caught it */
+    int delivered;                         /* slices of this iteration its shards' ports received */
+};
+
+struct port {
+    struct shard *s;
+    int worker;
+};
+
+struct ps_ctx {
+    const struct job *j;
+    const struct scenario *sc;
+    const struct model *m;
+    const struct platform *pf;
+    struct injector inj; /* faults */
+    int P, K, quorum;
+    double total_versions; /* versions each shard may reach */
+    struct shard *shards;
+    struct ps_worker *workers;
+    struct port *ports;
+    struct traffic *traffic;
+    struct run_record *res;
+    sg_host_t coord_host; /* coordinator's host, or NULL */
+    int workers_done;     /* workers that finished every iteration */
+};
+
+static sg_mailbox_t mbox(const char *fmt, int a, int b)
+{
+    char name[48];
+    snprintf(name, sizeof name, fmt, a, b);
+    return sg_mailbox_by_name(name);
+}
+
+static sg_mailbox_t to_port(int k, int r)
+{
+    return mbox("ps%d<w%d", k, r);
+}
+
+static sg_mailbox_t to_worker(int r, int k)
+{
+    return mbox("w%d<ps%d", r, k);
+}
+
+static struct ps_msg *msg_new(enum msg_type type, int version)
+{
+    struct ps_msg *m = xbt_new0(struct ps_msg, 1);
+    m->type = type;
+    m->version = version;
+    return m;
+}
+
+/* Sends and accounts; a message that did not go through stays ours and is freed. */
+static enum net_status send_msg(struct ps_ctx *c, sg_host_t from, sg_host_t to, sg_mailbox_t mb,
+                                struct ps_msg *m, double size_B)
+{
+    traffic_add(c->traffic, from, to, size_B);
+    enum net_status st = net_send(mb, m, size_B, c->sc->train.timeout_s);
+    if (st != NET_OK) free(m);
+    return st;
+}
+
+/* ---- worker ------------------------------------------------------------------------------- */
+
+#define RETRY_S 0.05 /* a worker retries a dead shard after this */
+
+static void lose_slices(struct ps_ctx *c, double n)
+{
+    c->res->lost_gradients += n;
+    c->res->replayed_samples += n * c->sc->train.batch / c->K;
+}
+
+/* A slice the shard's policy discarded (too stale, or too late for its version's quorum). */
+static void drop_slice(struct ps_ctx *c, double *counter)
+{
+    *counter += 1;
+    c->res->dropped_samples += (double)c->sc->train.batch / c->K;
+}
+
+/* A worker killed by a crash: slices computed but not delivered are lost; a batch read but not
+ * computed will be read again. */
+static void on_worker_exit(int failed, void *data)
+{
+    struct ps_worker *w = data;
+    struct ps_ctx *c = w->c;
+    if (!failed || !w->in_step) return;
+    if (w->in_computed) /* what its shards did not receive (the ports count receipts) */
+        lose_slices(c, c->K - w->delivered);
+    else if (!w->in_corrupt)
+        c->res->replayed_samples += c->sc->train.batch;
+    w->in_step = false;
+}
+
+/* Pulls every shard's parameters; a shard that does not answer is asked again until it does
+ * (its keys are blocked) or the replacement timeout passes. Fills version[]; false if some shard
+ * never answered, or answered only after a retry (a failure noticed). */
+static bool pull_all(struct ps_worker *w, int it, int *version)
+{
+    struct ps_ctx *c = w->c;
+    const struct train_spec *ts = &c->sc->train;
+    sg_host_t me = c->pf->gpus[w->rank];
+    bool *got = xbt_new0(bool, c->K);
+    sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
+    struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
+    double give_up = simgrid_get_clock() + c->sc->rec.replacement_s;
+    bool retried = false;
+    for (int left = c->K; left > 0;) {
+        for (int k = 0; k < c->K; k++) {
+            if (got[k]) continue;
+            struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
+            traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
+            comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
+            comms[c->K + k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
+        }
+        double end = simgrid_get_clock() + ts->timeout_s;
+        for (int k = 0; k < c->K; k++) {
+            if (got[k]) continue;
+            net_wait(comms[k], end);
+            if (net_wait(comms[c->K + k], end) == NET_OK && in[k] != NULL) {
+                version[k] = in[k]->version;
+                got[k] = true;
+                left--;
+            }
+            free(in[k]);
+            in[k] = NULL;
+        }
+        if (left > 0) {
+            retried = true;
+            if (simgrid_get_clock() >= give_up) break;
+            sg_actor_sleep_for(RETRY_S);
+        }
+    }
+    bool all = true;
+    for (int k = 0; k < c->K; k++)
+        all &= got[k];
+    free(got);
+    free(comms);
+    free(in);
+    return all && !retried;
+}
+
+static void worker_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_worker *w = sg_actor_self_get_data();
+    struct ps_ctx *c = w->c;
+    const struct train_spec *ts = &c->sc->train;
+    sg_host_t me = c->pf->gpus[w->rank];
+    const char *host = sg_host_get_name(me);
+    double deadline_span = ts->timeout_s;
+    sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
+    struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
+    int *version = xbt_new0(int, c->K);
+    sg_actor_on_exit(on_worker_exit, w);
+    for (; w->next_it < ts->steps; w->next_it++) {
+        int it = w->next_it;
+        double t0 = simgrid_get_clock();
+        inject_step(&c->inj, it);
+        bool corrupt = inject_corrupt(&c->inj, me, it);
+        double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it);
+        double busy0 = c->res->busy_s[w->rank];
+        c->res->read_samples += ts->batch;
+        w->in_step = true;
+        w->in_corrupt = corrupt;
+        w->in_computed = false;
+        w->delivered = 0;
+        if (corrupt) {
+            c->res->skipped_samples += ts->batch;
+            run_event_add(c->res, simgrid_get_clock(), RUN_FAULT, it, c->P,
+                          "corrupt batch skipped: %s step %d", host, it);
+        }
+        if (!pull_all(w, it, version)) inject_detected(&c->inj);
+        struct trace *tr = c->res->trace;
+        trace_slice(tr, w->rank, "pull", t0, simgrid_get_clock());
+        worker_before_forward(&c->j->input, w->rank, it);
+        double tc = simgrid_get_clock();
+        const struct model *m = c->m;
+        double work = 0; /* forward and backward back to back: one exec */
+        for (size_t l = 0; l < m->nlayers; l++)
+            work += w->amt.fwd[l] + w->amt.bwd[l];
+        worker_exec(c->res, w->rank, work * scale);
+        trace_slice(tr, w->rank, "forward+backward", tc, simgrid_get_clock());
+        if (corrupt) { /* nothing to push: the batch is skipped */
+            w->in_step = false;
+            goto next;
+        }
+        c->res->computed += c->K;
+        w->in_computed = true;
+        /* push every shard's slice at once, stamped with the version it came from */
+        for (int k = 0; k < c->K; k++) {
+            struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
+            g->it = it;
+            traffic_add(c->traffic, me, c->shards[k].host, c->shards[k].bytes);
+            comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
+        }
+        double push0 = simgrid_get_clock();
+        double end = push0 + deadline_span;
+        for (int k = 0; k < c->K; k++)
+            net_wait(comms[k], end); /* the ports count what arrives in w->delivered */
+        /* a transfer that ends exactly at the deadline can still reach its port: let the ports
+         * that run at this same instant count it before we count what was lost */
+        sg_actor_yield();
+        trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
+        if (w->delivered < c->K) inject_detected(&c->inj);
+        lose_slices(c, c->K - w->delivered);
+        w->in_step = false;
+        if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
+        if (ts->ps.mode == PS_ASYNC) { /* each shard's verdict */
+            for (int k = 0; k < c->K; k++)
+                comms[k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
+            end = simgrid_get_clock() + deadline_span;
+            for (int k = 0; k < c->K; k++) {
+                net_wait(comms[k], end);
+                free(in[k]);
+                in[k] = NULL;
+            }
+        }
+    next:
+        w->iter_end[it] = simgrid_get_clock();
+        w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
+    }
+    w->end_s = simgrid_get_clock();
+    c->workers_done++;
+    free(comms);
+    free(in);
+    free(version);
+}
+
+/* ---- ports -------------------------------------------------------------------------------- */
+
+static void enqueue(struct shard *s, struct push_rec *rec)
+{
+    if (s->tail)
+        s->tail->next = rec;
+    else
+        s->head = rec;
+    s->tail = rec;
+    sg_sem_release(s->arrived);
+}
+
+static void port_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct port *p = sg_actor_self_get_data();
+    struct shard *s = p->s;
+    struct ps_ctx *c = s->c;
+    const struct train_spec *ts = &c->sc->train;
+    sg_host_t worker = c->pf->gpus[p->worker];
+    for (;;) { /* a daemon: serves its worker for as long as the run lasts */
+        struct ps_msg *m;
+        if (net_recv(to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
+        if (m->type == MSG_PULL) {
+            /* sync: wait for the version the worker needs, but not past the deadline (a shard
+             * that lost workers or state moves on) */
+            double end = simgrid_get_clock() + ts->timeout_s;
+            /* Actors only interleave at simulation calls, so checking the version and waiting
+             * on this port's own semaphore needs no lock; advance() wakes every waiting port. */
+            while (s->version < m->version && simgrid_get_clock() < end) {
+                s->waiting[p->worker] = true;
+                sg_sem_acquire_timeout(s->wake[p->worker], end - simgrid_get_clock());
+                s->waiting[p->worker] = false;
+            }
+            int v = s->version;
+            free(m);
+            s->rep->bytes_out += s->bytes;
+            send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(MSG_PARAMS, v),
+                     s->bytes);
+            continue;
+        }
+        s->rep->bytes_in += s->bytes;
+        c->workers[p->worker].delivered++;
+        struct push_rec *rec = xbt_new0(struct push_rec, 1);
+        rec->worker = p->worker;
+        rec->it = m->it;
+        rec->version = m->version;
+        free(m);
+        bool async = ts->ps.mode == PS_ASYNC;
+        if (async) rec->decided = sg_sem_init(0);
+        enqueue(s, rec);
+        if (async) {
+            sg_sem_acquire(rec->decided);
+            struct ps_msg *v = msg_new(MSG_VERDICT, s->version);
+            v->accepted = rec->accepted;
+            sg_sem_destroy(rec->decided);
+            free(rec);
+            send_msg(c, s->host, worker, to_worker(p->worker, s->id), v, REQUEST_B);
+        }
+    }
+}
+
+/* ---- shard -------------------------------------------------------------------------------- */
+
+/* The next queued push, or NULL if none came by the deadline (timeout < 0: wait forever). */
+static struct push_rec *take(struct shard *s, double timeout)
+{
+    if (timeout < 0)
+        sg_sem_acquire(s->arrived);
+    else if (sg_sem_acquire_timeout(s->arrived, timeout) != 0)
+        return NULL;
+    struct push_rec *rec = s->head;
+    s->head = rec->next;
+    if (s->head == NULL) s->tail = NULL;
+    rec->next = NULL;
+    return rec;
+}
+
+static void advance(struct shard *s)
+{
+    struct ps_ctx *c = s->c;
+    double t0 = simgrid_get_clock();
+    if (s->update_amt > 0) sg_actor_execute(s->update_amt);
+    s->rep->update_s += simgrid_get_clock() - t0;
+    trace_slice(c->res->trace, c->P + s->id, "update", t0, simgrid_get_clock());
+    s->version++;
+    if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
+        s->version_s[s->nversions++] = simgrid_get_clock();
+    for (int r = 0; r < c->P; r++)
+        if (s->waiting[r]) {
+            s->waiting[r] = false;
+            sg_sem_release(s->wake[r]);
+        }
+    s->rep->versions += 1;
+    inject_progress(&c->inj, s->since_s);
+    if (c->coord_host != NULL) {
+        struct ps_msg *a = msg_new(MSG_ADVANCE, s->version);
+        a->shard = s->id;
+        send_msg(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
+    }
+    if (c->sc->ckpt.present &&
+        ckpt_due(&s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
+        s->last_ckpt_s = simgrid_get_clock();
+        ckpt_write(&s->ckpt, s->host, s->version, s->version, &s->ckpt_version);
+    }
+}
+
+static void record_applied(struct ps_ctx *c, struct shard *s, const struct push_rec *p, int lag)
+{
+    c->res->applied += 1;
+    c->res->stale_hist[lag < RUN_HIST - 1 ? lag : RUN_HIST - 1] += 1;
+    c->res->consumed_samples += (double)c->sc->train.batch / c->K;
+    c->workers[p->worker].iter_applied[p->it] += 1;
+    s->applied_at[s->version] += 1;
+}
+
+static void shard_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct shard *s = sg_actor_self_get_data();
+    struct ps_ctx *c = s->c;
+    const struct ps_spec *ps = &c->sc->train.ps;
+    if (s->incarnation > 0 && c->sc->ckpt.present) /* restart: reload this shard's checkpoint */
+        ckpt_restore(&s->ckpt, s->host);
+    if (ps->mode == PS_SYNC) {
+        /* collect each version's quorum; after the deadline go on with what came */
+        while (s->version < c->sc->train.steps) {
+            int got = 0, v = s->version;
+            while (got < c->quorum) {
+                struct push_rec *rec = take(s, c->sc->train.timeout_s);
+                if (rec == NULL) { /* a worker is missing: noticed, and the shard goes on */
+                    inject_detected(&c->inj);
+                    s->since_s = simgrid_get_clock();
+                    break;
+                }
+                if (rec->version == v) {
+                    got++;
+                    record_applied(c, s, rec, 0);
+                } else {
+                    drop_slice(c, &c->res->dropped_late); /* computed from an older version */
+                }
+                free(rec);
+            }
+            if (got == 0 && c->workers_done == c->P) break;
+            advance(s);
+        }
+    } else {
+        for (;;) { /* a daemon: the run ends with the workers */
+            struct push_rec *rec = take(s, -1);
+            int lag = s->version - rec->version;
+            rec->accepted = lag >= 0 && lag <= ps->staleness;
+            if (rec->accepted) {
+                record_applied(c, s, rec, lag);
+                advance(s);
+            } else {
+                drop_slice(c, &c->res->dropped_stale);
+            }
+            sg_sem_release(rec->decided);
+        }
+    }
+}
+
+/* ---- faults ------------------------------------------------------------------------------- */
+
+static void start(const char *fmt, int a, int b, sg_host_t host, xbt_main_func_t code, void *data,
+                  bool daemon)
+{
+    char name[48];
+    snprintf(name, sizeof name, fmt, a, b);
+    sg_actor_t actor = sg_actor_init(name, host);
+    sg_actor_set_data(actor, data);
+    if (daemon) sg_actor_daemonize(actor);
+    sg_actor_start(actor, code, 0, NULL);
+}
+
+static void start_shard(struct ps_ctx *c, struct shard *s)
+{
+    s->arrived = sg_sem_init(0); /* fresh: the old ones may have died with their holders */
+    free(s->waiting);
+    free(s->wake);
+    s->waiting = xbt_new0(bool, c->P);
+    s->wake = xbt_new0(sg_sem_t, c->P);
+    for (int r = 0; r < c->P; r++)
+        s->wake[r] = sg_sem_init(0);
+    start("shard-%d.%d", s->id, s->incarnation, s->host, shard_actor, s,
+          c->sc->train.ps.mode == PS_ASYNC);
+    for (int r = 0; r < c->P; r++) {
+        struct port *p = &c->ports[(size_t)s->id * c->P + r];
+        p->s = s;
+        p->worker = r;
+        start("port-%d-%d", s->id, r, s->host, port_actor, p, true);
+    }
+}
+
+/* A shard's host crashed: everything since its checkpoint is gone. */
+static void shard_crashed(struct ps_ctx *c, struct shard *s)
+{
+    int keep = c->sc->ckpt.present ? (int)s->ckpt_version : 0;
+    for (int v = keep; v < s->version; v++) {
+        c->res->lost_updates += 1;
+        c->res->applied -= s->applied_at[v];
+        c->res->consumed_samples -= s->applied_at[v] * c->sc->train.batch / c->K;
+        lose_slices(c, s->applied_at[v]);
+        s->applied_at[v] = 0;
+    }
+    s->version = keep;
+    while (s->head) { /* pushes waiting in its queue die with it */
+        struct push_rec *r = s->head;
+        s->head = r->next;
+        lose_slices(c, 1);
+        free(r);
+    }
+    s->tail = NULL;
+}
+
+static void ps_crashed(void *ctx, sg_host_t h)
+{
+    struct ps_ctx *c = ctx;
+    for (int k = 0; k < c->K; k++)
+        if (c->shards[k].host == h) shard_crashed(c, &c->shards[k]);
+}
+
+static void ps_restarted(void *ctx, sg_host_t h)
+{
+    struct ps_ctx *c = ctx;
+    for (int k = 0; k < c->K; k++)
+        if (c->shards[k].host == h) {
+            c->shards[k].incarnation++;
+            c->shards[k].since_s = simgrid_get_clock();
+            start_shard(c, &c->shards[k]);
+        }
+    for (int r = 0; r < c->P; r++)
+        if (c->pf->gpus[r] == h && c->workers[r].next_it < c->sc->train.steps)
+            start("worker-%d.%d", r, ++c->workers[r].incarnation, h, worker_actor, &c->workers[r],
+                  false);
+}
+
+static int ps_members(void *ctx)
+{
+    return ((struct ps_ctx *)ctx)->P;
+}
+
+static void coordinator_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_ctx *c = sg_actor_self_get_data();
+    int *ver = xbt_new0(int, c->K);
+    for (;;) { /* a daemon: ends with the simulation */
+        struct ps_msg *m;
+        if (net_recv(sg_mailbox_by_name("coordinator"), (void **)&m, c->sc->train.timeout_s) !=
+            NET_OK)
+            break;
+        c->res->coordinator_msgs += 1;
+        ver[m->shard] = m->version;
+        free(m);
+        int lo = ver[0], hi = ver[0];
+        for (int k = 1; k < c->K; k++) {
+            lo = ver[k] < lo ? ver[k] : lo;
+            hi = ver[k] > hi ? ver[k] : hi;
+        }
+        c->res->coordinator_global = lo; /* the version every shard has reached */
+        if (hi - lo > c->res->coordinator_spread) c->res->coordinator_spread = hi - lo;
+    }
+    free(ver);
+}
+
+/* ---- setup -------------------------------------------------------------------------------- */
+
+void ps_split(const struct model *m, int K, bool by_bytes, double *out)
+{
+    for (int k = 0; k < K; k++)
+        out[k] = 0;
+    if (by_bytes) {
+        for (int k = 0; k < K; k++)
+            out[k] = model_params(m) / K;
+        return;
+    }
+    for (size_t l = 0; l < m->nlayers; l++)
+        out[l % K] += m->layers[l].params;
+}
+
+static sg_host_t shard_host(const struct scenario *sc, const struct platform *pf, int k)
+{
+    if (sc->train.ps.dedicated) return pf->nps ? pf->ps_hosts[k % pf->nps] : NULL;
+    return pf->ncpus ? pf->cpu_hosts[k % pf->ncpus] : NULL;
+}
+
+enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
+{
+    const struct scenario *sc = j->sc;
+    const struct ps_spec *ps = &sc->train.ps;
+    enum dmlsim_err rc = job_check(j, err);
+    if (rc != DMLSIM_OK) return rc;
+    int P = job_workers(j);
+    if (shard_host(sc, j->pf, 0) == NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <ps placement=\"%s\">: the platform has no %s hosts; expected "
+                           "%s",
+                           sc->path, ps->line, ps->dedicated ? "dedicated" : "colocated",
+                           ps->dedicated ? "parameter-server" : "node CPU",
+                           ps->dedicated ? "ps-nodes=\"K\" on <cluster> (or hosts with property "
+                                           "role=ps)"
+                                         : "hosts with property role=cpu");
+    if (ps->mode == PS_SYNC && ps->backup >= P)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would be "
+                           "waited for; expected fewer than %d",
+                           sc->path, ps->line, ps->backup, P, P);
+    return DMLSIM_OK;
+}
+
+void ps_describe(const struct job *j, FILE *out)
+{
+    const struct train_spec *ts = &j->sc->train;
+    const struct ps_spec *p = &ts->ps;
+    int P = job_workers(j);
+    fprintf(out, "# training      parameter server, %d shard(s) %s, split by %s, %s", p->shards,
+            p->dedicated ? "dedicated" : "colocated", p->split_bytes ? "bytes" : "layer",
+            p->mode == PS_SYNC ? "sync" : "async");
+    if (p->mode == PS_SYNC)
+        fprintf(out, " (quorum %d of %d, %d backup)", P - p->backup, P, p->backup);
+    else
+        fprintf(out, " (staleness <= %d)", p->staleness);
+    fprintf(out, "%s\n# workers       %d x batch %d, %s, %s, %d step(s)\n",
+            p->coordinator ? ", with a version coordinator" : "", P, ts->batch,
+            catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
+}
+
+/* Disagreement between shards: walk every advance in time order. */
+static void version_spread(struct ps_ctx *c, double total_s)
+{
+    int K = c->K, *idx = xbt_new0(int, K), *ver = xbt_new0(int, K);
+    double last = 0, disagree = 0;
+    for (;;) {
+        int next = -1;
+        for (int k = 0; k < K; k++)
+            if (idx[k] + 1 < c->shards[k].nversions &&
+                (next < 0 ||
+                 c->shards[k].version_s[idx[k] + 1] < c->shards[next].version_s[idx[next] + 1]))
+                next = k;
+        if (next < 0) break;
+        double t = c->shards[next].version_s[idx[next] + 1];
+        int lo = ver[0], hi = ver[0];
+        for (int k = 1; k < K; k++) {
+            lo = ver[k] < lo ? ver[k] : lo;
+            hi = ver[k] > hi ? ver[k] : hi;
+        }
+        if (hi > lo) disagree += t - last;
+        last = t;
+        idx[next]++;
+        ver[next]++;
+        lo = hi = ver[0];
+        for (int k = 1; k < K; k++) {
+            lo = ver[k] < lo ? ver[k] : lo;
+            hi = ver[k] > hi ? ver[k] : hi;
+        }
+        if (hi - lo > c->res->spread_max) c->res->spread_max = hi - lo;
+    }
+    c->res->spread_frac = total_s > 0 ? disagree / total_s : 0;
+    free(idx);
+    free(ver);
+}
+
+static void trace_tracks(struct ps_ctx *c)
+{
+    for (int r = 0; r < c->P; r++) {
+        char *a = bprintf("worker %d (%s)", r, sg_host_get_name(c->pf->gpus[r]));
+        trace_track(c->res->trace, r, a);
+        free(a);
+    }
+    for (int k = 0; k < c->K; k++) {
+        char *a = bprintf("shard %d", k);
+        trace_track(c->res->trace, c->P + k, a);
+        free(a);
+    }
+}
+
+static void setup_shards(struct ps_ctx *c)
+{
+    const struct train_spec *ts = &c->sc->train;
+    struct run_record *res = c->res;
+    double *split = xbt_new0(double, c->K), elem_B = model_dtype_bytes(ts->dtype);
+    ps_split(c->m, c->K, ts->ps.split_bytes, split);
+    double cpu_Bps = CATALOG_CPU_MEM_BW * CPU_MEM_EFF;
+    double per_param_B = model_update_bytes_per_param(ts->dtype, ts->opt), biggest = 0;
+    res->nshards = c->K;
+    res->shards = xbt_new0(struct shard_report, c->K);
+    c->shards = xbt_new0(struct shard, c->K);
+    for (int k = 0; k < c->K; k++) {
+        struct shard *s = &c->shards[k];
+        s->c = c;
+        s->id = k;
+        s->host = shard_host(c->sc, c->pf, k);
+        s->params = split[k];
+        s->bytes = split[k] * elem_B;
+        s->update_amt = split[k] * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
+        s->version_s = xbt_new0(double, (size_t)c->total_versions + 2);
+        s->applied_at = xbt_new0(double, (size_t)c->total_versions + 2);
+        s->nversions = 1; /* version 0 at time 0 */
+        ckpt_init(&s->ckpt, c->sc, c->pf, ckpt_size(c->m, split[k], ts->dtype, ts->opt), res);
+        s->rep = &res->shards[k];
+        snprintf(s->rep->host, sizeof s->rep->host, "%s", sg_host_get_name(s->host));
+        s->rep->params = split[k];
+        s->rep->link_Bps = sg_host_get_route_bandwidth(c->pf->gpus[0], s->host);
+        biggest = fmax(biggest, split[k]);
+    }
+    res->imbalance = model_params(c->m) > 0 ? biggest / (model_params(c->m) / c->K) : 1;
+    c->ports = xbt_new0(struct port, (size_t)c->K * c->P);
+    for (int k = 0; k < c->K; k++)
+        start_shard(c, &c->shards[k]);
+    free(split);
+}
+
+static void setup_workers(struct ps_ctx *c)
+{
+    const struct train_spec *ts = &c->sc->train;
+    c->workers = xbt_new0(struct ps_worker, c->P);
+    for (int r = 0; r < c->P; r++) {
+        struct ps_worker *w = &c->workers[r];
+        w->c = c;
+        w->rank = r;
+        worker_amounts(c->j->cal, c->pf->models[r], c->pf->gpus[r], ts->dtype, ts->opt, c->m,
+                       ts->batch, &w->amt);
+        w->iter_end = xbt_new0(double, ts->steps);
+        w->iter_busy = xbt_new0(double, ts->steps);
+        w->iter_applied = xbt_new0(double, ts->steps);
+        start("worker-%d.%d", r, 0, c->pf->gpus[r], worker_actor, w, false);
+    }
+}
+
+/* The step rows. Sync: step s ends when every shard has reached version s + 1; async: round s
+ * ends when every worker that did its iteration s has finished it. A row's samples are the
+ * samples of the slices applied from iteration s (as they were applied: a later shard crash does
+ * not rewrite history), its compute the slowest worker's compute in iteration s. */
+static int step_rows(struct ps_ctx *c)
+{
+    int rows = 0;
+    const struct train_spec *ts = &c->sc->train;
+    double prev = 0;
+    for (int s = 0; s < ts->steps; s++) {
+        double t = 0, compute = 0, slices = 0;
+        bool reached = true;
+        int done = 0;
+        if (ts->ps.mode == PS_SYNC) {
+            for (int k = 0; k < c->K; k++) {
+                reached &= s + 1 < c->shards[k].nversions;
+                if (reached) t = fmax(t, c->shards[k].version_s[s + 1]);
+            }
+        }
+        for (int r = 0; r < c->P; r++) {
+            const struct ps_worker *w = &c->workers[r];
+            if (w->iter_end[s] <= 0) continue;
+            done++;
+            compute = fmax(compute, w->iter_busy[s]);
+            slices += w->iter_applied[s];
+            if (ts->ps.mode == PS_ASYNC) t = fmax(t, w->iter_end[s]);
+        }
+        if (!reached || done == 0) break;
+        t = fmax(t, prev);
+        run_step_add(c->res, t, s + 1, t - prev, compute, slices * ts->batch / c->K, done);
+        prev = t;
+        c->res->total_s = t;
+        rows++;
+    }
+    return rows;
+}
+
+/* What the run leaves in the record, besides the rows. */
+static void results(struct ps_ctx *c, int rows)
+{
+    const struct train_spec *ts = &c->sc->train;
+    struct run_record *res = c->res;
+    for (int k = 0; k < c->K; k++)
+        for (struct push_rec *r = c->shards[k].head; r; r = r->next)
+            drop_slice(c, &res->dropped_late); /* arrived after the shard's last version */
+    res->steps_completed = INFINITY;
+    for (int k = 0; k < c->K; k++) {
+        res->steps_completed = fmin(res->steps_completed, c->shards[k].version);
+        res->checkpoints += c->shards[k].ckpt.completed;
+        res->ckpt_overhead_s += c->shards[k].ckpt.overhead_s;
+        res->ckpt_B += c->shards[k].ckpt.size_B;
+    }
+    if (ts->ps.mode == PS_ASYNC) res->steps_completed = rows; /* rounds */
+    res->final_workers = c->workers_done;
+    res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
+    res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
+    if (res->steps_completed < ts->steps || c->workers_done == 0) {
+        res->job_failed = true;
+        snprintf(res->failure, sizeof res->failure,
+                 "%.0f of %d steps completed by every shard; %d of %d workers finished",
+                 res->steps_completed, ts->steps, c->workers_done, c->P);
+    }
+}
+
+static void teardown(struct ps_ctx *c)
+{
+    for (int k = 0; k < c->K; k++) {
+        struct shard *s = &c->shards[k];
+        while (s->head) {
+            struct push_rec *r = s->head;
+            s->head = r->next;
+            free(r);
+        }
+        free(s->version_s);
+        free(s->applied_at);
+        free(s->waiting);
+        free(s->wake);
+    }
+    for (int r = 0; r < c->P; r++) {
+        free(c->workers[r].iter_end);
+        free(c->workers[r].iter_busy);
+        free(c->workers[r].iter_applied);
+        worker_amounts_release(&c->workers[r].amt);
+    }
+    inject_release(&c->inj);
+    traffic_free(c->traffic);
+    free(c->workers);
+    free(c->ports);
+    free(c->shards);
+}
+
+void ps_run(const struct job *j, struct run_record *res)
+{
+    const struct train_spec *ts = &j->sc->train;
+    struct ps_ctx c = {.j = j, .sc = j->sc, .m = j->m, .pf = j->pf, .res = res};
+    c.P = job_workers(j);
+    c.K = ts->ps.shards;
+    assert(c.P >= 1 && shard_host(c.sc, c.pf, 0) != NULL);
+    run_init(res, "ps", c.P, ts->batch, ts->steps);
+    snprintf(res->config, sizeof res->config, "%s", ts->ps.mode == PS_SYNC ? "sync" : "async");
+    res->first_push_s = xbt_new0(double, c.P);
+    c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;
+    /* sync: the samples of one version (its quorum); async: one round of every worker */
+    res->global_batch = (double)(ts->ps.mode == PS_SYNC ? c.quorum : c.P) * ts->batch;
+    c.total_versions = ts->ps.mode == PS_SYNC ? ts->steps : (double)c.P * ts->steps;
+    c.traffic = traffic_new();
+    if (ts->trace) {
+        res->trace = trace_new();
+        trace_tracks(&c);
+    }
+    inject_init(&c.inj, j->plan, res, job_store_host(j->pf),
+                (struct inject_hooks){ps_crashed, ps_restarted, ps_members, &c});
+    setup_shards(&c);
+    if (ts->ps.coordinator) {
+        c.coord_host = c.shards[0].host;
+        sg_actor_t a = sg_actor_init("coordinator", c.coord_host);
+        sg_actor_set_data(a, &c);
+        sg_actor_daemonize(a); /* it serves as long as the shards run, then goes with them */
+        sg_actor_start(a, coordinator_actor, 0, NULL);
+    }
+    setup_workers(&c);
+    inject_start(&c.inj);
+    simgrid_run();
+
+    results(&c, step_rows(&c));
+    version_spread(&c, res->total_s);
+    job_finish(res, c.traffic);
+    teardown(&c);
+}

@@ -1,0 +1,20 @@
+/* strategy.c - the strategy table (see strategy.h). */
+#include "strategy.h"
+
+#include "allreduce.h"
+#include "ps.h"
+
+#include <stddef.h>
+
+static const struct strategy strategies[] = {
+        /* id, name, check, describe, run */
+        {STRAT_ALLREDUCE, "allreduce", allreduce_check, allreduce_describe, allreduce_run},
+        {STRAT_PS, "ps", ps_check, ps_describe, ps_run},
+};
+
+const struct strategy *strategy_get(enum strategy_id id)
+{
+    for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
+        if (strategies[i].id == id) return &strategies[i];
+    return NULL;
+}
