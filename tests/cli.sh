@@ -112,11 +112,11 @@ sc=scenarios/resnet50-ring.xml
 rc=$?
 [ $rc -eq 0 ] && ok || ko "run with --set/--csv/--json/--summary: exit $rc: $(cat "$tmp/out")"
 # two steps in the table, CSV with a header and two rows, JSON with 4 workers, summary of 2 lines
-[ "$(grep -cE '^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/out")" -eq 2 ] && ok ||
+[ "$(grep -cE '^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+$' "$tmp/out")" -eq 2 ] && ok ||
     ko "--set training.steps=2 should give 2 step rows"
 [ "$(grep -c '^step,' "$tmp/s.csv")" -eq 2 ] && head -1 "$tmp/s.csv" | grep -q '^kind,t_s,step,' &&
     ok || ko "--csv: expected a header and 2 step rows"
-grep -q '"workers": 4,' "$tmp/s.json" && grep -q '"scaling_efficiency"' "$tmp/s.json" && ok ||
+grep -q '"workers": 4,' "$tmp/s.json" && grep -q '"efficiency"' "$tmp/s.json" && ok ||
     ko "--json: expected workers 4 and a summary"
 [ "$(wc -l <"$tmp/s.sum")" -eq 2 ] && ok || ko "--summary: expected 2 lines"
 "$dmlsim" run "$sc" --set nosuch.attr=1 >/dev/null 2>"$tmp/err"
