@@ -5,6 +5,7 @@
 #include <xbt/sysdep.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,75 @@ static void cleanup(struct sweep *sw)
     }
 }
 
+/* Runs every point, sw.jobs at a time; fills rcs with their exit statuses. */
+static void run_points(struct sweep *sw, const char *exe, int *rcs)
+{
+    pid_t *pids = xbt_new0(pid_t, sw->npoints);
+    int next = 0, running = 0, done = 0;
+    progress(0, sw->npoints);
+    while (done < sw->npoints) {
+        while (running < sw->jobs && next < sw->npoints) {
+            pids[next] = spawn(sw, exe, next);
+            next++;
+            running++;
+        }
+        int wst;
+        pid_t pid = wait(&wst);
+        if (pid < 0) break;
+        for (int p = 0; p < next; p++)
+            if (pids[p] == pid) rcs[p] = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128;
+        running--;
+        progress(++done, sw->npoints);
+    }
+    free(pids);
+}
+
+/* Reads each point's summary line into rows; a point that failed (any status but 0, or 4: a
+ * simulated job that failed is a result too) stops the sweep with its first error line. */
+static int collect_rows(struct sweep *sw, const int *rcs, char **rows, char *header)
+{
+    char line[512];
+    for (int p = 0; p < sw->npoints; p++) {
+        char *sum = bprintf("%s/%d.sum", sw->dir, p);
+        bool ok = (rcs[p] == 0 || rcs[p] == 4) && read_summary(sum, header, line, sizeof line) == 0;
+        free(sum);
+        if (ok) {
+            rows[p] = xbt_strdup(line);
+            continue;
+        }
+        char *errf = bprintf("%s/%d.err", sw->dir, p), msg[1024] = "";
+        FILE *f = fopen(errf, "r");
+        if (f) {
+            if (!fgets(msg, sizeof msg, f)) msg[0] = '\0';
+            fclose(f);
+        }
+        free(errf);
+        msg[strcspn(msg, "\n")] = '\0';
+        fprintf(stderr, "dmlsim: sweep: point %d failed (exit %d): %s\n", p + 1, rcs[p],
+                msg[0] ? msg : "no summary written");
+        return 1;
+    }
+    return 0;
+}
+
+/* The merged table to OUT, atomically. */
+static int write_table(struct sweep *sw, char **rows, const char *header)
+{
+    char *tmp = bprintf("%s.tmp", sw->out);
+    FILE *f = fopen(tmp, "w");
+    if (f != NULL) {
+        print_table(sw, f, rows, header);
+        if ((ferror(f) | fclose(f)) || rename(tmp, sw->out) != 0) {
+            unlink(tmp);
+            f = NULL;
+        }
+    }
+    free(tmp);
+    if (f != NULL) return 0;
+    fprintf(stderr, "dmlsim: sweep: %s: cannot write: %s\n", sw->out, strerror(errno));
+    return 1;
+}
+
 int sweep_main(const char *self, int argc, char **argv)
 {
     struct sweep sw;
@@ -204,70 +274,18 @@ int sweep_main(const char *self, int argc, char **argv)
         cleanup(&sw);
         return 1;
     }
-
-    pid_t *pids = xbt_new0(pid_t, sw.npoints);
     int *rcs = xbt_new0(int, sw.npoints);
-    int next = 0, running = 0, done = 0;
-    progress(0, sw.npoints);
-    while (done < sw.npoints) {
-        while (running < sw.jobs && next < sw.npoints) {
-            pids[next] = spawn(&sw, exe, next);
-            next++;
-            running++;
-        }
-        int wst;
-        pid_t pid = wait(&wst);
-        if (pid < 0) break;
-        for (int p = 0; p < next; p++)
-            if (pids[p] == pid) rcs[p] = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128;
-        running--;
-        progress(++done, sw.npoints);
-    }
-
     char **rows = xbt_new0(char *, sw.npoints);
-    char header[512] = "", line[512];
-    for (int p = 0; p < sw.npoints && status == 0; p++) {
-        char *sum = bprintf("%s/%d.sum", sw.dir, p);
-        if (rcs[p] != 0 || read_summary(sum, header, line, sizeof line) != 0) {
-            char *errf = bprintf("%s/%d.err", sw.dir, p), msg[1024] = "";
-            FILE *f = fopen(errf, "r");
-            if (f) {
-                if (!fgets(msg, sizeof msg, f)) msg[0] = '\0';
-                fclose(f);
-            }
-            msg[strcspn(msg, "\n")] = '\0';
-            fprintf(stderr, "dmlsim: sweep: point %d failed (exit %d): %s\n", p + 1, rcs[p],
-                    msg[0] ? msg : "no summary written");
-            status = 1;
-            free(errf);
-        } else {
-            rows[p] = xbt_strdup(line);
-        }
-        free(sum);
-    }
+    char header[512] = "";
+    run_points(&sw, exe, rcs);
+    status = collect_rows(&sw, rcs, rows, header);
     if (status == 0) {
         print_table(&sw, stdout, rows, header);
-        if (sw.out) {
-            char *tmp = bprintf("%s.tmp", sw.out);
-            FILE *f = fopen(tmp, "w");
-            if (f != NULL) {
-                print_table(&sw, f, rows, header);
-                if ((ferror(f) | fclose(f)) || rename(tmp, sw.out) != 0) {
-                    unlink(tmp);
-                    f = NULL;
-                }
-            }
-            if (f == NULL) {
-                fprintf(stderr, "dmlsim: sweep: %s: cannot write: %s\n", sw.out, strerror(errno));
-                status = 1;
-            }
-            free(tmp);
-        }
+        if (sw.out) status = write_table(&sw, rows, header);
     }
     for (int p = 0; p < sw.npoints; p++)
         free(rows[p]);
     free(rows);
-    free(pids);
     free(rcs);
     cleanup(&sw);
     return status;

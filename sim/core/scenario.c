@@ -682,50 +682,8 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
         rc = fail_at(r, n, "<training>: nothing to train; expected a <model> before it");
         goto out;
     }
-    if (sc->has_cluster) {
-        int total = cluster_gpu_count(&sc->cluster);
-        if (t->gpus > total) {
-            rc = fail_at(r, n,
-                         "<training gpus=\"%d\">: the cluster has %d GPUs; expected at "
-                         "most %d",
-                         t->gpus, total, total);
-            goto out;
-        }
-        if (sc->cluster.gpu->peak_flops[t->dtype] <= 0) {
-            rc = fail_at(r, n,
-                         "<training dtype=\"%s\">: %s has no %s support; expected one of "
-                         "its dtypes (see dmlsim catalog)",
-                         catalog_dtype_name(t->dtype), sc->cluster.gpu->name,
-                         catalog_dtype_name(t->dtype));
-            goto out;
-        }
-        int workers = t->gpus > 0 ? t->gpus : total;
-        if (t->strategy == STRAT_PS && t->ps.dedicated && sc->cluster.ps_nodes == 0) {
-            rc = dmlsim_fail(r->err, DMLSIM_EVALUE,
-                             "%s:%d: <ps placement=\"dedicated\">: the cluster has no "
-                             "parameter-server machines; expected ps-nodes=\"K\" on <cluster> "
-                             "or placement=\"colocated\"",
-                             r->path, t->ps.line);
-            goto out;
-        }
-        if (t->strategy == STRAT_PS && t->ps.mode == PS_SYNC && t->ps.backup >= workers) {
-            rc = dmlsim_fail(r->err, DMLSIM_EVALUE,
-                             "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would "
-                             "be waited for; expected fewer than %d",
-                             r->path, t->ps.line, t->ps.backup, workers, workers);
-            goto out;
-        }
-        struct model m;
-        char why[512];
-        scenario_build_model(sc, &m);
-        int fits =
-                model_check_fit(&m, t->dtype, t->opt, t->batch, sc->cluster.gpu, why, sizeof why);
-        model_release(&m);
-        if (fits != 0) {
-            rc = fail_at(r, n, "<training>: %s; expected a smaller batch-per-gpu or model", why);
-            goto out;
-        }
-    }
+    /* what needs the platform (GPU count, dtype support, memory, placement hosts, backup
+     * workers) is checked once, against the loaded platform, by the strategy (strategy.h) */
 out:
     return rc;
 }
@@ -792,6 +750,100 @@ out:
     return rc;
 }
 
+static enum dmlsim_err read_straggler(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+{
+    enum dmlsim_err rc;
+    double until = -1, from = -1;
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
+    if (xmlHasProp(n, (const xmlChar *)"jitter")) {
+        if (f->sigma <= 0) return fail_at(r, n, "<straggler jitter=\"lognormal\">: expected sigma > 0");
+        return DMLSIM_OK;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
+    if (f->host == NULL || f->factor <= 1)
+        return fail_at(r, n,
+                       "<straggler>: expected host=\"...\" and factor > 1, or "
+                       "jitter=\"lognormal\" sigma=\"...\"");
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", UNIT_NONNEG, &from), out);
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "until", UNIT_NONNEG, &until), out);
+    f->at_s = from < 0 ? 0 : from;
+    if (until >= 0 && until <= f->at_s)
+        return fail_at(r, n, "<straggler until=\"...\">: expected until after from");
+    f->for_s = until < 0 ? -1 : until - f->at_s;
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_link_fault(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+{
+    enum dmlsim_err rc;
+    if ((f->link == NULL) == (f->node == NULL))
+        return fail_at(r, n, "<%s>: expected exactly one of link=\"NAME\" and node=\"NAME\"",
+                       (const char *)n->name);
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s), out);
+    if (f->kind == FS_DEGRADE) {
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
+        if (f->factor > 1)
+            return fail_at(r, n, "<degrade factor=\"%g\">: expected a bandwidth factor in (0, 1]",
+                           f->factor);
+    }
+out:
+    return rc;
+}
+
+static enum dmlsim_err read_mtbf(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+{
+    enum dmlsim_err rc;
+    char *d = attr_dup(n, "distribution");
+    f->weibull = d && strcmp(d, "weibull") == 0;
+    free(d);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "mtbf", UNIT_TIME, UNIT_POSITIVE, 0, &f->mtbf_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0, &f->restart_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "until", UNIT_TIME, UNIT_POSITIVE, 0, &f->until_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "shape", 0, false, 1, &f->shape), out);
+out:
+    return rc;
+}
+
+/* The kind-specific attributes and rules of one <faults> child. */
+static enum dmlsim_err read_fault_kind(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    switch (f->kind) {
+    case FS_CRASH:
+        if ((f->at_s < 0) == (f->step < 0))
+            return fail_at(r, n, "<crash>: expected exactly one of at=\"TIME\" and step=\"N\"");
+        return DMLSIM_OK;
+    case FS_STRAGGLER:
+        return read_straggler(r, n, f);
+    case FS_LINK_DOWN:
+    case FS_DEGRADE:
+        return read_link_fault(r, n, f);
+    case FS_PARTITION:
+        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
+        if (strchr(f->groups, '|') == NULL)
+            return fail_at(r, n,
+                           "<partition groups=\"%s\">: expected two or more groups separated by "
+                           "|, such as \"node0,node1|node2\"",
+                           f->groups);
+        return DMLSIM_OK;
+    case FS_CORRUPT:
+        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
+        if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0))
+            return fail_at(r, n,
+                           "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
+                           "probability in (0, 1]");
+        return DMLSIM_OK;
+    case FS_MTBF:
+        return read_mtbf(r, n, f);
+    }
+out:
+    return rc;
+}
+
 static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     enum dmlsim_err rc = DMLSIM_OK;
@@ -814,96 +866,11 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
     f->node = attr_dup(n, "node");
     f->groups = attr_dup(n, "groups");
     f->step = -1;
-    const char *tag = (const char *)n->name;
     DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "at", UNIT_NONNEG, &f->at_s), out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "step", 0, 100000000, -1, &v), out);
     f->step = (int)v;
     DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "restart-after", UNIT_NONNEG, &f->restart_s), out);
-    double until = -1, from = -1;
-    switch (f->kind) {
-    case FS_CRASH:
-        if ((f->at_s < 0) == (f->step < 0)) {
-            rc = fail_at(r, n, "<crash>: expected exactly one of at=\"TIME\" and step=\"N\"");
-            goto out;
-        }
-        break;
-    case FS_STRAGGLER:
-        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
-        if (xmlHasProp(n, (const xmlChar *)"jitter")) {
-            if (f->sigma <= 0) {
-                rc = fail_at(r, n, "<straggler jitter=\"lognormal\">: expected sigma > 0");
-                goto out;
-            }
-            break;
-        }
-        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
-        if (f->host == NULL || f->factor <= 1) {
-            rc = fail_at(r, n,
-                         "<straggler>: expected host=\"...\" and factor > 1, or "
-                         "jitter=\"lognormal\" sigma=\"...\"");
-            goto out;
-        }
-        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", UNIT_NONNEG, &from), out);
-        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "until", UNIT_NONNEG, &until), out);
-        f->at_s = from < 0 ? 0 : from;
-        if (until >= 0 && until <= f->at_s) {
-            rc = fail_at(r, n, "<straggler until=\"...\">: expected until after from");
-            goto out;
-        }
-        f->for_s = until < 0 ? -1 : until - f->at_s;
-        break;
-    case FS_LINK_DOWN:
-    case FS_DEGRADE:
-        if ((f->link == NULL) == (f->node == NULL)) {
-            rc = fail_at(r, n, "<%s>: expected exactly one of link=\"NAME\" and node=\"NAME\"",
-                         tag);
-            goto out;
-        }
-        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s), out);
-        if (f->kind == FS_DEGRADE) {
-            DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
-            if (f->factor > 1) {
-                rc = fail_at(r, n,
-                             "<degrade factor=\"%g\">: expected a bandwidth factor in "
-                             "(0, 1]",
-                             f->factor);
-                goto out;
-            }
-        }
-        break;
-    case FS_PARTITION:
-        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
-        if (strchr(f->groups, '|') == NULL) {
-            rc = fail_at(r, n,
-                         "<partition groups=\"%s\">: expected two or more groups "
-                         "separated by |, such as \"node0,node1|node2\"",
-                         f->groups);
-            goto out;
-        }
-        break;
-    case FS_CORRUPT:
-        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
-        if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0)) {
-            rc = fail_at(r, n,
-                         "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
-                         "probability in (0, 1]");
-            goto out;
-        }
-        break;
-    case FS_MTBF: {
-        char *d = attr_dup(n, "distribution");
-        f->weibull = d && strcmp(d, "weibull") == 0;
-        free(d);
-        DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "mtbf", UNIT_TIME, UNIT_POSITIVE, 0, &f->mtbf_s),
-                          out);
-        DMLSIM_CHECK_GOTO(
-                rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0, &f->restart_s), out);
-        DMLSIM_CHECK_GOTO(
-                rc, attr_quantity(r, n, "until", UNIT_TIME, UNIT_POSITIVE, 0, &f->until_s), out);
-        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "shape", 0, false, 1, &f->shape), out);
-        break;
-    }
-    }
+    rc = read_fault_kind(r, n, f);
 out:
     return rc;
 }

@@ -220,6 +220,63 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
     return all && !retried;
 }
 
+/* Pushes every shard's slice at once, stamped with the version it came from; in async mode
+ * waits for each shard's verdict. comms and in have room for K. */
+static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t *comms,
+                     struct ps_msg **in)
+{
+    struct ps_ctx *c = w->c;
+    sg_host_t me = c->pf->gpus[w->rank];
+    double span = c->sc->train.timeout_s;
+    c->res->computed += c->K;
+    w->in_computed = true;
+    for (int k = 0; k < c->K; k++) {
+        struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
+        g->it = it;
+        traffic_add(c->traffic, me, c->shards[k].host, c->shards[k].bytes);
+        comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
+    }
+    double push0 = simgrid_get_clock();
+    for (int k = 0; k < c->K; k++)
+        net_wait(comms[k], push0 + span); /* the ports count what arrives in w->delivered */
+    /* a transfer that ends exactly at the deadline can still reach its port: let the ports
+     * that run at this same instant count it before we count what was lost */
+    sg_actor_yield();
+    trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
+    if (w->delivered < c->K) inject_detected(&c->inj);
+    lose_slices(c, c->K - w->delivered);
+    w->in_step = false;
+    if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
+    if (c->sc->train.ps.mode != PS_ASYNC) return;
+    for (int k = 0; k < c->K; k++)
+        comms[k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
+    double end = simgrid_get_clock() + span;
+    for (int k = 0; k < c->K; k++) {
+        net_wait(comms[k], end);
+        free(in[k]);
+        in[k] = NULL;
+    }
+}
+
+/* Reads the batch of iteration `it`: accounting, and whether it is corrupt. */
+static bool read_batch(struct ps_worker *w, int it)
+{
+    struct ps_ctx *c = w->c;
+    sg_host_t me = c->pf->gpus[w->rank];
+    bool corrupt = inject_corrupt(&c->inj, me, it);
+    c->res->read_samples += c->sc->train.batch;
+    w->in_step = true;
+    w->in_corrupt = corrupt;
+    w->in_computed = false;
+    w->delivered = 0;
+    if (corrupt) {
+        c->res->skipped_samples += c->sc->train.batch;
+        run_event_add(c->res, simgrid_get_clock(), RUN_FAULT, it, c->P,
+                      "corrupt batch skipped: %s step %d", sg_host_get_name(me), it);
+    }
+    return corrupt;
+}
+
 static void worker_actor(int argc, char **argv)
 {
     (void)argc;
@@ -227,77 +284,29 @@ static void worker_actor(int argc, char **argv)
     struct ps_worker *w = sg_actor_self_get_data();
     struct ps_ctx *c = w->c;
     const struct train_spec *ts = &c->sc->train;
-    sg_host_t me = c->pf->gpus[w->rank];
-    const char *host = sg_host_get_name(me);
-    double deadline_span = ts->timeout_s;
     sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
     struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
     int *version = xbt_new0(int, c->K);
+    double work = 0; /* forward and backward back to back: one exec */
+    for (size_t l = 0; l < c->m->nlayers; l++)
+        work += w->amt.fwd[l] + w->amt.bwd[l];
     sg_actor_on_exit(on_worker_exit, w);
     for (; w->next_it < ts->steps; w->next_it++) {
         int it = w->next_it;
-        double t0 = simgrid_get_clock();
+        double t0 = simgrid_get_clock(), busy0 = c->res->busy_s[w->rank];
         inject_step(&c->inj, it);
-        bool corrupt = inject_corrupt(&c->inj, me, it);
+        bool corrupt = read_batch(w, it);
         double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it);
-        double busy0 = c->res->busy_s[w->rank];
-        c->res->read_samples += ts->batch;
-        w->in_step = true;
-        w->in_corrupt = corrupt;
-        w->in_computed = false;
-        w->delivered = 0;
-        if (corrupt) {
-            c->res->skipped_samples += ts->batch;
-            run_event_add(c->res, simgrid_get_clock(), RUN_FAULT, it, c->P,
-                          "corrupt batch skipped: %s step %d", host, it);
-        }
         if (!pull_all(w, it, version)) inject_detected(&c->inj);
-        struct trace *tr = c->res->trace;
-        trace_slice(tr, w->rank, "pull", t0, simgrid_get_clock());
+        trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         worker_before_forward(&c->j->input, w->rank, it);
         double tc = simgrid_get_clock();
-        const struct model *m = c->m;
-        double work = 0; /* forward and backward back to back: one exec */
-        for (size_t l = 0; l < m->nlayers; l++)
-            work += w->amt.fwd[l] + w->amt.bwd[l];
         worker_exec(c->res, w->rank, work * scale);
-        trace_slice(tr, w->rank, "forward+backward", tc, simgrid_get_clock());
-        if (corrupt) { /* nothing to push: the batch is skipped */
+        trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
+        if (corrupt) /* nothing to push: the batch is skipped */
             w->in_step = false;
-            goto next;
-        }
-        c->res->computed += c->K;
-        w->in_computed = true;
-        /* push every shard's slice at once, stamped with the version it came from */
-        for (int k = 0; k < c->K; k++) {
-            struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
-            g->it = it;
-            traffic_add(c->traffic, me, c->shards[k].host, c->shards[k].bytes);
-            comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
-        }
-        double push0 = simgrid_get_clock();
-        double end = push0 + deadline_span;
-        for (int k = 0; k < c->K; k++)
-            net_wait(comms[k], end); /* the ports count what arrives in w->delivered */
-        /* a transfer that ends exactly at the deadline can still reach its port: let the ports
-         * that run at this same instant count it before we count what was lost */
-        sg_actor_yield();
-        trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
-        if (w->delivered < c->K) inject_detected(&c->inj);
-        lose_slices(c, c->K - w->delivered);
-        w->in_step = false;
-        if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
-        if (ts->ps.mode == PS_ASYNC) { /* each shard's verdict */
-            for (int k = 0; k < c->K; k++)
-                comms[k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
-            end = simgrid_get_clock() + deadline_span;
-            for (int k = 0; k < c->K; k++) {
-                net_wait(comms[k], end);
-                free(in[k]);
-                in[k] = NULL;
-            }
-        }
-    next:
+        else
+            push_all(w, it, version, comms, in);
         w->iter_end[it] = simgrid_get_clock();
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
     }
