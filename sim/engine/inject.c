@@ -48,11 +48,12 @@ void inject_detected(struct injector *inj)
     double d = simgrid_get_clock() - inj->pending_s;
     if (d > inj->rec->max_detect_s) inj->rec->max_detect_s = d;
     inj->detected = true;
+    inj->detected_s = simgrid_get_clock();
 }
 
 void inject_progress(struct injector *inj, double since_s)
 {
-    if (inj->pending_s < 0 || !inj->detected || since_s < inj->pending_s) return;
+    if (inj->pending_s < 0 || !inj->detected || since_s <= inj->pending_s) return;
     double d = simgrid_get_clock() - inj->pending_s;
     if (d > inj->rec->max_recover_s) inj->rec->max_recover_s = d;
     inj->pending_s = -1;

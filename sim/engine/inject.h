@@ -40,6 +40,7 @@ struct injector {
     sg_sem_t wake;                /* a new restart request */
     double pending_s;             /* earliest fault not recovered from, or -1 */
     bool detected;                /* it was noticed */
+    double detected_s;            /* when */
     bool slow_is_fault;           /* stragglers are faults to recover from (a removal policy) */
 };
 
@@ -57,7 +58,7 @@ void inject_step(struct injector *inj, int step);
 void inject_detected(struct injector *inj);
 
 /* Training progressed (a step or version completed) in a configuration that exists since
- * `since_s` (a membership, a restarted shard): if that is after the pending fault and the fault
+ * `since_s` (a membership, a restarted shard): if that began after the pending fault and the fault
  * was noticed, the run has recovered from it. */
 void inject_progress(struct injector *inj, double since_s);
 

@@ -56,7 +56,7 @@ struct shard {
     struct ckpt ckpt;    /* this shard's checkpoints */
     double ckpt_version; /* the version its last counted checkpoint holds */
     double last_ckpt_s;  /* when it last started one */
-    double since_s;      /* since when it has been training undisturbed (a restart, a timeout) */
+    double last_adv_s;   /* when it last advanced a version */
     sg_host_t host;
     double params, bytes;         /* parameters owned, and their gradient/parameter bytes */
     double update_amt;            /* exec amount of one update on the shard's host */
@@ -77,6 +77,7 @@ struct ps_worker {
     double end_s;                          /* when it finished */
     double *iter_end;                      /* per iteration: when it ended (0: never) */
     double *iter_busy;                     /* per iteration: compute */
+    double *iter_tc;                       /* per iteration: when its compute started */
     double *iter_applied;                  /* per iteration: its slices applied (at the time) */
     int next_it;                           /* the iteration it is at (kept across restarts) */
     int incarnation;                       /* restarts of its host */
@@ -300,7 +301,7 @@ static void worker_actor(int argc, char **argv)
         if (!pull_all(w, it, version)) inject_detected(&c->inj);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         worker_before_forward(&c->j->input, w->rank, it);
-        double tc = simgrid_get_clock();
+        double tc = w->iter_tc[it] = simgrid_get_clock();
         worker_exec(c->res, w->rank, work * scale);
         trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
         if (corrupt) /* nothing to push: the batch is skipped */
@@ -412,7 +413,12 @@ static void advance(struct shard *s)
             sg_sem_release(s->wake[r]);
         }
     s->rep->versions += 1;
-    inject_progress(&c->inj, s->since_s);
+    /* training has resumed once every shard advanced after the failure was noticed */
+    s->last_adv_s = simgrid_get_clock();
+    bool all = true;
+    for (int k = 0; k < c->K; k++)
+        all &= c->shards[k].last_adv_s > c->inj.detected_s;
+    if (all) inject_progress(&c->inj, simgrid_get_clock());
     if (c->coord_host != NULL) {
         struct ps_msg *a = msg_new(MSG_ADVANCE, s->version);
         a->shard = s->id;
@@ -451,7 +457,6 @@ static void shard_actor(int argc, char **argv)
                 struct push_rec *rec = take(s, c->sc->train.timeout_s);
                 if (rec == NULL) { /* a worker is missing: noticed, and the shard goes on */
                     inject_detected(&c->inj);
-                    s->since_s = simgrid_get_clock();
                     break;
                 }
                 if (rec->version == v) {
@@ -547,7 +552,6 @@ static void ps_restarted(void *ctx, sg_host_t h)
     for (int k = 0; k < c->K; k++)
         if (c->shards[k].host == h) {
             c->shards[k].incarnation++;
-            c->shards[k].since_s = simgrid_get_clock();
             start_shard(c, &c->shards[k]);
         }
     for (int r = 0; r < c->P; r++)
@@ -746,6 +750,7 @@ static void setup_workers(struct ps_ctx *c)
         w->iter_end = xbt_new0(double, ts->steps);
         w->iter_busy = xbt_new0(double, ts->steps);
         w->iter_applied = xbt_new0(double, ts->steps);
+        w->iter_tc = xbt_new0(double, ts->steps);
         start("worker-%d.%d", r, 0, c->pf->gpus[r], worker_actor, w, false);
     }
 }
@@ -804,6 +809,16 @@ static void results(struct ps_ctx *c, int rows)
     }
     if (ts->ps.mode == PS_ASYNC) res->steps_completed = rows; /* rounds */
     res->final_workers = c->workers_done;
+    /* compute time within the run: a worker still computing after the last step (a backup
+     * worker's late iteration) counts only what it did before */
+    for (int r = 0; r < c->P; r++) {
+        const struct ps_worker *w = &c->workers[r];
+        res->busy_s[r] = 0;
+        for (int it = 0; it < ts->steps; it++)
+            if (w->iter_end[it] > 0)
+                res->busy_s[r] += fmax(0, fmin(w->iter_tc[it] + w->iter_busy[it], res->total_s) -
+                                                  w->iter_tc[it]);
+    }
     res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
     res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
     if (res->steps_completed < ts->steps || c->workers_done == 0) {
@@ -832,6 +847,7 @@ static void teardown(struct ps_ctx *c)
         free(c->workers[r].iter_end);
         free(c->workers[r].iter_busy);
         free(c->workers[r].iter_applied);
+        free(c->workers[r].iter_tc);
         worker_amounts_release(&c->workers[r].amt);
     }
     inject_release(&c->inj);
