@@ -4,6 +4,7 @@
 #include "metric.h"
 #include "trace.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -243,6 +244,31 @@ static void json_lists(const struct run_record *rec, FILE *out)
     fprintf(out, "]");
 }
 
+/* A bound as JSON: null for an open end. */
+static void json_bound(FILE *out, double v)
+{
+    if (isinf(v))
+        fprintf(out, "null");
+    else
+        fprintf(out, "%.9g", v);
+}
+
+static void json_expects(const struct scenario *sc, const struct run_record *rec, FILE *out)
+{
+    fprintf(out, ",\n  \"expectations\": [");
+    for (size_t i = 0; i < sc->nexpects; i++) {
+        const struct expect_spec *e = &sc->expects[i];
+        double v = metric_find(e->metric)->get(rec);
+        fprintf(out, "%s\n    {\"metric\": \"%s\", \"min\": ", i ? "," : "", e->metric);
+        json_bound(out, e->min);
+        fprintf(out, ", \"max\": ");
+        json_bound(out, e->max);
+        fprintf(out, ", \"value\": %.9g, \"ok\": %s, \"line\": %d}", v,
+                v >= e->min && v <= e->max ? "true" : "false", e->line);
+    }
+    fprintf(out, "%s]", sc->nexpects ? "\n  " : "");
+}
+
 void report_json(const struct scenario *sc, const struct model *m, const struct run_record *rec,
                  FILE *out)
 {
@@ -255,6 +281,8 @@ void report_json(const struct scenario *sc, const struct model *m, const struct 
     }
     json_lists(rec, out);
     fprintf(out, "\n  }");
+    json_expects(sc, rec, out);
+    fprintf(out, ",\n  \"job_failed\": %s", rec->job_failed ? "true" : "false");
     if (rec->job_failed) {
         fprintf(out, ",\n  \"failure\": ");
         trace_json_string(out, rec->failure);

@@ -519,13 +519,18 @@ void allreduce_run(const struct job *j, struct run_record *rec)
         rec->grad_B += t.bucket_B[b];
     rec->mem = model_memory(j->m, ts->dtype, ts->opt, ts->batch);
     rec->steps_completed = t.max_committed;
-    rec->final_workers = t.z.aborted ? 0 : t.z.cur->n;
+    int alive = 0; /* members of the last membership whose host is up */
+    for (int i = 0; !t.z.aborted && i < t.z.cur->n; i++)
+        alive += sg_host_is_on(j->pf->gpus[t.z.cur->members[i]]);
+    rec->final_workers = alive;
     rec->checkpoints = t.ckpt.completed;
     rec->ckpt_overhead_s = t.ckpt.overhead_s;
     if (!rec->job_failed && t.max_committed < ts->steps) {
         rec->job_failed = true;
-        snprintf(rec->failure, sizeof rec->failure, "%d of %d steps committed when the run ended",
-                 t.max_committed, ts->steps);
+        snprintf(rec->failure, sizeof rec->failure,
+                 "%d of %d steps committed when the run ended; %d of the last membership's %d "
+                 "worker(s) alive",
+                 t.max_committed, ts->steps, alive, t.z.aborted ? 0 : t.z.cur->n);
     }
     job_finish(rec, t.traffic);
     teardown(&t);

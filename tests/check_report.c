@@ -1,0 +1,161 @@
+/* check_report.c - the metric table drives the outputs: every line of the text summary is made
+ * of table rows (so every metric the text shows is one <expect> and the JSON know), every row
+ * the text should show for a strategy is there with its value, and every row is in the JSON. */
+#include "testlib.h"
+
+#include "metric.h"
+#include "report.h"
+
+#include <stdio.h>
+
+/* open_memstream keeps the address of render's buffer pointer until fclose; GCC 12 cannot see
+ * that fclose comes first */
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+
+/* A record whose figures are all different, so a line can only match its own values. */
+static void fill(struct run_record *r, bool ps)
+{
+    run_init(r, ps ? "ps" : "allreduce", 4, 16, 10);
+    double *fields[] = {&r->global_batch, &r->total_s, &r->nbuckets, &r->grad_B, &r->messages,
+                        &r->bytes, &r->failures, &r->imbalance, &r->spread_max, &r->spread_frac,
+                        &r->coordinator_msgs, &r->coordinator_global, &r->coordinator_spread,
+                        &r->lost_updates, &r->computed, &r->applied, &r->dropped_stale,
+                        &r->dropped_late, &r->lost_gradients, &r->read_samples,
+                        &r->consumed_samples, &r->skipped_samples, &r->dropped_samples,
+                        &r->replayed_samples, &r->steps_completed, &r->membership_changes,
+                        &r->failures_detected, &r->final_workers, &r->removed_stragglers,
+                        &r->lost_steps, &r->checkpoints, &r->ckpt_B, &r->ckpt_overhead_s,
+                        &r->max_detect_s, &r->max_recover_s, &r->steps, &r->throughput,
+                        &r->goodput, &r->mean_step_s, &r->compute1_s, &r->efficiency,
+                        &r->idle_frac, &r->exposed_s};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        *fields[i] = 101 + 7 * (double)i + 0.25;
+    if (ps) {
+        r->nshards = 1;
+        r->shards = calloc(1, sizeof *r->shards);
+        snprintf(r->shards[0].host, sizeof r->shards[0].host, "ps0.cpu");
+    }
+}
+
+static char *render(void (*fn)(const struct run_record *, FILE *), const struct run_record *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fn(r, f);
+    fclose(f);
+    return buf;
+}
+
+/* Does the summary line (after "#   ") start with a label of the table, or of a list? */
+static bool is_label(const char *line, unsigned bit)
+{
+    static const char *const lists[] = {"bytes on", "staleness", "elastic"};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (strncmp(line, lists[i], strlen(lists[i])) == 0) return true;
+    for (size_t i = 0; i < metric_count(); i++) {
+        const struct metric *m = metric_at(i);
+        size_t n = m->label ? strlen(m->label) : 0;
+        if ((m->text_for & bit) && strncmp(m->label, line, n) == 0 && line[n] == ' ') return true;
+    }
+    return false;
+}
+
+static void check_text(bool ps)
+{
+    struct run_record r;
+    fill(&r, ps);
+    unsigned bit = ps ? METRIC_PS : METRIC_ALLREDUCE;
+    char *text = render(report_text, &r);
+    /* every row the strategy shows is in its line, with its value */
+    char line[1024] = "";
+    const char *label = NULL;
+    for (size_t i = 0; i <= metric_count(); i++) {
+        const struct metric *m = metric_at(i);
+        if (m != NULL && !(m->text_for & bit)) continue;
+        if (label != NULL && (m == NULL || strcmp(label, m->label) != 0)) {
+            ck_assert_msg(strstr(text, line) != NULL, "missing line '%s' in:\n%s", line, text);
+            label = NULL;
+        }
+        if (m == NULL) break;
+        if (label == NULL) snprintf(line, sizeof line, "#   %-16s ", label = m->label);
+        size_t n = strlen(line);
+        double v = m->get(&r);
+        if (m->yes)
+            snprintf(line + n, sizeof line - n, "%s", v != 0 ? m->yes : m->no);
+        else
+            snprintf(line + n, sizeof line - n, m->text, v * m->scale);
+    }
+    /* every line of the summary is one of the table's labels (or a list) */
+    const char *s = strstr(text, "# summary\n");
+    ck_assert(s != NULL);
+    for (s = strchr(s, '\n') + 1; strncmp(s, "#   ", 4) == 0; s = strchr(s, '\n') + 1) {
+        ck_assert_msg(is_label(s + 4, bit), "summary line with no metric: %.60s", s);
+    }
+    free(text);
+    run_release(&r);
+}
+
+START_TEST(test_text_is_the_table)
+{
+    check_text(false);
+    check_text(true);
+}
+END_TEST
+
+static void json_of(const struct run_record *r, FILE *f)
+{
+    struct scenario sc = test_cluster(1, 4, "h100", "nvlink4", NULL, 1);
+    struct model m;
+    model_init(&m, "toy");
+    report_json(&sc, &m, r, f);
+    model_release(&m);
+    scenario_release(&sc);
+}
+
+START_TEST(test_json_and_expect_have_every_metric)
+{
+    struct run_record r;
+    fill(&r, true);
+    char *json = render(json_of, &r);
+    for (size_t i = 0; i < metric_count(); i++) {
+        const struct metric *m = metric_at(i);
+        char key[96];
+        snprintf(key, sizeof key, "\n    \"%s\": %.9g", m->name, m->get(&r));
+        ck_assert_msg(strstr(json, key) != NULL, "JSON lacks %s", key + 1);
+        ck_assert_ptr_eq(metric_find(m->name), m); /* <expect> knows it, and only once */
+    }
+    free(json);
+    run_release(&r);
+}
+END_TEST
+
+START_TEST(test_summary_columns)
+{
+    /* the sweep summary's columns, in the order the plots read them (plots/ps-vs-ring.gp) */
+    struct run_record r;
+    fill(&r, false);
+    char *sum = render(report_summary, &r);
+    ck_assert_msg(strncmp(sum, "    gpus    batch      step_ms    samples/s        eff   exposed_ms",
+                          66) == 0,
+                  "%s", sum);
+    free(sum);
+    run_release(&r);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("report");
+    tcase_add_test(tc, test_text_is_the_table);
+    tcase_add_test(tc, test_json_and_expect_have_every_metric);
+    tcase_add_test(tc, test_summary_columns);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(report_suite());
+}
