@@ -64,7 +64,8 @@ START_TEST(test_every_link_class)
     struct platform *pf = test_load(&sc);
     struct p2p_result res;
     struct dmlsim_error err = {0};
-    ck_assert_msg(bench_p2p_run(&sc, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_msg(bench_check_hosts(&sc, &err) == DMLSIM_OK, "%s", err.msg);
+    bench_p2p_run(&sc, &res);
     ck_assert_uint_eq(res.nrows, 14); /* 8 B * 4^k <= 2^30 B: 3 + 2k <= 30, k = 0..13 */
     check_rows(&res, 0, lat_s, bw_Bps);
     bench_p2p_release(&res);
@@ -86,7 +87,8 @@ START_TEST(test_host_to_gpu_and_pairs_in_turn)
     struct platform *pf = test_load(&sc);
     struct p2p_result res;
     struct dmlsim_error err = {0};
-    ck_assert_msg(bench_p2p_run(&sc, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_msg(bench_check_hosts(&sc, &err) == DMLSIM_OK, "%s", err.msg);
+    bench_p2p_run(&sc, &res);
     const struct link_class *pcie = catalog_link("pcie-gen4");
     check_rows(&res, 0, pcie->hop_lat_s, pcie->bw_Bps);
     check_rows(&res, 1, pcie->hop_lat_s, pcie->bw_Bps);
@@ -105,7 +107,8 @@ START_TEST(test_user_platform_p2p)
     ck_assert_msg(scenario_load("tests/data/user.xml", &sc, &err) == DMLSIM_OK, "%s", err.msg);
     struct platform *pf = test_load(&sc);
     struct p2p_result res;
-    ck_assert_msg(bench_p2p_run(&sc, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_msg(bench_check_hosts(&sc, &err) == DMLSIM_OK, "%s", err.msg);
+    bench_p2p_run(&sc, &res);
     ck_assert_uint_eq(res.nrows, 1);
     check_rows(&res, 0, 1e-6, 12.2e9);
     ck_assert_str_eq(res.routes[0], "pcie-gen3");
@@ -126,7 +129,8 @@ START_TEST(test_lv08_on_request)
     struct platform *pf = test_load(&sc);
     struct p2p_result res;
     struct dmlsim_error err = {0};
-    ck_assert_msg(bench_p2p_run(&sc, &res, &err) == DMLSIM_OK, "%s", err.msg);
+    ck_assert_msg(bench_check_hosts(&sc, &err) == DMLSIM_OK, "%s", err.msg);
+    bench_p2p_run(&sc, &res);
     const struct link_class *pcie = catalog_link("pcie-gen3");
     check_rows(&res, 0, pcie->hop_lat_s, pcie->bw_Bps);
     bench_p2p_release(&res);

@@ -237,9 +237,11 @@ static void run_job(const struct job *j, const struct machine *mc, const struct 
             b->chunks = 8;
             b->gpus = j->nranks;
             struct coll_result res;
-            if (bench_coll_run(&sc, pf, nc, &res, &err) == DMLSIM_OK)
+            if (bench_coll_check(&sc, pf, &err) == DMLSIM_OK) {
+                bench_coll_run(&sc, pf, nc, &res);
                 for (size_t i = 0; i < j->n && i < res.nrows; i++)
                     out[i] = res.rows[i].time_s;
+            }
         } else {
             bool h2d = strncmp(j->kind, "h2d", 3) == 0, peer = strcmp(j->kind, "peer") == 0;
             struct bench_pair pair = {
@@ -250,9 +252,11 @@ static void run_job(const struct job *j, const struct machine *mc, const struct 
             b->pairs = &pair;
             b->npairs = 1;
             struct p2p_result res;
-            if (bench_p2p_run(&sc, &res, &err) == DMLSIM_OK)
+            if (bench_check_hosts(&sc, &err) == DMLSIM_OK) {
+                bench_p2p_run(&sc, &res);
                 for (size_t i = 0; i < j->n && i < res.nrows; i++)
                     out[i] = res.rows[i].time_s;
+            }
             free(pair.src);
             free(pair.dst);
         }

@@ -4,245 +4,61 @@
 #include <stdio.h>
 #include <string.h>
 
-static double get_workers(const struct run_record *r)
-{
-    return (double)(r->workers);
-}
-
-static double get_global_batch(const struct run_record *r)
-{
-    return (double)(r->global_batch);
-}
-
-static double get_time_s(const struct run_record *r)
-{
-    return (double)(r->total_s);
-}
-
-static double get_steps(const struct run_record *r)
-{
-    return (double)(r->steps);
-}
-
-static double get_mean_step_s(const struct run_record *r)
-{
-    return (double)(r->mean_step_s);
-}
-
-static double get_throughput(const struct run_record *r)
-{
-    return (double)(r->throughput);
-}
-
-static double get_one_gpu_step_s(const struct run_record *r)
-{
-    return (double)(r->compute1_s);
-}
-
-static double get_efficiency(const struct run_record *r)
-{
-    return (double)(r->efficiency);
-}
-
-static double get_exposed_s(const struct run_record *r)
-{
-    return (double)(r->exposed_s);
-}
-
-static double get_idle_fraction(const struct run_record *r)
-{
-    return (double)(r->idle_frac);
-}
-
-static double get_goodput(const struct run_record *r)
-{
-    return (double)(r->goodput);
-}
-
-static double get_grad_bytes(const struct run_record *r)
-{
-    return (double)(r->grad_B);
-}
-
-static double get_buckets(const struct run_record *r)
-{
-    return (double)(r->nbuckets);
-}
-
-static double get_shards(const struct run_record *r)
-{
-    return (double)(r->nshards);
-}
-
-static double get_messages(const struct run_record *r)
-{
-    return (double)(r->messages);
-}
-
-static double get_bytes(const struct run_record *r)
-{
-    return (double)(r->bytes);
-}
-
-static double get_failed_collectives(const struct run_record *r)
-{
-    return (double)(r->failures);
-}
-
-static double get_version_spread(const struct run_record *r)
-{
-    return (double)(r->spread_max);
-}
-
-static double get_disagree_fraction(const struct run_record *r)
-{
-    return (double)(r->spread_frac);
-}
-
-static double get_coordinator_messages(const struct run_record *r)
-{
-    return (double)(r->coordinator_msgs);
-}
-
-static double get_coordinator_version(const struct run_record *r)
-{
-    return (double)(r->coordinator_global);
-}
-
-static double get_coordinator_spread(const struct run_record *r)
-{
-    return (double)(r->coordinator_spread);
-}
-
-static double get_shard_imbalance(const struct run_record *r)
-{
-    return (double)(r->imbalance);
-}
-
-static double get_lost_updates(const struct run_record *r)
-{
-    return (double)(r->lost_updates);
-}
-
-static double get_steps_completed(const struct run_record *r)
-{
-    return (double)(r->steps_completed);
-}
-
-static double get_lost_steps(const struct run_record *r)
-{
-    return (double)(r->lost_steps);
-}
-
-static double get_membership_changes(const struct run_record *r)
-{
-    return (double)(r->membership_changes);
-}
-
-static double get_failures_detected(const struct run_record *r)
-{
-    return (double)(r->failures_detected);
-}
-
-static double get_removed_stragglers(const struct run_record *r)
-{
-    return (double)(r->removed_stragglers);
-}
-
-static double get_final_workers(const struct run_record *r)
-{
-    return (double)(r->final_workers);
-}
-
-static double get_max_detect_s(const struct run_record *r)
-{
-    return (double)(r->max_detect_s);
-}
-
-static double get_max_recover_s(const struct run_record *r)
-{
-    return (double)(r->max_recover_s);
-}
-
-static double get_checkpoints(const struct run_record *r)
-{
-    return (double)(r->checkpoints);
-}
-
-static double get_checkpoint_bytes(const struct run_record *r)
-{
-    return (double)(r->ckpt_B);
-}
-
-static double get_checkpoint_overhead_s(const struct run_record *r)
-{
-    return (double)(r->ckpt_overhead_s);
-}
-
-static double get_computed(const struct run_record *r)
-{
-    return (double)(r->computed);
-}
-
-static double get_applied(const struct run_record *r)
-{
-    return (double)(r->applied);
-}
-
-static double get_dropped_stale(const struct run_record *r)
-{
-    return (double)(r->dropped_stale);
-}
-
-static double get_dropped_late(const struct run_record *r)
-{
-    return (double)(r->dropped_late);
-}
-
-static double get_lost_gradients(const struct run_record *r)
-{
-    return (double)(r->lost_gradients);
-}
-
-static double get_dropped_gradients(const struct run_record *r)
-{
-    return (double)(r->dropped_stale + r->dropped_late);
-}
-
-static double get_read_samples(const struct run_record *r)
-{
-    return (double)(r->read_samples);
-}
-
-static double get_consumed_samples(const struct run_record *r)
-{
-    return (double)(r->consumed_samples);
-}
-
-static double get_skipped_samples(const struct run_record *r)
-{
-    return (double)(r->skipped_samples);
-}
-
-static double get_dropped_samples(const struct run_record *r)
-{
-    return (double)(r->dropped_samples);
-}
-
-static double get_replayed_samples(const struct run_record *r)
-{
-    return (double)(r->replayed_samples);
-}
-
-static double get_accounting_ok(const struct run_record *r)
-{
-    return (double)(run_identities_hold(r));
-}
-
-static double get_job_failed(const struct run_record *r)
-{
-    return (double)(r->job_failed);
-}
+/* The value of each metric in a run record. */
+#define GET(name, expr) \
+    static double get_##name(const struct run_record *r) \
+    { \
+        return (double)(expr); \
+    }
+GET(workers, r->workers)
+GET(global_batch, r->global_batch)
+GET(time_s, r->total_s)
+GET(steps, r->steps)
+GET(mean_step_s, r->mean_step_s)
+GET(throughput, r->throughput)
+GET(one_gpu_step_s, r->compute1_s)
+GET(efficiency, r->efficiency)
+GET(exposed_s, r->exposed_s)
+GET(idle_fraction, r->idle_frac)
+GET(goodput, r->goodput)
+GET(grad_bytes, r->grad_B)
+GET(buckets, r->nbuckets)
+GET(shards, r->nshards)
+GET(messages, r->messages)
+GET(bytes, r->bytes)
+GET(failed_collectives, r->failures)
+GET(version_spread, r->spread_max)
+GET(disagree_fraction, r->spread_frac)
+GET(coordinator_messages, r->coordinator_msgs)
+GET(coordinator_version, r->coordinator_global)
+GET(coordinator_spread, r->coordinator_spread)
+GET(shard_imbalance, r->imbalance)
+GET(lost_updates, r->lost_updates)
+GET(steps_completed, r->steps_completed)
+GET(lost_steps, r->lost_steps)
+GET(membership_changes, r->membership_changes)
+GET(failures_detected, r->failures_detected)
+GET(removed_stragglers, r->removed_stragglers)
+GET(final_workers, r->final_workers)
+GET(max_detect_s, r->max_detect_s)
+GET(max_recover_s, r->max_recover_s)
+GET(checkpoints, r->checkpoints)
+GET(checkpoint_bytes, r->ckpt_B)
+GET(checkpoint_overhead_s, r->ckpt_overhead_s)
+GET(computed, r->computed)
+GET(applied, r->applied)
+GET(dropped_stale, r->dropped_stale)
+GET(dropped_late, r->dropped_late)
+GET(lost_gradients, r->lost_gradients)
+GET(dropped_gradients, r->dropped_stale + r->dropped_late)
+GET(read_samples, r->read_samples)
+GET(consumed_samples, r->consumed_samples)
+GET(skipped_samples, r->skipped_samples)
+GET(dropped_samples, r->dropped_samples)
+GET(replayed_samples, r->replayed_samples)
+GET(accounting_ok, run_identities_hold(r))
+GET(job_failed, r->job_failed)
+#undef GET
 
 /* Text lines are runs of consecutive rows with the same label, in this order. */
 static const struct metric metrics[] = {

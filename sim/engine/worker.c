@@ -46,6 +46,18 @@ double worker_exec(struct run_record *rec, int rank, double amount)
     return dt;
 }
 
+bool worker_read_batch(struct run_record *rec, const struct injector *inj, int step, int members)
+{
+    bool corrupt = inject_corrupt(inj, sg_host_self(), step);
+    rec->read_samples += rec->batch;
+    if (corrupt) {
+        rec->skipped_samples += rec->batch;
+        run_event_add(rec, simgrid_get_clock(), RUN_FAULT, step, members,
+                      "corrupt batch skipped: %s step %d", sg_host_get_name(sg_host_self()), step);
+    }
+    return corrupt;
+}
+
 void worker_before_forward(const struct input_hook *h, int rank, int step)
 {
     if (h != NULL && h->wait != NULL) h->wait(h->ctx, rank, step);

@@ -12,6 +12,7 @@
 
 #include "calib.h"
 #include "catalog.h"
+#include "inject.h"
 #include "model.h"
 #include "run.h"
 
@@ -33,6 +34,11 @@ void worker_amounts_release(struct worker_amounts *a);
 /* Runs `amount` on the current host (skipping empty work), adds the time it took to worker
  * `rank`'s compute time in `rec`, and returns it. */
 double worker_exec(struct run_record *rec, int rank, double amount);
+
+/* Reads the batch of `step` on the current host: counts its samples as read and, when the plan
+ * makes it corrupt, as skipped, with an event (members: workers training now). Returns whether
+ * it is corrupt (its compute is then skipped). */
+bool worker_read_batch(struct run_record *rec, const struct injector *inj, int step, int members);
 
 /* The hook before each forward: an input pipeline blocks the worker there until its batch is
  * ready (NULL wait: batches are always ready). */

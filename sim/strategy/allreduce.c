@@ -143,17 +143,11 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
 {
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
-    bool corrupt = inject_corrupt(&t->inj, sg_host_self(), step);
+    bool corrupt = worker_read_batch(rec, &t->inj, step, ms->n);
     double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step);
     double busy0 = rec->busy_s[w->rank];
     int failed = 0;
     worker_before_forward(&t->j->input, w->rank, step);
-    rec->read_samples += rec->batch;
-    if (corrupt) {
-        rec->skipped_samples += rec->batch;
-        run_event_add(rec, simgrid_get_clock(), RUN_FAULT, step, ms->n,
-                      "corrupt batch skipped: %s step %d", sg_host_get_name(sg_host_self()), step);
-    }
     w->in_step = true;
     w->in_corrupt = corrupt;
     w->in_computed = false;

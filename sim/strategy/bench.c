@@ -13,6 +13,7 @@
 #include <xbt/misc.h>
 #include <xbt/sysdep.h>
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,15 +117,13 @@ enum dmlsim_err bench_check_hosts(const struct scenario *sc, struct dmlsim_error
     return DMLSIM_OK;
 }
 
-enum dmlsim_err bench_p2p_run(const struct scenario *sc, struct p2p_result *res,
-                              struct dmlsim_error *err)
+void bench_p2p_run(const struct scenario *sc, struct p2p_result *res)
 {
     const struct benchmark *b = &sc->bench;
     size_t nsizes;
-    enum dmlsim_err rc = DMLSIM_OK;
 
     memset(res, 0, sizeof *res);
-    DMLSIM_CHECK_GOTO(rc, bench_check_hosts(sc, err), out);
+    assert(bench_check_hosts(sc, NULL) == DMLSIM_OK); /* the caller checked */
     double *sizes = bench_sizes(b, &nsizes);
     struct pair_ctx *ctx = xbt_new0(struct pair_ctx, b->npairs);
     res->npairs = b->npairs;
@@ -160,8 +159,6 @@ enum dmlsim_err bench_p2p_run(const struct scenario *sc, struct p2p_result *res,
         sg_sem_destroy(ctx[p].go);
     free(ctx);
     free(sizes);
-out:
-    return rc;
 }
 
 void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FILE *out)
@@ -259,14 +256,12 @@ enum dmlsim_err bench_coll_check(const struct scenario *sc, const struct platfor
     return rc;
 }
 
-enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
-                               const struct netcal *netcal, struct coll_result *res,
-                               struct dmlsim_error *err)
+void bench_coll_run(const struct scenario *sc, const struct platform *pf,
+                    const struct netcal *netcal, struct coll_result *res)
 {
     const struct benchmark *b = &sc->bench;
     memset(res, 0, sizeof *res);
-    enum dmlsim_err rc = bench_coll_check(sc, pf, err);
-    if (rc != DMLSIM_OK) return rc;
+    assert(bench_coll_check(sc, pf, NULL) == DMLSIM_OK); /* the caller checked */
     int P = b->gpus > 0 ? b->gpus : (int)pf->ngpus;
     struct coll_world w;
     bench_world(b, pf, P, netcal, &w);
@@ -303,7 +298,6 @@ enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform 
     free(sizes);
     free(w.sent_msgs);
     collective_world_release(&w);
-    return DMLSIM_OK;
 }
 
 void bench_coll_print(const struct scenario *sc, const struct coll_result *res, FILE *out)

@@ -39,11 +39,10 @@ double *bench_sizes(const struct benchmark *b, size_t *n);
 /* Checks that every pair's endpoints are hosts of the loaded platform ("FILE:LINE: ..." if not). */
 enum dmlsim_err bench_check_hosts(const struct scenario *sc, struct dmlsim_error *err);
 
-/* Checks the endpoints (bench_check_hosts), runs the
- * p2p benchmark to completion (calls simgrid_run) and fills `res` (release with
- * bench_p2p_release). Call once per process, after platform_load. */
-enum dmlsim_err bench_p2p_run(const struct scenario *sc, struct p2p_result *res,
-                              struct dmlsim_error *err);
+/* Runs the p2p benchmark to completion (calls simgrid_run) and fills `res` (release with
+ * bench_p2p_release); the endpoints passed bench_check_hosts. Call once per process, after
+ * platform_load. */
+void bench_p2p_run(const struct scenario *sc, struct p2p_result *res);
 
 /* Prints the table: src, dst, size (B), time (us), algbw (GB/s), route. */
 void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FILE *out);
@@ -71,10 +70,10 @@ enum dmlsim_err bench_coll_check(const struct scenario *sc, const struct platfor
 
 /* Runs the collective benchmark (with the network calibration `netcal`, or NULL): for each size all
  * ranks start together (a barrier), run the collective, and the row's time is when the last rank
- * finished. Calls simgrid_run; release the result with bench_coll_release. */
-enum dmlsim_err bench_coll_run(const struct scenario *sc, const struct platform *pf,
-                               const struct netcal *netcal, struct coll_result *res,
-                               struct dmlsim_error *err);
+ * finished; the benchmark passed bench_coll_check. Calls simgrid_run; release the result with
+ * bench_coll_release. */
+void bench_coll_run(const struct scenario *sc, const struct platform *pf,
+                    const struct netcal *netcal, struct coll_result *res);
 
 /* nccl-tests-style table: size, count (float32 elements), type, redop, time, algbw, busbw. */
 void bench_coll_print(const struct scenario *sc, const struct coll_result *res, FILE *out);

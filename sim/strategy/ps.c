@@ -263,18 +263,11 @@ static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t 
 static bool read_batch(struct ps_worker *w, int it)
 {
     struct ps_ctx *c = w->c;
-    sg_host_t me = c->pf->gpus[w->rank];
-    bool corrupt = inject_corrupt(&c->inj, me, it);
-    c->res->read_samples += c->sc->train.batch;
+    bool corrupt = worker_read_batch(c->res, &c->inj, it, c->P);
     w->in_step = true;
     w->in_corrupt = corrupt;
     w->in_computed = false;
     w->delivered = 0;
-    if (corrupt) {
-        c->res->skipped_samples += c->sc->train.batch;
-        run_event_add(c->res, simgrid_get_clock(), RUN_FAULT, it, c->P,
-                      "corrupt batch skipped: %s step %d", sg_host_get_name(me), it);
-    }
     return corrupt;
 }
 
