@@ -888,7 +888,7 @@ static enum net_status nccl_nvls(const struct coll_world *w, const struct nccl_p
     sg_host_t sw = t->nvs[n];
     enum net_status st = NET_OK;
     for (int s = 0; s < K + 3 + v.X && st == NET_OK; s++) {
-        sg_comm_t c[5];
+        sg_comm_t c[6]; /* up, down, the cross pair, part up, part down can overlap */
         int nc = 0;
         void *pl;
         double end = simgrid_get_clock() + w->timeout_s;
