@@ -58,6 +58,7 @@ static const char usage[] =
         "                               simulate every measured collective and copy of a profile\n"
         "                               and print measured vs simulated, with errors\n"
         "  catalog                      list the link classes and GPU models, with their sources\n"
+        "  metrics                      list the run metrics: name, unit, where shown, meaning\n"
         "\n"
         "options:\n"
         "  -h, --help                   show this help\n"
@@ -438,6 +439,24 @@ static int cmd_catalog(void)
     return 0;
 }
 
+/* The metric table (metric.h): what <expect> and the JSON summary know, and what the text and
+ * the sweep summary show. */
+static int cmd_metrics(void)
+{
+    printf("# run metrics: every one is in the JSON summary and usable in <expect metric>\n");
+    printf("#%-22s %-10s %-12s %-10s %s\n", "name", "unit", "text", "column", "meaning");
+    for (size_t i = 0; i < metric_count(); i++) {
+        const struct metric *m = metric_at(i);
+        const char *text = m->text_for == METRIC_ALL         ? "all"
+                           : m->text_for == METRIC_ALLREDUCE ? "allreduce"
+                           : m->text_for == METRIC_PS        ? "ps"
+                                                             : "-";
+        printf(" %-22s %-10s %-12s %-10s %s\n", m->name, m->unit, text,
+               m->column ? m->column : "-", m->meaning);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return usage_error("missing command");
@@ -462,6 +481,10 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "shapes") == 0) return validate_shapes_main(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0) return validate_main(argc - 2, argv + 2);
     if (strcmp(cmd, "platform") == 0) return cmd_platform(argc - 2, argv + 2);
+    if (strcmp(cmd, "metrics") == 0) {
+        if (argc != 2) return usage_error("metrics: takes no arguments");
+        return cmd_metrics();
+    }
     if (strcmp(cmd, "catalog") == 0) {
         if (argc != 2) return usage_error("catalog: takes no arguments");
         return cmd_catalog();
