@@ -43,13 +43,20 @@ grep -q "^#   throughput       $(printf '%.1f' "$(jnum $tmp/b.json throughput)")
     ok || ko "async ps: stdout throughput differs from the JSON's"
 
 # 3. sync PS with a backup worker: each version applies exactly its quorum of pushes, so
-#    throughput = versions x quorum x batch / run time (closed form; the slow worker's samples
-#    read after the last version once counted); its late pushes are dropped, not replayed.
+#    goodput = versions x quorum x batch / run time (closed form); throughput is the rows'
+#    samples (the slow worker's work counts only if it ended within the run: its reads after
+#    the last version once inflated it), so it lies between goodput and reads / run time; the
+#    slow worker's late pushes are dropped, not replayed.
 s=scenarios/ci/ps-backup-straggler.xml
-"$dmlsim" run $s --json $tmp/c.json >$tmp/c.out
-q=$(sed -n 's/.*backup-workers="\([0-9]*\)".*/\1/p' $s); P=4; b=16
-want=$(awk -v v="$(jnum $tmp/c.json steps_completed)" -v q=$((P - q)) -v b=$b -v t="$(jnum $tmp/c.json time_s)" 'BEGIN {printf "%.9g", v * q * b / t}')
-close "$(jnum $tmp/c.json throughput)" "$want" 1e-6 && ok || ko "backup workers: throughput $(jnum $tmp/c.json throughput), closed form $want"
+"$dmlsim" run $s --csv $tmp/c.csv --json $tmp/c.json >$tmp/c.out
+q=$(sed -n 's/.*backup-workers="\([0-9]*\)".*/\1/p' $s); P=4; b=16; T=$(jnum $tmp/c.json time_s)
+want=$(awk -v v="$(jnum $tmp/c.json steps_completed)" -v q=$((P - q)) -v b=$b -v t="$T" 'BEGIN {printf "%.9g", v * q * b / t}')
+close "$(jnum $tmp/c.json goodput)" "$want" 1e-6 && ok || ko "backup workers: goodput $(jnum $tmp/c.json goodput), closed form $want"
+rows=$(awk -F, '$1 == "step" {n += $7 * $4} END {printf "%.9g", n}' $tmp/c.csv)
+close "$(jnum $tmp/c.json throughput)" "$(awk -v n="$rows" -v t="$T" 'BEGIN {printf "%.9g", n / t}')" 1e-6 &&
+    awk -v g="$(jnum $tmp/c.json goodput)" -v x="$(jnum $tmp/c.json throughput)" -v r="$(jnum $tmp/c.json read_samples)" -v t="$T" \
+        'BEGIN { exit !(x > g && x < r / t) }' && ok ||
+    ko "backup workers: throughput $(jnum $tmp/c.json throughput) should be the rows' $rows / $T, above goodput and below reads / time"
 [ "$(jnum $tmp/c.json replayed_samples)" = 0 ] && ok || ko "backup workers: $(jnum $tmp/c.json replayed_samples) samples called replayed"
 close "$(jnum $tmp/c.json dropped_samples)" "$(awk -v d="$(jnum $tmp/c.json dropped_late)" -v b=$b 'BEGIN {print d * b}')" 1e-9 &&
     ok || ko "backup workers: dropped samples $(jnum $tmp/c.json dropped_samples) != dropped late x batch / shards"

@@ -30,7 +30,7 @@ run() { # level P [flat]
 XML
     /usr/bin/time -f "%e %M" -o "$tmp/time" build/dmlsim run "$tmp/s.xml" >"$tmp/out"
     read -r wall rss <"$tmp/time"
-    step=$(awk '$1 == 1 && NF == 5 {print $2}' "$tmp/out")
+    step=$(awk '$1 == 1 && NF == 6 {print $2}' "$tmp/out")
     msgs=$(awk '/messages +[0-9]+ sent/ {print $3}' "$tmp/out")
     printf " %8s %7d %6s %12s %14s %12s %12s\n" "$level" "$P" "${3:-8/node}" "$wall" \
         "$((rss / 1024))" "$step" "$msgs"

@@ -6,7 +6,8 @@
  * order; the per-step table, the CSV and the trace's instants all come from it.
  *
  * Derived figures are computed once, by run_finish, with one meaning each:
- *   throughput   samples of completed steps (the "samples" of every step row) / run time;
+ *   throughput   samples whose gradients were computed in a completed step, applied or dropped
+ *                by the policy (the "samples" of every step row), / run time;
  *   goodput      samples whose gradients are in the final model / run time;
  *   idle         1 - (compute time of all workers) / (workers x run time): the fraction of the
  *                workers' time not spent computing (forward, backward, update), whatever the
@@ -38,7 +39,7 @@ struct run_event {
     int step;                 /* global step (step rows: 1, 2, ...), or -1 */
     double time_s;            /* step: time since the previous step row ended */
     double compute_s;         /* step: the slowest worker's compute in it */
-    double samples;           /* step: samples whose gradients it applied */
+    double samples;           /* step: samples whose gradients were computed in it */
     int workers;              /* members at that moment */
     char what[96];            /* faults, recoveries, checkpoints: a short description */
     size_t seq;               /* order of insertion, for a stable sort */

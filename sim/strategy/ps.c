@@ -31,7 +31,6 @@ enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE };
 
 struct push_rec {
     int worker;       /* who pushed */
-    int it;           /* the worker's iteration it came from */
     int version;      /* version the gradient was computed from */
     int accepted;     /* async: the shard's verdict */
     sg_sem_t decided; /* async: released when the verdict is set */
@@ -41,7 +40,6 @@ struct push_rec {
 struct ps_msg {
     enum msg_type type;
     int version;  /* PULL: version needed; PUSH/PARAMS: version of the data */
-    int it;       /* PUSH: the worker's iteration */
     int accepted; /* VERDICT */
     int shard;    /* ADVANCE: who advanced */
 };
@@ -78,7 +76,7 @@ struct ps_worker {
     double *iter_end;                      /* per iteration: when it ended (0: never) */
     double *iter_busy;                     /* per iteration: compute */
     double *iter_tc;                       /* per iteration: when its compute started */
-    double *iter_applied;                  /* per iteration: its slices applied (at the time) */
+    double *iter_samples;                  /* per iteration: samples it computed gradients for */
     int next_it;                           /* the iteration it is at (kept across restarts) */
     int incarnation;                       /* restarts of its host */
     bool in_step, in_corrupt, in_computed; /* where a crash caught it */
@@ -233,7 +231,6 @@ static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t 
     w->in_computed = true;
     for (int k = 0; k < c->K; k++) {
         struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
-        g->it = it;
         traffic_add(c->traffic, me, c->shards[k].host, c->shards[k].bytes);
         comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
     }
@@ -299,8 +296,10 @@ static void worker_actor(int argc, char **argv)
         trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
         if (corrupt) /* nothing to push: the batch is skipped */
             w->in_step = false;
-        else
+        else {
+            w->iter_samples[it] = ts->batch;
             push_all(w, it, version, comms, in);
+        }
         w->iter_end[it] = simgrid_get_clock();
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
     }
@@ -357,7 +356,6 @@ static void port_actor(int argc, char **argv)
         c->workers[p->worker].delivered++;
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
         rec->worker = p->worker;
-        rec->it = m->it;
         rec->version = m->version;
         free(m);
         bool async = ts->ps.mode == PS_ASYNC;
@@ -424,12 +422,11 @@ static void advance(struct shard *s)
     }
 }
 
-static void record_applied(struct ps_ctx *c, struct shard *s, const struct push_rec *p, int lag)
+static void record_applied(struct ps_ctx *c, struct shard *s, int lag)
 {
     c->res->applied += 1;
     c->res->stale_hist[lag < RUN_HIST - 1 ? lag : RUN_HIST - 1] += 1;
     c->res->consumed_samples += (double)c->sc->train.batch / c->K;
-    c->workers[p->worker].iter_applied[p->it] += 1;
     s->applied_at[s->version] += 1;
 }
 
@@ -454,7 +451,7 @@ static void shard_actor(int argc, char **argv)
                 }
                 if (rec->version == v) {
                     got++;
-                    record_applied(c, s, rec, 0);
+                    record_applied(c, s, 0);
                 } else {
                     drop_slice(c, &c->res->dropped_late); /* computed from an older version */
                 }
@@ -469,7 +466,7 @@ static void shard_actor(int argc, char **argv)
             int lag = s->version - rec->version;
             rec->accepted = lag >= 0 && lag <= ps->staleness;
             if (rec->accepted) {
-                record_applied(c, s, rec, lag);
+                record_applied(c, s, lag);
                 advance(s);
             } else {
                 drop_slice(c, &c->res->dropped_stale);
@@ -742,45 +739,76 @@ static void setup_workers(struct ps_ctx *c)
                        ts->batch, &w->amt);
         w->iter_end = xbt_new0(double, ts->steps);
         w->iter_busy = xbt_new0(double, ts->steps);
-        w->iter_applied = xbt_new0(double, ts->steps);
+        w->iter_samples = xbt_new0(double, ts->steps);
         w->iter_tc = xbt_new0(double, ts->steps);
         start("worker-%d.%d", r, 0, c->pf->gpus[r], worker_actor, w, false);
     }
 }
 
-/* The step rows. Sync: step s ends when every shard has reached version s + 1; async: round s
- * ends when every worker that did its iteration s has finished it. A row's samples are the
- * samples of the slices applied from iteration s (as they were applied: a later shard crash does
- * not rewrite history), its compute the slowest worker's compute in iteration s. */
+/* When row s ends (< 0: there is none). Sync: when every shard has reached version s + 1;
+ * async: when every worker that did its iteration s has finished it. */
+static double row_end(const struct ps_ctx *c, int s)
+{
+    double t = 0;
+    if (c->sc->train.ps.mode == PS_SYNC) {
+        for (int k = 0; k < c->K; k++) {
+            if (s + 1 >= c->shards[k].nversions) return -1;
+            t = fmax(t, c->shards[k].version_s[s + 1]);
+        }
+        return t;
+    }
+    t = -1;
+    for (int r = 0; r < c->P; r++)
+        if (c->workers[r].iter_end[s] > 0) t = fmax(t, c->workers[r].iter_end[s]);
+    return t;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The compute of row s: the quorum-th smallest compute of iteration s (sync: the version waits
+ * for that many pushes, so a backup worker's slower compute is not on the step's path; async and
+ * sync without backups: the slowest). Fills *done with the workers that did iteration s. */
+static double row_compute(const struct ps_ctx *c, int s, int *done)
+{
+    double *v = xbt_new(double, c->P);
+    int n = 0;
+    for (int r = 0; r < c->P; r++)
+        if (c->workers[r].iter_end[s] > 0) v[n++] = c->workers[r].iter_busy[s];
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    int q = c->sc->train.ps.mode == PS_SYNC && c->quorum < n ? c->quorum : n;
+    double compute = n > 0 ? v[q - 1] : 0;
+    free(v);
+    *done = n;
+    return compute;
+}
+
+/* The step rows, then the run time (the last row's end). A row's samples are those the workers
+ * computed gradients for in iteration s, whatever the shards did with them, if the compute ended
+ * within the run (a backup worker's iteration that ends later is not counted). Returns the rows. */
 static int step_rows(struct ps_ctx *c)
 {
-    int rows = 0;
     const struct train_spec *ts = &c->sc->train;
+    int rows = 0;
+    double T = 0;
+    while (rows < ts->steps && row_end(c, rows) >= 0)
+        T = fmax(T, row_end(c, rows++));
+    c->res->total_s = T;
     double prev = 0;
-    for (int s = 0; s < ts->steps; s++) {
-        double t = 0, compute = 0, slices = 0;
-        bool reached = true;
-        int done = 0;
-        if (ts->ps.mode == PS_SYNC) {
-            for (int k = 0; k < c->K; k++) {
-                reached &= s + 1 < c->shards[k].nversions;
-                if (reached) t = fmax(t, c->shards[k].version_s[s + 1]);
-            }
-        }
+    for (int s = 0; s < rows; s++) {
+        double t = fmax(prev, row_end(c, s)), samples = 0;
+        int done;
+        double compute = row_compute(c, s, &done);
         for (int r = 0; r < c->P; r++) {
             const struct ps_worker *w = &c->workers[r];
-            if (w->iter_end[s] <= 0) continue;
-            done++;
-            compute = fmax(compute, w->iter_busy[s]);
-            slices += w->iter_applied[s];
-            if (ts->ps.mode == PS_ASYNC) t = fmax(t, w->iter_end[s]);
+            if (w->iter_end[s] > 0 && w->iter_tc[s] + w->iter_busy[s] <= T)
+                samples += w->iter_samples[s];
         }
-        if (!reached || done == 0) break;
-        t = fmax(t, prev);
-        run_step_add(c->res, t, s + 1, t - prev, compute, slices * ts->batch / c->K, done);
+        run_step_add(c->res, t, s + 1, t - prev, compute, samples, done);
         prev = t;
-        c->res->total_s = t;
-        rows++;
     }
     return rows;
 }
@@ -839,7 +867,7 @@ static void teardown(struct ps_ctx *c)
     for (int r = 0; r < c->P; r++) {
         free(c->workers[r].iter_end);
         free(c->workers[r].iter_busy);
-        free(c->workers[r].iter_applied);
+        free(c->workers[r].iter_samples);
         free(c->workers[r].iter_tc);
         worker_amounts_release(&c->workers[r].amt);
     }
