@@ -11,13 +11,8 @@
 #   usage: --help, --version, unknown commands.
 set -u
 dmlsim=${1:?usage: cli.sh PATH/TO/dmlsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/lib.sh"
 
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # ---- bad scenarios ---------------------------------------------------------------------------
 nbad=0
@@ -233,5 +228,4 @@ for f in scenarios/*.xml platforms/src/*.xml; do
     "$dmlsim" run "$f" >"$tmp/out" 2>"$tmp/err" && ok || ko "$f: run failed: $(cat "$tmp/err")"
 done
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli

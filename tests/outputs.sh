@@ -4,12 +4,7 @@
 #   tests/outputs.sh PATH/TO/dmlsim      (run from the repository root)
 set -u
 dmlsim=${1:?usage: outputs.sh PATH/TO/dmlsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 # The value of "KEY": in a JSON file (the first one; our JSON has one key per line in "summary").
 jnum() { sed -n "s/^ *\"$2\": \([-0-9.e+]*\),\{0,1\}$/\1/p" "$1" | head -1; }
 # |a - b| <= rel * |b| (+ abs)
@@ -97,5 +92,4 @@ sed -n '/"summary": {/,/^  }/p' $tmp/f.json | sed -n 's/^    "\([a-z_0-9]*\)": [
 [ -s $tmp/expect.names ] && diff $tmp/expect.names $tmp/json.names >/dev/null && ok ||
     ko "JSON summary keys and <expect> metrics differ: $(diff $tmp/expect.names $tmp/json.names | tr '\n' ' ')"
 
-echo "outputs: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish outputs
