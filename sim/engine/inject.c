@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A step-triggered crash's restart: its own actor, which waits and brings the host back. */
 struct restart_req {
+    struct injector *inj;
     sg_host_t host;
-    double t_s;
-    struct restart_req *next;
+    double delay_s;
 };
 
 void inject_init(struct injector *inj, const struct fault_plan *plan, struct run_record *rec,
@@ -75,14 +76,26 @@ static void restart(struct injector *inj, sg_host_t h)
     if (inj->hooks.restarted) inj->hooks.restarted(inj->hooks.ctx, h);
 }
 
-static void schedule_restart(struct injector *inj, sg_host_t host, double t_s)
+static void restarter_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct restart_req *r = sg_actor_self_get_data();
+    sg_actor_sleep_for(r->delay_s);
+    if (!r->inj->finished) restart(r->inj, r->host);
+    free(r);
+}
+
+/* Not a daemon, so the restart comes even if every worker is down meanwhile. */
+static void schedule_restart(struct injector *inj, sg_host_t host, double delay_s)
 {
     struct restart_req *r = xbt_new0(struct restart_req, 1);
+    r->inj = inj;
     r->host = host;
-    r->t_s = t_s;
-    r->next = inj->restarts;
-    inj->restarts = r;
-    sg_sem_release(inj->wake);
+    r->delay_s = delay_s;
+    sg_actor_t a = sg_actor_init("restarter", inj->keep);
+    sg_actor_set_data(a, r);
+    sg_actor_start(a, restarter_actor, 0, NULL);
 }
 
 void inject_step(struct injector *inj, int step)
@@ -97,7 +110,7 @@ void inject_step(struct injector *inj, int step)
         inj->fired[i] = true;
         run_event_add(inj->rec, simgrid_get_clock(), RUN_FAULT, step, members(inj),
                       "crash of %s at step %d", host, step);
-        if (e->restart_s >= 0) schedule_restart(inj, me, simgrid_get_clock() + e->restart_s);
+        if (e->restart_s >= 0) schedule_restart(inj, me, e->restart_s);
         crash(inj, me);
     }
 }
@@ -138,40 +151,19 @@ static void play(struct injector *inj, size_t i)
     }
 }
 
-/* Restarts whose time has come. */
-static void due_restarts(struct injector *inj)
-{
-    for (struct restart_req **pp = &inj->restarts; *pp;) {
-        if ((*pp)->t_s <= simgrid_get_clock()) {
-            struct restart_req *r = *pp;
-            *pp = r->next;
-            restart(inj, r->host);
-            free(r);
-        } else {
-            pp = &(*pp)->next;
-        }
-    }
-}
-
+/* Not a daemon: while the plan has events to come the simulation goes on even if every worker
+ * is down (a crashed host's restart must still come); it returns once the job is finished or the
+ * plan's timed events are all played. */
 static void injector_actor(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     struct injector *inj = sg_actor_self_get_data();
     const struct fault_plan *plan = inj->plan;
-    size_t i = 0;
-    for (;;) { /* a daemon: ends with the simulation */
-        double next = i < plan->n && plan->ev[i].t_s >= 0 ? plan->ev[i].t_s : INFINITY;
-        for (struct restart_req *r = inj->restarts; r; r = r->next)
-            next = fmin(next, r->t_s);
-        if (next == INFINITY) {
-            sg_sem_acquire(inj->wake);
-            continue;
-        }
-        double wait = next - simgrid_get_clock();
+    for (size_t i = 0; i < plan->n && plan->ev[i].t_s >= 0 && !inj->finished;) {
+        double wait = plan->ev[i].t_s - simgrid_get_clock();
         if (wait > 0 && sg_sem_acquire_timeout(inj->wake, wait) == 0)
-            continue; /* a new restart request: look again */
-        due_restarts(inj);
+            continue; /* woken: the job finished */
         for (; i < plan->n && plan->ev[i].t_s >= 0 && plan->ev[i].t_s <= simgrid_get_clock(); i++)
             play(inj, i);
     }
@@ -182,8 +174,14 @@ void inject_start(struct injector *inj)
     if (inj->plan->n == 0) return;
     sg_actor_t a = sg_actor_init("injector", inj->keep);
     sg_actor_set_data(a, inj);
-    sg_actor_daemonize(a);
     sg_actor_start(a, injector_actor, 0, NULL);
+}
+
+void inject_finish(struct injector *inj)
+{
+    if (inj->finished) return;
+    inj->finished = true;
+    sg_sem_release(inj->wake);
 }
 
 bool inject_corrupt(const struct injector *inj, sg_host_t host, int step)
@@ -198,11 +196,6 @@ double inject_jitter(const struct injector *inj, int rank, int step)
 
 void inject_release(struct injector *inj)
 {
-    while (inj->restarts) {
-        struct restart_req *r = inj->restarts;
-        inj->restarts = r->next;
-        free(r);
-    }
     free(inj->fired);
     inj->fired = NULL;
 }

@@ -28,27 +28,31 @@ struct inject_hooks {
     void *ctx;
 };
 
-struct restart_req;
-
 struct injector {
     const struct fault_plan *plan;
     struct run_record *rec;
     struct inject_hooks hooks;
     sg_host_t keep;               /* never crashed */
     bool *fired;                  /* per plan event: a step-triggered crash already fired */
-    struct restart_req *restarts; /* restarts waiting for their time */
-    sg_sem_t wake;                /* a new restart request */
+    sg_sem_t wake;                /* released when the job finishes */
     double pending_s;             /* earliest fault not recovered from, or -1 */
     bool detected;                /* it was noticed */
     double detected_s;            /* when */
     bool slow_is_fault;           /* stragglers are faults to recover from (a removal policy) */
+    bool finished;                /* the job is over: play nothing more */
 };
 
 void inject_init(struct injector *inj, const struct fault_plan *plan, struct run_record *rec,
                  sg_host_t keep, struct inject_hooks hooks);
 
-/* Starts the injector actor on the keep host (if the plan has events). */
+/* Starts the injector actor on the keep host (if the plan has events). It is not a daemon: the
+ * simulation lasts until the job is finished (inject_finish) or the plan has nothing left to
+ * play, so a pending restart comes even when every worker is down (a step-triggered crash's
+ * restart gets an actor of its own). */
 void inject_start(struct injector *inj);
+
+/* The job is over (its last step is done): the injector stops. */
+void inject_finish(struct injector *inj);
 
 /* Called by a worker on its own host before step `step`: fires a step-triggered crash of this
  * host (the caller dies with it) and schedules its restart. */

@@ -197,6 +197,7 @@ static void form(struct rdzv *z, int *reported, int nrep)
     collect(z, simgrid_get_clock() + z->timeout_s + z->rs->rendezvous_s, true, reported, &nrep);
     if (!z->rs->elastic) /* policy wait: give the missing members time to come back */
         collect(z, simgrid_get_clock() + z->rs->replacement_s, false, reported, &nrep);
+    if (z->done) return; /* the last step was committed meanwhile: nothing to re-form */
     int *next = xbt_new(int, z->P);
     int n = next_members(z, reported, nrep, next);
     int resume = z->hooks.resume ? z->hooks.resume(z->hooks.ctx) : 0;
@@ -208,6 +209,7 @@ static void form(struct rdzv *z, int *reported, int nrep)
         }
     if (n == 0 || cur->id + 1 >= RDZV_MAX_MEMBERSHIPS) {
         z->aborted = true;
+        inject_finish(z->inj);
         z->rec->job_failed = true;
         snprintf(z->rec->failure, sizeof z->rec->failure,
                  "training cannot continue at %.6f s: %s", simgrid_get_clock(),
@@ -245,11 +247,15 @@ static void rendezvous_actor(int argc, char **argv)
         struct ctl_msg *m = NULL;
         int nrep = 0;
         if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, wait > 0 ? wait : 0) != NET_OK) {
-            if (joiners_since >= 0 && simgrid_get_clock() >= joiners_since + patience &&
-                z->njoiners > 0) {
-                joiners_since = -1;
-                form(z, reported, 0);
+            if (joiners_since >= 0 && simgrid_get_clock() >= joiners_since + patience) {
+                joiners_since = -1; /* whatever happens now, the patience is over */
+                if (z->njoiners > 0 && !z->done) form(z, reported, 0);
             }
+            continue;
+        }
+        if (z->done) { /* the job has finished: a late joiner must not roll it back */
+            free(m);
+            joiners_since = -1;
             continue;
         }
         if (note(z, m, reported, &nrep)) {

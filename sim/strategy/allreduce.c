@@ -233,7 +233,10 @@ static void commit(struct worker *w, struct membership *ms, int step, bool corru
                  ms->n);
     t->last_commit_s = now;
     inject_progress(&t->inj, ms->start_s);
-    if (step + 1 == t->sc->train.steps) t->z.done = true;
+    if (step + 1 == t->sc->train.steps) {
+        t->z.done = true;
+        inject_finish(&t->inj);
+    }
 }
 
 /* Trains in membership ms until the last step (NULL), or returns the next membership. */

@@ -304,7 +304,7 @@ static void worker_actor(int argc, char **argv)
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
     }
     w->end_s = simgrid_get_clock();
-    c->workers_done++;
+    if (++c->workers_done == c->P) inject_finish(&c->inj);
     free(comms);
     free(in);
     free(version);
