@@ -15,7 +15,8 @@
 /* A record whose figures are all different, so a line can only match its own values. */
 static void fill(struct run_record *r, bool ps)
 {
-    run_init(r, ps ? "ps" : "allreduce", 4, 16, 10);
+    run_init(r, ps ? STRAT_PS : STRAT_ALLREDUCE, 4, 16, 10);
+    r->coordinator = ps;
     double *fields[] = {&r->global_batch, &r->total_s, &r->nbuckets, &r->grad_B, &r->messages,
                         &r->bytes, &r->failures, &r->imbalance, &r->spread_max, &r->spread_frac,
                         &r->coordinator_msgs, &r->coordinator_global, &r->coordinator_spread,

@@ -141,11 +141,11 @@ awk '$2 == "gradients" && $4 == "computed" { ok = ($3 == $6 + $9 + $13 + $17) } 
     ko "ps: gradients do not add up: $(grep -E 'gradients|accounting' "$tmp/ps.out")"
 grep -q 'dropped stale' "$tmp/ps.out" && ! grep -q ' 0 dropped stale' "$tmp/ps.out" && ok ||
     ko "ps: async with tau = 0 and 4 workers must drop stale pushes"
-# a one-value axis is a fixed override: no column of its own
+# a one-value axis is a fixed override: no column of its own (1 axis + 11 summary columns)
 "$dmlsim" sweep scenarios/ps-vs-ring.xml --set training.strategy=allreduce \
     --set training.gpus=1,2 >"$tmp/fixed.txt" 2>/dev/null
 grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
-    [ "$(awk '!/^#/ {print NF}' "$tmp/fixed.txt" | sort -u)" = 11 ] && ok ||
+    [ "$(awk '!/^#/ {print NF}' "$tmp/fixed.txt" | sort -u)" = 12 ] && ok ||
     ko "sweep: a one-value axis must be listed as fixed, not as a column"
 
 # trace: 16 workers x 2 steps x (forward, backward, wait, update) = 128 compute slices, and

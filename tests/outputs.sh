@@ -21,6 +21,9 @@ paste -d' ' <(awk '/^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+$/ {pri
 [ "$(wc -l <$tmp/pairs)" -eq 12 ] && awk '{ d = $1 - $3; if (d < 0) d = -d; if (d > 0.051 || $2 != $4) bad = 1 } END { exit bad }' $tmp/pairs &&
     ok || ko "straggler removal: stdout and CSV per-step samples/s or workers differ: $(cat $tmp/pairs | tr '\n' ';')"
 grep -q ' 3$' <(tail -1 $tmp/pairs) && ok || ko "straggler removal: the last step should have 3 workers"
+# closed form: a step's samples are its members x the per-GPU batch of 16 (no corrupt batches)
+awk -F, '$1 == "step" { d = $7 * $4 - $8 * 16; if (d < 0) d = -d; if (d > 1e-6) bad = 1 } END { exit bad }' $tmp/a.csv &&
+    ok || ko "straggler removal: a step's samples/s x time should be its workers x 16"
 sum=$(awk -F, '$1 == "step" {s += $4} END {printf "%.9g", s}' $tmp/a.csv)
 close "$sum" "$(jnum $tmp/a.json time_s)" 1e-6 && ok || ko "straggler removal: step times add to $sum, run time $(jnum $tmp/a.json time_s)"
 awk -v d="$(jnum $tmp/a.json max_detect_s)" -v r="$(jnum $tmp/a.json max_recover_s)" 'BEGIN { exit !(d > 0 && r > d) }' &&
@@ -34,6 +37,10 @@ thr=$(awk -F, '$1 == "step" {n += $7 * $4; t += $4} END {printf "%.9g", n / t}' 
 close "$thr" "$(jnum $tmp/b.json throughput)" 1e-6 && ok || ko "async ps: rows give $thr samples/s, summary $(jnum $tmp/b.json throughput)"
 close "$(awk -F, '$1 == "step" {t += $4} END {printf "%.9g", t}' $tmp/b.csv)" "$(jnum $tmp/b.json time_s)" 1e-6 &&
     ok || ko "async ps: step times do not add to the run time"
+# closed form: no failure here, so every batch read and not corrupt was computed within the run
+close "$(awk -v x="$(jnum $tmp/b.json throughput)" -v t="$(jnum $tmp/b.json time_s)" 'BEGIN {printf "%.9g", x * t}')" \
+    "$(awk -v r="$(jnum $tmp/b.json read_samples)" -v k="$(jnum $tmp/b.json skipped_samples)" 'BEGIN {print r - k}')" 1e-6 &&
+    ok || ko "async ps: throughput x time should be the samples read less the corrupt ones"
 grep -q "^#   throughput       $(printf '%.1f' "$(jnum $tmp/b.json throughput)") samples/s" $tmp/b.out &&
     ok || ko "async ps: stdout throughput differs from the JSON's"
 
@@ -87,7 +94,10 @@ XML
 "$dmlsim" run $tmp/one.xml --json $tmp/f.json >/dev/null
 close "$(jnum $tmp/f.json idle_fraction)" 0 0 1e-9 && ok || ko "one GPU: idle $(jnum $tmp/f.json idle_fraction), closed form 0"
 sed 's/metric="[a-z_]*"/metric="nonesuch"/' scenarios/ci/ring-all-dead.xml >$tmp/bad.xml
-"$dmlsim" run $tmp/bad.xml 2>&1 | sed 's/.*expected one of: //' | tr -d ' ' | tr ',' '\n' | sort >$tmp/expect.names
+"$dmlsim" run $tmp/bad.xml 2>&1 | sed 's/.*expected one of: //' | tr -d ' ' | tr ',' '\n' | sort >$tmp/all.names
+grep -v : $tmp/all.names >$tmp/expect.names # the families (bytes_on:CLASS) are lists in the JSON
+grep -qx 'bytes_on:CLASS' $tmp/all.names && grep -q '"bytes_per_link_class": {' $tmp/f.json && ok ||
+    ko "<expect> should take bytes_on:CLASS, which the JSON has as bytes_per_link_class"
 sed -n '/"summary": {/,/^  }/p' $tmp/f.json | sed -n 's/^    "\([a-z_0-9]*\)": [-0-9.e+]*,\{0,1\}$/\1/p' | sort >$tmp/json.names
 [ -s $tmp/expect.names ] && diff $tmp/expect.names $tmp/json.names >/dev/null && ok ||
     ko "JSON summary keys and <expect> metrics differ: $(diff $tmp/expect.names $tmp/json.names | tr '\n' ' ')"

@@ -41,14 +41,14 @@ enum dmlsim_err {
 
 struct dmlsim_error {
     enum dmlsim_err code; /* DMLSIM_OK until something fails */
-    char msg[1024];       /* the complete one-line message, without newline */
+    char msg[4096];       /* the complete one-line message, without newline */
 };
 
 /* Fills `err` (which may be NULL) with `code` and a printf-formatted message; returns `code`. */
 enum dmlsim_err dmlsim_fail(struct dmlsim_error *err, enum dmlsim_err code, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
-/* The process exit status for a code (0, 1 or 3). */
+/* The process exit status for a code (0, 1, 3 or 4). */
 int dmlsim_err_status(enum dmlsim_err code);
 
 /* The short description of a code, e.g. "malformed xml". */

@@ -261,10 +261,18 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_n
 
 int fault_plan_pstate(const struct fault_plan *plan, size_t i)
 {
-    int k = 1;
+    int k = 0;
     for (size_t j = 0; j < i; j++)
         k += plan->ev[j].kind == FAULT_SLOW && strcmp(plan->ev[j].target, plan->ev[i].target) == 0;
     return k;
+}
+
+int fault_plan_slow_events(const struct fault_plan *plan, const char *target)
+{
+    int n = 0;
+    for (size_t j = 0; j < plan->n; j++)
+        n += plan->ev[j].kind == FAULT_SLOW && strcmp(plan->ev[j].target, target) == 0;
+    return n;
 }
 
 void fault_plan_release(struct fault_plan *plan)

@@ -75,10 +75,11 @@ struct fault_names {
 enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_names *names,
                                  struct fault_plan *plan, struct dmlsim_error *err);
 
-/* The pstate a straggler event ev[i] (FAULT_SLOW) switches its host to: 1 + the slow events of
- * the same host before it (pstate 0 is full speed; the platform writes one pstate per event in
- * plan order). */
+/* A straggler event ev[i] (FAULT_SLOW) is the k-th (0, 1, ...) slow event of its host, and the
+ * host has fault_plan_slow_events of them: the platform appends one pstate per slow event, in plan
+ * order, after the host's own pstates, so the event switches to own + k. */
 int fault_plan_pstate(const struct fault_plan *plan, size_t i);
+int fault_plan_slow_events(const struct fault_plan *plan, const char *target);
 
 void fault_plan_release(struct fault_plan *plan);
 

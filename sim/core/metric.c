@@ -2,6 +2,7 @@
 #include "metric.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The value of each metric in a run record. */
@@ -60,133 +61,198 @@ GET(accounting_ok, run_identities_hold(r))
 GET(job_failed, r->job_failed)
 #undef GET
 
+static bool has_coordinator(const struct run_record *r)
+{
+    return r->coordinator;
+}
+
 /* Text lines are runs of consecutive rows with the same label, in this order. */
 static const struct metric metrics[] = {
         {"workers", "1", "workers at the start", METRIC_ALL, "workers", "%.0f", 1, NULL, NULL,
-         "gpus", 1, 8, 0, get_workers},
+         "gpus", 1, 8, 0, get_workers, NULL},
         {"global_batch", "samples",
          "samples of one step at the start (workers x batch, or the PS quorum)", METRIC_ALL,
-         "workers", ", global batch %.0f", 1, NULL, NULL, "batch", 2, 8, 0, get_global_batch},
+         "workers", ", global batch %.0f", 1, NULL, NULL, "batch", 2, 8, 0, get_global_batch, NULL},
         {"time_s", "s", "run time: when the last step ended", METRIC_ALL, "run time", "%.6f s", 1,
-         NULL, NULL, NULL, 0, 0, 0, get_time_s},
+         NULL, NULL, NULL, 0, 0, 0, get_time_s, NULL},
         {"steps", "1", "step rows (completed steps, repeats after a rollback included)", METRIC_ALL,
-         "run time", ", %.0f step(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_steps},
+         "run time", ", %.0f step(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_steps, NULL},
         {"throughput", "samples/s",
          "samples whose gradients were computed in a completed step (applied or dropped) / run "
          "time",
          METRIC_ALL, "throughput", "%.1f samples/s", 1, NULL, NULL, "samples/s", 4, 12, 1,
-         get_throughput},
+         get_throughput, NULL},
         {"mean_step_s", "s", "run time / step rows", METRIC_ALL, "throughput",
-         ", mean step %.3f ms", 1000, NULL, NULL, "step_ms", 3, 12, 3, get_mean_step_s},
+         ", mean step %.3f ms", 1000, NULL, NULL, "step_ms", 3, 12, 3, get_mean_step_s, NULL},
         {"one_gpu_step_s", "s", "mean compute of a step (the slowest worker's): a step on one GPU",
          METRIC_ALL, "1-GPU step", "%.3f ms (compute only)", 1000, NULL, NULL, NULL, 0, 0, 0,
-         get_one_gpu_step_s},
+         get_one_gpu_step_s, NULL},
         {"efficiency", "1", "throughput / (workers x batch / one_gpu_step_s)", METRIC_ALL,
          "1-GPU step", ": scaling efficiency %.1f%%", 100, NULL, NULL, "eff", 5, 10, 4,
-         get_efficiency},
+         get_efficiency, NULL},
         {"exposed_s", "s", "mean over step rows of the step time not covered by compute",
          METRIC_ALL, "exposed", "%.3f ms per step not covered by compute", 1000, NULL, NULL,
-         "exposed_ms", 6, 12, 3, get_exposed_s},
+         "exposed_ms", 6, 12, 3, get_exposed_s, NULL},
         {"idle_fraction", "1", "1 - compute time of all workers / (workers x run time)", METRIC_ALL,
          "idle fraction", "%.4f (workers' time not computing)", 1, NULL, NULL, "idle", 8, 8, 4,
-         get_idle_fraction},
+         get_idle_fraction, NULL},
         {"goodput", "samples/s", "samples whose gradients are in the final model / run time",
          METRIC_ALL, "goodput", "%.1f samples/s (samples in the final model)", 1, NULL, NULL,
-         "goodput", 10, 12, 1, get_goodput},
+         "goodput", 10, 12, 1, get_goodput, NULL},
         {"grad_bytes", "B", "gradient bytes a worker exchanges per step", METRIC_ALL,
-         "gradient bytes", "%.0f B per step", 1, NULL, NULL, NULL, 0, 0, 0, get_grad_bytes},
+         "gradient bytes", "%.0f B per step", 1, NULL, NULL, NULL, 0, 0, 0, get_grad_bytes, NULL},
         {"buckets", "1", "all-reduce: gradient buckets per step", METRIC_ALLREDUCE,
-         "gradient bytes", " in %.0f bucket(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_buckets},
+         "gradient bytes", " in %.0f bucket(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_buckets, NULL},
         {"shards", "1", "parameter server: shards", METRIC_PS, "gradient bytes",
-         " to %.0f shard(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_shards},
+         " to %.0f shard(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_shards, NULL},
         {"messages", "1", "simulated messages sent", METRIC_ALL, "messages", "%.0f sent", 1, NULL,
-         NULL, "messages", 7, 12, 0, get_messages},
+         NULL, "messages", 7, 12, 0, get_messages, NULL},
         {"bytes", "B", "bytes of the simulated messages", METRIC_ALL, "messages", ", %.0f B", 1,
-         NULL, NULL, NULL, 0, 0, 0, get_bytes},
+         NULL, NULL, NULL, 0, 0, 0, get_bytes, NULL},
         {"failed_collectives", "1", "collectives that ended in a timeout or failure",
          METRIC_ALLREDUCE, "failed collectives", "%.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_failed_collectives},
+         get_failed_collectives, NULL},
         {"version_spread", "1", "largest difference between shard versions at one time", METRIC_PS,
-         "shard versions", "max spread %.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_version_spread},
+         "shard versions", "max spread %.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_version_spread,
+         NULL},
         {"disagree_fraction", "1", "fraction of the run during which shards disagreed", METRIC_PS,
          "shard versions", ", shards disagreed %.1f%% of the time", 100, NULL, NULL, NULL, 0, 0, 0,
-         get_disagree_fraction},
+         get_disagree_fraction, NULL},
         {"coordinator_messages", "1", "advances the version coordinator received", METRIC_PS,
          "coordinator", "%.0f advances received", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_coordinator_messages},
+         get_coordinator_messages, has_coordinator},
         {"coordinator_version", "1",
          "the global version (minimum over shards) the coordinator last saw", METRIC_PS,
          "coordinator", ", global version %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_coordinator_version},
+         get_coordinator_version, has_coordinator},
         {"coordinator_spread", "1", "the largest version disagreement the coordinator saw",
          METRIC_PS, "coordinator", ", largest disagreement %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_coordinator_spread},
+         get_coordinator_spread, has_coordinator},
         {"shard_imbalance", "1", "largest shard's parameters / mean", METRIC_PS, "shard imbalance",
-         "largest / mean = %.3f", 1, NULL, NULL, NULL, 0, 0, 0, get_shard_imbalance},
+         "largest / mean = %.3f", 1, NULL, NULL, NULL, 0, 0, 0, get_shard_imbalance, NULL},
         {"lost_updates", "1", "shard versions lost to a shard crash", METRIC_PS, "lost updates",
-         "%.0f (shard versions lost to crashes)", 1, NULL, NULL, NULL, 0, 0, 0, get_lost_updates},
+         "%.0f (shard versions lost to crashes)", 1, NULL, NULL, NULL, 0, 0, 0, get_lost_updates,
+         NULL},
         {"steps_completed", "1",
          "global steps committed (all-reduce) / versions every shard reached (ps)", METRIC_ALL,
-         "steps committed", "%.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_steps_completed},
+         "steps committed", "%.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_steps_completed, NULL},
         {"lost_steps", "1", "step executions thrown away (failed or rolled back)", METRIC_ALL,
          "steps committed", "; step executions lost %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_lost_steps},
+         get_lost_steps, NULL},
         {"membership_changes", "1", "memberships formed after the first", METRIC_ALL,
          "steps committed", "; memberships after the first %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_membership_changes},
+         get_membership_changes, NULL},
         {"failures_detected", "1", "failures the survivors reported", METRIC_ALL, "steps committed",
-         "; failures reported %.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_failures_detected},
+         "; failures reported %.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_failures_detected, NULL},
         {"removed_stragglers", "1", "workers removed for being persistently slow", METRIC_ALL,
          "steps committed", "; stragglers removed %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_removed_stragglers},
+         get_removed_stragglers, NULL},
         {"final_workers", "1",
          "all-reduce: live workers of the last membership; ps: workers that finished every step",
          METRIC_ALL, "steps committed", "; final workers %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_final_workers},
+         get_final_workers, NULL},
         {"max_detect_s", "s", "longest time from a fault to its first report", METRIC_ALL,
          "detect/recover", "longest %.6f s to detect", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_max_detect_s},
+         get_max_detect_s, NULL},
         {"max_recover_s", "s", "longest time from a fault to training progressing again",
          METRIC_ALL, "detect/recover", ", %.6f s to resume training", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_max_recover_s},
+         get_max_recover_s, NULL},
         {"checkpoints", "1", "checkpoints completed", METRIC_ALL, "checkpoints", "%.0f", 1, NULL,
-         NULL, NULL, 0, 0, 0, get_checkpoints},
+         NULL, NULL, 0, 0, 0, get_checkpoints, NULL},
         {"checkpoint_bytes", "B", "size of one checkpoint (all shards)", METRIC_ALL, "checkpoints",
-         " of %.0f B", 1, NULL, NULL, NULL, 0, 0, 0, get_checkpoint_bytes},
+         " of %.0f B", 1, NULL, NULL, NULL, 0, 0, 0, get_checkpoint_bytes, NULL},
         {"checkpoint_overhead_s", "s", "training time spent blocked on checkpoints", METRIC_ALL,
          "checkpoints", "; writers blocked %.6f s", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_checkpoint_overhead_s},
+         get_checkpoint_overhead_s, NULL},
         {"computed", "1", "gradients computed (all-reduce: replicas; ps: slices)", METRIC_ALL,
-         "gradients", "%.0f computed", 1, NULL, NULL, NULL, 0, 0, 0, get_computed},
+         "gradients", "%.0f computed", 1, NULL, NULL, NULL, 0, 0, 0, get_computed, NULL},
         {"applied", "1", "gradients applied", METRIC_ALL, "gradients", " = %.0f applied", 1, NULL,
-         NULL, NULL, 0, 0, 0, get_applied},
+         NULL, NULL, 0, 0, 0, get_applied, NULL},
         {"dropped_stale", "1", "gradients dropped for a version lag above the bound", METRIC_ALL,
-         "gradients", " + %.0f dropped stale", 1, NULL, NULL, NULL, 0, 0, 0, get_dropped_stale},
+         "gradients", " + %.0f dropped stale", 1, NULL, NULL, NULL, 0, 0, 0, get_dropped_stale,
+         NULL},
         {"dropped_late", "1", "gradients that missed their version's quorum", METRIC_ALL,
-         "gradients", " + %.0f dropped late", 1, NULL, NULL, NULL, 0, 0, 0, get_dropped_late},
+         "gradients", " + %.0f dropped late", 1, NULL, NULL, NULL, 0, 0, 0, get_dropped_late, NULL},
         {"lost_gradients", "1", "gradients lost to failures", METRIC_ALL, "gradients",
-         " + %.0f lost to failures", 1, NULL, NULL, NULL, 0, 0, 0, get_lost_gradients},
+         " + %.0f lost to failures", 1, NULL, NULL, NULL, 0, 0, 0, get_lost_gradients, NULL},
         {"dropped_gradients", "1", "dropped_stale + dropped_late", 0, NULL, NULL, 1, NULL, NULL,
-         "dropped", 9, 10, 0, get_dropped_gradients},
+         "dropped", 9, 10, 0, get_dropped_gradients, NULL},
         {"read_samples", "samples", "samples read by all workers", METRIC_ALL, "samples",
-         "%.0f read", 1, NULL, NULL, NULL, 0, 0, 0, get_read_samples},
+         "%.0f read", 1, NULL, NULL, NULL, 0, 0, 0, get_read_samples, NULL},
         {"consumed_samples", "samples", "samples whose gradients are in the final model",
          METRIC_ALL, "samples", " = %.0f consumed", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_consumed_samples},
+         get_consumed_samples, NULL},
         {"skipped_samples", "samples", "samples in corrupt batches", METRIC_ALL, "samples",
-         " + %.0f skipped corrupt", 1, NULL, NULL, NULL, 0, 0, 0, get_skipped_samples},
+         " + %.0f skipped corrupt", 1, NULL, NULL, NULL, 0, 0, 0, get_skipped_samples, NULL},
         {"dropped_samples", "samples", "samples whose gradients were dropped stale or late",
          METRIC_ALL, "samples", " + %.0f dropped stale or late", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_dropped_samples},
+         get_dropped_samples, NULL},
         {"replayed_samples", "samples", "samples read in work lost to a failure (read again)",
          METRIC_ALL, "samples", " + %.0f replayed", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_replayed_samples},
+         get_replayed_samples, NULL},
         {"accounting_ok", "1", "1 if both accounting identities hold", METRIC_ALL, "accounting",
-         NULL, 1, "both identities hold", "VIOLATED", NULL, 0, 0, 0, get_accounting_ok},
+         NULL, 1, "both identities hold", "VIOLATED", NULL, 0, 0, 0, get_accounting_ok, NULL},
         {"job_failed", "1", "1 if the simulated job could not finish its steps", METRIC_ALL, "job",
-         NULL, 1, "FAILED (see stderr)", "completed", NULL, 0, 0, 0, get_job_failed},
+         NULL, 1, "FAILED (see stderr)", "completed", "failed", 11, 7, 0, get_job_failed, NULL},
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
+
+static bool bytes_on(const struct run_record *r, const char *cls, double *out)
+{
+    *out = 0;
+    for (size_t i = 0; i < r->nclasses; i++)
+        if (strcmp(r->class_name[i], cls) == 0) *out = r->class_B[i];
+    return cls[0] != '\0';
+}
+
+static bool staleness_lag(const struct run_record *r, const char *lag, double *out)
+{
+    char *end;
+    long k = strtol(lag, &end, 10);
+    if (end == lag || *end != '\0' || k < 0 || k >= RUN_HIST) return false;
+    *out = r->stale_hist[k];
+    return true;
+}
+
+static const struct metric_family families[] = {
+        {"bytes_on:", "B", "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)",
+         bytes_on},
+        {"staleness_lag:", "1", "ps: applied slices with version lag N, 0..16 (16: 16 or more)",
+         staleness_lag},
+};
+#define NFAMILIES (sizeof families / sizeof families[0])
+
+size_t metric_family_count(void)
+{
+    return NFAMILIES;
+}
+
+const struct metric_family *metric_family_at(size_t i)
+{
+    return i < NFAMILIES ? &families[i] : NULL;
+}
+
+bool metric_value(const char *name, const struct run_record *r, double *out)
+{
+    const struct metric *m = metric_find(name);
+    if (m != NULL) {
+        *out = m->get(r);
+        return true;
+    }
+    for (size_t i = 0; name && i < NFAMILIES; i++) {
+        size_t n = strlen(families[i].prefix);
+        if (strncmp(name, families[i].prefix, n) == 0) return families[i].get(r, name + n, out);
+    }
+    return false;
+}
+
+bool metric_known(const char *name)
+{
+    struct run_record empty;
+    double v;
+    memset(&empty, 0, sizeof empty);
+    return metric_value(name, &empty, &v);
+}
 
 size_t metric_count(void)
 {
@@ -214,11 +280,16 @@ const char *metric_names(void)
             int k = snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", metrics[i].name);
             if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
         }
+        static const char *const args[NFAMILIES] = {"CLASS", "N"};
+        for (size_t i = 0; i < NFAMILIES; i++) {
+            int k = snprintf(buf + used, sizeof buf - used, ", %s%s", families[i].prefix, args[i]);
+            if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
+        }
     }
     return buf;
 }
 
 unsigned metric_strategy_bit(const struct run_record *r)
 {
-    return r->strategy && strcmp(r->strategy, "ps") == 0 ? METRIC_PS : METRIC_ALLREDUCE;
+    return METRIC_FOR(r->strategy_id);
 }

@@ -15,10 +15,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Strategies whose text summary shows a row. */
-#define METRIC_ALLREDUCE 1u
-#define METRIC_PS        2u
-#define METRIC_ALL       (METRIC_ALLREDUCE | METRIC_PS)
+/* Strategies whose text summary shows a row: one bit per strategy id (scenario.h). */
+#define METRIC_FOR(id)   (1u << (id))
+#define METRIC_ALLREDUCE METRIC_FOR(STRAT_ALLREDUCE)
+#define METRIC_PS        METRIC_FOR(STRAT_PS)
+#define METRIC_ALL       (~0u)
 
 struct metric {
     const char *name;    /* as in <expect metric>, JSON "summary" keys */
@@ -34,6 +35,17 @@ struct metric {
     int col;             /* its position among the columns, 1, 2, ...; 0: none */
     int width, prec;     /* column format: %WIDTH.PRECf */
     double (*get)(const struct run_record *r);
+    bool (*shown)(const struct run_record *r); /* text: shown for this record? NULL: yes */
+};
+
+/* A family of metrics named PREFIX:ARG (bytes_on:ib-ndr): lists that the text and the JSON show
+ * whole, which <expect> takes one entry at a time. */
+struct metric_family {
+    const char *prefix;  /* "bytes_on:" */
+    const char *unit;    /* "B" */
+    const char *meaning; /* one line, naming ARG */
+    /* false if ARG is not a valid argument; a valid one absent from this run is 0 */
+    bool (*get)(const struct run_record *r, const char *arg, double *out);
 };
 
 size_t metric_count(void);
@@ -42,7 +54,16 @@ const struct metric *metric_at(size_t i);
 /* The row called `name`, or NULL. */
 const struct metric *metric_find(const char *name);
 
-/* "a, b, c": every metric name. Static storage. */
+size_t metric_family_count(void);
+const struct metric_family *metric_family_at(size_t i);
+
+/* Is `name` a metric or a valid member of a family? */
+bool metric_known(const char *name);
+
+/* The value of metric `name` (a row or a family member) in `r`; false if unknown. */
+bool metric_value(const char *name, const struct run_record *r, double *out);
+
+/* "a, b, c": every metric name, then the families ("bytes_on:CLASS"). Static storage. */
 const char *metric_names(void);
 
 /* Which METRIC_* bit a record's strategy is. */

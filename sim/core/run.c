@@ -3,21 +3,46 @@
 
 #include "mem.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void run_init(struct run_record *r, const char *strategy, int workers, int batch, int steps)
+void run_init(struct run_record *r, enum strategy_id strategy, int workers, int batch, int steps)
 {
     memset(r, 0, sizeof *r);
-    r->strategy = strategy;
+    r->strategy_id = strategy;
+    r->strategy = strategy_name(strategy);
     r->workers = workers;
     r->batch = batch;
     r->steps_planned = steps;
     r->global_batch = (double)workers * batch;
     r->busy_s = mem_new0(double, workers);
+}
+
+static struct run_config *config_slot(struct run_record *r, const char *key)
+{
+    assert(r->nconfig < RUN_CONFIG);
+    struct run_config *c = &r->config[r->nconfig++];
+    snprintf(c->key, sizeof c->key, "%s", key);
+    return c;
+}
+
+void run_config_str(struct run_record *r, const char *key, const char *value)
+{
+    struct run_config *c = config_slot(r, key);
+    snprintf(c->value, sizeof c->value, "\"%s\"", value); /* names: nothing to escape */
+}
+
+void run_config_num(struct run_record *r, const char *key, const char *fmt, ...)
+{
+    struct run_config *c = config_slot(r, key);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->value, sizeof c->value, fmt, ap);
+    va_end(ap);
 }
 
 static struct run_event *push(struct run_record *r, double t_s, enum run_event_kind kind, int step,

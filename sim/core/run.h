@@ -24,6 +24,7 @@
 #define DMLSIM_RUN_H
 
 #include "model.h"
+#include "strategies.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,9 +58,19 @@ struct shard_report {
 
 struct trace;
 
+#define RUN_CONFIG 8 /* configuration entries a strategy records */
+
+/* One entry of a run's configuration, for the JSON: a key and its value as a JSON literal. */
+struct run_config {
+    char key[24];
+    char value[64];
+};
+
 struct run_record {
-    const char *strategy;   /* the strategy table's name: "allreduce", "ps" */
-    char config[96];        /* allreduce: the algorithm; ps: "sync" / "async" */
+    enum strategy_id strategy_id;         /* who filled it */
+    const char *strategy;                 /* its name: "allreduce", "ps" */
+    struct run_config config[RUN_CONFIG]; /* what the strategy says of its configuration */
+    size_t nconfig;
     int workers;            /* P */
     int batch;              /* samples per worker per step */
     int steps_planned;      /* steps the scenario asks for */
@@ -83,6 +94,7 @@ struct run_record {
     double stale_hist[RUN_HIST]; /* applied slices by version lag */
     double spread_max;           /* largest difference between shard versions at one time */
     double spread_frac;          /* fraction of the run during which shards disagreed */
+    bool coordinator;            /* a version coordinator ran */
     double coordinator_msgs;     /* messages the coordinator received */
     double coordinator_global;   /* the global version (minimum over shards) it last saw */
     double coordinator_spread;   /* the largest version disagreement it saw */
@@ -112,7 +124,12 @@ struct run_record {
 };
 
 /* Zeroes the record and sets who fills it; busy_s gets `workers` zeroed entries. */
-void run_init(struct run_record *r, const char *strategy, int workers, int batch, int steps);
+void run_init(struct run_record *r, enum strategy_id strategy, int workers, int batch, int steps);
+
+/* Records a configuration entry: a string (quoted in the JSON) or a number / true / false. */
+void run_config_str(struct run_record *r, const char *key, const char *value);
+void run_config_num(struct run_record *r, const char *key, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 
 /* Appends a fault, recovery or checkpoint row (what: printf format). */
 void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, int step,

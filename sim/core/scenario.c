@@ -7,6 +7,7 @@
  */
 #include "scenario.h"
 
+#include "mem.h"
 #include "metric.h"
 #include "units.h"
 #include "xmldoc.h"
@@ -15,7 +16,6 @@
 #include <libxml/tree.h>
 #include <libxml/valid.h>
 #include <libxml/xmlerror.h>
-#include "mem.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -39,6 +39,7 @@ extern const size_t dmlsim_scenario_dtd_len;
 #define DEFAULT_NODES_PER_LEAF 16
 #define DEFAULT_CHUNKS         8
 #define DEFAULT_RDZV_S         1.0   /* rendezvous wait for survivors to report */
+#define DEFAULT_MAX_RESTARTS   200   /* memberships after the first before a job gives up */
 #define DEFAULT_REPLACEMENT_S  600.0 /* policy wait: how long to wait for a crashed worker */
 #define DEFAULT_STEPS          10
 #define DEFAULT_BUCKET_B       (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
@@ -60,7 +61,7 @@ static long node_line(xmlNodePtr n)
 static enum dmlsim_err failv(struct reader *r, enum dmlsim_err code, long line, const char *fmt,
                              va_list ap)
 {
-    char what[768];
+    char what[3072];
     vsnprintf(what, sizeof what, fmt, ap);
     return dmlsim_fail(r->err, code, "%s:%ld: %s", r->path, line, what);
 }
@@ -499,8 +500,7 @@ static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll
     else if (pr && !nccl_proto_parse(pr, &nccl->proto))
         rc = fail_at(r, n, "<%s proto=\"%s\">: unknown; expected auto, LL, LL128 or Simple", el,
                      pr);
-    else if ((na || pr || xmlHasProp(n, (const xmlChar *)"channels")) &&
-             *algo != COLL_ALGO_NCCL)
+    else if ((na || pr || xmlHasProp(n, (const xmlChar *)"channels")) && *algo != COLL_ALGO_NCCL)
         rc = fail_at(r, n,
                      "<%s>: nccl-algo, proto and channels belong to algo=\"nccl\"; expected "
                      "algo=\"nccl\" or none of them",
@@ -637,7 +637,9 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
     enum dmlsim_err rc;
     long v;
     char *strat = attr_dup(n, "strategy");
-    t->strategy = strcmp(strat, "ps") == 0 ? STRAT_PS : STRAT_ALLREDUCE;
+    t->strategy = STRAT_ALLREDUCE; /* the DTD's default */
+    for (int id = STRAT_NONE + 1; strat && id < STRAT_COUNT; id++)
+        if (strcmp(strat, strategy_name((enum strategy_id)id)) == 0) t->strategy = id;
     free(strat);
     t->line = (int)node_line(n);
     t->ps = (struct ps_spec){.shards = 1,
@@ -746,6 +748,8 @@ static enum dmlsim_err read_recovery(struct reader *r, xmlNodePtr n, struct scen
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "straggler-steps", 0, 1000000, 0, &v), out);
     rs->straggler_steps = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "max-restarts", 0, 1000000, DEFAULT_MAX_RESTARTS, &v), out);
+    rs->max_restarts = (int)v;
 out:
     return rc;
 }
@@ -756,7 +760,8 @@ static enum dmlsim_err read_straggler(struct reader *r, xmlNodePtr n, struct fau
     double until = -1, from = -1;
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
     if (xmlHasProp(n, (const xmlChar *)"jitter")) {
-        if (f->sigma <= 0) return fail_at(r, n, "<straggler jitter=\"lognormal\">: expected sigma > 0");
+        if (f->sigma <= 0)
+            return fail_at(r, n, "<straggler jitter=\"lognormal\">: expected sigma > 0");
         return DMLSIM_OK;
     }
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
@@ -887,7 +892,7 @@ static enum dmlsim_err read_expect(struct reader *r, xmlNodePtr n, struct scenar
         return fail_at(r, n,
                        "<expect>: metrics describe training; expected a <training> in the "
                        "scenario");
-    if (metric_find(e->metric) == NULL)
+    if (!metric_known(e->metric))
         return fail_at(r, n, "<expect metric=\"%s\">: unknown metric; expected one of: %s",
                        e->metric, metric_names());
     static const char *const bound[] = {"min", "max"};
@@ -932,6 +937,7 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
                                      .replacement_s = DEFAULT_REPLACEMENT_S,
                                      .straggler_threshold = 2,
                                      .straggler_steps = 0,
+                                     .max_restarts = DEFAULT_MAX_RESTARTS,
                                      .line = (int)node_line(root)};
     char *model = attr_dup(root, "network-model");
     sc->net_model = (model && strcmp(model, "LV08") == 0) ? NET_LV08 : NET_CM02;

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "model.h"
 #include "nccl_tune.h"
+#include "strategies.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -61,23 +62,23 @@ struct bench_pair {
 };
 
 struct benchmark {
-    enum bench_kind kind;         /* which benchmark */
-    double begin_B;               /* first message size, bytes, > 0 */
-    double end_B;                 /* last message size (inclusive bound), bytes, >= begin_B */
-    double factor;                /* size multiplier between rows, > 1 (or 1 when begin == end) */
-    double timeout_s;             /* deadline of each transfer, simulated seconds */
-    struct bench_pair *pairs;     /* p2p: endpoints, run one pair after another */
-    size_t npairs;                /* p2p: number of pairs, >= 1 */
-    enum coll_op op;              /* collective: which one */
-    enum coll_algo_id algo;        /* collective: algorithm (default nccl) */
-    struct nccl_opts nccl;        /* collective: nccl-algo, proto, channels (nccl family) */
-    enum coll_level level;        /* collective: message or flow level */
-    int gpus;                     /* collective: ranks (first GPUs); 0 = all */
-    int chunks;                   /* collective: pipeline chunks (tree, broadcast) */
-    double *sizes;                /* explicit sizes instead of begin/factor/end (dmlsim validate),
-                                     not owned by the scenario; NULL normally */
-    size_t nsizes;                /* number of explicit sizes */
-    int line;                     /* line of the <benchmark> element */
+    enum bench_kind kind;     /* which benchmark */
+    double begin_B;           /* first message size, bytes, > 0 */
+    double end_B;             /* last message size (inclusive bound), bytes, >= begin_B */
+    double factor;            /* size multiplier between rows, > 1 (or 1 when begin == end) */
+    double timeout_s;         /* deadline of each transfer, simulated seconds */
+    struct bench_pair *pairs; /* p2p: endpoints, run one pair after another */
+    size_t npairs;            /* p2p: number of pairs, >= 1 */
+    enum coll_op op;          /* collective: which one */
+    enum coll_algo_id algo;   /* collective: algorithm (default nccl) */
+    struct nccl_opts nccl;    /* collective: nccl-algo, proto, channels (nccl family) */
+    enum coll_level level;    /* collective: message or flow level */
+    int gpus;                 /* collective: ranks (first GPUs); 0 = all */
+    int chunks;               /* collective: pipeline chunks (tree, broadcast) */
+    double *sizes;            /* explicit sizes instead of begin/factor/end (dmlsim validate),
+                                 not owned by the scenario; NULL normally */
+    size_t nsizes;            /* number of explicit sizes */
+    int line;                 /* line of the <benchmark> element */
 };
 
 struct model_spec {
@@ -88,11 +89,7 @@ struct model_spec {
     int line;               /* line of <model> */
 };
 
-enum strategy_id {
-    STRAT_NONE,      /* no <training> */
-    STRAT_ALLREDUCE, /* synchronous data parallelism with all-reduce */
-    STRAT_PS,        /* parameter server */
-};
+
 
 enum ps_mode {
     PS_SYNC,  /* a shard advances when its quorum of pushes has arrived */
@@ -111,22 +108,22 @@ struct ps_spec {
 };
 
 struct train_spec {
-    enum strategy_id strategy;       /* STRAT_NONE when absent */
-    enum coll_algo_id algo;        /* all-reduce algorithm (default nccl) */
-    struct nccl_opts nccl;        /* nccl-algo, proto, channels (nccl family) */
-    enum coll_level level;        /* message or flow level */
-    int batch;                    /* samples per GPU per step */
-    int steps;                    /* steps to simulate */
-    enum gpu_dtype dtype;         /* training precision */
-    enum optimizer opt;           /* optimizer */
-    double bucket_B;              /* gradient bucket size, bytes */
-    bool overlap;                 /* all-reduce buckets during the backward */
-    int gpus;                     /* workers (first GPUs); 0 = all */
-    double timeout_s;             /* deadline of every wait */
-    int chunks;                   /* pipeline chunks (tree) */
-    struct ps_spec ps;            /* parameter-server settings (strategy ps) */
-    bool trace;                   /* record a trace of the run (set by --trace) */
-    int line;                     /* line of <training> */
+    enum strategy_id strategy; /* STRAT_NONE when absent */
+    enum coll_algo_id algo;    /* all-reduce algorithm (default nccl) */
+    struct nccl_opts nccl;     /* nccl-algo, proto, channels (nccl family) */
+    enum coll_level level;     /* message or flow level */
+    int batch;                 /* samples per GPU per step */
+    int steps;                 /* steps to simulate */
+    enum gpu_dtype dtype;      /* training precision */
+    enum optimizer opt;        /* optimizer */
+    double bucket_B;           /* gradient bucket size, bytes */
+    bool overlap;              /* all-reduce buckets during the backward */
+    int gpus;                  /* workers (first GPUs); 0 = all */
+    double timeout_s;          /* deadline of every wait */
+    int chunks;                /* pipeline chunks (tree) */
+    struct ps_spec ps;         /* parameter-server settings (strategy ps) */
+    bool trace;                /* record a trace of the run (set by --trace) */
+    int line;                  /* line of <training> */
 };
 
 enum fault_spec_kind {
@@ -181,6 +178,8 @@ struct recovery_spec {
     double replacement_s;       /* policy wait: how long it waits for crashed workers */
     double straggler_threshold; /* remove a worker slower than this x the median ... */
     int straggler_steps;        /* ... for this many consecutive steps (0 = never) */
+    int max_restarts;           /* memberships after the first before the job fails (torchrun's
+                                   --max-restarts) */
     int line;
 };
 

@@ -37,10 +37,26 @@ static int members(const struct injector *inj)
 }
 
 /* A fault that needs recovering from starts now (unless an earlier one is still pending). */
-static void fault_begins(struct injector *inj)
+static void fault_begins(struct injector *inj, const char *target)
 {
-    if (inj->pending_s < 0) inj->pending_s = simgrid_get_clock();
+    if (inj->pending_s < 0) {
+        inj->pending_s = simgrid_get_clock();
+        snprintf(inj->pending_target, sizeof inj->pending_target, "%s", target);
+    }
     inj->detected = false;
+}
+
+/* The fault on `target` is over: if nobody noticed it, it is not pending any more (a later fault
+ * is timed from its own start). */
+static void fault_ends(struct injector *inj, const char *target)
+{
+    if (inj->pending_s >= 0 && !inj->detected && strcmp(inj->pending_target, target) == 0)
+        inj->pending_s = -1;
+}
+
+static bool relevant(const struct injector *inj, sg_host_t h)
+{
+    return inj->hooks.relevant == NULL || inj->hooks.relevant(inj->hooks.ctx, h);
 }
 
 void inject_detected(struct injector *inj)
@@ -62,7 +78,7 @@ void inject_progress(struct injector *inj, double since_s)
 
 static void crash(struct injector *inj, sg_host_t h)
 {
-    fault_begins(inj);
+    if (relevant(inj, h)) fault_begins(inj, sg_host_get_name(h));
     if (inj->hooks.crashed) inj->hooks.crashed(inj->hooks.ctx, h);
     sg_host_turn_off(h); /* kills the actors on it, the caller too if it runs there */
 }
@@ -83,6 +99,7 @@ static void restarter_actor(int argc, char **argv)
     struct restart_req *r = sg_actor_self_get_data();
     sg_actor_sleep_for(r->delay_s);
     if (!r->inj->finished) restart(r->inj, r->host);
+    r->inj->restarting--;
     free(r);
 }
 
@@ -93,6 +110,7 @@ static void schedule_restart(struct injector *inj, sg_host_t host, double delay_
     r->inj = inj;
     r->host = host;
     r->delay_s = delay_s;
+    inj->restarting++;
     sg_actor_t a = sg_actor_init("restarter", inj->keep);
     sg_actor_set_data(a, r);
     sg_actor_start(a, restarter_actor, 0, NULL);
@@ -116,6 +134,16 @@ void inject_step(struct injector *inj, int step)
 }
 
 /* One timed event of the plan, now. */
+/* The pstate a straggler event switches its host to: the platform appended one pstate per slow
+ * event of the host, in plan order, after the host's own. */
+static unsigned long slow_pstate(const struct injector *inj, sg_host_t h, size_t i)
+{
+    const struct fault_event *e = &inj->plan->ev[i];
+    int own = (int)sg_host_get_nb_pstates(h) - fault_plan_slow_events(inj->plan, e->target);
+    return (unsigned long)(own + fault_plan_pstate(inj->plan, i));
+}
+
+/* One timed event of the plan, now. */
 static void play(struct injector *inj, size_t i)
 {
     const struct fault_event *e = &inj->plan->ev[i];
@@ -123,7 +151,7 @@ static void play(struct injector *inj, size_t i)
     double now = simgrid_get_clock();
     switch (e->kind) {
     case FAULT_CRASH:
-        if (h == NULL || !sg_host_is_on(h) || h == inj->keep) return;
+        if (h == NULL || !sg_host_is_on(h) || h == inj->keep) return; /* keep: job_check */
         run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "crash of %s (%s)", e->target,
                       e->cause);
         crash(inj, h);
@@ -133,18 +161,18 @@ static void play(struct injector *inj, size_t i)
         return;
     case FAULT_SLOW:
     case FAULT_SLOW_END:
-        if (e->kind == FAULT_SLOW && inj->slow_is_fault) fault_begins(inj);
+        if (e->kind == FAULT_SLOW && inj->slow_is_fault) fault_begins(inj, e->target);
+        if (e->kind == FAULT_SLOW_END) fault_ends(inj, e->target);
         if (h && sg_host_is_on(h))
-            sg_host_set_pstate(h, e->kind == FAULT_SLOW ? (unsigned long)fault_plan_pstate(
-                                                                  inj->plan, i)
-                                                        : 0);
+            sg_host_set_pstate(h, e->kind == FAULT_SLOW ? slow_pstate(inj, h, i) : 0);
         run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "%s %s", e->target,
                       e->kind == FAULT_SLOW ? "slowed" : "back to speed");
         return;
     case FAULT_CORRUPT: /* step-triggered: the worker checks it */
         return;
     default: /* link faults act through their profiles; the log marks them */
-        if (e->kind == FAULT_LINK_DOWN) fault_begins(inj);
+        if (e->kind == FAULT_LINK_DOWN) fault_begins(inj, e->target);
+        if (e->kind == FAULT_LINK_UP) fault_ends(inj, e->target);
         run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "%s %s (%s)",
                       fault_kind_name(e->kind), e->target, e->cause);
         return;
@@ -160,12 +188,14 @@ static void injector_actor(int argc, char **argv)
     (void)argv;
     struct injector *inj = sg_actor_self_get_data();
     const struct fault_plan *plan = inj->plan;
-    for (size_t i = 0; i < plan->n && plan->ev[i].t_s >= 0 && !inj->finished;) {
-        double wait = plan->ev[i].t_s - simgrid_get_clock();
+    size_t *i = &inj->played;
+    while (*i < plan->n && plan->ev[*i].t_s >= 0 && !inj->finished) {
+        double wait = plan->ev[*i].t_s - simgrid_get_clock();
         if (wait > 0 && sg_sem_acquire_timeout(inj->wake, wait) == 0)
             continue; /* woken: the job finished */
-        for (; i < plan->n && plan->ev[i].t_s >= 0 && plan->ev[i].t_s <= simgrid_get_clock(); i++)
-            play(inj, i);
+        for (; *i < plan->n && plan->ev[*i].t_s >= 0 && plan->ev[*i].t_s <= simgrid_get_clock();
+             (*i)++)
+            play(inj, *i);
     }
 }
 
@@ -175,6 +205,14 @@ void inject_start(struct injector *inj)
     sg_actor_t a = sg_actor_init("injector", inj->keep);
     sg_actor_set_data(a, inj);
     sg_actor_start(a, injector_actor, 0, NULL);
+}
+
+bool inject_may_restart(const struct injector *inj)
+{
+    if (inj->restarting > 0) return true;
+    for (size_t i = inj->played; i < inj->plan->n && !inj->finished; i++)
+        if (inj->plan->ev[i].kind == FAULT_RESTART && inj->plan->ev[i].t_s >= 0) return true;
+    return false;
 }
 
 void inject_finish(struct injector *inj)
@@ -196,6 +234,7 @@ double inject_jitter(const struct injector *inj, int rank, int step)
 
 void inject_release(struct injector *inj)
 {
+    sg_sem_destroy(inj->wake);
     free(inj->fired);
     inj->fired = NULL;
 }

@@ -25,6 +25,7 @@ struct inject_hooks {
     void (*crashed)(void *ctx, sg_host_t h);   /* before h goes down (NULL: nothing to do) */
     void (*restarted)(void *ctx, sg_host_t h); /* after h is back: start its actors again */
     int (*members)(void *ctx);                 /* workers training now, for the events log */
+    bool (*relevant)(void *ctx, sg_host_t h);  /* does a crash of h hurt the job? (NULL: yes) */
     void *ctx;
 };
 
@@ -32,14 +33,17 @@ struct injector {
     const struct fault_plan *plan;
     struct run_record *rec;
     struct inject_hooks hooks;
-    sg_host_t keep;               /* never crashed */
-    bool *fired;                  /* per plan event: a step-triggered crash already fired */
-    sg_sem_t wake;                /* released when the job finishes */
-    double pending_s;             /* earliest fault not recovered from, or -1 */
-    bool detected;                /* it was noticed */
-    double detected_s;            /* when */
-    bool slow_is_fault;           /* stragglers are faults to recover from (a removal policy) */
-    bool finished;                /* the job is over: play nothing more */
+    sg_host_t keep;          /* never crashed */
+    bool *fired;             /* per plan event: a step-triggered crash already fired */
+    sg_sem_t wake;           /* released when the job finishes */
+    double pending_s;        /* earliest fault not recovered from, or -1 */
+    char pending_target[64]; /* what it hit */
+    bool detected;           /* it was noticed */
+    double detected_s;       /* when */
+    bool slow_is_fault;      /* stragglers are faults to recover from (a removal policy) */
+    bool finished;           /* the job is over: play nothing more */
+    size_t played;           /* timed events of the plan played so far */
+    int restarting;          /* step-triggered restarts still to come */
 };
 
 void inject_init(struct injector *inj, const struct fault_plan *plan, struct run_record *rec,
@@ -50,6 +54,10 @@ void inject_init(struct injector *inj, const struct fault_plan *plan, struct run
  * play, so a pending restart comes even when every worker is down (a step-triggered crash's
  * restart gets an actor of its own). */
 void inject_start(struct injector *inj);
+
+/* Can a host still come back: a restart of the plan not yet played, or one a step-triggered
+ * crash asked for? */
+bool inject_may_restart(const struct injector *inj);
 
 /* The job is over (its last step is done): the injector stops. */
 void inject_finish(struct injector *inj);

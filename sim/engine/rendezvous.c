@@ -207,15 +207,15 @@ static void form(struct rdzv *z, int *reported, int nrep)
             send_ctl(z, reported[i], RDZV_STOP, NULL);
             z->rec->removed_stragglers += 1;
         }
-    if (n == 0 || cur->id + 1 >= RDZV_MAX_MEMBERSHIPS) {
+    if (n == 0 || cur->id + 1 > z->rs->max_restarts) {
         z->aborted = true;
         inject_finish(z->inj);
         z->rec->job_failed = true;
         snprintf(z->rec->failure, sizeof z->rec->failure,
                  "training cannot continue at %.6f s: %s", simgrid_get_clock(),
-                 n == 0 ? "no workers left" : "too many memberships (failures)");
+                 n == 0 ? "no workers left" : "more restarts than max-restarts allows");
         run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, 0,
-                      "training cannot continue (%s)", n == 0 ? "no workers" : "too many failures");
+                      "training cannot continue (%s)", n == 0 ? "no workers" : "max-restarts reached");
         free(next);
         return;
     }

@@ -12,7 +12,8 @@
  * order; it resumes from the step the strategy says (its last checkpoint) after the strategy
  * rolled back what was committed after it. Members told to leave get STOP. Joiners with no
  * member to meet at a step boundary within a watchdog period get a membership anyway. A job left
- * with no workers, or needing more than RDZV_MAX_MEMBERSHIPS, fails (the record says why).
+ * with no workers, or needing more new memberships than <recovery max-restarts>, fails (the
+ * record says why).
  * Workers that cannot reach the store retry every RDZV_RETRY_S (a partitioned worker until the
  * heal).
  */
@@ -28,7 +29,6 @@
 
 #include <stdbool.h>
 
-#define RDZV_MAX_MEMBERSHIPS 200  /* a run that needs more memberships than this fails */
 #define RDZV_RETRY_S         0.05 /* a worker that cannot reach the rendezvous tries again */
 #define RDZV_CTL_B           64.0 /* a control message (report, membership) */
 

@@ -36,8 +36,8 @@ static void extras_after(const char *label, const struct run_record *rec, FILE *
                 fprintf(out, " %s%d:%.0f", i == RUN_HIST - 1 ? ">=" : "", i, rec->stale_hist[i]);
         fputc('\n', out);
     }
-    if (strcmp(label, "steps committed") == 0 && rec->nshards == 0 &&
-        rec->membership_changes > 0 && rec->final_workers != rec->workers && !rec->job_failed)
+    if (strcmp(label, "steps committed") == 0 && rec->membership_changes > 0 &&
+        rec->final_workers != rec->workers && !rec->job_failed)
         fprintf(out,
                 "#   elastic          the last membership has %.0f of %d workers: global batch "
                 "%.0f x per-GPU batch; by the linear scaling rule (Goyal et al. 2017) the "
@@ -63,7 +63,7 @@ static void print_summary(const struct run_record *rec, FILE *out)
     fprintf(out, "#\n# summary\n");
     for (size_t i = 0; i < metric_count(); i++) {
         const struct metric *mt = metric_at(i);
-        if (!(mt->text_for & bit)) continue;
+        if (!(mt->text_for & bit) || (mt->shown && !mt->shown(rec))) continue;
         if (label == NULL || strcmp(label, mt->label) != 0) {
             if (label != NULL) {
                 fputc('\n', out);
@@ -80,6 +80,13 @@ static void print_summary(const struct run_record *rec, FILE *out)
     }
 }
 
+/* A shard's bytes over what its link to worker 0 could carry in the run. */
+static double shard_util(const struct run_record *rec, const struct shard_report *r, double bytes)
+{
+    double cap = r->link_Bps * rec->total_s;
+    return cap > 0 ? bytes / cap : 0;
+}
+
 static void print_shards(const struct run_record *rec, FILE *out)
 {
     fprintf(out, "#\n");
@@ -89,10 +96,9 @@ static void print_shards(const struct run_record *rec, FILE *out)
             "(ms)");
     for (int k = 0; k < rec->nshards; k++) {
         const struct shard_report *r = &rec->shards[k];
-        double cap = r->link_Bps * rec->total_s;
         fprintf(out, " %6d %14s %12.0f %14.0f %14.0f %9.4f %9.4f %12.3f\n", k, r->host, r->params,
-                r->bytes_in, r->bytes_out, cap > 0 ? r->bytes_in / cap : 0,
-                cap > 0 ? r->bytes_out / cap : 0, r->update_s * 1e3);
+                r->bytes_in, r->bytes_out, shard_util(rec, r, r->bytes_in),
+                shard_util(rec, r, r->bytes_out), r->update_s * 1e3);
     }
 }
 
@@ -101,11 +107,6 @@ void report_text(const struct run_record *rec, FILE *out)
     print_steps(rec, out);
     print_summary(rec, out);
     if (rec->nshards > 0) print_shards(rec, out);
-}
-
-const char *report_failure(const struct run_record *rec)
-{
-    return rec->job_failed ? rec->failure : NULL;
 }
 
 static void csv_text(FILE *out, const char *s)
@@ -171,17 +172,12 @@ static void json_config(const struct scenario *sc, const struct model *m,
     trace_json_string(out, m->name);
     fprintf(out, ",\n  \"parameters\": %.0f,\n  \"strategy\": ", model_params(m));
     trace_json_string(out, rec->strategy);
-    fprintf(out, ",\n  \"%s\": ", rec->nshards > 0 ? "ps_mode" : "algo");
-    trace_json_string(out, rec->config);
-    if (rec->nshards == 0)
-        fprintf(out, ",\n  \"level\": \"%s\"", ts->level == COLL_FLOW ? "flow" : "message");
+    for (size_t i = 0; i < rec->nconfig; i++)
+        fprintf(out, ",\n  \"%s\": %s", rec->config[i].key, rec->config[i].value);
     fprintf(out, ",\n  \"dtype\": \"%s\",\n  \"optimizer\": \"%s\",\n",
             catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt));
     fprintf(out, "  \"workers\": %d,\n  \"batch_per_gpu\": %d,\n  \"steps_planned\": %d,\n",
             rec->workers, rec->batch, rec->steps_planned);
-    if (rec->nshards == 0)
-        fprintf(out, "  \"bucket_bytes\": %.0f,\n  \"overlap\": %s,\n", ts->bucket_B,
-                ts->overlap ? "true" : "false");
     fprintf(out,
             "  \"memory_per_gpu_bytes\": {\"weights\": %.0f, \"gradients\": %.0f, "
             "\"optimizer\": %.0f, \"activations\": %.0f, \"total\": %.0f},\n",
@@ -208,8 +204,9 @@ static void json_events(const struct run_record *rec, FILE *out)
     for (size_t i = 0; i < rec->nev; i++) {
         const struct run_event *e = &rec->ev[i];
         if (e->kind == RUN_STEP) continue;
-        fprintf(out, "%s\n    {\"kind\": \"%s\", \"t_s\": %.9g, \"step\": %d, \"workers\": %d, "
-                     "\"what\": ",
+        fprintf(out,
+                "%s\n    {\"kind\": \"%s\", \"t_s\": %.9g, \"step\": %d, \"workers\": %d, "
+                "\"what\": ",
                 first ? "" : ",", run_event_kind_name(e->kind), e->t_s, e->step, e->workers);
         trace_json_string(out, e->what);
         fputc('}', out);
@@ -238,8 +235,10 @@ static void json_lists(const struct run_record *rec, FILE *out)
         trace_json_string(out, r->host);
         fprintf(out,
                 ", \"params\": %.0f, \"bytes_in\": %.0f, \"bytes_out\": %.0f, "
-                "\"update_s\": %.9g, \"versions\": %.0f}",
-                r->params, r->bytes_in, r->bytes_out, r->update_s, r->versions);
+                "\"link_Bps\": %.9g, \"util_in\": %.9g, \"util_out\": %.9g, \"update_s\": %.9g, "
+                "\"versions\": %.0f}",
+                r->params, r->bytes_in, r->bytes_out, r->link_Bps, shard_util(rec, r, r->bytes_in),
+                shard_util(rec, r, r->bytes_out), r->update_s, r->versions);
     }
     fprintf(out, "]");
 }
@@ -258,7 +257,8 @@ static void json_expects(const struct scenario *sc, const struct run_record *rec
     fprintf(out, ",\n  \"expectations\": [");
     for (size_t i = 0; i < sc->nexpects; i++) {
         const struct expect_spec *e = &sc->expects[i];
-        double v = metric_find(e->metric)->get(rec);
+        double v = 0;
+        metric_value(e->metric, rec, &v);
         fprintf(out, "%s\n    {\"metric\": \"%s\", \"min\": ", i ? "," : "", e->metric);
         json_bound(out, e->min);
         fprintf(out, ", \"max\": ");

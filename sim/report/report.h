@@ -24,8 +24,4 @@ void report_json(const struct scenario *sc, const struct model *m, const struct 
 void report_summary(const struct run_record *rec, FILE *out);
 void report_trace(const struct scenario *sc, const struct run_record *rec, FILE *out);
 
-/* The "# training" line a strategy's describe does not give: nothing; the run's end: "# job"
- * line with why it failed (also for stderr). */
-const char *report_failure(const struct run_record *rec);
-
 #endif

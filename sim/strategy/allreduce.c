@@ -36,17 +36,17 @@ struct bucket_req {
 };
 
 struct worker {
-    struct ar_ctx *t;         /* shared state */
-    int rank;                 /* data-parallel rank */
+    struct ar_ctx *t;          /* shared state */
+    int rank;                  /* data-parallel rank */
     struct worker_amounts amt; /* exec amounts of one batch */
-    sg_sem_t ready;           /* released once per bucket handed to the comm actor */
-    sg_sem_t done;            /* released once per bucket reduced */
-    struct bucket_req *queue; /* one step's buckets */
-    size_t qhead;             /* next request the comm actor takes */
-    int incarnation;          /* 0, then +1 per restart of its host */
-    bool in_step;             /* between reading a batch and the step's end */
-    bool in_corrupt;          /* that batch is corrupt */
-    bool in_computed;         /* its gradient has been computed */
+    sg_sem_t ready;            /* released once per bucket handed to the comm actor */
+    sg_sem_t done;             /* released once per bucket reduced */
+    struct bucket_req *queue;  /* one step's buckets */
+    size_t qhead;              /* next request the comm actor takes */
+    int incarnation;           /* 0, then +1 per restart of its host */
+    bool in_step;              /* between reading a batch and the step's end */
+    bool in_corrupt;           /* that batch is corrupt */
+    bool in_computed;          /* its gradient has been computed */
 };
 
 struct ar_ctx {
@@ -147,10 +147,10 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step);
     double busy0 = rec->busy_s[w->rank];
     int failed = 0;
-    worker_before_forward(&t->j->input, w->rank, step);
-    w->in_step = true;
+    w->in_step = true; /* from the read on: a crash from here loses this batch */
     w->in_corrupt = corrupt;
     w->in_computed = false;
+    worker_before_forward(&t->j->input, w->rank, step);
     /* Layers run back to back on one GPU, so the forward is one exec of all their work and the
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
@@ -350,8 +350,16 @@ static void restarted(void *ctx, sg_host_t h)
 {
     struct ar_ctx *t = ctx;
     for (int r = 0; r < t->P; r++)
-        if (t->j->pf->gpus[r] == h && !t->z.done)
-            start_worker(t, r, t->workers[r].incarnation + 1);
+        if (t->j->pf->gpus[r] == h && !t->z.done) start_worker(t, r, t->workers[r].incarnation + 1);
+}
+
+/* A crash hurts the job if a worker runs there. */
+static bool relevant(void *ctx, sg_host_t h)
+{
+    struct ar_ctx *t = ctx;
+    for (int r = 0; r < t->P; r++)
+        if (t->j->pf->gpus[r] == h) return true;
+    return false;
 }
 
 static int members_now(void *ctx)
@@ -434,8 +442,7 @@ void allreduce_describe(const struct job *j, FILE *out)
             "# training      all-reduce %s (%s level), %d worker(s) x batch %d = global batch %d, "
             "%s, %s, %d step(s)\n",
             coll_algo_name(ts->algo), ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch,
-            P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt),
-            ts->steps);
+            P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
     fprintf(out, "# buckets       %.0f B, overlap %s\n", ts->bucket_B, ts->overlap ? "on" : "off");
 }
 
@@ -464,9 +471,9 @@ static void setup(struct ar_ctx *t)
     make_buckets(t, model_dtype_bytes(ts->dtype), ts->bucket_B);
     t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
     ckpt_init(&t->ckpt, t->sc, t->j->pf, t->rec->ckpt_B, t->rec);
-    sg_host_t store = job_store_host(t->j->pf);
+    sg_host_t store = job_store_host(t->j);
     inject_init(&t->inj, t->j->plan, t->rec, store,
-                (struct inject_hooks){NULL, restarted, members_now, t});
+                (struct inject_hooks){NULL, restarted, members_now, relevant, t});
     t->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
     rdzv_init(&t->z, P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec, t->traffic,
               &t->inj, (struct rdzv_hooks){resume_step, rollback, formed, dispose, t});
@@ -497,8 +504,11 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     const struct train_spec *ts = &j->sc->train;
     struct ar_ctx t = {.j = j, .sc = j->sc, .P = job_workers(j), .rec = rec};
     assert(t.P >= 1 && t.P <= (int)j->pf->ngpus);
-    run_init(rec, "allreduce", t.P, ts->batch, ts->steps);
-    snprintf(rec->config, sizeof rec->config, "%s", coll_algo_name(ts->algo));
+    run_init(rec, STRAT_ALLREDUCE, t.P, ts->batch, ts->steps);
+    run_config_str(rec, "algo", coll_algo_name(ts->algo));
+    run_config_str(rec, "level", ts->level == COLL_FLOW ? "flow" : "message");
+    run_config_num(rec, "bucket_bytes", "%.0f", ts->bucket_B);
+    run_config_num(rec, "overlap", "%s", ts->overlap ? "true" : "false");
     if (ts->trace) {
         rec->trace = trace_new();
         trace_tracks(&t);

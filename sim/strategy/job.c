@@ -6,10 +6,58 @@
 #include <simgrid/host.h>
 
 #include <stdio.h>
+#include <string.h>
 
 int job_workers(const struct job *j)
 {
     return j->sc->train.gpus > 0 ? j->sc->train.gpus : (int)j->pf->ngpus;
+}
+
+/* The plan's crash of `h`, or NULL. */
+static const struct fault_event *crash_of(const struct fault_plan *plan, sg_host_t h)
+{
+    for (size_t i = 0; plan && i < plan->n; i++)
+        if (plan->ev[i].kind == FAULT_CRASH && strcmp(plan->ev[i].target, sg_host_get_name(h)) == 0)
+            return &plan->ev[i];
+    return NULL;
+}
+
+sg_host_t job_store_host(const struct job *j)
+{
+    const struct platform *pf = j->pf;
+    if (pf->storage) return pf->storage;
+    for (size_t i = 0; i < pf->ncpus; i++)
+        if (!crash_of(j->plan, pf->cpu_hosts[i])) return pf->cpu_hosts[i];
+    for (size_t i = 0; i < pf->ngpus; i++)
+        if (!crash_of(j->plan, pf->gpus[i])) return pf->gpus[i];
+    return pf->ncpus ? pf->cpu_hosts[0] : pf->gpus[0];
+}
+
+/* The plan's crashes against what the job can do: the store host never crashes, and a crash at
+ * a step needs a worker on its host to reach that step. */
+static enum dmlsim_err check_crashes(const struct job *j, struct dmlsim_error *err)
+{
+    const struct fault_event *e = crash_of(j->plan, job_store_host(j));
+    if (e != NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <crash host=\"%s\">: that is the host the rendezvous, the "
+                           "fault injector and the checkpoint store run on; expected another host "
+                           "(or a storage host in the platform)",
+                           j->sc->path, e->line, e->target);
+    int P = job_workers(j);
+    for (size_t i = 0; j->plan && i < j->plan->n; i++) {
+        e = &j->plan->ev[i];
+        if (e->kind != FAULT_CRASH || e->step < 0) continue;
+        bool worker = false;
+        for (int r = 0; r < P && !worker; r++)
+            worker = strcmp(sg_host_get_name(j->pf->gpus[r]), e->target) == 0;
+        if (!worker)
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: <crash host=\"%s\" step=\"%d\">: no worker runs there, so "
+                               "no step reaches it; expected a training GPU's host, or at=\"TIME\"",
+                               j->sc->path, e->line, e->target, e->step);
+    }
+    return DMLSIM_OK;
 }
 
 enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
@@ -45,12 +93,7 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
                            "and the store; expected a cluster with a nic, or a host with property "
                            "role=storage",
                            sc->path, ts->line);
-    return DMLSIM_OK;
-}
-
-sg_host_t job_store_host(const struct platform *pf)
-{
-    return pf->storage ? pf->storage : (pf->ncpus ? pf->cpu_hosts[0] : pf->gpus[0]);
+    return check_crashes(j, err);
 }
 
 void job_finish(struct run_record *rec, const struct traffic *traffic)

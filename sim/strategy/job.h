@@ -37,9 +37,10 @@ int job_workers(const struct job *j);
  * one; errors name the <training> line. */
 enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err);
 
-/* The host that is never crashed: the store (role=storage), else the first CPU host, else GPU 0.
- * The rendezvous, the injector and remote checkpoints run there. */
-sg_host_t job_store_host(const struct platform *pf);
+/* The host that is never crashed: the store (role=storage), else the first CPU host, else the
+ * first GPU, that no crash of the plan targets. The rendezvous, the injector and remote
+ * checkpoints run there; job_check refuses a plan that crashes it. */
+sg_host_t job_store_host(const struct job *j);
 
 /* After simgrid_run: the traffic's totals and classes into the record, the events log's faults,
  * recoveries and checkpoints as trace instants, and run_finish. */

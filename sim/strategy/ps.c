@@ -103,6 +103,7 @@ struct ps_ctx {
     struct run_record *res;
     sg_host_t coord_host; /* coordinator's host, or NULL */
     int workers_done;     /* workers that finished every iteration */
+    int running;          /* worker actors alive now */
 };
 
 static sg_mailbox_t mbox(const char *fmt, int a, int b)
@@ -163,6 +164,7 @@ static void on_worker_exit(int failed, void *data)
 {
     struct ps_worker *w = data;
     struct ps_ctx *c = w->c;
+    c->running--;
     if (!failed || !w->in_step) return;
     if (w->in_computed) /* what its shards did not receive (the ports count receipts) */
         lose_slices(c, c->K - w->delivered);
@@ -281,6 +283,7 @@ static void worker_actor(int argc, char **argv)
     double work = 0; /* forward and backward back to back: one exec */
     for (size_t l = 0; l < c->m->nlayers; l++)
         work += w->amt.fwd[l] + w->amt.bwd[l];
+    c->running++;
     sg_actor_on_exit(on_worker_exit, w);
     for (; w->next_it < ts->steps; w->next_it++) {
         int it = w->next_it;
@@ -388,7 +391,9 @@ static struct push_rec *take(struct shard *s, double timeout)
     return rec;
 }
 
-static void advance(struct shard *s)
+/* The shard reaches its next version; `progress`: it applied something (an empty version after
+ * a deadline is not training progressing). */
+static void advance(struct shard *s, bool progress)
 {
     struct ps_ctx *c = s->c;
     double t0 = simgrid_get_clock();
@@ -409,7 +414,7 @@ static void advance(struct shard *s)
     bool all = true;
     for (int k = 0; k < c->K; k++)
         all &= c->shards[k].last_adv_s > c->inj.detected_s;
-    if (all) inject_progress(&c->inj, simgrid_get_clock());
+    if (all && progress) inject_progress(&c->inj, simgrid_get_clock());
     if (c->coord_host != NULL) {
         struct ps_msg *a = msg_new(MSG_ADVANCE, s->version);
         a->shard = s->id;
@@ -457,8 +462,11 @@ static void shard_actor(int argc, char **argv)
                 }
                 free(rec);
             }
-            if (got == 0 && c->workers_done == c->P) break;
-            advance(s);
+            /* an empty version (every push missed the deadline) keeps the shard in step with
+             * the workers' iterations, as long as some worker can still push */
+            bool nobody = c->running == 0 && !inject_may_restart(&c->inj);
+            if (got == 0 && (c->workers_done == c->P || nobody)) break;
+            advance(s, got > 0);
         }
     } else {
         for (;;) { /* a daemon: the run ends with the workers */
@@ -467,7 +475,7 @@ static void shard_actor(int argc, char **argv)
             rec->accepted = lag >= 0 && lag <= ps->staleness;
             if (rec->accepted) {
                 record_applied(c, s, lag);
-                advance(s);
+                advance(s, true);
             } else {
                 drop_slice(c, &c->res->dropped_stale);
             }
@@ -552,7 +560,18 @@ static void ps_restarted(void *ctx, sg_host_t h)
 
 static int ps_members(void *ctx)
 {
-    return ((struct ps_ctx *)ctx)->P;
+    return ((struct ps_ctx *)ctx)->running;
+}
+
+/* A crash hurts the job if a worker or a shard runs there. */
+static bool ps_relevant(void *ctx, sg_host_t h)
+{
+    struct ps_ctx *c = ctx;
+    for (int r = 0; r < c->P; r++)
+        if (c->pf->gpus[r] == h) return true;
+    for (int k = 0; k < c->K; k++)
+        if (c->shards[k].host == h) return true;
+    return false;
 }
 
 static void coordinator_actor(int argc, char **argv)
@@ -788,8 +807,9 @@ static double row_compute(const struct ps_ctx *c, int s, int *done)
 
 /* The step rows, then the run time (the last row's end). A row's samples are those the workers
  * computed gradients for in iteration s, whatever the shards did with them, if the compute ended
- * within the run (a backup worker's iteration that ends later is not counted). Returns the rows. */
-static int step_rows(struct ps_ctx *c)
+ * within the run (a backup worker's iteration that ends later is not counted), and its workers
+ * those whose compute that is. */
+static void step_rows(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
     int rows = 0;
@@ -800,21 +820,22 @@ static int step_rows(struct ps_ctx *c)
     double prev = 0;
     for (int s = 0; s < rows; s++) {
         double t = fmax(prev, row_end(c, s)), samples = 0;
-        int done;
-        double compute = row_compute(c, s, &done);
+        int done = 0, did;
+        double compute = row_compute(c, s, &did);
         for (int r = 0; r < c->P; r++) {
             const struct ps_worker *w = &c->workers[r];
-            if (w->iter_end[s] > 0 && w->iter_tc[s] + w->iter_busy[s] <= T)
+            if (w->iter_end[s] > 0 && w->iter_tc[s] + w->iter_busy[s] <= T) {
                 samples += w->iter_samples[s];
+                done++;
+            }
         }
         run_step_add(c->res, t, s + 1, t - prev, compute, samples, done);
         prev = t;
     }
-    return rows;
 }
 
 /* What the run leaves in the record, besides the rows. */
-static void results(struct ps_ctx *c, int rows)
+static void results(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
     struct run_record *res = c->res;
@@ -828,7 +849,6 @@ static void results(struct ps_ctx *c, int rows)
         res->ckpt_overhead_s += c->shards[k].ckpt.overhead_s;
         res->ckpt_B += c->shards[k].ckpt.size_B;
     }
-    if (ts->ps.mode == PS_ASYNC) res->steps_completed = rows; /* rounds */
     res->final_workers = c->workers_done;
     /* compute time within the run: a worker still computing after the last step (a backup
      * worker's late iteration) counts only what it did before */
@@ -842,7 +862,10 @@ static void results(struct ps_ctx *c, int rows)
     }
     res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
     res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
-    if (res->steps_completed < ts->steps || c->workers_done == 0) {
+    /* sync: every version reached; async: the versions are updates, and a job with at least one
+     * worker through all its steps has trained */
+    bool short_of = ts->ps.mode == PS_SYNC && res->steps_completed < ts->steps;
+    if (short_of || c->workers_done == 0) {
         res->job_failed = true;
         snprintf(res->failure, sizeof res->failure,
                  "%.0f of %d steps completed by every shard; %d of %d workers finished",
@@ -885,8 +908,15 @@ void ps_run(const struct job *j, struct run_record *res)
     c.P = job_workers(j);
     c.K = ts->ps.shards;
     assert(c.P >= 1 && shard_host(c.sc, c.pf, 0) != NULL);
-    run_init(res, "ps", c.P, ts->batch, ts->steps);
-    snprintf(res->config, sizeof res->config, "%s", ts->ps.mode == PS_SYNC ? "sync" : "async");
+    run_init(res, STRAT_PS, c.P, ts->batch, ts->steps);
+    run_config_str(res, "ps_mode", ts->ps.mode == PS_SYNC ? "sync" : "async");
+    run_config_num(res, "shards", "%d", c.K);
+    run_config_str(res, "placement", ts->ps.dedicated ? "dedicated" : "colocated");
+    run_config_str(res, "split", ts->ps.split_bytes ? "bytes" : "layer");
+    run_config_num(res, ts->ps.mode == PS_SYNC ? "backup_workers" : "staleness_bound", "%d",
+                   ts->ps.mode == PS_SYNC ? ts->ps.backup : ts->ps.staleness);
+    run_config_num(res, "coordinator", "%s", ts->ps.coordinator ? "true" : "false");
+    res->coordinator = ts->ps.coordinator;
     res->first_push_s = xbt_new0(double, c.P);
     c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;
     /* sync: the samples of one version (its quorum); async: one round of every worker */
@@ -897,8 +927,8 @@ void ps_run(const struct job *j, struct run_record *res)
         res->trace = trace_new();
         trace_tracks(&c);
     }
-    inject_init(&c.inj, j->plan, res, job_store_host(j->pf),
-                (struct inject_hooks){ps_crashed, ps_restarted, ps_members, &c});
+    inject_init(&c.inj, j->plan, res, job_store_host(j),
+                (struct inject_hooks){ps_crashed, ps_restarted, ps_members, ps_relevant, &c});
     setup_shards(&c);
     if (ts->ps.coordinator) {
         c.coord_host = c.shards[0].host;
@@ -911,7 +941,8 @@ void ps_run(const struct job *j, struct run_record *res)
     inject_start(&c.inj);
     simgrid_run();
 
-    results(&c, step_rows(&c));
+    step_rows(&c);
+    results(&c);
     version_spread(&c, res->total_s);
     job_finish(res, c.traffic);
     teardown(&c);
