@@ -138,8 +138,8 @@ static void release_calibration(struct calib *cal)
 }
 
 /* Writes one output file atomically: to a temporary name, renamed into place when complete. */
-typedef void (*writer_fn)(const struct scenario *, const struct model *,
-                          const struct run_record *, FILE *);
+typedef void (*writer_fn)(const struct scenario *, const struct model *, const struct run_record *,
+                          FILE *);
 
 static void write_csv(const struct scenario *sc, const struct model *m,
                       const struct run_record *rec, FILE *out)
@@ -451,8 +451,14 @@ static int cmd_metrics(void)
                            : m->text_for == METRIC_ALLREDUCE ? "allreduce"
                            : m->text_for == METRIC_PS        ? "ps"
                                                              : "-";
-        printf(" %-22s %-10s %-12s %-10s %s\n", m->name, m->unit, text,
-               m->column ? m->column : "-", m->meaning);
+        printf(" %-22s %-10s %-12s %-10s %s\n", m->name, m->unit, text, m->column ? m->column : "-",
+               m->meaning);
+    }
+    for (size_t i = 0; i < metric_family_count(); i++) {
+        const struct metric_family *f = metric_family_at(i);
+        char name[48];
+        snprintf(name, sizeof name, "%s%s", f->prefix, f->arg);
+        printf(" %-22s %-10s %-12s %-10s %s\n", name, f->unit, "list", "-", f->meaning);
     }
     return 0;
 }

@@ -215,10 +215,10 @@ static bool staleness_lag(const struct run_record *r, const char *lag, double *o
 }
 
 static const struct metric_family families[] = {
-        {"bytes_on:", "B", "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)",
-         bytes_on},
-        {"staleness_lag:", "1", "ps: applied slices with version lag N, 0..16 (16: 16 or more)",
-         staleness_lag},
+        {"bytes_on:", "CLASS", "B",
+         "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)", bytes_on},
+        {"staleness_lag:", "N", "1",
+         "ps: applied slices with version lag N, 0..16 (16: 16 or more)", staleness_lag},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -280,9 +280,9 @@ const char *metric_names(void)
             int k = snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", metrics[i].name);
             if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
         }
-        static const char *const args[NFAMILIES] = {"CLASS", "N"};
         for (size_t i = 0; i < NFAMILIES; i++) {
-            int k = snprintf(buf + used, sizeof buf - used, ", %s%s", families[i].prefix, args[i]);
+            int k = snprintf(buf + used, sizeof buf - used, ", %s%s", families[i].prefix,
+                             families[i].arg);
             if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
         }
     }

@@ -42,6 +42,7 @@ struct metric {
  * whole, which <expect> takes one entry at a time. */
 struct metric_family {
     const char *prefix;  /* "bytes_on:" */
+    const char *arg;     /* what follows it, as documented: "CLASS" */
     const char *unit;    /* "B" */
     const char *meaning; /* one line, naming ARG */
     /* false if ARG is not a valid argument; a valid one absent from this run is 0 */
