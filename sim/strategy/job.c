@@ -41,8 +41,8 @@ static enum dmlsim_err check_crashes(const struct job *j, struct dmlsim_error *e
     if (e != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <crash host=\"%s\">: that is the host the rendezvous, the "
-                           "fault injector and the checkpoint store run on; expected another host "
-                           "(or a storage host in the platform)",
+                           "fault injector and the checkpoint store run on, which never crashes; "
+                           "expected another host",
                            j->sc->path, e->line, e->target);
     int P = job_workers(j);
     for (size_t i = 0; j->plan && i < j->plan->n; i++) {
