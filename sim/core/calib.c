@@ -543,6 +543,7 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
             g.dtype = dtype_of(a, &ok);
             ok = ok && sscanf(rest, "%lf %lf %lf %lf", &g.m, &g.n, &g.k, &tf) == 4 && tf > 0;
             g.flops_s = tf * 1e12;
+            g.line = lineno;
             if (ok) PUSH(c->gemm, c->ngemm, g);
         } else if (strcmp(key, "copy") == 0 || strcmp(key, "kernel") == 0) {
             struct calib_rate r;
@@ -550,6 +551,7 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
             snprintf(r.kind, sizeof r.kind, "%s", a);
             ok = sscanf(rest, "%lf %lf", &r.bytes, &gbps) == 2 && gbps > 0;
             r.Bps = gbps * 1e9;
+            r.line = lineno;
             if (ok && key[0] == 'c')
                 PUSH(c->copy, c->ncopy, r);
             else if (ok)
@@ -607,6 +609,7 @@ enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_erro
         return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot read calibration: %s", path,
                            xmldoc_strerror(errno, why, sizeof why));
     if (!fgets(first, sizeof first, f)) first[0] = '\0';
+    snprintf(c->path, sizeof c->path, "%s", path);
     enum dmlsim_err rc;
     if (strncmp(first, "dmlsim-calibration 1", 20) == 0) {
         rc = load_calib_file(path, f, c, err);
@@ -661,7 +664,7 @@ void calib_write_spec(const struct gpu_model *gpu, FILE *out)
         if (gpu->peak_flops[d] <= 0 || d == DTYPE_FP8) continue;
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             struct calib_gemm g = {(enum gpu_dtype)d, sizes[i], sizes[i], sizes[i],
-                                   gpu->peak_flops[d] * DEFAULT_GEMM_EFF};
+                                   gpu->peak_flops[d] * DEFAULT_GEMM_EFF, 0};
             PUSH(c.gemm, c.ngemm, g);
         }
     }
@@ -674,7 +677,7 @@ void calib_write_spec(const struct gpu_model *gpu, FILE *out)
         r.Bps = pcie->bw_Bps;
         PUSH(c.copy, c.ncopy, r);
     }
-    struct calib_rate d2d = {"d2d", 1 << 28, gpu->mem_bw_Bps * DEFAULT_MEM_EFF / 2};
+    struct calib_rate d2d = {0, "d2d", 1 << 28, gpu->mem_bw_Bps * DEFAULT_MEM_EFF / 2};
     PUSH(c.copy, c.ncopy, d2d); /* a copy reads and writes: half the bandwidth moves data */
     static const char *kernels[] = {"sgd-momentum", "adam"};
     for (int i = 0; i < 2; i++) {
@@ -735,6 +738,32 @@ double calib_memory_rate(const struct calib *c, const struct gpu_model *gpu)
             strcmp(c->kernel[i].kind, "adam") == 0)
             best = fmax(best, c->kernel[i].Bps);
     return best > 0 ? best : gpu->mem_bw_Bps * c->mem_eff;
+}
+
+enum dmlsim_err calib_check_gpu(const struct calib *c, const struct gpu_model *gpu,
+                                struct dmlsim_error *err)
+{
+    for (size_t i = 0; i < c->ngemm; i++) {
+        const struct calib_gemm *g = &c->gemm[i];
+        double peak = gpu->peak_flops[g->dtype];
+        if (peak > 0 && g->flops_s > peak)
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: gemm %s %.0f %.0f %.0f at %.1f TFLOP/s is %.0f%% of the %s's "
+                               "dense %s peak of %.1f TFLOP/s; expected at most 100%%",
+                               c->path, g->line, catalog_dtype_name(g->dtype), g->m, g->n, g->k,
+                               g->flops_s / 1e12, 100 * g->flops_s / peak, gpu->name,
+                               catalog_dtype_name(g->dtype), peak / 1e12);
+    }
+    for (size_t i = 0; i < c->nkernel; i++) {
+        const struct calib_rate *r = &c->kernel[i];
+        if (r->Bps > gpu->mem_bw_Bps)
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: kernel %s at %.1f GB/s is above the %s's memory bandwidth "
+                               "of %.1f GB/s; expected at most 100%%",
+                               c->path, r->line, r->kind, r->Bps / 1e9, gpu->name,
+                               gpu->mem_bw_Bps / 1e9);
+    }
+    return DMLSIM_OK;
 }
 
 int calib_fit(const struct calib *c, enum coll_op op, int nranks, struct calib_fit *out)

@@ -54,9 +54,11 @@ struct calib_gemm {
     enum gpu_dtype dtype; /* precision */
     double m, n, k;       /* shape */
     double flops_s;       /* achieved FLOP/s */
+    int line;             /* its line in the file */
 };
 
 struct calib_rate {
+    int line;      /* its line in the file */
     char kind[64]; /* copy kind or kernel name */
     double bytes;  /* transfer size */
     double Bps;    /* achieved bytes/s */
@@ -74,6 +76,7 @@ struct calib_coll {
 };
 
 struct calib {
+    char path[512];     /* the file it came from ("" for the default) */
     char source[1024];  /* "spec-derived default ..." or the file and its origin */
     char gpu_name[640]; /* e.g. "NVIDIA H200" ("" if unknown) */
     int gpu_count;      /* GPUs on the measured machine (all nodes) */
@@ -136,5 +139,11 @@ double calib_memory_rate(const struct calib *c, const struct gpu_model *gpu);
 /* Fits latency and bandwidth to the measured sweep of `op` on `nranks` GPUs; returns 0, or -1
  * with fewer than 2 sizes. */
 int calib_fit(const struct calib *c, enum coll_op op, int nranks, struct calib_fit *out);
+
+/* Checks the profile against a GPU it will run on: no GEMM above the GPU's dense peak for its
+ * dtype, no kernel above its memory bandwidth (an efficiency above 100% is a mistake, not a
+ * measurement): "FILE:LINE: ..." naming the record. */
+enum dmlsim_err calib_check_gpu(const struct calib *c, const struct gpu_model *gpu,
+                                struct dmlsim_error *err);
 
 #endif

@@ -35,6 +35,40 @@ void model_add(struct model *m, const char *name, double params, double fwd_flop
     l->bwd_flops = bwd_flops < 0 ? 2 * fwd_flops : bwd_flops;
     l->act_B = act_B;
     l->gemm_m = l->gemm_n = l->gemm_k = 0;
+    l->nfwd = l->nbwd = 0;
+}
+
+static struct kernel *push_kernel(struct kernel *list, int *n, enum kernel_class cls)
+{
+    if (*n >= LAYER_KERNELS) abort(); /* a preset's layer has more kernels than room: a bug */
+    struct kernel *k = &list[(*n)++];
+    memset(k, 0, sizeof *k);
+    k->cls = cls;
+    return k;
+}
+
+void model_add_gemm(struct model *m, double gm, double gn, double gk, bool no_dgrad)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    *push_kernel(l->fwd, &l->nfwd, KC_GEMM) = (struct kernel){KC_GEMM, gm, gn, gk, 1, 0};
+    if (!no_dgrad)
+        *push_kernel(l->bwd, &l->nbwd, KC_GEMM) = (struct kernel){KC_GEMM, gk, gn, gm, 1, 0};
+    *push_kernel(l->bwd, &l->nbwd, KC_GEMM) = (struct kernel){KC_GEMM, gm, gk, gn, 2, 0};
+}
+
+void model_add_memk(struct model *m, enum kernel_class cls, double elems, double elem_B,
+                    double fwd_passes, double bwd_passes)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    if (fwd_passes > 0) push_kernel(l->fwd, &l->nfwd, cls)->bytes = elems * elem_B * fwd_passes;
+    if (bwd_passes > 0) push_kernel(l->bwd, &l->nbwd, cls)->bytes = elems * elem_B * bwd_passes;
+}
+
+const char *kernel_class_name(enum kernel_class c)
+{
+    static const char *const names[KC_COUNT] = {"gemm", "norm", "act", "softmax", "eltwise",
+                                                "embed"};
+    return c < KC_COUNT ? names[c] : "?";
 }
 
 void model_set_gemm(struct model *m, double gm, double gn, double gk)
@@ -68,43 +102,81 @@ struct fmap {
 struct builder {
     struct model *m;
     double elem_B; /* bytes per activation element */
+    bool started;  /* a GEMM was added: later layers need their input gradient */
 };
+
+/* Memory passes (reads + writes of the elements) of the memory-bound kernels, forward and
+ * backward, counted from what they compute:
+ *   normalisation: statistics (1 read), then normalise (1 read, 1 write) = 3; backward: the two
+ *     reductions over dy and dy*x (2 reads each), then dx (2 reads, 1 write) = 5... counted as 5
+ *     reads/writes of the two inputs and the output gradient;
+ *   ReLU / GELU: 1 read, 1 write; backward: dy and the saved input or mask read, dx written = 3;
+ *   residual add: 2 reads, 1 write; its backward passes the gradient on (no kernel);
+ *   dropout: 1 read, 1 write, 1 mask write = 3; backward: dy and mask read, dx written = 3;
+ *   softmax: max and sum (1 read), exponentiate and normalise (1 read, 1 write) = 3; backward:
+ *     dy and y read, dx written = 3;
+ *   embedding: gather (1 read, 1 write) = 2; backward: scatter-add (1 read of dy, 1 read and
+ *     1 write of the rows) = 3. */
+#define NORM_PASSES 3, 5
+#define ACT_PASSES  2, 3
+#define ADD_PASSES  3, 0
+#define DROP_PASSES 3, 3
+#define SMAX_PASSES 3, 3
+#define EMB_PASSES  2, 3
+
+/* The layer's GEMM: its shape, and its two backward GEMMs (not the first layer's input
+ * gradient). */
+static void gemm(struct builder *b, double gm, double gn, double gk)
+{
+    model_set_gemm(b->m, gm, gn, gk);
+    model_add_gemm(b->m, gm, gn, gk, !b->started);
+    b->started = true;
+}
 
 static int conv_out(int in, int k, int stride, int pad)
 {
     return (in + 2 * pad - k) / stride + 1;
 }
 
-/* Convolution (no bias) + batch norm (scale and shift: 2 parameters per channel), as one layer.
- * Returns the output map. */
-static struct fmap conv_bn(struct builder *b, const char *name, struct fmap in, int c_out, int kh,
-                           int kw, int stride, int ph, int pw)
+/* Convolution (no bias) + batch norm (scale and shift: 2 parameters per channel) + ReLU unless
+ * `noact`, as one layer. Returns the output map. */
+static struct fmap conv_bn_act(struct builder *b, const char *name, struct fmap in, int c_out,
+                               int kh, int kw, int stride, int ph, int pw, bool noact)
 {
     struct fmap out = {c_out, conv_out(in.h, kh, stride, ph), conv_out(in.w, kw, stride, pw)};
-    double weights = (double)kh * kw * in.c * c_out;
+    double weights = (double)kh * kw * in.c * c_out, elems = (double)c_out * out.h * out.w;
     double flops = 2.0 * weights * out.h * out.w;
-    double act = 2.0 * c_out * out.h * out.w * b->elem_B; /* conv output + normalised output */
+    double act = 2.0 * elems * b->elem_B; /* conv output + normalised output */
     model_add(b->m, name, weights + 2.0 * c_out, flops, -1, act);
-    model_set_gemm(b->m, c_out, (double)out.h * out.w, (double)in.c * kh * kw);
+    gemm(b, c_out, (double)out.h * out.w, (double)in.c * kh * kw);
+    model_add_memk(b->m, KC_NORM, elems, b->elem_B, NORM_PASSES);
+    if (!noact) model_add_memk(b->m, KC_ACT, elems, b->elem_B, ACT_PASSES);
     return out;
 }
 
-/* Convolution with bias and no normalisation (VGG). */
+/* Inception's BasicConv2d and ResNet's first convolutions: conv + BN + ReLU. */
+static struct fmap conv_bn(struct builder *b, const char *name, struct fmap in, int c_out, int kh,
+                           int kw, int stride, int ph, int pw)
+{
+    return conv_bn_act(b, name, in, c_out, kh, kw, stride, ph, pw, false);
+}
+
+/* Convolution with bias and no normalisation, then ReLU (VGG). */
 static struct fmap conv_bias(struct builder *b, const char *name, struct fmap in, int c_out, int k,
                              int pad)
 {
     struct fmap out = {c_out, conv_out(in.h, k, 1, pad), conv_out(in.w, k, 1, pad)};
-    double weights = (double)k * k * in.c * c_out;
-    model_add(b->m, name, weights + c_out, 2.0 * weights * out.h * out.w, -1,
-              (double)c_out * out.h * out.w * b->elem_B);
-    model_set_gemm(b->m, c_out, (double)out.h * out.w, (double)in.c * k * k);
+    double weights = (double)k * k * in.c * c_out, elems = (double)c_out * out.h * out.w;
+    model_add(b->m, name, weights + c_out, 2.0 * weights * out.h * out.w, -1, elems * b->elem_B);
+    gemm(b, c_out, (double)out.h * out.w, (double)in.c * k * k);
+    model_add_memk(b->m, KC_ACT, elems, b->elem_B, ACT_PASSES);
     return out;
 }
 
 static void dense(struct builder *b, const char *name, double n_in, double n_out)
 {
     model_add(b->m, name, n_in * n_out + n_out, 2.0 * n_in * n_out, -1, n_out * b->elem_B);
-    model_set_gemm(b->m, n_out, 1, n_in);
+    gemm(b, n_out, 1, n_in);
 }
 
 static struct fmap pool(struct fmap in, int k, int stride, int pad)
@@ -128,12 +200,16 @@ static void resnet(struct builder *b, const int blocks[4])
             x = conv_bn(b, n, in, planes, 1, 1, 1, 0, 0);
             snprintf(n, sizeof n, "layer%d.%d.conv2", s + 1, i);
             x = conv_bn(b, n, x, planes, 3, 3, stride, 1, 1);
-            snprintf(n, sizeof n, "layer%d.%d.conv3", s + 1, i);
-            x = conv_bn(b, n, x, planes * 4, 1, 1, 1, 0, 0);
             if (i == 0) {
                 snprintf(n, sizeof n, "layer%d.%d.downsample", s + 1, i);
-                conv_bn(b, n, in, planes * 4, 1, 1, stride, 0, 0);
+                conv_bn_act(b, n, in, planes * 4, 1, 1, stride, 0, 0, true);
             }
+            snprintf(n, sizeof n, "layer%d.%d.conv3", s + 1, i);
+            x = conv_bn_act(b, n, x, planes * 4, 1, 1, 1, 0, 0, true);
+            /* the block's output: residual add, then ReLU */
+            double elems = (double)x.c * x.h * x.w;
+            model_add_memk(b->m, KC_ELTWISE, elems, b->elem_B, ADD_PASSES);
+            model_add_memk(b->m, KC_ACT, elems, b->elem_B, ACT_PASSES);
         }
     }
     dense(b, "fc", x.c, 1000);
@@ -156,7 +232,9 @@ static void vgg16(struct builder *b)
         x = conv_bias(b, n, x, cfg[i], 3, 1);
     }
     dense(b, "fc6", (double)x.c * x.h * x.w, 4096);
+    model_add_memk(b->m, KC_ACT, 4096, b->elem_B, ACT_PASSES);
     dense(b, "fc7", 4096, 4096);
+    model_add_memk(b->m, KC_ACT, 4096, b->elem_B, ACT_PASSES);
     dense(b, "fc8", 4096, 1000);
 }
 
@@ -264,8 +342,20 @@ static void transformer_block(struct builder *b, const char *name, double h, dou
     double params = 12 * h * h + 13 * h;
     double fwd = s * (24 * h * h + 4 * s * h);
     double act = s * h * (34 + 5 * a * s / h) * b->elem_B / 2; /* Korthikanti et al. 2022, eq. 1 */
+    double e = b->elem_B, sh = s * h, scores = s * s * a;
     model_add(b->m, name, params, fwd, -1, act);
-    model_set_gemm(b->m, 4 * h, s, h);
+    gemm(b, 4 * h, s, h);                           /* the MLP's first GEMM: the layer's shape */
+    model_add_gemm(b->m, h, s, 4 * h, false);       /* the MLP's second */
+    model_add_gemm(b->m, 3 * h, s, h, false);       /* QKV projection */
+    model_add_gemm(b->m, s, s * a, h / a, false);   /* scores: a heads of s x s over h/a */
+    model_add_gemm(b->m, h / a, s * a, s, false);   /* weighted sum of the values */
+    model_add_gemm(b->m, h, s, h, false);           /* output projection */
+    model_add_memk(b->m, KC_NORM, 2 * sh, e, NORM_PASSES); /* two layer norms */
+    model_add_memk(b->m, KC_SOFTMAX, scores, e, SMAX_PASSES);
+    model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES); /* attention dropout */
+    model_add_memk(b->m, KC_ELTWISE, 2 * sh, e, DROP_PASSES); /* two hidden dropouts */
+    model_add_memk(b->m, KC_ELTWISE, 2 * sh, e, ADD_PASSES);  /* two residual adds */
+    model_add_memk(b->m, KC_ACT, 4 * sh, e, ACT_PASSES);      /* GELU */
 }
 
 struct gpt_config model_gpt_defaults(void)
@@ -282,11 +372,16 @@ static void gpt(struct builder *b, const struct gpt_config *g)
     double h = g->hidden, s = g->seq, v = g->vocab;
     char n[48];
     model_add(b->m, "embed", v * h + s * h, 0, 0, s * h * b->elem_B);
+    model_add_memk(b->m, KC_EMBED, 2 * s * h, b->elem_B, EMB_PASSES); /* tokens and positions */
+    model_add_memk(b->m, KC_ELTWISE, s * h, b->elem_B, ADD_PASSES);
     for (int i = 0; i < g->layers; i++) {
         snprintf(n, sizeof n, "block%d", i);
         transformer_block(b, n, h, g->heads, s);
     }
     model_add(b->m, "ln_f+lm_head", 2 * h, 2 * s * h * v, -1, s * v * b->elem_B);
+    model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
+    gemm(b, v, s, h);
+    model_add_memk(b->m, KC_SOFTMAX, s * v, b->elem_B, SMAX_PASSES); /* the loss's softmax */
 }
 
 /* BERT-large (Devlin et al. 2019; Hugging Face BertModel shapes): 24 blocks of 1024, 16 heads,
@@ -296,6 +391,9 @@ static void bert_large(struct builder *b, int seq)
     double h = 1024, s = seq;
     char n[48];
     model_add(b->m, "embeddings", 30522 * h + 512 * h + 2 * h + 2 * h, 0, 0, s * h * b->elem_B);
+    model_add_memk(b->m, KC_EMBED, 3 * s * h, b->elem_B, EMB_PASSES); /* word, position, type */
+    model_add_memk(b->m, KC_ELTWISE, 2 * s * h, b->elem_B, ADD_PASSES);
+    model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
     for (int i = 0; i < 24; i++) {
         snprintf(n, sizeof n, "layer%d", i);
         transformer_block(b, n, h, 16, s);

@@ -20,7 +20,33 @@
 
 #include "catalog.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* What a GPU kernel is limited by, and what it is: one class per line of the compute breakdown. */
+enum kernel_class {
+    KC_GEMM,    /* GEMMs and convolutions (implicit GEMM): tensor cores */
+    KC_NORM,    /* batch / layer normalisation */
+    KC_ACT,     /* activations (ReLU, GELU) */
+    KC_SOFTMAX, /* attention softmax */
+    KC_ELTWISE, /* residual adds, dropout */
+    KC_EMBED,   /* embedding lookups and their gradient scatter */
+    KC_COUNT
+};
+
+/* One kernel of a layer's forward or backward pass, per sample of the batch. A GEMM multiplies an
+ * M x K by a K x N matrix, N growing with the batch (N = n x batch): a convolution as implicit
+ * GEMM has M = c_out, N = batch x H_out x W_out, K = c_in x k_h x k_w. A memory-bound kernel moves
+ * `bytes` per sample: the elements it reads and writes, counted from its algorithm. */
+struct kernel {
+    enum kernel_class cls;
+    double m, n, k; /* GEMM shape for one sample; 0 for memory-bound kernels */
+    int bdim;       /* GEMM: the dimension the batch multiplies: 1 n (forward, input gradient),
+                       2 k (the weight gradient sums over the batch) */
+    double bytes;   /* memory-bound: bytes moved per sample */
+};
+
+#define LAYER_KERNELS 24 /* kernels of one pass of one layer, at most */
 
 struct layer {
     char name[48];    /* e.g. "layer3.2.conv2" */
@@ -31,6 +57,10 @@ struct layer {
     double gemm_m;    /* its main GEMM, per sample: M x N x K (conv: c_out x H_out W_out x */
     double gemm_n;    /*   c_in k_h k_w as im2col; dense: n_out x 1 x n_in; transformer */
     double gemm_k;    /*   block: the MLP's 4h x s x h); 0 when it has none */
+    struct kernel fwd[LAYER_KERNELS]; /* the forward's kernels (presets; none: one GEMM of
+                                         fwd_flops at the layer's GEMM shape) */
+    struct kernel bwd[LAYER_KERNELS]; /* the backward's */
+    int nfwd, nbwd;
 };
 
 struct model {
@@ -68,6 +98,19 @@ struct gpt_config model_gpt_defaults(void);
 
 /* Sets the GEMM shape of the last layer added. */
 void model_set_gemm(struct model *m, double gm, double gn, double gk);
+
+/* Adds a GEMM (M x K by K x n-per-sample) to the last layer's forward, and its two backward GEMMs
+ * (the input gradient, K x M by M x n, unless `no_dgrad`: the first layer has no input to
+ * differentiate; and the weight gradient, M x n by n x K): each as many FLOPs as the forward. */
+void model_add_gemm(struct model *m, double gm, double gn, double gk, bool no_dgrad);
+
+/* Adds a memory-bound kernel of class `cls` over `elems` elements per sample of `elem_B` bytes,
+ * reading and writing them `fwd_passes` times in the forward and `bwd_passes` in the backward
+ * (0: none). */
+void model_add_memk(struct model *m, enum kernel_class cls, double elems, double elem_B,
+                    double fwd_passes, double bwd_passes);
+
+const char *kernel_class_name(enum kernel_class c);
 
 /* Appends a layer (bwd_flops < 0 means 2 x fwd_flops). */
 void model_add(struct model *m, const char *name, double params, double fwd_flops, double bwd_flops,

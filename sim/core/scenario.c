@@ -39,6 +39,10 @@ extern const size_t dmlsim_scenario_dtd_len;
 #define DEFAULT_NODES_PER_LEAF 16
 #define DEFAULT_CHUNKS         8
 #define DEFAULT_RDZV_S         1.0   /* rendezvous wait for survivors to report */
+#define DEFAULT_LAUNCH_S \
+    5e-6 /* a CUDA kernel launch takes 5-20 us on the CPU side (Meta, HolisticTraceAnalysis, \
+            docs/source/features/cuda_kernel_launch_stats.rst): the lower end */
+#define DEFAULT_BUCKET_S DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
 #define DEFAULT_MAX_RESTARTS   200   /* memberships after the first before a job gives up */
 #define DEFAULT_REPLACEMENT_S  600.0 /* policy wait: how long to wait for a crashed worker */
 #define DEFAULT_STEPS          10
@@ -631,6 +635,29 @@ out:
     return rc;
 }
 
+/* The framework's costs: kernel launch, per bucket, per step; the optimizer's kernels. */
+static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_spec *t)
+{
+    enum dmlsim_err rc;
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "kernel-launch", UNIT_TIME, UNIT_NONNEG, DEFAULT_LAUNCH_S,
+                                    &t->kernel_launch_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "bucket-overhead", UNIT_TIME, UNIT_NONNEG,
+                                    DEFAULT_BUCKET_S, &t->bucket_overhead_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "step-overhead", UNIT_TIME, UNIT_NONNEG, 0,
+                                    &t->step_overhead_s),
+                      out);
+    char *ok = attr_dup(n, "optimizer-kernels");
+    t->per_tensor_opt = ok && strcmp(ok, "per-tensor") == 0;
+    free(ok);
+out:
+    return rc;
+}
+
 static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     struct train_spec *t = &sc->train;
@@ -680,6 +707,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                       attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
                                     &t->timeout_s),
                       out);
+    DMLSIM_CHECK_GOTO(rc, read_costs(r, n, t), out);
     if (!sc->model.present) {
         rc = fail_at(r, n, "<training>: nothing to train; expected a <model> before it");
         goto out;

@@ -122,6 +122,10 @@ struct train_spec {
     double timeout_s;          /* deadline of every wait */
     int chunks;                /* pipeline chunks (tree) */
     struct ps_spec ps;         /* parameter-server settings (strategy ps) */
+    double kernel_launch_s;    /* a GPU kernel lasts at least this (CPU-side launch) */
+    double bucket_overhead_s;  /* per gradient bucket: the hook and the collective's launch */
+    double step_overhead_s;    /* per step: host work of the framework (0 by default) */
+    bool per_tensor_opt;       /* the optimizer runs one kernel per parameter tensor */
     bool trace;                /* record a trace of the run (set by --trace) */
     int line;                  /* line of <training> */
 };

@@ -18,17 +18,37 @@
 
 #include <simgrid/forward.h>
 
+#define WORKER_CLASSES (KC_COUNT + 1) /* the kernel classes, and the optimizer update */
+
 struct worker_amounts {
     double *fwd;     /* per layer: exec amount of its forward for one batch */
     double *bwd;     /* per layer: exec amount of its backward */
     double fwd_all;  /* sum of fwd */
     double update;   /* exec amount of the optimizer update of the whole model */
+    double class_s[WORKER_CLASSES];     /* seconds of one step per kernel class (unloaded host) */
+    double class_flops[WORKER_CLASSES]; /* FLOPs of one step per class (GEMMs; 0 otherwise) */
+    double class_bytes[WORKER_CLASSES]; /* bytes moved of one step per memory-bound class */
 };
 
-/* Fills `a` for one batch of `m` on `host` of `gpu` (release with worker_amounts_release). */
+/* What a GPU kernel costs besides its work (the framework and driver; <training>): */
+struct kernel_costs {
+    double launch_s;     /* a kernel lasts at least this: the CPU side of a launch */
+    bool per_tensor_opt; /* the optimizer runs one kernel per parameter tensor (else fused) */
+};
+
+/* Fills `a` for one batch of `m` on `host` of `gpu` (release with worker_amounts_release). A
+ * preset's layer runs its kernels one after another, each the roofline of its work on this GPU,
+ * max(FLOPs / (peak x GEMM efficiency at that size), bytes / (memory bandwidth x memory
+ * efficiency)), and no shorter than a launch; a GEMM moves its three matrices. A layer without
+ * kernels (explicit layers) is one GEMM of its FLOPs at its GEMM size. The update streams the
+ * optimizer's bytes at the calibrated memory rate: one fused kernel, or one per parameter tensor
+ * (a layer's parameters, each at least a launch). */
 void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_host_t host,
                     enum gpu_dtype dtype, enum optimizer opt, const struct model *m, int batch,
-                    struct worker_amounts *a);
+                    const struct kernel_costs *kc, struct worker_amounts *a);
+
+/* The class of slot i of class_s: a kernel class, or "optimizer". */
+const char *worker_class_name(int i);
 void worker_amounts_release(struct worker_amounts *a);
 
 /* Runs `amount` on the current host (skipping empty work), adds the time it took to worker

@@ -92,6 +92,9 @@ static void comm_actor(int argc, char **argv)
             int idx = rdzv_index(q->ms, w->rank);
             struct ar_world *aw = world_of(q->ms);
             double t0 = simgrid_get_clock();
+            /* the framework's hook and the collective's launch, on the host, per bucket */
+            if (t->sc->train.bucket_overhead_s > 0)
+                sg_actor_sleep_for(t->sc->train.bucket_overhead_s);
             enum net_status st =
                     collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, q->size_B, NULL);
             trace_slice(t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
@@ -147,6 +150,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step);
     double busy0 = rec->busy_s[w->rank];
     int failed = 0;
+    if (t->sc->train.step_overhead_s > 0) sg_actor_sleep_for(t->sc->train.step_overhead_s);
     w->in_step = true; /* from the read on: a crash from here loses this batch */
     w->in_corrupt = corrupt;
     w->in_computed = false;
@@ -396,8 +400,9 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation)
     w->rank = rank;
     w->incarnation = incarnation;
     worker_amounts_release(&w->amt);
+    struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
     worker_amounts(t->j->cal, t->j->pf->models[rank], h, ts->dtype, ts->opt, t->j->m, ts->batch,
-                   &w->amt);
+                   &kc, &w->amt);
     /* semaphores of a previous incarnation are left alone: its actors may have died holding them */
     w->ready = sg_sem_init(0);
     w->done = sg_sem_init(0);

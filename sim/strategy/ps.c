@@ -289,6 +289,7 @@ static void worker_actor(int argc, char **argv)
         int it = w->next_it;
         double t0 = simgrid_get_clock(), busy0 = c->res->busy_s[w->rank];
         inject_step(&c->inj, it);
+        if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
         bool corrupt = read_batch(w, it);
         double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it);
         if (!pull_all(w, it, version)) inject_detected(&c->inj);
@@ -754,8 +755,9 @@ static void setup_workers(struct ps_ctx *c)
         struct ps_worker *w = &c->workers[r];
         w->c = c;
         w->rank = r;
+        struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
         worker_amounts(c->j->cal, c->pf->models[r], c->pf->gpus[r], ts->dtype, ts->opt, c->m,
-                       ts->batch, &w->amt);
+                       ts->batch, &kc, &w->amt);
         w->iter_end = xbt_new0(double, ts->steps);
         w->iter_busy = xbt_new0(double, ts->steps);
         w->iter_samples = xbt_new0(double, ts->steps);
