@@ -28,7 +28,8 @@ static void fill(struct run_record *r, bool ps)
                         &r->lost_steps, &r->checkpoints, &r->ckpt_B, &r->ckpt_overhead_s,
                         &r->max_detect_s, &r->max_recover_s, &r->steps, &r->throughput,
                         &r->goodput, &r->mean_step_s, &r->compute1_s, &r->efficiency,
-                        &r->idle_frac, &r->exposed_s};
+                        &r->idle_frac, &r->exposed_s, &r->compute_flops_s,
+                        &r->compute_peak_frac};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         *fields[i] = 101 + 7 * (double)i + 0.25;
     if (ps) {

@@ -194,6 +194,114 @@ START_TEST(test_slower_host_slows_compute)
 }
 END_TEST
 
+
+START_TEST(test_bucket_overhead)
+{
+    /* overlap off: the buckets go one after another after the backward, so a per-bucket cost
+     * h adds exactly buckets x h to the step (two buckets here: 2 h) */
+    const double layers[][2] = {{2e6, 2e9}, {8e6, 1e9}};
+    int P = 4, b = 16;
+    struct env e = env_of();
+    double h = 1e-3;
+    double want = 3 * 3e9 * b / e.R + ring_ar(&e, P, 32e6) + ring_ar(&e, P, 8e6) + 12 * 10e6 / e.M;
+    struct scenario sc = train_scenario(P, layers, 2, b, 16e6, false);
+    sc.train.bucket_overhead_s = h;
+    struct run_record res;
+    run(&sc, &res);
+    assert_steps(&res, want + 2 * h);
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* 25 layers of 1 MiB of FP32 gradients, overlap off, the default 5 us hook per bucket:
+ *   1 MiB buckets:  step = C + 25 (h + AR(1 MiB)) + U
+ *   25 MiB bucket:  step = C + h + AR(25 MiB) + U
+ * The bytes on the wire are the same; the small buckets pay 24 more hooks and 24 more rings of
+ * latency, 24 (h + 2 (P - 1) a): on this latency-bound network they cost more. */
+static void buckets_case(double bucket_B, int nbuckets)
+{
+    double layers[25][2];
+    for (int i = 0; i < 25; i++)
+        layers[i][0] = 262144, layers[i][1] = 1e8;
+    int P = 4, b = 8;
+    double h = 5e-6, S = 25 * 1048576.0;
+    struct env e = env_of();
+    struct scenario sc =
+            train_scenario(P, (const double (*)[2])layers, 25, b, bucket_B, false);
+    sc.train.bucket_overhead_s = h;
+    struct run_record res;
+    run(&sc, &res);
+    ck_assert_double_eq(res.nbuckets, nbuckets);
+    double C = 25 * 3 * 1e8 * b / e.R, U = 12 * 25 * 262144.0 / e.M;
+    assert_steps(&res, C + nbuckets * (h + ring_ar(&e, P, S / nbuckets)) + U);
+    double small = 25 * (h + ring_ar(&e, P, S / 25)), large = h + ring_ar(&e, P, S);
+    ck_assert(small - large >= 24 * (h + 2 * (P - 1) * e.a) * (1 - 1e-9));
+    run_release(&res);
+    scenario_release(&sc);
+}
+
+START_TEST(test_small_buckets)
+{
+    buckets_case(1048576.0, 25);
+}
+END_TEST
+
+START_TEST(test_large_bucket)
+{
+    buckets_case(25 * 1048576.0, 1);
+}
+END_TEST
+
+START_TEST(test_step_overhead)
+{
+    /* one GPU: the step is the host's overhead, then the compute */
+    const double layers[][2] = {{1e6, 1e9}};
+    struct env e = env_of();
+    struct scenario sc = train_scenario(1, layers, 1, 32, 25e6, true);
+    sc.train.step_overhead_s = 2e-3;
+    struct run_record res;
+    run(&sc, &res);
+    assert_steps(&res, 2e-3 + 3 * 1e9 * 32 / e.R + 12 * 1e6 / e.M);
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* A layer with kernels (as presets have): a GEMM of M x K by K x (n x batch) runs at
+ * max(2 M N K / R, (M K + K N + M N) 4 B / M_bw, launch), a memory-bound kernel at
+ * max(bytes x batch / M_bw, launch); its backward is two GEMMs of the same FLOPs (the input and
+ * the weight gradients) and the kernel's backward passes. */
+START_TEST(test_kernel_roofline)
+{
+    struct env e = env_of(); /* R = FP32 peak x 0.78, M = bandwidth x 0.92: the defaults */
+    struct scenario sc = train_scenario(1, NULL, 0, 64, 25e6, true);
+    struct model *m = &sc.model.explicit_;
+    double gm = 4096, gn = 1, gk = 4096, elems = 4096, launch = 5e-6, b = 64;
+    model_add(m, "dense+act", gm * gk, 2 * gm * gn * gk, -1, 0);
+    model_add_gemm(m, gm, gn, gk, false);
+    model_add_memk(m, KC_ACT, elems, 4, 2, 3);
+    sc.train.kernel_launch_s = launch;
+    struct run_record res;
+    run(&sc, &res);
+    double N = gn * b, flops = 2 * gm * N * gk, bytes = (gm * gk + gk * N + gm * N) * 4;
+    double gemm = fmax(fmax(flops / e.R, bytes / e.M), launch);
+    /* backward: the input gradient (K x M by M x N) and the weight gradient (M x N by N x K)
+     * move the same three matrices' sizes, in other shapes */
+    double wbytes = (gm * N + N * gk + gm * gk) * 4;
+    double dgrad = fmax(fmax(flops / e.R, bytes / e.M), launch);
+    double wgrad = fmax(fmax(flops / e.R, wbytes / e.M), launch);
+    double act_f = fmax(elems * 4 * 2 * b / e.M, launch), act_b = fmax(elems * 4 * 3 * b / e.M, launch);
+    double update = 12 * gm * gk / e.M;
+    assert_steps(&res, gemm + act_f + dgrad + wgrad + act_b + update);
+    /* the breakdown: the GEMMs' rate is their FLOPs over their time */
+    ck_assert_double_eq_tol(res.kclass_flops[KC_GEMM], 3 * flops, 1e-3 * flops);
+    ck_assert_double_eq_tol(res.kclass_s[KC_GEMM], gemm + dgrad + wgrad, 1e-12);
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
     Suite *s = suite_create("train");
@@ -205,6 +313,11 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_single_gpu_is_compute);
     tcase_add_test(tc, test_memory_boundary);
     tcase_add_test(tc, test_slower_host_slows_compute);
+    tcase_add_test(tc, test_bucket_overhead);
+    tcase_add_test(tc, test_small_buckets);
+    tcase_add_test(tc, test_large_bucket);
+    tcase_add_test(tc, test_step_overhead);
+    tcase_add_test(tc, test_kernel_roofline);
     suite_add_tcase(s, tc);
     return s;
 }

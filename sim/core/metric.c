@@ -19,6 +19,8 @@ GET(mean_step_s, r->mean_step_s)
 GET(throughput, r->throughput)
 GET(one_gpu_step_s, r->compute1_s)
 GET(efficiency, r->efficiency)
+GET(compute_tflops, r->compute_flops_s / 1e12)
+GET(compute_peak_fraction, r->compute_peak_frac)
 GET(exposed_s, r->exposed_s)
 GET(idle_fraction, r->idle_frac)
 GET(goodput, r->goodput)
@@ -90,6 +92,12 @@ static const struct metric metrics[] = {
         {"efficiency", "1", "throughput / (workers x batch / one_gpu_step_s)", METRIC_ALL,
          "1-GPU step", ": scaling efficiency %.1f%%", 100, NULL, NULL, "eff", 5, 10, 4,
          get_efficiency, NULL},
+        {"compute_tflops", "TFLOP/s",
+         "effective compute rate of a GPU: the FLOPs of a step / its mean compute time", METRIC_ALL,
+         "compute", "%.1f TFLOP/s per GPU", 1, NULL, NULL, NULL, 0, 0, 0, get_compute_tflops, NULL},
+        {"compute_peak_fraction", "1", "compute_tflops / the GPU's dense peak for the dtype",
+         METRIC_ALL, "compute", ", %.1f%% of the dtype's peak", 100, NULL, NULL, NULL, 0, 0, 0,
+         get_compute_peak_fraction, NULL},
         {"exposed_s", "s", "mean over step rows of the step time not covered by compute",
          METRIC_ALL, "exposed", "%.3f ms per step not covered by compute", 1000, NULL, NULL,
          "exposed_ms", 6, 12, 3, get_exposed_s, NULL},

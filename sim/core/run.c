@@ -125,6 +125,8 @@ void run_finish(struct run_record *r)
     double one_gpu = r->compute1_s > 0 ? r->batch / r->compute1_s : 0;
     r->efficiency = one_gpu > 0 ? r->throughput / (r->workers * one_gpu) : 0;
     r->idle_frac = T > 0 && r->workers > 0 ? fmin(1, fmax(0, 1 - busy / (r->workers * T))) : 0;
+    r->compute_flops_s = r->compute1_s > 0 ? r->step_flops / r->compute1_s : 0;
+    r->compute_peak_frac = r->peak_flops > 0 ? r->compute_flops_s / r->peak_flops : 0;
 }
 
 bool run_identities_hold(const struct run_record *r)

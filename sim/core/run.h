@@ -58,7 +58,8 @@ struct shard_report {
 
 struct trace;
 
-#define RUN_CONFIG 8 /* configuration entries a strategy records */
+#define RUN_CONFIG   8 /* configuration entries a strategy records */
+#define RUN_KCLASSES 8 /* kernel classes of the compute breakdown */
 
 /* One entry of a run's configuration, for the JSON: a key and its value as a JSON literal. */
 struct run_config {
@@ -87,6 +88,15 @@ struct run_record {
     double class_B[RUN_CLASSES]; /* bytes carried per link class */
     double failures;             /* collectives that ended in a timeout or failure */
     struct memory_need mem;      /* memory per GPU */
+    /* compute of one step of rank 0 on an unloaded GPU, by kernel class */
+    size_t nkclasses;
+    char kclass_name[RUN_KCLASSES][12];
+    double kclass_s[RUN_KCLASSES];     /* seconds */
+    double kclass_flops[RUN_KCLASSES]; /* FLOPs (GEMMs) */
+    double kclass_bytes[RUN_KCLASSES]; /* bytes moved (memory-bound kernels) */
+    double step_flops;                 /* FLOPs of one worker's step */
+    double peak_flops;                 /* rank 0's GPU: dense peak of the dtype */
+    double peak_mem_Bps;               /* ... and memory bandwidth */
     /* parameter server */
     int nshards;                 /* K, 0 for other strategies */
     struct shard_report *shards; /* K shards */
@@ -120,6 +130,8 @@ struct run_record {
     /* derived by run_finish */
     double steps; /* step rows */
     double throughput, goodput, mean_step_s, compute1_s, efficiency, idle_frac, exposed_s;
+    double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
+    double compute_peak_frac; /* that / peak_flops */
     struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
 };
 

@@ -1133,6 +1133,7 @@ void scenario_build_model(const struct scenario *sc, struct model *m)
     for (size_t i = 0; i < ms->explicit_.nlayers; i++) {
         const struct layer *l = &ms->explicit_.layers[i];
         model_add(m, l->name, l->params, l->fwd_flops, l->bwd_flops, l->act_B);
+        m->layers[m->nlayers - 1] = *l; /* with its GEMM shape and kernels, if any */
     }
 }
 

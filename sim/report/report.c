@@ -22,9 +22,33 @@ static void print_steps(const struct run_record *rec, FILE *out)
     }
 }
 
+/* The compute breakdown: each kernel class's share of a step's compute and its rate against
+ * the GPU's roofline (tensor FLOP/s for GEMMs, memory bandwidth for the others). */
+static void print_kernels(const struct run_record *rec, FILE *out)
+{
+    double total = 0;
+    for (size_t i = 0; i < rec->nkclasses; i++)
+        total += rec->kclass_s[i];
+    if (total <= 0) return;
+    fprintf(out, "#   kernel time     ");
+    for (size_t i = 0, n = 0; i < rec->nkclasses; i++) {
+        double t = rec->kclass_s[i];
+        if (t <= 0) continue;
+        fprintf(out, "%s %s %.1f%%", n++ ? "," : "", rec->kclass_name[i], 100 * t / total);
+        if (rec->kclass_flops[i] > 0)
+            fprintf(out, " (%.1f TFLOP/s, %.0f%% of peak)", rec->kclass_flops[i] / t / 1e12,
+                    rec->peak_flops > 0 ? 100 * rec->kclass_flops[i] / t / rec->peak_flops : 0);
+        else if (rec->kclass_bytes[i] > 0)
+            fprintf(out, " (%.0f GB/s, %.0f%% of bandwidth)", rec->kclass_bytes[i] / t / 1e9,
+                    100 * rec->kclass_bytes[i] / t / rec->peak_mem_Bps);
+    }
+    fputc('\n', out);
+}
+
 /* Lines of the summary that are lists rather than one metric each. */
 static void extras_after(const char *label, const struct run_record *rec, FILE *out)
 {
+    if (strcmp(label, "compute") == 0) print_kernels(rec, out);
     if (strcmp(label, "messages") == 0)
         for (size_t i = 0; i < rec->nclasses; i++)
             fprintf(out, "#   bytes on %-10s %.0f B\n", rec->class_name[i], rec->class_B[i]);
@@ -194,9 +218,10 @@ static void json_events(const struct run_record *rec, FILE *out)
         if (e->kind != RUN_STEP) continue;
         fprintf(out,
                 "%s\n    {\"step\": %d, \"t_s\": %.9g, \"time_s\": %.9g, \"compute_s\": %.9g, "
-                "\"exposed_s\": %.9g, \"samples\": %.9g, \"workers\": %d}",
+                "\"exposed_s\": %.9g, \"samples\": %.9g, \"workers\": %d, \"tflops\": %.9g}",
                 first ? "" : ",", e->step, e->t_s, e->time_s, e->compute_s, run_step_exposed(e),
-                e->samples, e->workers);
+                e->samples, e->workers,
+                e->compute_s > 0 ? rec->step_flops / e->compute_s / 1e12 : 0);
         first = false;
     }
     fprintf(out, "\n  ],\n  \"events\": [");
@@ -215,8 +240,19 @@ static void json_events(const struct run_record *rec, FILE *out)
     fprintf(out, "\n  ],\n");
 }
 
+static void json_kernels(const struct run_record *rec, FILE *out)
+{
+    fprintf(out, ",\n    \"kernel_classes\": {");
+    for (size_t i = 0; i < rec->nkclasses; i++)
+        fprintf(out, "%s\"%s\": {\"time_s\": %.9g, \"flops\": %.9g, \"bytes\": %.9g}",
+                i ? ", " : "", rec->kclass_name[i], rec->kclass_s[i], rec->kclass_flops[i],
+                rec->kclass_bytes[i]);
+    fprintf(out, "}");
+}
+
 static void json_lists(const struct run_record *rec, FILE *out)
 {
+    json_kernels(rec, out);
     fprintf(out, ",\n    \"bytes_per_link_class\": {");
     for (size_t i = 0; i < rec->nclasses; i++) {
         fprintf(out, "%s", i ? ", " : "");

@@ -93,7 +93,7 @@ static void comm_actor(int argc, char **argv)
             struct ar_world *aw = world_of(q->ms);
             double t0 = simgrid_get_clock();
             /* the framework's hook and the collective's launch, on the host, per bucket */
-            if (t->sc->train.bucket_overhead_s > 0)
+            if (t->sc->train.bucket_overhead_s > 0 && aw->world.nranks > 1) /* alone: no DDP */
                 sg_actor_sleep_for(t->sc->train.bucket_overhead_s);
             enum net_status st =
                     collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, q->size_B, NULL);
@@ -530,6 +530,7 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     for (size_t b = 0; b < t.nbuckets; b++)
         rec->grad_B += t.bucket_B[b];
     rec->mem = model_memory(j->m, ts->dtype, ts->opt, ts->batch);
+    job_record_compute(rec, &t.workers[0].amt, j->pf->models[0], ts->dtype);
     rec->steps_completed = t.max_committed;
     int alive = 0; /* members of the last membership whose host is up */
     for (int i = 0; !t.z.aborted && i < t.z.cur->n; i++)

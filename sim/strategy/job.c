@@ -98,6 +98,23 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
     return check_crashes(j, err);
 }
 
+void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
+                        const struct gpu_model *gpu, enum gpu_dtype dtype)
+{
+    rec->nkclasses = 0;
+    rec->step_flops = 0;
+    for (int i = 0; i < WORKER_CLASSES && i < RUN_KCLASSES; i++) {
+        snprintf(rec->kclass_name[i], sizeof rec->kclass_name[i], "%s", worker_class_name(i));
+        rec->kclass_s[i] = a->class_s[i];
+        rec->kclass_flops[i] = a->class_flops[i];
+        rec->kclass_bytes[i] = a->class_bytes[i];
+        rec->step_flops += a->class_flops[i];
+        rec->nkclasses++;
+    }
+    rec->peak_flops = gpu->peak_flops[dtype];
+    rec->peak_mem_Bps = gpu->mem_bw_Bps;
+}
+
 void job_finish(struct run_record *rec, const struct traffic *traffic)
 {
     rec->messages = traffic_messages(traffic);

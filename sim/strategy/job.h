@@ -42,6 +42,11 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err);
  * checkpoints run there; job_check refuses a plan that crashes it. */
 sg_host_t job_store_host(const struct job *j);
 
+/* The compute breakdown of rank 0 (its amounts for one batch, on `gpu` in `dtype`) into the
+ * record. */
+void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
+                        const struct gpu_model *gpu, enum gpu_dtype dtype);
+
 /* After simgrid_run: the traffic's totals and classes into the record, the events log's faults,
  * recoveries and checkpoints as trace instants, and run_finish. */
 void job_finish(struct run_record *rec, const struct traffic *traffic);

@@ -864,6 +864,7 @@ static void results(struct ps_ctx *c)
     }
     res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
     res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
+    job_record_compute(res, &c->workers[0].amt, c->pf->models[0], ts->dtype);
     /* sync: every version reached; async: the versions are updates, and a job with at least one
      * worker through all its steps has trained */
     bool short_of = ts->ps.mode == PS_SYNC && res->steps_completed < ts->steps;
