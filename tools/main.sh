@@ -3,7 +3,7 @@
 # (ResNet-50 on two 8 x H100 nodes with NCCL all-reduce), then draw three plots into out/:
 #   ps-vs-ring.png  parameter server (1 shard, 8 shards) vs NCCL all-reduce, 1 to 64 A100s
 #   scaling.png     NCCL all-reduce scaling, 1 to 64 GPUs of the shipped 32 x 8 H100 fat-tree
-#   staleness.png   asynchronous parameter server against the staleness bound
+#   staleness.png   asynchronous parameter server against the staleness bound (drop, bounded)
 #   faults.png      throughput over time through a crash, a partition and a straggler
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +23,8 @@ sweep scenarios/ps-vs-ring.xml --set training.strategy=allreduce \
     --set training.gpus=$gpus -o out/ring.txt
 sweep scenarios/scaling.xml --set training.gpus=$gpus -o out/scaling.txt
 sweep scenarios/staleness.xml --set ps.staleness=0,1,2,4,8,16 -o out/staleness.txt
+sweep scenarios/staleness.xml --set ps.consistency=bounded --set ps.staleness=0,1,2,4,8,16 \
+    -o out/staleness-bounded.txt
 
 build/dmlsim run scenarios/faults.xml --csv out/faults.csv |
     grep -E '^# *(steps committed|detect|checkpoints|goodput|gradients .*computed|samples .*read|accounting|expect)'
@@ -32,7 +34,8 @@ gnuplot -e "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='8'; ou
     plots/ps-vs-ring.gp
 gnuplot -e "in='out/scaling.txt'; out='out/scaling.png'; name='ResNet-50, NCCL all-reduce, H100 fat-tree'" \
     plots/scaling.gp
-gnuplot -e "in='out/staleness.txt'; out='out/staleness.png'" plots/staleness.gp
+gnuplot -e "in='out/staleness.txt'; bd='out/staleness-bounded.txt'; out='out/staleness.png'" \
+    plots/staleness.gp
 gnuplot -e "in='out/faults.csv'; out='out/faults.png'; name='ResNet-50 on 16 A100: crash, partition, straggler'" \
     plots/faults.gp
 echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png out/faults.png (data: out/)"

@@ -629,6 +629,13 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     }
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "staleness", 0, 1000000, 0, &v), out);
     ps->staleness = (int)v;
+    a = attr_dup(n, "consistency");
+    ps->bounded = a && strcmp(a, "bounded") == 0;
+    free(a);
+    if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"consistency")) {
+        rc = fail_at(r, n, "<ps consistency>: only meaningful with mode=\"async\"");
+        goto out;
+    }
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "backup-workers", 0, 1L << 20, 0, &v), out);
     ps->backup = (int)v;
 out:

@@ -102,6 +102,8 @@ struct ps_spec {
     bool split_bytes;  /* even split by bytes (else whole layers round-robin) */
     enum ps_mode mode; /* sync or async */
     int staleness;     /* async: largest accepted version lag tau */
+    bool bounded;      /* async: bounded delay (a worker waits so that its lag stays within tau;
+                          Li et al. OSDI'14), else drop-and-refetch */
     int backup;        /* sync: backup workers b (quorum P - b) */
     bool coordinator;  /* a global version coordinator actor */
     int line;          /* line of <ps>, or of <training> when absent */

@@ -78,6 +78,8 @@ struct ps_worker {
     double *iter_tc;                       /* per iteration: when its compute started */
     double *iter_samples;                  /* per iteration: samples it computed gradients for */
     int next_it;                           /* the iteration it is at (kept across restarts) */
+    int cap;                               /* iterations the per-iteration arrays hold */
+    bool active;                           /* running and not through its iterations */
     int incarnation;                       /* restarts of its host */
     bool in_step, in_corrupt, in_computed; /* where a crash caught it */
     int delivered;                         /* slices of this iteration its shards' ports received */
@@ -104,6 +106,10 @@ struct ps_ctx {
     sg_host_t coord_host; /* coordinator's host, or NULL */
     int workers_done;     /* workers that finished every iteration */
     int running;          /* worker actors alive now */
+    int budget;           /* async: iterations left to hand out (P x steps in all) */
+    int *progress;        /* bounded delay: per worker, iterations finished */
+    bool *bd_waiting;     /* bounded delay: per worker, waiting for the others */
+    sg_sem_t *bd_wake;    /* bounded delay: per worker, released to look again */
 };
 
 static sg_mailbox_t mbox(const char *fmt, int a, int b)
@@ -158,6 +164,8 @@ static void drop_slice(struct ps_ctx *c, double *counter)
     c->res->dropped_samples += (double)c->sc->train.batch / c->K;
 }
 
+static void bounded_notify(struct ps_ctx *c);
+
 /* A worker killed by a crash: slices computed but not delivered are lost; a batch read but not
  * computed will be read again. */
 static void on_worker_exit(int failed, void *data)
@@ -165,6 +173,8 @@ static void on_worker_exit(int failed, void *data)
     struct ps_worker *w = data;
     struct ps_ctx *c = w->c;
     c->running--;
+    w->active = false; /* a dead worker holds no one back */
+    bounded_notify(c);
     if (!failed || !w->in_step) return;
     if (w->in_computed) /* what its shards did not receive (the ports count receipts) */
         lose_slices(c, c->K - w->delivered);
@@ -270,6 +280,62 @@ static bool read_batch(struct ps_worker *w, int it)
     return corrupt;
 }
 
+/* Room for iteration `it` in the worker's per-iteration arrays (async workers do as many as the
+ * budget lets them). */
+static void ensure_iteration(struct ps_worker *w, int it)
+{
+    if (it < w->cap) return;
+    int cap = 2 * w->cap > it + 1 ? 2 * w->cap : it + 1;
+    double **arrays[] = {&w->iter_end, &w->iter_busy, &w->iter_tc, &w->iter_samples};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        *arrays[i] = xbt_realloc(*arrays[i], (size_t)cap * sizeof(double));
+        memset(*arrays[i] + w->cap, 0, (size_t)(cap - w->cap) * sizeof(double));
+    }
+    w->cap = cap;
+}
+
+/* The worker's next iteration, or false when it is through: sync, its `steps`; async, while the
+ * run's budget of P x steps iterations lasts (a fast worker does more than a slow one). */
+static bool next_iteration(struct ps_worker *w)
+{
+    struct ps_ctx *c = w->c;
+    if (c->sc->train.ps.mode == PS_SYNC) return w->next_it < c->sc->train.steps;
+    if (c->budget <= 0) return false;
+    c->budget--;
+    ensure_iteration(w, w->next_it);
+    return true;
+}
+
+/* Bounded delay (Li et al., OSDI'14, section 3.5): iteration t starts only when every iteration
+ * before t - tau of every active worker has finished; waiting is idle. A deadline keeps a dead
+ * worker from blocking the others forever. */
+static void bounded_wait(struct ps_worker *w, int t)
+{
+    struct ps_ctx *c = w->c;
+    int need = t - c->sc->train.ps.staleness;
+    double end = simgrid_get_clock() + c->sc->train.timeout_s, t0 = simgrid_get_clock();
+    for (;;) {
+        bool ready = true;
+        for (int r = 0; r < c->P && ready; r++)
+            ready = !c->workers[r].active || c->progress[r] >= need;
+        if (ready || simgrid_get_clock() >= end) break;
+        c->bd_waiting[w->rank] = true;
+        sg_sem_acquire_timeout(c->bd_wake[w->rank], end - simgrid_get_clock());
+        c->bd_waiting[w->rank] = false;
+    }
+    trace_slice(c->res->trace, w->rank, "wait", t0, simgrid_get_clock());
+}
+
+/* A worker finished an iteration, or stopped: the waiting ones look again. */
+static void bounded_notify(struct ps_ctx *c)
+{
+    for (int r = 0; c->bd_waiting && r < c->P; r++)
+        if (c->bd_waiting[r]) {
+            c->bd_waiting[r] = false;
+            sg_sem_release(c->bd_wake[r]);
+        }
+}
+
 static void worker_actor(int argc, char **argv)
 {
     (void)argc;
@@ -284,9 +350,12 @@ static void worker_actor(int argc, char **argv)
     for (size_t l = 0; l < c->m->nlayers; l++)
         work += w->amt.fwd[l] + w->amt.bwd[l];
     c->running++;
+    w->active = true;
     sg_actor_on_exit(on_worker_exit, w);
-    for (; w->next_it < ts->steps; w->next_it++) {
+    bool bounded = ts->ps.mode == PS_ASYNC && ts->ps.bounded;
+    for (; next_iteration(w); w->next_it++) {
         int it = w->next_it;
+        if (bounded) bounded_wait(w, it);
         double t0 = simgrid_get_clock(), busy0 = c->res->busy_s[w->rank];
         inject_step(&c->inj, it);
         if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
@@ -306,7 +375,11 @@ static void worker_actor(int argc, char **argv)
         }
         w->iter_end[it] = simgrid_get_clock();
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
+        if (c->progress) c->progress[w->rank] = it + 1;
+        bounded_notify(c);
     }
+    w->active = false;
+    bounded_notify(c);
     w->end_s = simgrid_get_clock();
     if (++c->workers_done == c->P) inject_finish(&c->inj);
     free(comms);
@@ -473,7 +546,9 @@ static void shard_actor(int argc, char **argv)
         for (;;) { /* a daemon: the run ends with the workers */
             struct push_rec *rec = take(s, -1);
             int lag = s->version - rec->version;
-            rec->accepted = lag >= 0 && lag <= ps->staleness;
+            /* bounded delay keeps the lag within tau iterations by making workers wait, so every
+             * push is applied (its lag in versions is recorded); drop: only within tau versions */
+            rec->accepted = lag >= 0 && (ps->bounded || lag <= ps->staleness);
             if (rec->accepted) {
                 record_applied(c, s, lag);
                 advance(s, true);
@@ -554,7 +629,9 @@ static void ps_restarted(void *ctx, sg_host_t h)
             start_shard(c, &c->shards[k]);
         }
     for (int r = 0; r < c->P; r++)
-        if (c->pf->gpus[r] == h && c->workers[r].next_it < c->sc->train.steps)
+        if (c->pf->gpus[r] == h && (c->sc->train.ps.mode == PS_ASYNC ? c->budget > 0
+                                                                      : c->workers[r].next_it <
+                                                                                c->sc->train.steps))
             start("worker-%d.%d", r, ++c->workers[r].incarnation, h, worker_actor, &c->workers[r],
                   false);
 }
@@ -762,12 +839,19 @@ static void setup_workers(struct ps_ctx *c)
         w->iter_busy = xbt_new0(double, ts->steps);
         w->iter_samples = xbt_new0(double, ts->steps);
         w->iter_tc = xbt_new0(double, ts->steps);
+        w->cap = ts->steps;
         start("worker-%d.%d", r, 0, c->pf->gpus[r], worker_actor, w, false);
     }
 }
 
 /* When row s ends (< 0: there is none). Sync: when every shard has reached version s + 1;
  * async: when every worker that did its iteration s has finished it. */
+/* Did worker w finish its iteration s? */
+static bool did(const struct ps_worker *w, int s)
+{
+    return s < w->cap && w->iter_end[s] > 0;
+}
+
 static double row_end(const struct ps_ctx *c, int s)
 {
     double t = 0;
@@ -780,7 +864,7 @@ static double row_end(const struct ps_ctx *c, int s)
     }
     t = -1;
     for (int r = 0; r < c->P; r++)
-        if (c->workers[r].iter_end[s] > 0) t = fmax(t, c->workers[r].iter_end[s]);
+        if (did(&c->workers[r], s)) t = fmax(t, c->workers[r].iter_end[s]);
     return t;
 }
 
@@ -798,7 +882,7 @@ static double row_compute(const struct ps_ctx *c, int s, int *done)
     double *v = xbt_new(double, c->P);
     int n = 0;
     for (int r = 0; r < c->P; r++)
-        if (c->workers[r].iter_end[s] > 0) v[n++] = c->workers[r].iter_busy[s];
+        if (did(&c->workers[r], s)) v[n++] = c->workers[r].iter_busy[s];
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     int q = c->sc->train.ps.mode == PS_SYNC && c->quorum < n ? c->quorum : n;
     double compute = n > 0 ? v[q - 1] : 0;
@@ -807,26 +891,24 @@ static double row_compute(const struct ps_ctx *c, int s, int *done)
     return compute;
 }
 
-/* The step rows, then the run time (the last row's end). A row's samples are those the workers
- * computed gradients for in iteration s, whatever the shards did with them, if the compute ended
- * within the run (a backup worker's iteration that ends later is not counted), and its workers
- * those whose compute that is. */
-static void step_rows(struct ps_ctx *c)
+/* Sync rows: step s ends when every shard has reached version s + 1. A row's samples are those
+ * the workers computed gradients for in iteration s if that compute ended within the run (a
+ * backup worker's iteration that ends later is not counted), and its workers those whose compute
+ * that is. The run time is the last row's end. */
+static void sync_rows(struct ps_ctx *c)
 {
-    const struct train_spec *ts = &c->sc->train;
     int rows = 0;
-    double T = 0;
-    while (rows < ts->steps && row_end(c, rows) >= 0)
+    double T = 0, prev = 0;
+    while (rows < c->sc->train.steps && row_end(c, rows) >= 0)
         T = fmax(T, row_end(c, rows++));
     c->res->total_s = T;
-    double prev = 0;
     for (int s = 0; s < rows; s++) {
         double t = fmax(prev, row_end(c, s)), samples = 0;
-        int done = 0, did;
-        double compute = row_compute(c, s, &did);
+        int done = 0, went;
+        double compute = row_compute(c, s, &went);
         for (int r = 0; r < c->P; r++) {
             const struct ps_worker *w = &c->workers[r];
-            if (w->iter_end[s] > 0 && w->iter_tc[s] + w->iter_busy[s] <= T) {
+            if (did(w, s) && w->iter_tc[s] + w->iter_busy[s] <= T) {
                 samples += w->iter_samples[s];
                 done++;
             }
@@ -834,6 +916,58 @@ static void step_rows(struct ps_ctx *c)
         run_step_add(c->res, t, s + 1, t - prev, compute, samples, done);
         prev = t;
     }
+}
+
+struct finished {
+    double end_s, busy_s, samples;
+    int rank;
+};
+
+static int by_end(const void *x, const void *y)
+{
+    const struct finished *a = x, *b = y;
+    if (a->end_s != b->end_s) return a->end_s < b->end_s ? -1 : 1;
+    return a->rank - b->rank;
+}
+
+/* Async rows: the run's iterations in the order they finished, P at a time (workers do different
+ * numbers of them: the budget goes to whoever is free), so a row is as much work as one round
+ * of every worker; the last row holds what is left. A row's compute is the slowest of its
+ * iterations' computes, its workers the distinct workers in it. */
+static void async_rows(struct ps_ctx *c)
+{
+    size_t n = 0;
+    for (int r = 0; r < c->P; r++)
+        for (int it = 0; it < c->workers[r].cap; it++)
+            n += did(&c->workers[r], it);
+    struct finished *f = xbt_new0(struct finished, n ? n : 1);
+    n = 0;
+    for (int r = 0; r < c->P; r++)
+        for (int it = 0; it < c->workers[r].cap; it++)
+            if (did(&c->workers[r], it))
+                f[n++] = (struct finished){c->workers[r].iter_end[it], c->workers[r].iter_busy[it],
+                                           c->workers[r].iter_samples[it], r};
+    qsort(f, n, sizeof *f, by_end);
+    double prev = 0;
+    bool *in = xbt_new0(bool, c->P);
+    for (size_t i = 0, row = 0; i < n; row++) {
+        double samples = 0, compute = 0;
+        int workers = 0;
+        memset(in, 0, (size_t)c->P * sizeof *in);
+        size_t end = i + (size_t)c->P < n ? i + (size_t)c->P : n;
+        for (; i < end; i++) {
+            samples += f[i].samples;
+            compute = fmax(compute, f[i].busy_s);
+            workers += !in[f[i].rank];
+            in[f[i].rank] = true;
+        }
+        double t = f[end - 1].end_s;
+        run_step_add(c->res, t, (int)row + 1, t - prev, compute, samples, workers);
+        prev = t;
+        c->res->total_s = t;
+    }
+    free(in);
+    free(f);
 }
 
 /* What the run leaves in the record, besides the rows. */
@@ -857,8 +991,8 @@ static void results(struct ps_ctx *c)
     for (int r = 0; r < c->P; r++) {
         const struct ps_worker *w = &c->workers[r];
         res->busy_s[r] = 0;
-        for (int it = 0; it < ts->steps; it++)
-            if (w->iter_end[it] > 0)
+        for (int it = 0; it < w->cap; it++)
+            if (did(w, it))
                 res->busy_s[r] += fmax(0, fmin(w->iter_tc[it] + w->iter_busy[it], res->total_s) -
                                                   w->iter_tc[it]);
     }
@@ -899,6 +1033,11 @@ static void teardown(struct ps_ctx *c)
     }
     inject_release(&c->inj);
     traffic_free(c->traffic);
+    for (int r = 0; c->bd_wake && r < c->P; r++)
+        sg_sem_destroy(c->bd_wake[r]);
+    free(c->bd_wake);
+    free(c->bd_waiting);
+    free(c->progress);
     free(c->workers);
     free(c->ports);
     free(c->shards);
@@ -919,6 +1058,7 @@ void ps_run(const struct job *j, struct run_record *res)
     run_config_num(res, ts->ps.mode == PS_SYNC ? "backup_workers" : "staleness_bound", "%d",
                    ts->ps.mode == PS_SYNC ? ts->ps.backup : ts->ps.staleness);
     run_config_num(res, "coordinator", "%s", ts->ps.coordinator ? "true" : "false");
+    if (ts->ps.mode == PS_ASYNC) run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
     res->coordinator = ts->ps.coordinator;
     res->first_push_s = xbt_new0(double, c.P);
     c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;
@@ -926,6 +1066,14 @@ void ps_run(const struct job *j, struct run_record *res)
     res->global_batch = (double)(ts->ps.mode == PS_SYNC ? c.quorum : c.P) * ts->batch;
     c.total_versions = ts->ps.mode == PS_SYNC ? ts->steps : (double)c.P * ts->steps;
     c.traffic = traffic_new();
+    c.budget = c.P * ts->steps;
+    if (ts->ps.mode == PS_ASYNC && ts->ps.bounded) {
+        c.progress = xbt_new0(int, c.P);
+        c.bd_waiting = xbt_new0(bool, c.P);
+        c.bd_wake = xbt_new0(sg_sem_t, c.P);
+        for (int r = 0; r < c.P; r++)
+            c.bd_wake[r] = sg_sem_init(0);
+    }
     if (ts->trace) {
         res->trace = trace_new();
         trace_tracks(&c);
@@ -944,7 +1092,10 @@ void ps_run(const struct job *j, struct run_record *res)
     inject_start(&c.inj);
     simgrid_run();
 
-    step_rows(&c);
+    if (ts->ps.mode == PS_SYNC)
+        sync_rows(&c);
+    else
+        async_rows(&c);
     results(&c);
     version_spread(&c, res->total_s);
     job_finish(res, c.traffic);
