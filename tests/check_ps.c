@@ -104,6 +104,32 @@ START_TEST(test_sync_step)
 }
 END_TEST
 
+/* The same with gRPC over TCP (catalog.h): each end of every message spends msg + bytes x byte
+ * of CPU time, and a GPU-side tensor is copied through host memory at copy_Bps. The parameters'
+ * serialisation (port), their deserialisation and copy in (worker), the gradient's copy out and
+ * serialisation (worker) and its deserialisation (port) are on the step's path; the requests
+ * hide under the update. Closed form: sync step + 4 (msg + S byte) + 2 S / copy. */
+START_TEST(test_sync_step_grpc)
+{
+    int N = 4, b = 8;
+    double params = 2e6, f = 2e9, S = params * 4;
+    struct env e = star_env();
+    const struct transport *tp = catalog_transport("grpc-tcp");
+    struct scenario sc = ps_scenario(N, 1, params, f, b, 4);
+    sc.train.ps.transport = tp;
+    struct run_record res;
+    run(&sc, &res);
+    double pull = e.a + N * S / e.B, push = pull, C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
+    double sw = 4 * (tp->msg_s + S * tp->byte_s) + 2 * S / tp->copy_Bps;
+    ck_assert(U > e.a + 2 * tp->msg_s); /* the next request still hides under the update */
+    for (int s = 1; s < (int)res.steps; s++)
+        test_assert_rel(test_step(&res, s)->time_s, pull + C + push + U + sw, 1e-3,
+                        "sync step over grpc-tcp");
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 static struct scenario straggler(void)
 {
     struct scenario sc;
@@ -230,6 +256,7 @@ static Suite *ps_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_push_phase, 0, sizeof shard_cases / sizeof shard_cases[0]);
     tcase_add_test(tc, test_sync_step);
+    tcase_add_test(tc, test_sync_step_grpc);
     tcase_add_test(tc, test_backup_worker);
     tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
     tcase_add_test(tc, test_coordinator);

@@ -92,6 +92,21 @@ struct gpu_model {
     150e-9 /* NVIDIA Quantum-2 QM9700: "under 150 ns port-to-port", \
               router-switch.com QM9700 vs SN5400 review */
 
+/* The software path of a parameter server's messages: CPU time on each end of every message
+ * (serialisation, RPC), per message and per byte, and the copy between GPU and host memory a
+ * GPU-side tensor needs (0: none, the NIC reads GPU memory). */
+struct transport {
+    const char *name; /* "grpc-tcp", "rdma", "ideal" */
+    double msg_s;     /* CPU time per message, on each end */
+    double byte_s;    /* CPU time per byte, on each end */
+    double copy_Bps;  /* GPU <-> host copy rate for a GPU-side tensor; 0: no copy */
+    const char *source;
+};
+
+/* The transport called `name`, or NULL; "a, b, c": every name. */
+const struct transport *catalog_transport(const char *name);
+const char *catalog_transport_names(void);
+
 /* Looks a class or GPU up by catalog name; NULL if unknown. */
 const struct link_class *catalog_link(const char *name);
 const struct gpu_model *catalog_gpu(const char *name);

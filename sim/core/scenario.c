@@ -632,6 +632,15 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     a = attr_dup(n, "consistency");
     ps->bounded = a && strcmp(a, "bounded") == 0;
     free(a);
+    a = attr_dup(n, "transport");
+    ps->transport = catalog_transport(a ? a : "ideal");
+    if (ps->transport == NULL) {
+        rc = fail_at(r, n, "<ps transport=\"%s\">: unknown; expected one of: %s", a,
+                     catalog_transport_names());
+        free(a);
+        goto out;
+    }
+    free(a);
     if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"consistency")) {
         rc = fail_at(r, n, "<ps consistency>: only meaningful with mode=\"async\"");
         goto out;

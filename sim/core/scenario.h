@@ -106,6 +106,7 @@ struct ps_spec {
                           Li et al. OSDI'14), else drop-and-refetch */
     int backup;        /* sync: backup workers b (quorum P - b) */
     bool coordinator;  /* a global version coordinator actor */
+    const struct transport *transport; /* the software path of its messages (catalog.h) */
     int line;          /* line of <ps>, or of <training> when absent */
 };
 

@@ -112,6 +112,17 @@ struct ps_ctx {
     sg_sem_t *bd_wake;    /* bounded delay: per worker, released to look again */
 };
 
+/* The CPU time one end of a message spends on it (serialisation, RPC), and for a GPU-side tensor
+ * its copy between GPU and host memory; slept by the actor that pays it. */
+static void transport_cost(const struct ps_ctx *c, double bytes, bool gpu_side)
+{
+    const struct transport *tp = c->sc->train.ps.transport;
+    if (tp == NULL) return;
+    double t = tp->msg_s + bytes * tp->byte_s +
+               (gpu_side && tp->copy_Bps > 0 ? bytes / tp->copy_Bps : 0);
+    if (t > 0) sg_actor_sleep_for(t);
+}
+
 static sg_mailbox_t mbox(const char *fmt, int a, int b)
 {
     char name[48];
@@ -200,6 +211,7 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
         for (int k = 0; k < c->K; k++) {
             if (got[k]) continue;
             struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
+            transport_cost(c, REQUEST_B, false);
             traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
             comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
             comms[c->K + k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
@@ -212,6 +224,7 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
                 version[k] = in[k]->version;
                 got[k] = true;
                 left--;
+                transport_cost(c, c->shards[k].bytes, true); /* parameters into the GPU */
             }
             free(in[k]);
             in[k] = NULL;
@@ -243,6 +256,7 @@ static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t 
     w->in_computed = true;
     for (int k = 0; k < c->K; k++) {
         struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
+        transport_cost(c, c->shards[k].bytes, true); /* the gradient out of the GPU, serialised */
         traffic_add(c->traffic, me, c->shards[k].host, c->shards[k].bytes);
         comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
     }
@@ -412,6 +426,7 @@ static void port_actor(int argc, char **argv)
         struct ps_msg *m;
         if (net_recv(to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
         if (m->type == MSG_PULL) {
+            transport_cost(c, REQUEST_B, false);
             /* sync: wait for the version the worker needs, but not past the deadline (a shard
              * that lost workers or state moves on) */
             double end = simgrid_get_clock() + ts->timeout_s;
@@ -424,6 +439,7 @@ static void port_actor(int argc, char **argv)
             }
             int v = s->version;
             free(m);
+            transport_cost(c, s->bytes, false); /* the parameters serialised */
             s->rep->bytes_out += s->bytes;
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(MSG_PARAMS, v),
                      s->bytes);
@@ -431,6 +447,7 @@ static void port_actor(int argc, char **argv)
         }
         s->rep->bytes_in += s->bytes;
         c->workers[p->worker].delivered++;
+        transport_cost(c, s->bytes, false); /* the gradient deserialised */
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
         rec->worker = p->worker;
         rec->version = m->version;
@@ -444,6 +461,7 @@ static void port_actor(int argc, char **argv)
             v->accepted = rec->accepted;
             sg_sem_destroy(rec->decided);
             free(rec);
+            transport_cost(c, REQUEST_B, false);
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), v, REQUEST_B);
         }
     }
@@ -629,9 +647,9 @@ static void ps_restarted(void *ctx, sg_host_t h)
             start_shard(c, &c->shards[k]);
         }
     for (int r = 0; r < c->P; r++)
-        if (c->pf->gpus[r] == h && (c->sc->train.ps.mode == PS_ASYNC ? c->budget > 0
-                                                                      : c->workers[r].next_it <
-                                                                                c->sc->train.steps))
+        if (c->pf->gpus[r] == h &&
+            (c->sc->train.ps.mode == PS_ASYNC ? c->budget > 0
+                                              : c->workers[r].next_it < c->sc->train.steps))
             start("worker-%d.%d", r, ++c->workers[r].incarnation, h, worker_actor, &c->workers[r],
                   false);
 }
@@ -1058,7 +1076,9 @@ void ps_run(const struct job *j, struct run_record *res)
     run_config_num(res, ts->ps.mode == PS_SYNC ? "backup_workers" : "staleness_bound", "%d",
                    ts->ps.mode == PS_SYNC ? ts->ps.backup : ts->ps.staleness);
     run_config_num(res, "coordinator", "%s", ts->ps.coordinator ? "true" : "false");
-    if (ts->ps.mode == PS_ASYNC) run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
+    run_config_str(res, "transport", ts->ps.transport ? ts->ps.transport->name : "ideal");
+    if (ts->ps.mode == PS_ASYNC)
+        run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
     res->coordinator = ts->ps.coordinator;
     res->first_push_s = xbt_new0(double, c.P);
     c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;
