@@ -253,6 +253,26 @@ START_TEST(test_large_bucket)
 }
 END_TEST
 
+/* DDP's broadcast of the model from rank 0 before the first step, a ring broadcast in one chunk:
+ * (P - 1)(a + S / B) (check_collective's chain broadcast with c = 1), in step 1 only. */
+START_TEST(test_broadcast_at_start)
+{
+    const double layers[][2] = {{1e6, 1e9}};
+    int P = 4, b = 8;
+    struct env e = env_of();
+    struct scenario sc = train_scenario(P, layers, 1, b, 25 * 1048576.0, false);
+    sc.train.broadcast = true;
+    struct run_record res;
+    run(&sc, &res);
+    double step = 3 * 1e9 * b / e.R + 12 * 1e6 / e.M + ring_ar(&e, P, 4e6);
+    double bcast = (P - 1) * (e.a + 4e6 / e.B);
+    test_assert_rel(test_step(&res, 0)->time_s, step + bcast, 1e-3, "step 1 with the broadcast");
+    test_assert_rel(test_step(&res, 1)->time_s, step, 1e-3, "step 2");
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_step_overhead)
 {
     /* one GPU: the step is the host's overhead, then the compute */
@@ -317,6 +337,7 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_small_buckets);
     tcase_add_test(tc, test_large_bucket);
     tcase_add_test(tc, test_step_overhead);
+    tcase_add_test(tc, test_broadcast_at_start);
     tcase_add_test(tc, test_kernel_roofline);
     suite_add_tcase(s, tc);
     return s;

@@ -148,13 +148,14 @@ grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
     [ "$(awk '!/^#/ {print NF}' "$tmp/fixed.txt" | sort -u)" = 12 ] && ok ||
     ko "sweep: a one-value axis must be listed as fixed, not as a column"
 
-# trace: 16 workers x 2 steps x (forward, backward, wait, update) = 128 compute slices, and
-# 16 x 2 steps x 4 buckets = 128 all-reduce slices
+# trace: 16 workers x 2 steps x (forward, backward, wait, update) = 128 compute slices,
+# 16 x 2 steps x 4 buckets = 128 all-reduce slices, and 16 broadcasts of the model at the start
 "$dmlsim" run scenarios/resnet50-ring.xml --set training.steps=2 --trace "$tmp/t.json" >/dev/null
-[ "$(grep -o '"ph": "X"' "$tmp/t.json" | wc -l)" -eq 256 ] &&
+[ "$(grep -o '"ph": "X"' "$tmp/t.json" | wc -l)" -eq 272 ] &&
+    [ "$(grep -o '"name": "broadcast"' "$tmp/t.json" | wc -l)" -eq 16 ] &&
     [ "$(grep -o '"name": "all-reduce"' "$tmp/t.json" | wc -l)" -eq 128 ] &&
     head -n 1 "$tmp/t.json" | grep -q '^{"displayTimeUnit": "ms", "traceEvents": \[$' && ok ||
-    ko "--trace: expected 256 slices, 128 of them all-reduces, in Chrome trace JSON"
+    ko "--trace: expected 272 slices, 128 of them all-reduces and 16 broadcasts, in Chrome trace JSON"
 
 # ---- calibration ------------------------------------------------------------------------------
 "$dmlsim" calib --spec h100 -o "$tmp/h100.calib" && head -1 "$tmp/h100.calib" |

@@ -670,6 +670,11 @@ static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_s
     char *ok = attr_dup(n, "optimizer-kernels");
     t->per_tensor_opt = ok && strcmp(ok, "per-tensor") == 0;
     free(ok);
+    /* PyTorch DDP syncs the module's state from rank 0 at construction (torch/nn/parallel/
+     * distributed.py, _sync_module_states) */
+    char *bc = attr_dup(n, "broadcast");
+    t->broadcast = !bc || strcmp(bc, "yes") == 0;
+    free(bc);
 out:
     return rc;
 }

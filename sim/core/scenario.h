@@ -129,6 +129,7 @@ struct train_spec {
     double bucket_overhead_s;  /* per gradient bucket: the hook and the collective's launch */
     double step_overhead_s;    /* per step: host work of the framework (0 by default) */
     bool per_tensor_opt;       /* the optimizer runs one kernel per parameter tensor */
+    bool broadcast;            /* all-reduce: rank 0 broadcasts the model before the first step */
     bool trace;                /* record a trace of the run (set by --trace) */
     int line;                  /* line of <training> */
 };

@@ -274,6 +274,21 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
     return NULL;
 }
 
+/* Before the first step, rank 0 broadcasts the model to the others (DDP's construction), with
+ * the scenario's algorithm if it has a broadcast, else the ring; it takes place in step 1. */
+static void broadcast_model(struct worker *w, struct membership *ms)
+{
+    struct ar_world *aw = world_of(ms);
+    if (ms->n < 2) return;
+    const struct coll_algo *algo =
+            aw->algo->ops & COLL_OP_BIT(COLL_BROADCAST) ? aw->algo : collective_get(COLL_ALGO_RING);
+    const struct train_spec *ts = &w->t->sc->train;
+    double bytes = model_params(w->t->j->m) * model_dtype_bytes(ts->dtype),
+           t0 = simgrid_get_clock();
+    collective_run(&aw->world, algo, COLL_BROADCAST, rdzv_index(ms, w->rank), bytes, NULL);
+    trace_slice(w->t->rec->trace, 2 * w->rank + 1, "broadcast", t0, simgrid_get_clock());
+}
+
 static void compute_actor(int argc, char **argv)
 {
     (void)argc;
@@ -283,6 +298,7 @@ static void compute_actor(int argc, char **argv)
     sg_actor_on_exit(on_worker_exit, w);
     struct membership *ms =
             w->incarnation == 0 ? t->z.cur : rdzv_await(&t->z, RDZV_JOIN, w->rank, -1);
+    if (w->incarnation == 0 && t->sc->train.broadcast) broadcast_model(w, ms);
     while (ms != NULL)
         ms = train_in(w, ms);
 }
