@@ -436,6 +436,15 @@ static int cmd_catalog(void)
     }
     printf("#\n# cpu host: %.1f TFLOP/s FP32; switch port-to-port latency %.0f ns\n",
            CATALOG_CPU_FLOPS / 1e12, CATALOG_SWITCH_LAT_S * 1e9);
+    printf("#\n# parameter-server transports (<ps transport>): CPU time on each end of a message\n");
+    printf("#%9s %9s %9s %10s  %s\n", "transport", "msg (us)", "B (ns/B)", "copy GB/s", "source");
+    size_t nt;
+    const struct transport *tps = catalog_transports(&nt);
+    for (size_t i = 0; i < nt; i++) {
+        const struct transport *t = &tps[i];
+        printf(" %9s %9.2f %9.2f %10.1f  %s\n", t->name, t->msg_s * 1e6, t->byte_s * 1e9,
+               t->copy_Bps / 1e9, t->source);
+    }
     return 0;
 }
 

@@ -244,9 +244,22 @@ const struct transport *catalog_transport(const char *name)
     return NULL;
 }
 
+const struct transport *catalog_transports(size_t *n)
+{
+    *n = sizeof transports / sizeof transports[0];
+    return transports;
+}
+
 const char *catalog_transport_names(void)
 {
-    return "ideal, grpc-tcp, rdma";
+    static char buf[128];
+    if (buf[0] == '\0')
+        for (size_t i = 0, used = 0; i < sizeof transports / sizeof transports[0]; i++) {
+            int k = snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "",
+                             transports[i].name);
+            if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
+        }
+    return buf;
 }
 
 const struct gpu_model *catalog_gpu(const char *name)

@@ -103,8 +103,9 @@ struct transport {
     const char *source;
 };
 
-/* The transport called `name`, or NULL; "a, b, c": every name. */
+/* The transport called `name`, or NULL; all of them (n of them); "a, b, c": every name. */
 const struct transport *catalog_transport(const char *name);
+const struct transport *catalog_transports(size_t *n);
 const char *catalog_transport_names(void);
 
 /* Looks a class or GPU up by catalog name; NULL if unknown. */
