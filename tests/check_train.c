@@ -273,6 +273,52 @@ START_TEST(test_broadcast_at_start)
 }
 END_TEST
 
+/* Horovod's fusion with a cycle c far longer than a step's compute: at the first cycle, both
+ * layers' gradients are ready, so they go as one all-reduce of their 40 MB together:
+ * step 1 = c + AR(40 MB) + U (DDP's 16 MB buckets would make two). */
+START_TEST(test_horovod_fusion)
+{
+    const double layers[][2] = {{2e6, 2e9}, {8e6, 1e9}};
+    int P = 4, b = 16;
+    double c = 50e-3;
+    struct env e = env_of();
+    struct scenario sc = train_scenario(P, layers, 2, b, 16e6, true);
+    sc.train.horovod = true;
+    sc.train.cycle_s = c;
+    sc.train.fusion_B = 128 * 1048576.0;
+    ck_assert(3 * 3e9 * b / e.R < c); /* the backward is over before the first cycle */
+    struct run_record res;
+    run(&sc, &res);
+    test_assert_rel(test_step(&res, 0)->time_s, c + ring_ar(&e, P, 40e6) + 12 * 10e6 / e.M, 1e-3,
+                    "step 1 with Horovod's fusion");
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* The same with a fusion buffer of 20 MB: L1's 32 MB go alone (a tensor larger than the buffer
+ * still goes), L0's 8 MB at the next cycle: step 1 = c + AR(32 MB), then 2c + AR(8 MB) + U if
+ * the first all-reduce is over by 2c. */
+START_TEST(test_horovod_threshold)
+{
+    const double layers[][2] = {{2e6, 2e9}, {8e6, 1e9}};
+    int P = 4, b = 16;
+    double c = 50e-3;
+    struct env e = env_of();
+    struct scenario sc = train_scenario(P, layers, 2, b, 16e6, true);
+    sc.train.horovod = true;
+    sc.train.cycle_s = c;
+    sc.train.fusion_B = 20e6;
+    ck_assert(c + ring_ar(&e, P, 32e6) < 2 * c);
+    struct run_record res;
+    run(&sc, &res);
+    test_assert_rel(test_step(&res, 0)->time_s, 2 * c + ring_ar(&e, P, 8e6) + 12 * 10e6 / e.M, 1e-3,
+                    "step 1 with a 20 MB fusion buffer");
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_step_overhead)
 {
     /* one GPU: the step is the host's overhead, then the compute */
@@ -338,6 +384,8 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_large_bucket);
     tcase_add_test(tc, test_step_overhead);
     tcase_add_test(tc, test_broadcast_at_start);
+    tcase_add_test(tc, test_horovod_fusion);
+    tcase_add_test(tc, test_horovod_threshold);
     tcase_add_test(tc, test_kernel_roofline);
     suite_add_tcase(s, tc);
     return s;

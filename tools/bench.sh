@@ -25,7 +25,8 @@ run() { # level P [flat]
 <scenario name="bench-$level-$P">
   $cluster
   <model preset="resnet50"/>
-  <training strategy="allreduce" algo="$algo" level="$level" batch-per-gpu="64" steps="1" gpus="$P"/>
+  <training strategy="allreduce" algo="$algo" level="$level" batch-per-gpu="64" steps="1" gpus="$P"
+            broadcast="no"/>
 </scenario>
 XML
     /usr/bin/time -f "%e %M" -o "$tmp/time" build/dmlsim run "$tmp/s.xml" >"$tmp/out"

@@ -38,16 +38,16 @@ extern const size_t dmlsim_scenario_dtd_len;
 #define DEFAULT_SPINES         2
 #define DEFAULT_NODES_PER_LEAF 16
 #define DEFAULT_CHUNKS         8
-#define DEFAULT_RDZV_S         1.0   /* rendezvous wait for survivors to report */
+#define DEFAULT_RDZV_S         1.0 /* rendezvous wait for survivors to report */
 #define DEFAULT_LAUNCH_S \
     5e-6 /* a CUDA kernel launch takes 5-20 us on the CPU side (Meta, HolisticTraceAnalysis, \
             docs/source/features/cuda_kernel_launch_stats.rst): the lower end */
-#define DEFAULT_BUCKET_S DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
-#define DEFAULT_MAX_RESTARTS   200   /* memberships after the first before a job gives up */
-#define DEFAULT_REPLACEMENT_S  600.0 /* policy wait: how long to wait for a crashed worker */
-#define DEFAULT_STEPS          10
-#define DEFAULT_BUCKET_B       (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
-#define MAX_BENCH_SIZES        1000 /* rows per pair; more is a typo in factor, not a benchmark */
+#define DEFAULT_BUCKET_S      DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
+#define DEFAULT_MAX_RESTARTS  200   /* memberships after the first before a job gives up */
+#define DEFAULT_REPLACEMENT_S 600.0 /* policy wait: how long to wait for a crashed worker */
+#define DEFAULT_STEPS         10
+#define DEFAULT_BUCKET_B      (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
+#define MAX_BENCH_SIZES       1000 /* rows per pair; more is a typo in factor, not a benchmark */
 
 struct reader {
     const char *path;         /* file name used in messages */
@@ -663,10 +663,10 @@ static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_s
                       attr_quantity(r, n, "bucket-overhead", UNIT_TIME, UNIT_NONNEG,
                                     DEFAULT_BUCKET_S, &t->bucket_overhead_s),
                       out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "step-overhead", UNIT_TIME, UNIT_NONNEG, 0,
-                                    &t->step_overhead_s),
-                      out);
+    DMLSIM_CHECK_GOTO(
+            rc,
+            attr_quantity(r, n, "step-overhead", UNIT_TIME, UNIT_NONNEG, 0, &t->step_overhead_s),
+            out);
     char *ok = attr_dup(n, "optimizer-kernels");
     t->per_tensor_opt = ok && strcmp(ok, "per-tensor") == 0;
     free(ok);
@@ -675,6 +675,18 @@ static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_s
     char *bc = attr_dup(n, "broadcast");
     t->broadcast = !bc || strcmp(bc, "yes") == 0;
     free(bc);
+    char *fu = attr_dup(n, "fusion");
+    t->horovod = fu && strcmp(fu, "horovod") == 0;
+    free(fu);
+    /* Horovod >= 0.21 defaults: 1 ms cycle, 128 MiB fusion buffer (horovod/horovod #2468,
+     * horovod/common/operations.cc) */
+    DMLSIM_CHECK_GOTO(
+            rc, attr_quantity(r, n, "cycle-time", UNIT_TIME, UNIT_POSITIVE, 1e-3, &t->cycle_s),
+            out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "fusion-threshold", UNIT_SIZE, UNIT_POSITIVE,
+                                    128 * 1048576.0, &t->fusion_B),
+                      out);
 out:
     return rc;
 }
@@ -797,7 +809,8 @@ static enum dmlsim_err read_recovery(struct reader *r, xmlNodePtr n, struct scen
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "straggler-steps", 0, 1000000, 0, &v), out);
     rs->straggler_steps = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "max-restarts", 0, 1000000, DEFAULT_MAX_RESTARTS, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "max-restarts", 0, 1000000, DEFAULT_MAX_RESTARTS, &v),
+                      out);
     rs->max_restarts = (int)v;
 out:
     return rc;

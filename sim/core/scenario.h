@@ -130,6 +130,9 @@ struct train_spec {
     double step_overhead_s;    /* per step: host work of the framework (0 by default) */
     bool per_tensor_opt;       /* the optimizer runs one kernel per parameter tensor */
     bool broadcast;            /* all-reduce: rank 0 broadcasts the model before the first step */
+    bool horovod;              /* all-reduce: Horovod's tensor fusion instead of DDP's buckets */
+    double cycle_s;            /* Horovod: the background thread's cycle time */
+    double fusion_B;           /* Horovod: the fusion buffer (the largest fused all-reduce) */
     bool trace;                /* record a trace of the run (set by --trace) */
     int line;                  /* line of <training> */
 };

@@ -77,7 +77,55 @@ static struct ar_world *world_of(const struct membership *ms)
     return ms->data;
 }
 
-/* ---- the comm actor ---------------------------------------------------------------------- */
+/* ---- the comm actors ----------------------------------------------------------------------- */
+
+/* One all-reduce of size_B over membership ms for this worker; false if it failed. */
+static bool reduce(struct worker *w, struct membership *ms, double size_B)
+{
+    struct ar_ctx *t = w->t;
+    int idx = rdzv_index(ms, w->rank);
+    struct ar_world *aw = world_of(ms);
+    double t0 = simgrid_get_clock();
+    enum net_status st = collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, size_B, NULL);
+    trace_slice(t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
+                simgrid_get_clock());
+    if (st != NET_OK && idx == 0) t->rec->failures += 1;
+    return st == NET_OK;
+}
+
+/* Horovod's tensor fusion (horovod docs/tensor-fusion.rst): a background thread wakes every
+ * cycle (a cycle starts every cycle time, or when the last one's work ends if that is later:
+ * horovod/common/operations.cc, RunLoopOnce), takes the gradients that became ready (each
+ * layer's is one tensor), as many as fit the fusion buffer (one at least), and all-reduces them
+ * as one; the rest wait for the next cycle. */
+static void horovod_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct worker *w = sg_actor_self_get_data();
+    struct ar_ctx *t = w->t;
+    const struct train_spec *ts = &t->sc->train;
+    for (double start = simgrid_get_clock();;) { /* a daemon */
+        /* as Horovod's RunLoopOnce: sleep what is left of the cycle since it started */
+        if (start + ts->cycle_s > simgrid_get_clock()) sg_actor_sleep_until(start + ts->cycle_s);
+        start = simgrid_get_clock();
+        double bytes = 0;
+        size_t first = w->qhead, n = 0;
+        while (!sg_sem_would_block(w->ready)) {
+            const struct bucket_req *q = &w->queue[(first + n) % t->nbuckets];
+            if (n > 0 && bytes + q->size_B > ts->fusion_B) break;
+            sg_sem_acquire(w->ready);
+            bytes += q->size_B;
+            n++;
+        }
+        if (n == 0) continue;
+        struct bucket_req *q = &w->queue[first % t->nbuckets];
+        w->qhead += n;
+        if (!*q->failed && !reduce(w, q->ms, bytes)) *q->failed = 1;
+        for (size_t i = 0; i < n; i++)
+            sg_sem_release(w->done);
+    }
+}
 
 static void comm_actor(int argc, char **argv)
 {
@@ -89,20 +137,10 @@ static void comm_actor(int argc, char **argv)
         sg_sem_acquire(w->ready);
         struct bucket_req *q = &w->queue[w->qhead++ % t->nbuckets];
         if (!*q->failed) {
-            int idx = rdzv_index(q->ms, w->rank);
-            struct ar_world *aw = world_of(q->ms);
-            double t0 = simgrid_get_clock();
             /* the framework's hook and the collective's launch, on the host, per bucket */
-            if (t->sc->train.bucket_overhead_s > 0 && aw->world.nranks > 1) /* alone: no DDP */
-                sg_actor_sleep_for(t->sc->train.bucket_overhead_s);
-            enum net_status st =
-                    collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, q->size_B, NULL);
-            trace_slice(t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
-                        simgrid_get_clock());
-            if (st != NET_OK) {
-                *q->failed = 1;
-                if (idx == 0) t->rec->failures += 1;
-            }
+            if (t->sc->train.bucket_overhead_s > 0 && world_of(q->ms)->world.nranks > 1)
+                sg_actor_sleep_for(t->sc->train.bucket_overhead_s); /* alone: no DDP */
+            if (!reduce(w, q->ms, q->size_B)) *q->failed = 1;
         }
         sg_sem_release(w->done);
     }
@@ -433,7 +471,7 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation)
     a = sg_actor_init(mn, h);
     sg_actor_set_data(a, w);
     sg_actor_daemonize(a);
-    sg_actor_start(a, comm_actor, 0, NULL);
+    sg_actor_start(a, ts->horovod ? horovod_actor : comm_actor, 0, NULL);
     free(cn);
     free(mn);
 }
@@ -489,7 +527,8 @@ static void setup(struct ar_ctx *t)
     t->commits = xbt_new0(int, ts->steps);
     t->last_compute = xbt_new0(double, P);
     t->slow_streak = xbt_new0(int, P);
-    make_buckets(t, model_dtype_bytes(ts->dtype), ts->bucket_B);
+    /* Horovod fuses per-layer tensors by time: each layer's gradient is its own "bucket" */
+    make_buckets(t, model_dtype_bytes(ts->dtype), ts->horovod ? 0 : ts->bucket_B);
     t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
     ckpt_init(&t->ckpt, t->sc, t->j->pf, t->rec->ckpt_B, t->rec);
     sg_host_t store = job_store_host(t->j);
@@ -530,6 +569,7 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     run_config_str(rec, "level", ts->level == COLL_FLOW ? "flow" : "message");
     run_config_num(rec, "bucket_bytes", "%.0f", ts->bucket_B);
     run_config_num(rec, "overlap", "%s", ts->overlap ? "true" : "false");
+    run_config_str(rec, "fusion", ts->horovod ? "horovod" : "buckets");
     if (ts->trace) {
         rec->trace = trace_new();
         trace_tracks(&t);
