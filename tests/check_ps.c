@@ -130,6 +130,33 @@ START_TEST(test_sync_step_grpc)
 }
 END_TEST
 
+/* Push during the backward: one worker, two shards split by layer (L0 on shard 0, L1 on shard 1).
+ * The backward does L1 first: shard 1's 32 MB slice leaves as soon as L1 is done and arrives
+ * within L0's backward (a + S1/B < t0), so the push phase of the first iteration, from the first
+ * post to the last arrival, is t0 + a + S0/B; pushed after the backward, both slices share the
+ * NIC: a + (S0 + S1)/B. */
+START_TEST(test_push_during_backward)
+{
+    int during = _i;
+    struct env e = star_env();
+    double p0 = 2e6, p1 = 8e6, f0 = 4e9, f1 = 1e9, S0 = 4 * p0, S1 = 4 * p1;
+    int b = 16;
+    double t0 = 2 * f0 * b / e.R;
+    ck_assert(e.a + S1 / e.B < t0);
+    struct scenario sc = ps_scenario(1, 2, p0, f0, b, 2);
+    model_add(&sc.model.explicit_, "l1", p1, f1, -1, 0);
+    sc.train.ps.split_bytes = false;
+    sc.train.ps.push_during = during;
+    struct run_record res;
+    run(&sc, &res);
+    double want = during ? t0 + e.a + S0 / e.B : e.a + (S0 + S1) / e.B;
+    test_assert_rel(res.first_push_s[0], want, 1e-3, during ? "push during" : "push after");
+    ck_assert(run_identities_hold(&res));
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 static struct scenario straggler(void)
 {
     struct scenario sc;
@@ -257,6 +284,7 @@ static Suite *ps_suite(void)
     tcase_add_loop_test(tc, test_push_phase, 0, sizeof shard_cases / sizeof shard_cases[0]);
     tcase_add_test(tc, test_sync_step);
     tcase_add_test(tc, test_sync_step_grpc);
+    tcase_add_loop_test(tc, test_push_during_backward, 0, 2);
     tcase_add_test(tc, test_backup_worker);
     tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
     tcase_add_test(tc, test_coordinator);

@@ -44,9 +44,12 @@ scenario() { # strategy seed
     local strategy=$1 seed=$2 n=$(( RANDOM % 3 + 3 ))
     local train ps=""
     if [ "$strategy" = ps ]; then
-        local mode=sync extra=""
+        local mode=sync extra="" split=bytes
         if (( RANDOM % 2 )); then mode=async; extra=" staleness=\"$(( RANDOM % 3 ))\""; fi
-        train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"dedicated\" mode=\"$mode\"$extra/></training>"
+        if [ $mode = async ] && (( RANDOM % 2 )); then extra+=" consistency=\"bounded\""; fi
+        if (( RANDOM % 2 )); then extra+=" push=\"during-backward\""; split=layer; fi
+        (( RANDOM % 2 )) && extra+=" transport=\"grpc-tcp\""
+        train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"dedicated\" split=\"$split\" mode=\"$mode\"$extra/></training>"
         ps=" ps-nodes=\"2\""
     else
         local policy=elastic
@@ -62,7 +65,7 @@ scenario() { # strategy seed
 <?xml version="1.0"?>
 <scenario name="property-$strategy-$seed" seed="$seed">
   <cluster nodes="$n" gpus-per-node="1" gpu="h100" nic="ib-ndr"$ps/>
-  <model name="one-layer"><layer name="l" params="1e6" flops="1e10"/></model>
+  <model name="two-layer"><layer name="l0" params="5e5" flops="5e9"/><layer name="l1" params="5e5" flops="5e9"/></model>
   $train
   <faults>
 $plan

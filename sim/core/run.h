@@ -58,7 +58,7 @@ struct shard_report {
 
 struct trace;
 
-#define RUN_CONFIG   8 /* configuration entries a strategy records */
+#define RUN_CONFIG   16 /* configuration entries a strategy records */
 #define RUN_KCLASSES 8 /* kernel classes of the compute breakdown */
 
 /* One entry of a run's configuration, for the JSON: a key and its value as a JSON literal. */

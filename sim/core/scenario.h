@@ -107,6 +107,7 @@ struct ps_spec {
     int backup;        /* sync: backup workers b (quorum P - b) */
     bool coordinator;  /* a global version coordinator actor */
     const struct transport *transport; /* the software path of its messages (catalog.h) */
+    bool push_during;  /* a shard's slice is pushed as soon as the backward has produced it */
     int line;          /* line of <ps>, or of <training> when absent */
 };
 

@@ -66,23 +66,31 @@ struct shard {
     sg_sem_t arrived;             /* one release per queued push */
     struct push_rec *head, *tail; /* pushes not yet taken by the shard */
     struct shard_report *rep;     /* its report */
+    int in_port;                  /* pushes received by its ports and still being deserialised */
 };
 
 struct ps_worker {
     struct ps_ctx *c;
     int rank;
-    struct worker_amounts amt;             /* exec amounts of one batch */
-    double end_s;                          /* when it finished */
-    double *iter_end;                      /* per iteration: when it ended (0: never) */
-    double *iter_busy;                     /* per iteration: compute */
-    double *iter_tc;                       /* per iteration: when its compute started */
-    double *iter_samples;                  /* per iteration: samples it computed gradients for */
-    int next_it;                           /* the iteration it is at (kept across restarts) */
-    int cap;                               /* iterations the per-iteration arrays hold */
-    bool active;                           /* running and not through its iterations */
-    int incarnation;                       /* restarts of its host */
-    bool in_step, in_corrupt, in_computed; /* where a crash caught it */
-    int delivered;                         /* slices of this iteration its shards' ports received */
+    struct worker_amounts amt; /* exec amounts of one batch */
+    double end_s;              /* when it finished */
+    double *iter_end;          /* per iteration: when it ended (0: never) */
+    double *iter_busy;         /* per iteration: compute */
+    double *iter_tc;           /* per iteration: when its compute started */
+    double *iter_samples;      /* per iteration: samples it computed gradients for */
+    int next_it;               /* the iteration it is at (kept across restarts) */
+    int cap;                   /* iterations the per-iteration arrays hold */
+    bool active;               /* running and not through its iterations */
+    int incarnation;           /* restarts of its host */
+    bool in_step, in_corrupt;  /* where a crash caught it */
+    int handed;                /* slices of this iteration computed and handed on */
+    /* push during the backward: the pusher actor serialises and posts the slices handed to it */
+    sg_sem_t hand, posted; /* a slice handed over / posted */
+    int *queue, qn, qhead; /* this iteration's slices, in the order handed */
+    const int *pversion;   /* the versions they were computed from */
+    sg_comm_t *pcomms;     /* their sends */
+    double first_post_s;   /* when the first of them was posted */
+    int delivered;         /* slices of this iteration its shards' ports received */
 };
 
 struct port {
@@ -106,6 +114,7 @@ struct ps_ctx {
     sg_host_t coord_host; /* coordinator's host, or NULL */
     int workers_done;     /* workers that finished every iteration */
     int running;          /* worker actors alive now */
+    int *complete_at;     /* per shard: the layer whose backward completes its slice */
     int budget;           /* async: iterations left to hand out (P x steps in all) */
     int *progress;        /* bounded delay: per worker, iterations finished */
     bool *bd_waiting;     /* bounded delay: per worker, waiting for the others */
@@ -177,21 +186,32 @@ static void drop_slice(struct ps_ctx *c, double *counter)
 
 static void bounded_notify(struct ps_ctx *c);
 
+/* A worker stopped inside an iteration (a crash, or the run's end): the slices it computed and
+ * its shards did not receive are lost, the rest of its batch will be read again. */
+static void account_unfinished(struct ps_worker *w)
+{
+    struct ps_ctx *c = w->c;
+    if (!w->in_step) return;
+    if (w->handed > 0) { /* what its shards did not receive (the ports count receipts) */
+        lose_slices(c, w->handed - w->delivered);
+        c->res->replayed_samples += (double)(c->K - w->handed) * c->sc->train.batch / c->K;
+    } else if (!w->in_corrupt) {
+        c->res->replayed_samples += c->sc->train.batch;
+    }
+    w->in_step = false;
+}
+
 /* A worker killed by a crash: slices computed but not delivered are lost; a batch read but not
  * computed will be read again. */
 static void on_worker_exit(int failed, void *data)
 {
     struct ps_worker *w = data;
     struct ps_ctx *c = w->c;
+    /* no simulation call here: a dying actor's callback cannot make one (a waiting worker sees
+     * this one inactive at its deadline) */
     c->running--;
     w->active = false; /* a dead worker holds no one back */
-    bounded_notify(c);
-    if (!failed || !w->in_step) return;
-    if (w->in_computed) /* what its shards did not receive (the ports count receipts) */
-        lose_slices(c, c->K - w->delivered);
-    else if (!w->in_corrupt)
-        c->res->replayed_samples += c->sc->train.batch;
-    w->in_step = false;
+    if (failed) account_unfinished(w);
 }
 
 /* Pulls every shard's parameters; a shard that does not answer is asked again until it does
@@ -246,23 +266,32 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
 
 /* Pushes every shard's slice at once, stamped with the version it came from; in async mode
  * waits for each shard's verdict. comms and in have room for K. */
-static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t *comms,
-                     struct ps_msg **in)
+/* Serialises and posts the push of shard k's slice, stamped with the version it came from. */
+static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t *comms)
 {
     struct ps_ctx *c = w->c;
-    sg_host_t me = c->pf->gpus[w->rank];
+    struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
+    transport_cost(c, c->shards[k].bytes, true); /* the gradient out of the GPU, serialised */
+    traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
+    comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
+}
+
+/* Every slice is posted (since push0): waits for the sends, counts what was lost, and in async
+ * mode waits for each shard's verdict. comms and in have room for K. */
+/* Waits for the K posted sends (by the actor that posted them), not past the deadline. */
+static void wait_sends(const struct ps_worker *w, sg_comm_t *comms)
+{
+    double end = simgrid_get_clock() + w->c->sc->train.timeout_s;
+    for (int k = 0; k < w->c->K; k++)
+        net_wait(comms[k], end); /* the ports count what arrives in w->delivered */
+}
+
+static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct ps_msg **in,
+                          double push0, bool waited)
+{
+    struct ps_ctx *c = w->c;
     double span = c->sc->train.timeout_s;
-    c->res->computed += c->K;
-    w->in_computed = true;
-    for (int k = 0; k < c->K; k++) {
-        struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
-        transport_cost(c, c->shards[k].bytes, true); /* the gradient out of the GPU, serialised */
-        traffic_add(c->traffic, me, c->shards[k].host, c->shards[k].bytes);
-        comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
-    }
-    double push0 = simgrid_get_clock();
-    for (int k = 0; k < c->K; k++)
-        net_wait(comms[k], push0 + span); /* the ports count what arrives in w->delivered */
+    if (!waited) wait_sends(w, comms);
     /* a transfer that ends exactly at the deadline can still reach its port: let the ports
      * that run at this same instant count it before we count what was lost */
     sg_actor_yield();
@@ -282,6 +311,62 @@ static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t 
     }
 }
 
+/* After the backward: every slice exists; they are posted at once. */
+static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t *comms,
+                     struct ps_msg **in)
+{
+    struct ps_ctx *c = w->c;
+    c->res->computed += c->K;
+    w->handed = c->K;
+    for (int k = 0; k < c->K; k++)
+        post_push(w, k, version, comms);
+    finish_pushes(w, it, comms, in, simgrid_get_clock(), false);
+}
+
+/* The pusher (push during the backward): posts each slice as the backward hands it over, so its
+ * serialisation and transfer overlap the rest of the backward (as ps-lite and BytePS push). */
+static void pusher_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_worker *w = sg_actor_self_get_data();
+    for (;;) { /* a daemon: one iteration's K slices, then their sends' end */
+        for (int i = 0; i < w->c->K; i++) {
+            sg_sem_acquire(w->hand);
+            int k = w->queue[w->qhead++];
+            post_push(w, k, w->pversion, w->pcomms);
+            if (w->first_post_s < 0) w->first_post_s = simgrid_get_clock();
+        }
+        wait_sends(w, w->pcomms); /* the actor that posted the sends waits for them */
+        sg_sem_release(w->posted);
+    }
+}
+
+/* The backward layer by layer; a shard's slice is handed to the pusher once the layers it holds
+ * are done (split by bytes: every shard holds part of every layer, so at the end). */
+static void backward_pushing(struct ps_worker *w, int it, const int *version, double scale,
+                             sg_comm_t *comms, struct ps_msg **in)
+{
+    struct ps_ctx *c = w->c;
+    const struct model *m = c->m;
+    w->qn = w->qhead = 0;
+    w->pversion = version;
+    w->pcomms = comms;
+    w->first_post_s = -1;
+    for (size_t l = m->nlayers; l-- > 0;) {
+        worker_exec(c->res, w->rank, w->amt.bwd[l] * scale);
+        for (int k = 0; k < c->K; k++)
+            if (c->complete_at[k] == (int)l) {
+                c->res->computed += 1;
+                w->handed++;
+                w->queue[w->qn++] = k;
+                sg_sem_release(w->hand);
+            }
+    }
+    sg_sem_acquire(w->posted);
+    finish_pushes(w, it, comms, in, w->first_post_s, true);
+}
+
 /* Reads the batch of iteration `it`: accounting, and whether it is corrupt. */
 static bool read_batch(struct ps_worker *w, int it)
 {
@@ -289,7 +374,7 @@ static bool read_batch(struct ps_worker *w, int it)
     bool corrupt = worker_read_batch(c->res, &c->inj, it, c->P);
     w->in_step = true;
     w->in_corrupt = corrupt;
-    w->in_computed = false;
+    w->handed = 0;
     w->delivered = 0;
     return corrupt;
 }
@@ -379,13 +464,19 @@ static void worker_actor(int argc, char **argv)
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         worker_before_forward(&c->j->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
-        worker_exec(c->res, w->rank, work * scale);
-        trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
-        if (corrupt) /* nothing to push: the batch is skipped */
-            w->in_step = false;
-        else {
+        if (ts->ps.push_during && !corrupt) { /* the forward, then the pushing backward */
+            worker_exec(c->res, w->rank, w->amt.fwd_all * scale);
             w->iter_samples[it] = ts->batch;
-            push_all(w, it, version, comms, in);
+            backward_pushing(w, it, version, scale, comms, in);
+        } else {
+            worker_exec(c->res, w->rank, work * scale);
+            trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
+            if (corrupt) { /* nothing to push: the batch is skipped */
+                w->in_step = false;
+            } else {
+                w->iter_samples[it] = ts->batch;
+                push_all(w, it, version, comms, in);
+            }
         }
         w->iter_end[it] = simgrid_get_clock();
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
@@ -447,7 +538,9 @@ static void port_actor(int argc, char **argv)
         }
         s->rep->bytes_in += s->bytes;
         c->workers[p->worker].delivered++;
+        s->in_port++; /* received, not yet queued: counted if the run ends meanwhile */
         transport_cost(c, s->bytes, false); /* the gradient deserialised */
+        s->in_port--;
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
         rec->worker = p->worker;
         rec->version = m->version;
@@ -631,6 +724,18 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
     s->tail = NULL;
 }
 
+/* A worker's actors on its GPU host: the worker, and with push during the backward its pusher
+ * (fresh semaphores: the old ones may have died with their holders). */
+static void start_worker(struct ps_ctx *c, struct ps_worker *w, int incarnation)
+{
+    sg_host_t h = c->pf->gpus[w->rank];
+    start("worker-%d.%d", w->rank, incarnation, h, worker_actor, w, false);
+    if (!c->sc->train.ps.push_during) return;
+    w->hand = sg_sem_init(0);
+    w->posted = sg_sem_init(0);
+    start("pusher-%d.%d", w->rank, incarnation, h, pusher_actor, w, true);
+}
+
 static void ps_crashed(void *ctx, sg_host_t h)
 {
     struct ps_ctx *c = ctx;
@@ -650,8 +755,7 @@ static void ps_restarted(void *ctx, sg_host_t h)
         if (c->pf->gpus[r] == h &&
             (c->sc->train.ps.mode == PS_ASYNC ? c->budget > 0
                                               : c->workers[r].next_it < c->sc->train.steps))
-            start("worker-%d.%d", r, ++c->workers[r].incarnation, h, worker_actor, &c->workers[r],
-                  false);
+            start_worker(c, &c->workers[r], ++c->workers[r].incarnation);
 }
 
 static int ps_members(void *ctx)
@@ -836,6 +940,13 @@ static void setup_shards(struct ps_ctx *c)
         biggest = fmax(biggest, split[k]);
     }
     res->imbalance = model_params(c->m) > 0 ? biggest / (model_params(c->m) / c->K) : 1;
+    /* a shard's slice is complete when the backward has done its lowest layer: split by layer,
+     * shard k holds layers k, k + K, ...; by bytes, a part of every layer */
+    c->complete_at = xbt_new0(int, c->K);
+    for (int k = 0; k < c->K; k++)
+        c->complete_at[k] = ts->ps.split_bytes       ? 0
+                            : k < (int)c->m->nlayers ? k
+                                                     : (int)c->m->nlayers - 1;
     c->ports = xbt_new0(struct port, (size_t)c->K * c->P);
     for (int k = 0; k < c->K; k++)
         start_shard(c, &c->shards[k]);
@@ -858,7 +969,8 @@ static void setup_workers(struct ps_ctx *c)
         w->iter_samples = xbt_new0(double, ts->steps);
         w->iter_tc = xbt_new0(double, ts->steps);
         w->cap = ts->steps;
-        start("worker-%d.%d", r, 0, c->pf->gpus[r], worker_actor, w, false);
+        w->queue = xbt_new0(int, c->K);
+        start_worker(c, w, 0);
     }
 }
 
@@ -993,9 +1105,14 @@ static void results(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
     struct run_record *res = c->res;
-    for (int k = 0; k < c->K; k++)
+    for (int r = 0; r < c->P; r++) /* still inside an iteration when the run ended */
+        account_unfinished(&c->workers[r]);
+    for (int k = 0; k < c->K; k++) {
         for (struct push_rec *r = c->shards[k].head; r; r = r->next)
             drop_slice(c, &res->dropped_late); /* arrived after the shard's last version */
+        for (int i = 0; i < c->shards[k].in_port; i++)
+            drop_slice(c, &res->dropped_late); /* ... or was still being deserialised */
+    }
     res->steps_completed = INFINITY;
     for (int k = 0; k < c->K; k++) {
         res->steps_completed = fmin(res->steps_completed, c->shards[k].version);
@@ -1017,10 +1134,9 @@ static void results(struct ps_ctx *c)
     res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
     res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(res, &c->workers[0].amt, c->pf->models[0], ts->dtype);
-    /* sync: every version reached; async: the versions are updates, and a job with at least one
-     * worker through all its steps has trained */
-    bool short_of = ts->ps.mode == PS_SYNC && res->steps_completed < ts->steps;
-    if (short_of || c->workers_done == 0) {
+    /* the job trained if a worker got through its iterations (a sync shard that missed
+     * versions to deadlines says so in steps_completed) */
+    if (c->workers_done == 0) {
         res->job_failed = true;
         snprintf(res->failure, sizeof res->failure,
                  "%.0f of %d steps completed by every shard; %d of %d workers finished",
@@ -1047,6 +1163,7 @@ static void teardown(struct ps_ctx *c)
         free(c->workers[r].iter_busy);
         free(c->workers[r].iter_samples);
         free(c->workers[r].iter_tc);
+        free(c->workers[r].queue);
         worker_amounts_release(&c->workers[r].amt);
     }
     inject_release(&c->inj);
@@ -1057,6 +1174,7 @@ static void teardown(struct ps_ctx *c)
     free(c->bd_waiting);
     free(c->progress);
     free(c->workers);
+    free(c->complete_at);
     free(c->ports);
     free(c->shards);
 }
@@ -1077,6 +1195,7 @@ void ps_run(const struct job *j, struct run_record *res)
                    ts->ps.mode == PS_SYNC ? ts->ps.backup : ts->ps.staleness);
     run_config_num(res, "coordinator", "%s", ts->ps.coordinator ? "true" : "false");
     run_config_str(res, "transport", ts->ps.transport ? ts->ps.transport->name : "ideal");
+    run_config_str(res, "push", ts->ps.push_during ? "during-backward" : "after-backward");
     if (ts->ps.mode == PS_ASYNC)
         run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
     res->coordinator = ts->ps.coordinator;
