@@ -157,6 +157,30 @@ START_TEST(test_push_during_backward)
 }
 END_TEST
 
+/* One RPC per tensor: with two layers split by bytes, each slice holds two tensors, so each of
+ * the four message ends on the step's path pays one more message: + 4 msg over per-shard. */
+START_TEST(test_per_tensor_rpc)
+{
+    int N = 4, b = 8, per_tensor = _i;
+    double params = 2e6, f = 2e9, S = params * 4;
+    struct env e = star_env();
+    const struct transport *tp = catalog_transport("grpc-tcp");
+    struct scenario sc = ps_scenario(N, 1, params / 2, f / 2, b, 4);
+    model_add(&sc.model.explicit_, "l1", params / 2, f / 2, -1, 0);
+    sc.train.ps.transport = tp;
+    sc.train.ps.per_tensor_rpc = per_tensor;
+    struct run_record res;
+    run(&sc, &res);
+    double pull = e.a + N * S / e.B, push = pull, C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
+    double sw = 4 * ((per_tensor ? 2 : 1) * tp->msg_s + S * tp->byte_s) + 2 * S / tp->copy_Bps;
+    for (int s = 1; s < (int)res.steps; s++)
+        test_assert_rel(test_step(&res, s)->time_s, pull + C + push + U + sw, 1e-3,
+                        per_tensor ? "per-tensor rpcs" : "per-shard rpcs");
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 static struct scenario straggler(void)
 {
     struct scenario sc;
@@ -285,6 +309,7 @@ static Suite *ps_suite(void)
     tcase_add_test(tc, test_sync_step);
     tcase_add_test(tc, test_sync_step_grpc);
     tcase_add_loop_test(tc, test_push_during_backward, 0, 2);
+    tcase_add_loop_test(tc, test_per_tensor_rpc, 0, 2);
     tcase_add_test(tc, test_backup_worker);
     tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
     tcase_add_test(tc, test_coordinator);

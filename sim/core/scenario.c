@@ -632,6 +632,9 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     a = attr_dup(n, "consistency");
     ps->bounded = a && strcmp(a, "bounded") == 0;
     free(a);
+    a = attr_dup(n, "rpc");
+    ps->per_tensor_rpc = a && strcmp(a, "per-tensor") == 0;
+    free(a);
     a = attr_dup(n, "push");
     ps->push_during = a && strcmp(a, "during-backward") == 0;
     free(a);

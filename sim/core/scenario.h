@@ -108,6 +108,7 @@ struct ps_spec {
     bool coordinator;  /* a global version coordinator actor */
     const struct transport *transport; /* the software path of its messages (catalog.h) */
     bool push_during;  /* a shard's slice is pushed as soon as the backward has produced it */
+    bool per_tensor_rpc; /* one message per tensor of a slice (else one per shard) */
     int line;          /* line of <ps>, or of <training> when absent */
 };
 

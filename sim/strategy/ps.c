@@ -67,6 +67,7 @@ struct shard {
     struct push_rec *head, *tail; /* pushes not yet taken by the shard */
     struct shard_report *rep;     /* its report */
     int in_port;                  /* pushes received by its ports and still being deserialised */
+    int rpcs;                     /* messages one slice takes: 1, or one per tensor it holds */
 };
 
 struct ps_worker {
@@ -123,15 +124,14 @@ struct ps_ctx {
 
 /* The CPU time one end of a message spends on it (serialisation, RPC), and for a GPU-side tensor
  * its copy between GPU and host memory; slept by the actor that pays it. */
-static void transport_cost(const struct ps_ctx *c, double bytes, bool gpu_side)
+static void transport_cost(const struct ps_ctx *c, double bytes, bool gpu_side, int msgs)
 {
     const struct transport *tp = c->sc->train.ps.transport;
     if (tp == NULL) return;
-    double t = tp->msg_s + bytes * tp->byte_s +
+    double t = msgs * tp->msg_s + bytes * tp->byte_s +
                (gpu_side && tp->copy_Bps > 0 ? bytes / tp->copy_Bps : 0);
     if (t > 0) sg_actor_sleep_for(t);
 }
-
 static sg_mailbox_t mbox(const char *fmt, int a, int b)
 {
     char name[48];
@@ -231,7 +231,7 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
         for (int k = 0; k < c->K; k++) {
             if (got[k]) continue;
             struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
-            transport_cost(c, REQUEST_B, false);
+            transport_cost(c, REQUEST_B, false, 1);
             traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
             comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
             comms[c->K + k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
@@ -244,7 +244,7 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
                 version[k] = in[k]->version;
                 got[k] = true;
                 left--;
-                transport_cost(c, c->shards[k].bytes, true); /* parameters into the GPU */
+                transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* into the GPU */
             }
             free(in[k]);
             in[k] = NULL;
@@ -271,7 +271,7 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
 {
     struct ps_ctx *c = w->c;
     struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
-    transport_cost(c, c->shards[k].bytes, true); /* the gradient out of the GPU, serialised */
+    transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
     traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
     comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
 }
@@ -517,7 +517,7 @@ static void port_actor(int argc, char **argv)
         struct ps_msg *m;
         if (net_recv(to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
         if (m->type == MSG_PULL) {
-            transport_cost(c, REQUEST_B, false);
+            transport_cost(c, REQUEST_B, false, 1);
             /* sync: wait for the version the worker needs, but not past the deadline (a shard
              * that lost workers or state moves on) */
             double end = simgrid_get_clock() + ts->timeout_s;
@@ -530,7 +530,7 @@ static void port_actor(int argc, char **argv)
             }
             int v = s->version;
             free(m);
-            transport_cost(c, s->bytes, false); /* the parameters serialised */
+            transport_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
             s->rep->bytes_out += s->bytes;
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(MSG_PARAMS, v),
                      s->bytes);
@@ -539,7 +539,7 @@ static void port_actor(int argc, char **argv)
         s->rep->bytes_in += s->bytes;
         c->workers[p->worker].delivered++;
         s->in_port++; /* received, not yet queued: counted if the run ends meanwhile */
-        transport_cost(c, s->bytes, false); /* the gradient deserialised */
+        transport_cost(c, s->bytes, false, s->rpcs); /* the gradient deserialised */
         s->in_port--;
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
         rec->worker = p->worker;
@@ -554,7 +554,7 @@ static void port_actor(int argc, char **argv)
             v->accepted = rec->accepted;
             sg_sem_destroy(rec->decided);
             free(rec);
-            transport_cost(c, REQUEST_B, false);
+            transport_cost(c, REQUEST_B, false, 1);
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), v, REQUEST_B);
         }
     }
@@ -940,6 +940,14 @@ static void setup_shards(struct ps_ctx *c)
         biggest = fmax(biggest, split[k]);
     }
     res->imbalance = model_params(c->m) > 0 ? biggest / (model_params(c->m) / c->K) : 1;
+    /* one RPC per shard, or per tensor (a layer's parameters, or its part of them when split by
+     * bytes), as TensorFlow's parameter servers sent a variable per RPC */
+    for (int k = 0; k < c->K; k++) {
+        int tensors = 0;
+        for (size_t l = 0; l < c->m->nlayers; l++)
+            tensors += c->m->layers[l].params > 0 && (ts->ps.split_bytes || (int)(l % c->K) == k);
+        c->shards[k].rpcs = ts->ps.per_tensor_rpc && tensors > 0 ? tensors : 1;
+    }
     /* a shard's slice is complete when the backward has done its lowest layer: split by layer,
      * shard k holds layers k, k + K, ...; by bytes, a part of every layer */
     c->complete_at = xbt_new0(int, c->K);
@@ -1196,6 +1204,7 @@ void ps_run(const struct job *j, struct run_record *res)
     run_config_num(res, "coordinator", "%s", ts->ps.coordinator ? "true" : "false");
     run_config_str(res, "transport", ts->ps.transport ? ts->ps.transport->name : "ideal");
     run_config_str(res, "push", ts->ps.push_during ? "during-backward" : "after-backward");
+    run_config_str(res, "rpc", ts->ps.per_tensor_rpc ? "per-tensor" : "per-shard");
     if (ts->ps.mode == PS_ASYNC)
         run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
     res->coordinator = ts->ps.coordinator;
