@@ -181,6 +181,31 @@ START_TEST(test_per_tensor_rpc)
 }
 END_TEST
 
+/* Prefetch: the next iteration's parameters are fetched (one version behind) while this one
+ * computes, so with one worker and one shard, once the fetch and the update hide under the
+ * compute (C > U + 2a + S/B), an iteration is its compute and its push: step = C + a + S/B
+ * (against pull + C + push + U without), and every applied slice has lag 1 but the first. */
+START_TEST(test_prefetch)
+{
+    int b = 8;
+    double params = 2e6, f = 2e9, S = params * 4;
+    struct env e = star_env();
+    struct scenario sc = ps_scenario(1, 1, params, f, b, 5);
+    sc.train.ps.prefetch = true;
+    struct run_record res;
+    run(&sc, &res);
+    double C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
+    ck_assert(C > U + 2 * e.a + S / e.B);
+    for (int s = 2; s < (int)res.steps; s++)
+        test_assert_rel(test_step(&res, s)->time_s, C + e.a + S / e.B, 1e-3, "step with prefetch");
+    ck_assert_double_eq(res.stale_hist[0], 1);
+    ck_assert_double_eq(res.stale_hist[1], 4);
+    ck_assert(run_identities_hold(&res));
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 static struct scenario straggler(void)
 {
     struct scenario sc;
@@ -310,6 +335,7 @@ static Suite *ps_suite(void)
     tcase_add_test(tc, test_sync_step_grpc);
     tcase_add_loop_test(tc, test_push_during_backward, 0, 2);
     tcase_add_loop_test(tc, test_per_tensor_rpc, 0, 2);
+    tcase_add_test(tc, test_prefetch);
     tcase_add_test(tc, test_backup_worker);
     tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
     tcase_add_test(tc, test_coordinator);

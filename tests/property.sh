@@ -49,6 +49,7 @@ scenario() { # strategy seed
         if [ $mode = async ] && (( RANDOM % 2 )); then extra+=" consistency=\"bounded\""; fi
         if (( RANDOM % 2 )); then extra+=" push=\"during-backward\""; split=layer; fi
         (( RANDOM % 2 )) && extra+=" transport=\"grpc-tcp\""
+        if [ $mode = sync ] && (( RANDOM % 2 )); then extra+=" prefetch=\"yes\""; fi
         train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"dedicated\" split=\"$split\" mode=\"$mode\"$extra/></training>"
         ps=" ps-nodes=\"2\""
     else

@@ -632,6 +632,15 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     a = attr_dup(n, "consistency");
     ps->bounded = a && strcmp(a, "bounded") == 0;
     free(a);
+    a = attr_dup(n, "prefetch");
+    ps->prefetch = a && strcmp(a, "yes") == 0;
+    free(a);
+    if (ps->prefetch && ps->mode == PS_ASYNC) {
+        rc = fail_at(r, n,
+                     "<ps prefetch=\"yes\">: only with mode=\"sync\" (async workers take "
+                     "each shard's verdict on the mailbox the parameters come on)");
+        goto out;
+    }
     a = attr_dup(n, "rpc");
     ps->per_tensor_rpc = a && strcmp(a, "per-tensor") == 0;
     free(a);

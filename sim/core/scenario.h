@@ -109,6 +109,7 @@ struct ps_spec {
     const struct transport *transport; /* the software path of its messages (catalog.h) */
     bool push_during;  /* a shard's slice is pushed as soon as the backward has produced it */
     bool per_tensor_rpc; /* one message per tensor of a slice (else one per shard) */
+    bool prefetch;     /* sync: the next iteration's parameters are fetched during this one */
     int line;          /* line of <ps>, or of <training> when absent */
 };
 

@@ -32,6 +32,7 @@ enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE };
 struct push_rec {
     int worker;       /* who pushed */
     int version;      /* version the gradient was computed from */
+    int it;           /* the worker's iteration (prefetch: the version it is for) */
     int accepted;     /* async: the shard's verdict */
     sg_sem_t decided; /* async: released when the verdict is set */
     struct push_rec *next;
@@ -40,6 +41,7 @@ struct push_rec {
 struct ps_msg {
     enum msg_type type;
     int version;  /* PULL: version needed; PUSH/PARAMS: version of the data */
+    int it;       /* PUSH: the worker's iteration */
     int accepted; /* VERDICT */
     int shard;    /* ADVANCE: who advanced */
 };
@@ -91,6 +93,11 @@ struct ps_worker {
     const int *pversion;   /* the versions they were computed from */
     sg_comm_t *pcomms;     /* their sends */
     double first_post_s;   /* when the first of them was posted */
+    /* prefetch: the puller fetches the next iteration's parameters during this one */
+    sg_sem_t pull_go, pull_done; /* start a fetch / it is done */
+    int pull_needed;             /* the version it needs */
+    int *pf_version;             /* the versions it got */
+    bool pull_ok, pf_pending;    /* it got every shard; a fetch is under way */
     int delivered;         /* slices of this iteration its shards' ports received */
 };
 
@@ -271,6 +278,7 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
 {
     struct ps_ctx *c = w->c;
     struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
+    g->it = w->next_it;
     transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
     traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
     comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
@@ -325,6 +333,44 @@ static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t 
 
 /* The pusher (push during the backward): posts each slice as the backward hands it over, so its
  * serialisation and transfer overlap the rest of the backward (as ps-lite and BytePS push). */
+/* The puller (prefetch): fetches the parameters of the next iteration while this one computes;
+ * one version behind, since this iteration's update is not applied yet. */
+static void puller_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_worker *w = sg_actor_self_get_data();
+    for (;;) { /* a daemon */
+        sg_sem_acquire(w->pull_go);
+        w->pull_ok = pull_all(w, w->pull_needed, w->pf_version);
+        sg_sem_release(w->pull_done);
+    }
+}
+
+/* The parameters of iteration `it`: pulled now, or (prefetch) the ones fetched during the
+ * previous iteration, and the next iteration's fetch started (version it - 1 is enough for it
+ * + 1: one behind). */
+static bool get_params(struct ps_worker *w, int it, int *version)
+{
+    struct ps_ctx *c = w->c;
+    if (!c->sc->train.ps.prefetch) return pull_all(w, it, version);
+    bool ok = true;
+    if (!w->pf_pending) {
+        ok = pull_all(w, it, version);
+    } else {
+        sg_sem_acquire(w->pull_done);
+        memcpy(version, w->pf_version, (size_t)c->K * sizeof *version);
+        ok = w->pull_ok;
+        w->pf_pending = false;
+    }
+    if (it + 1 < c->sc->train.steps) {
+        w->pull_needed = it; /* one behind */
+        w->pf_pending = true;
+        sg_sem_release(w->pull_go);
+    }
+    return ok;
+}
+
 static void pusher_actor(int argc, char **argv)
 {
     (void)argc;
@@ -460,7 +506,7 @@ static void worker_actor(int argc, char **argv)
         if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
         bool corrupt = read_batch(w, it);
         double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it);
-        if (!pull_all(w, it, version)) inject_detected(&c->inj);
+        if (!get_params(w, it, version)) inject_detected(&c->inj);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         worker_before_forward(&c->j->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
@@ -544,6 +590,7 @@ static void port_actor(int argc, char **argv)
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
         rec->worker = p->worker;
         rec->version = m->version;
+        rec->it = m->it;
         free(m);
         bool async = ts->ps.mode == PS_ASYNC;
         if (async) rec->decided = sg_sem_init(0);
@@ -639,9 +686,10 @@ static void shard_actor(int argc, char **argv)
                     inject_detected(&c->inj);
                     break;
                 }
-                if (rec->version == v) {
+                bool fresh = c->sc->train.ps.prefetch ? rec->it == v : rec->version == v;
+                if (fresh) { /* prefetch: computed one version behind, by design */
                     got++;
-                    record_applied(c, s, 0);
+                    record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0);
                 } else {
                     drop_slice(c, &c->res->dropped_late); /* computed from an older version */
                 }
@@ -730,6 +778,12 @@ static void start_worker(struct ps_ctx *c, struct ps_worker *w, int incarnation)
 {
     sg_host_t h = c->pf->gpus[w->rank];
     start("worker-%d.%d", w->rank, incarnation, h, worker_actor, w, false);
+    w->pf_pending = false;
+    if (c->sc->train.ps.prefetch) {
+        w->pull_go = sg_sem_init(0);
+        w->pull_done = sg_sem_init(0);
+        start("puller-%d.%d", w->rank, incarnation, h, puller_actor, w, true);
+    }
     if (!c->sc->train.ps.push_during) return;
     w->hand = sg_sem_init(0);
     w->posted = sg_sem_init(0);
@@ -978,6 +1032,7 @@ static void setup_workers(struct ps_ctx *c)
         w->iter_tc = xbt_new0(double, ts->steps);
         w->cap = ts->steps;
         w->queue = xbt_new0(int, c->K);
+        w->pf_version = xbt_new0(int, c->K);
         start_worker(c, w, 0);
     }
 }
@@ -1172,6 +1227,7 @@ static void teardown(struct ps_ctx *c)
         free(c->workers[r].iter_samples);
         free(c->workers[r].iter_tc);
         free(c->workers[r].queue);
+        free(c->workers[r].pf_version);
         worker_amounts_release(&c->workers[r].amt);
     }
     inject_release(&c->inj);
@@ -1205,6 +1261,7 @@ void ps_run(const struct job *j, struct run_record *res)
     run_config_str(res, "transport", ts->ps.transport ? ts->ps.transport->name : "ideal");
     run_config_str(res, "push", ts->ps.push_during ? "during-backward" : "after-backward");
     run_config_str(res, "rpc", ts->ps.per_tensor_rpc ? "per-tensor" : "per-shard");
+    run_config_num(res, "prefetch", "%s", ts->ps.prefetch ? "true" : "false");
     if (ts->ps.mode == PS_ASYNC)
         run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
     res->coordinator = ts->ps.coordinator;
