@@ -32,9 +32,11 @@ static struct env star_env(void)
                         catalog_gpu("h100")->peak_flops[DTYPE_FP32] * 0.78};
 }
 
-static struct scenario ps_scenario(int P, int K, double params, double flops, int batch, int steps)
+/* nodes of G GPUs (one NIC each), K parameter-server machines */
+static struct scenario ps_nodes(int nodes, int G, int K, double params, double flops, int batch,
+                                int steps)
 {
-    struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
+    struct scenario sc = test_cluster(nodes, G, "h100", "nvlink4", "ib-ndr", 1);
     sc.cluster.ps_nodes = K;
     sc.model.present = true;
     model_init(&sc.model.explicit_, "toy");
@@ -52,6 +54,11 @@ static struct scenario ps_scenario(int P, int K, double params, double flops, in
     sc.train.ps = (struct ps_spec){
             .shards = K, .dedicated = true, .split_bytes = true, .mode = PS_SYNC, .line = 1};
     return sc;
+}
+
+static struct scenario ps_scenario(int P, int K, double params, double flops, int batch, int steps)
+{
+    return ps_nodes(P, 1, K, params, flops, batch, steps);
 }
 
 static void run(struct scenario *sc, struct run_record *res)
@@ -206,6 +213,39 @@ START_TEST(test_prefetch)
 }
 END_TEST
 
+/* Local aggregation: N nodes of G H100s (NVLink4 through NVSwitch: a GPU-to-GPU route is the
+ * sender's NVLink UP and the receiver's DOWN, latency a_n = one NVLink hop, bandwidth B_n = its
+ * rate) and one shard. Only each node's first GPU pulls and pushes, so N transfers share the
+ * shard's NIC; it copies the parameters to its G - 1 followers over its own UP link (shared by
+ * G - 1 flows), and their gradients come back through its DOWN link; it sums the G gradients in
+ * one kernel that reads G buffers and writes one at the memory rate (MXNet's CommDevice). Step:
+ *     pull (a + N S/B) + bcast (a_n + (G-1) S/B_n) + C + gather (a_n + (G-1) S/B_n)
+ *     + reduce ((G+1) S / (HBM x 0.92)) + push (a + N S/B) + U. */
+START_TEST(test_local_aggregation)
+{
+    int N = 2, G = 4, b = 8, steps = 4;
+    double params = 2e6, f = 2e9, S = params * 4;
+    struct env e = star_env();
+    const struct link_class *nv = catalog_link("nvlink4");
+    const struct gpu_model *h100 = catalog_gpu("h100");
+    struct scenario sc = ps_nodes(N, G, 1, params, f, b, steps);
+    sc.train.ps.local_agg = true;
+    struct run_record res;
+    run(&sc, &res);
+    double pull = e.a + N * S / e.B, bcast = nv->hop_lat_s + (G - 1) * S / nv->bw_Bps;
+    double C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
+    double reduce = (G + 1) * S / (h100->mem_bw_Bps * 0.92);
+    double want = pull + bcast + C + bcast + reduce + pull + U;
+    for (int s = 1; s < (int)res.steps; s++)
+        test_assert_rel(test_step(&res, s)->time_s, want, 1e-3, "step with local aggregation");
+    ck_assert_double_eq(res.applied, (double)N * steps); /* one push per node and version */
+    ck_assert_double_eq(res.consumed_samples, (double)N * G * b * steps);
+    ck_assert(run_identities_hold(&res));
+    run_release(&res);
+    scenario_release(&sc);
+}
+END_TEST
+
 static struct scenario straggler(void)
 {
     struct scenario sc;
@@ -336,6 +376,7 @@ static Suite *ps_suite(void)
     tcase_add_loop_test(tc, test_push_during_backward, 0, 2);
     tcase_add_loop_test(tc, test_per_tensor_rpc, 0, 2);
     tcase_add_test(tc, test_prefetch);
+    tcase_add_test(tc, test_local_aggregation);
     tcase_add_test(tc, test_backup_worker);
     tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
     tcase_add_test(tc, test_coordinator);

@@ -20,15 +20,15 @@ fail=0
 
 # Every RANDOM is drawn in this shell, never in a $(...) subshell: bash 5.1 and later reseed
 # RANDOM in subshells, which made the plans differ from one run of this script to the next.
-faults() { # one to three random faults on nodes 0..N-1, into $plan
+faults() { # one to three random faults on nodes 0..N-1 of $gpn GPUs each, into $plan
     local n=$1 kinds=$(( RANDOM % 3 + 1 )) i
     plan=""
     for ((i = 0; i < kinds; i++)); do
         local node=$(( RANDOM % n )) at=$(( RANDOM % 80 + 5 )) dur=$(( RANDOM % 60 + 10 ))
-        local ats="$(( at ))ms" durs="$(( dur ))ms" line
+        local ats="$(( at ))ms" durs="$(( dur ))ms" line gpu=$(( RANDOM % gpn ))
         case $(( RANDOM % 8 )) in
-        0) line="<crash host=\"node$node.gpu0\" at=\"$ats\"/>" ;;
-        1) line="<crash host=\"node$node.gpu0\" at=\"$ats\" restart-after=\"$durs\"/>" ;;
+        0) line="<crash host=\"node$node.gpu$gpu\" at=\"$ats\"/>" ;;
+        1) line="<crash host=\"node$node.gpu$gpu\" at=\"$ats\" restart-after=\"$durs\"/>" ;;
         2) line="<link-down node=\"node$node\" at=\"$ats\" for=\"$durs\"/>" ;;
         3) line="<degrade node=\"node$node\" factor=\"0.$(( RANDOM % 9 + 1 ))\" at=\"$ats\" for=\"$durs\"/>" ;;
         4) line="<partition groups=\"node0|node$(( n - 1 ))\" at=\"$ats\" heal-after=\"$durs\"/>" ;;
@@ -43,6 +43,7 @@ faults() { # one to three random faults on nodes 0..N-1, into $plan
 scenario() { # strategy seed
     local strategy=$1 seed=$2 n=$(( RANDOM % 3 + 3 ))
     local train ps=""
+    gpn=1
     if [ "$strategy" = ps ]; then
         local mode=sync extra="" split=bytes
         if (( RANDOM % 2 )); then mode=async; extra=" staleness=\"$(( RANDOM % 3 ))\""; fi
@@ -50,6 +51,9 @@ scenario() { # strategy seed
         if (( RANDOM % 2 )); then extra+=" push=\"during-backward\""; split=layer; fi
         (( RANDOM % 2 )) && extra+=" transport=\"grpc-tcp\""
         if [ $mode = sync ] && (( RANDOM % 2 )); then extra+=" prefetch=\"yes\""; fi
+        if [ $mode = sync ] && [ $split = bytes ] && (( RANDOM % 2 )); then
+            extra+=" local-aggregation=\"yes\""; gpn=2 # a node's 2 GPUs reduce to its first
+        fi
         train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"dedicated\" split=\"$split\" mode=\"$mode\"$extra/></training>"
         ps=" ps-nodes=\"2\""
     else
@@ -65,7 +69,7 @@ scenario() { # strategy seed
     cat <<XML
 <?xml version="1.0"?>
 <scenario name="property-$strategy-$seed" seed="$seed">
-  <cluster nodes="$n" gpus-per-node="1" gpu="h100" nic="ib-ndr"$ps/>
+  <cluster nodes="$n" gpus-per-node="$gpn" gpu="h100" nic="ib-ndr"$ps/>
   <model name="two-layer"><layer name="l0" params="5e5" flops="5e9"/><layer name="l1" params="5e5" flops="5e9"/></model>
   $train
   <faults>

@@ -104,6 +104,15 @@ static char *attr_dup(xmlNodePtr n, const char *name)
     return s;
 }
 
+/* Whether attribute `name` is present and equal to `value`. */
+static bool attr_is(xmlNodePtr n, const char *name, const char *value)
+{
+    char *a = attr_dup(n, name);
+    bool is = a && strcmp(a, value) == 0;
+    free(a);
+    return is;
+}
+
 static enum dmlsim_err attr_quantity(struct reader *r, xmlNodePtr n, const char *name,
                                      enum unit_kind kind, enum unit_bound bound, double def,
                                      double *out)
@@ -600,6 +609,30 @@ out:
     return rc;
 }
 
+/* How a worker's parameters and gradients travel: prefetch, RPCs, push, local aggregation. Needs
+ * ps->mode (and backup-workers read from the element). */
+static enum dmlsim_err read_ps_paths(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
+{
+    ps->prefetch = attr_is(n, "prefetch", "yes");
+    if (ps->prefetch && ps->mode == PS_ASYNC)
+        return fail_at(r, n,
+                       "<ps prefetch=\"yes\">: only with mode=\"sync\" (async workers take "
+                       "each shard's verdict on the mailbox the parameters come on)");
+    ps->per_tensor_rpc = attr_is(n, "rpc", "per-tensor");
+    ps->push_during = attr_is(n, "push", "during-backward");
+    ps->local_agg = attr_is(n, "local-aggregation", "yes");
+    if (!ps->local_agg) return DMLSIM_OK;
+    if (ps->mode == PS_ASYNC || ps->push_during)
+        return fail_at(r, n,
+                       "<ps local-aggregation=\"yes\">: a node reduces whole gradients before "
+                       "its one push; expected mode=\"sync\" and push=\"after-backward\"");
+    if (xmlHasProp(n, (const xmlChar *)"backup-workers"))
+        return fail_at(r, n,
+                       "<ps local-aggregation=\"yes\">: every node's push is waited for; "
+                       "expected no backup-workers");
+    return DMLSIM_OK;
+}
+
 static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
 {
     enum dmlsim_err rc;
@@ -632,21 +665,7 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     a = attr_dup(n, "consistency");
     ps->bounded = a && strcmp(a, "bounded") == 0;
     free(a);
-    a = attr_dup(n, "prefetch");
-    ps->prefetch = a && strcmp(a, "yes") == 0;
-    free(a);
-    if (ps->prefetch && ps->mode == PS_ASYNC) {
-        rc = fail_at(r, n,
-                     "<ps prefetch=\"yes\">: only with mode=\"sync\" (async workers take "
-                     "each shard's verdict on the mailbox the parameters come on)");
-        goto out;
-    }
-    a = attr_dup(n, "rpc");
-    ps->per_tensor_rpc = a && strcmp(a, "per-tensor") == 0;
-    free(a);
-    a = attr_dup(n, "push");
-    ps->push_during = a && strcmp(a, "during-backward") == 0;
-    free(a);
+    DMLSIM_CHECK_GOTO(rc, read_ps_paths(r, n, ps), out);
     a = attr_dup(n, "transport");
     ps->transport = catalog_transport(a ? a : "ideal");
     if (ps->transport == NULL) {

@@ -110,6 +110,8 @@ struct ps_spec {
     bool push_during;  /* a shard's slice is pushed as soon as the backward has produced it */
     bool per_tensor_rpc; /* one message per tensor of a slice (else one per shard) */
     bool prefetch;     /* sync: the next iteration's parameters are fetched during this one */
+    bool local_agg;    /* sync: a node's GPUs reduce to its first GPU, which alone pulls and
+                          pushes (and broadcasts the parameters to the others) */
     int line;          /* line of <ps>, or of <training> when absent */
 };
 

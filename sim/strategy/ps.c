@@ -27,12 +27,13 @@
 #define CATALOG_CPU_MEM_BW 204.8e9 /* AMD EPYC 7742: 8 channels of DDR4-3200 x 25.6 GB/s */
 #define CPU_MEM_EFF        0.92    /* memory-bound kernels, as the GPU default (calib.c) */
 
-enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE };
+enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE, MSG_GRAD };
 
 struct push_rec {
     int worker;       /* who pushed */
     int version;      /* version the gradient was computed from */
     int it;           /* the worker's iteration (prefetch: the version it is for) */
+    double samples;   /* the samples its gradient covers */
     int accepted;     /* async: the shard's verdict */
     sg_sem_t decided; /* async: released when the verdict is set */
     struct push_rec *next;
@@ -41,8 +42,9 @@ struct push_rec {
 struct ps_msg {
     enum msg_type type;
     int version;  /* PULL: version needed; PUSH/PARAMS: version of the data */
-    int it;       /* PUSH: the worker's iteration */
-    int accepted; /* VERDICT */
+    int it;         /* PUSH: the worker's iteration; PARAMS to a follower: the leader's */
+    double samples; /* PUSH: samples the slice covers; GRAD: samples of a follower's gradient */
+    int accepted;   /* VERDICT */
     int shard;    /* ADVANCE: who advanced */
 };
 
@@ -53,6 +55,7 @@ struct shard {
     int id;
     int incarnation;     /* restarts of its host */
     double *applied_at;  /* per version: slices applied into it */
+    double *applied_smp; /* per version: the samples those slices cover */
     struct ckpt ckpt;    /* this shard's checkpoints */
     double ckpt_version; /* the version its last counted checkpoint holds */
     double last_ckpt_s;  /* when it last started one */
@@ -69,6 +72,7 @@ struct shard {
     struct push_rec *head, *tail; /* pushes not yet taken by the shard */
     struct shard_report *rep;     /* its report */
     int in_port;                  /* pushes received by its ports and still being deserialised */
+    double in_port_smp;           /* ... and the samples they cover */
     int rpcs;                     /* messages one slice takes: 1, or one per tensor it holds */
 };
 
@@ -99,6 +103,14 @@ struct ps_worker {
     int *pf_version;             /* the versions it got */
     bool pull_ok, pf_pending;    /* it got every shard; a fetch is under way */
     int delivered;         /* slices of this iteration its shards' ports received */
+    /* local aggregation: the node's first GPU (the leader) alone talks to the shards */
+    int leader;         /* its node's leader (itself when it leads or nothing is aggregated) */
+    int *follow, nfollow; /* a leader's followers */
+    double carry;       /* samples its push will cover: its batch, and its followers' */
+    bool gathering;     /* a leader waiting for its followers' gradients */
+    bool *sent;         /* a leader's followers that got this iteration's parameters */
+    double work;        /* exec amount of one batch's forward and backward */
+    double reduce_amt;  /* exec amount of streaming one gradient at the memory rate */
 };
 
 struct port {
@@ -112,7 +124,8 @@ struct ps_ctx {
     const struct model *m;
     const struct platform *pf;
     struct injector inj; /* faults */
-    int P, K, quorum;
+    int P, K, quorum; /* workers, shards, pushes a sync version waits for */
+    double model_B;   /* the model's parameter (and gradient) bytes */
     double total_versions; /* versions each shard may reach */
     struct shard *shards;
     struct ps_worker *workers;
@@ -178,17 +191,18 @@ static enum net_status send_msg(struct ps_ctx *c, sg_host_t from, sg_host_t to, 
 
 #define RETRY_S 0.05 /* a worker retries a dead shard after this */
 
-static void lose_slices(struct ps_ctx *c, double n)
+/* n slices lost, covering `samples` samples (read again). */
+static void lose_slices(struct ps_ctx *c, double n, double samples)
 {
     c->res->lost_gradients += n;
-    c->res->replayed_samples += n * c->sc->train.batch / c->K;
+    c->res->replayed_samples += samples;
 }
 
 /* A slice the shard's policy discarded (too stale, or too late for its version's quorum). */
-static void drop_slice(struct ps_ctx *c, double *counter)
+static void drop_slice(struct ps_ctx *c, double *counter, double samples)
 {
     *counter += 1;
-    c->res->dropped_samples += (double)c->sc->train.batch / c->K;
+    c->res->dropped_samples += samples;
 }
 
 static void bounded_notify(struct ps_ctx *c);
@@ -200,12 +214,14 @@ static void account_unfinished(struct ps_worker *w)
     struct ps_ctx *c = w->c;
     if (!w->in_step) return;
     if (w->handed > 0) { /* what its shards did not receive (the ports count receipts) */
-        lose_slices(c, w->handed - w->delivered);
-        c->res->replayed_samples += (double)(c->K - w->handed) * c->sc->train.batch / c->K;
-    } else if (!w->in_corrupt) {
-        c->res->replayed_samples += c->sc->train.batch;
+        double per = w->carry / c->K;
+        lose_slices(c, w->handed - w->delivered, (w->handed - w->delivered) * per);
+        c->res->replayed_samples += (c->K - w->handed) * per;
+    } else {
+        c->res->replayed_samples += w->carry; /* its batch (unless corrupt), its followers' */
     }
     w->in_step = false;
+    w->gathering = false;
 }
 
 /* A worker killed by a crash: slices computed but not delivered are lost; a batch read but not
@@ -279,6 +295,7 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
     struct ps_ctx *c = w->c;
     struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
     g->it = w->next_it;
+    g->samples = w->carry / c->K;
     transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
     traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
     comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
@@ -305,7 +322,7 @@ static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct 
     sg_actor_yield();
     trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
     if (w->delivered < c->K) inject_detected(&c->inj);
-    lose_slices(c, c->K - w->delivered);
+    lose_slices(c, c->K - w->delivered, (c->K - w->delivered) * w->carry / c->K);
     w->in_step = false;
     if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
     if (c->sc->train.ps.mode != PS_ASYNC) return;
@@ -422,6 +439,7 @@ static bool read_batch(struct ps_worker *w, int it)
     w->in_corrupt = corrupt;
     w->handed = 0;
     w->delivered = 0;
+    w->carry = corrupt ? 0 : c->sc->train.batch;
     return corrupt;
 }
 
@@ -481,6 +499,140 @@ static void bounded_notify(struct ps_ctx *c)
         }
 }
 
+/* ---- local aggregation -------------------------------------------------------------------- */
+/* MXNet's device kvstore (kvstore="dist_device_sync"; src/kvstore/comm.h, CommDevice): the GPUs
+ * of a machine reduce their gradients on one GPU, which alone pushes to the servers and pulls,
+ * and the pulled weights are copied to the other GPUs. Here the node's first GPU leads. */
+
+static sg_mailbox_t to_follower(int f)
+{
+    return mbox("w%d<lead%d", f, 0);
+}
+
+static sg_mailbox_t to_leader(int l, int f)
+{
+    return mbox("lead%d<w%d", l, f);
+}
+
+/* The leader copies the parameters of iteration `it` to every live follower (GPU to GPU in the
+ * node: NVLink, or PCIe); w->sent says which got them. */
+static void bcast_params(struct ps_worker *w, int it)
+{
+    struct ps_ctx *c = w->c;
+    sg_comm_t *comms = xbt_new(sg_comm_t, w->nfollow);
+    struct ps_msg **out = xbt_new0(struct ps_msg *, w->nfollow);
+    double t0 = simgrid_get_clock();
+    for (int i = 0; i < w->nfollow; i++) {
+        int f = w->follow[i];
+        w->sent[i] = c->workers[f].active;
+        if (!w->sent[i]) { /* its process is gone: the node's other GPUs go on without it */
+            inject_detected(&c->inj);
+            continue;
+        }
+        out[i] = msg_new(MSG_PARAMS, 0);
+        out[i]->it = it;
+        traffic_add(c->traffic, c->pf->gpus[w->rank], c->pf->gpus[f], c->model_B);
+        comms[i] = net_isend(to_follower(f), out[i], c->model_B);
+    }
+    double end = simgrid_get_clock() + c->sc->train.timeout_s;
+    for (int i = 0; i < w->nfollow; i++)
+        if (w->sent[i] && !(w->sent[i] = net_wait(comms[i], end) == NET_OK))
+            free(out[i]); /* never received: still ours */
+    trace_slice(c->res->trace, w->rank, "broadcast", t0, simgrid_get_clock());
+    free(comms);
+    free(out);
+}
+
+/* The leader receives the gradients of the followers it sent parameters to (into its memory, as
+ * CommDevice copies them to the merge buffer's GPU) and sums them with its own in one kernel
+ * (ElementwiseSum: reads the n inputs, writes one buffer, at the memory rate). Each follower
+ * adds its samples to w->carry as its gradient arrives (hand_to_leader). */
+static void gather_grads(struct ps_worker *w)
+{
+    struct ps_ctx *c = w->c;
+    sg_comm_t *comms = xbt_new(sg_comm_t, w->nfollow);
+    struct ps_msg **in = xbt_new0(struct ps_msg *, w->nfollow);
+    double t0 = simgrid_get_clock();
+    w->gathering = true;
+    for (int i = 0; i < w->nfollow; i++)
+        if (w->sent[i]) comms[i] = net_irecv(to_leader(w->rank, w->follow[i]), (void **)&in[i]);
+    double end = simgrid_get_clock() + c->sc->train.timeout_s;
+    int n = w->carry > 0; /* gradients to sum */
+    for (int i = 0; i < w->nfollow; i++) {
+        if (!w->sent[i]) continue;
+        if (net_wait(comms[i], end) == NET_OK && in[i] != NULL) n += in[i]->samples > 0;
+        free(in[i]);
+    }
+    w->gathering = false;
+    if (n > 1) /* communication's kernel (as NCCL's reductions), not the model's compute */
+        sg_actor_execute((n + 1) * w->reduce_amt);
+    trace_slice(c->res->trace, w->rank, "gather", t0, simgrid_get_clock());
+    free(comms);
+    free(in);
+}
+
+/* A follower hands its gradient (corrupt batch: an empty message) to its leader; once it is in
+ * the leader's sum its samples are the leader's to account, else they will be read again. */
+static void hand_to_leader(struct ps_worker *w, bool corrupt)
+{
+    struct ps_ctx *c = w->c;
+    struct ps_worker *L = &c->workers[w->leader];
+    struct ps_msg *g = msg_new(MSG_GRAD, 0);
+    g->samples = w->carry;
+    double t0 = simgrid_get_clock(), B = corrupt ? REQUEST_B : c->model_B;
+    enum net_status st = send_msg(c, c->pf->gpus[w->rank], c->pf->gpus[L->rank],
+                                  to_leader(L->rank, w->rank), g, B);
+    trace_slice(c->res->trace, w->rank, "push", t0, simgrid_get_clock());
+    if (st == NET_OK && L->gathering && L->in_step) {
+        L->carry += w->carry;
+        w->in_step = false;
+    } else {
+        account_unfinished(w);
+    }
+}
+
+/* A follower: its parameters come from its leader, its gradient goes back to it; it never talks
+ * to a shard. It takes the iteration the leader is at (after a restart of either), and skips
+ * one (its batch read again) when the leader sends nothing within the deadline. */
+static void follower_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct ps_worker *w = sg_actor_self_get_data();
+    struct ps_ctx *c = w->c;
+    const struct train_spec *ts = &c->sc->train;
+    c->running++;
+    w->active = true;
+    sg_actor_on_exit(on_worker_exit, w);
+    for (; w->next_it < ts->steps; w->next_it++) {
+        double t0 = simgrid_get_clock(), busy0 = c->res->busy_s[w->rank];
+        inject_step(&c->inj, w->next_it);
+        if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
+        bool corrupt = read_batch(w, w->next_it);
+        double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, w->next_it);
+        struct ps_msg *pm;
+        if (net_recv(to_follower(w->rank), (void **)&pm, ts->timeout_s) != NET_OK) {
+            inject_detected(&c->inj); /* its leader is gone */
+            account_unfinished(w);
+            continue;
+        }
+        int it = w->next_it = pm->it;
+        free(pm);
+        trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
+        worker_before_forward(&c->j->input, w->rank, it);
+        double tc = w->iter_tc[it] = simgrid_get_clock();
+        worker_exec(c->res, w->rank, w->work * scale);
+        trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
+        if (!corrupt) w->iter_samples[it] = ts->batch;
+        hand_to_leader(w, corrupt);
+        w->iter_end[it] = simgrid_get_clock();
+        w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
+    }
+    w->active = false;
+    w->end_s = simgrid_get_clock();
+    if (++c->workers_done == c->P) inject_finish(&c->inj);
+}
+
 static void worker_actor(int argc, char **argv)
 {
     (void)argc;
@@ -491,9 +643,6 @@ static void worker_actor(int argc, char **argv)
     sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
     struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
     int *version = xbt_new0(int, c->K);
-    double work = 0; /* forward and backward back to back: one exec */
-    for (size_t l = 0; l < c->m->nlayers; l++)
-        work += w->amt.fwd[l] + w->amt.bwd[l];
     c->running++;
     w->active = true;
     sg_actor_on_exit(on_worker_exit, w);
@@ -508,6 +657,7 @@ static void worker_actor(int argc, char **argv)
         double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it);
         if (!get_params(w, it, version)) inject_detected(&c->inj);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
+        if (w->nfollow > 0) bcast_params(w, it);
         worker_before_forward(&c->j->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
         if (ts->ps.push_during && !corrupt) { /* the forward, then the pushing backward */
@@ -515,14 +665,14 @@ static void worker_actor(int argc, char **argv)
             w->iter_samples[it] = ts->batch;
             backward_pushing(w, it, version, scale, comms, in);
         } else {
-            worker_exec(c->res, w->rank, work * scale);
+            worker_exec(c->res, w->rank, w->work * scale);
             trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
-            if (corrupt) { /* nothing to push: the batch is skipped */
-                w->in_step = false;
-            } else {
-                w->iter_samples[it] = ts->batch;
+            if (!corrupt) w->iter_samples[it] = ts->batch;
+            if (w->nfollow > 0) gather_grads(w);
+            if (w->carry > 0)
                 push_all(w, it, version, comms, in);
-            }
+            else /* nothing to push: the batch is skipped */
+                w->in_step = false;
         }
         w->iter_end[it] = simgrid_get_clock();
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
@@ -562,6 +712,7 @@ static void port_actor(int argc, char **argv)
     for (;;) { /* a daemon: serves its worker for as long as the run lasts */
         struct ps_msg *m;
         if (net_recv(to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
+        double smp = m->samples;
         if (m->type == MSG_PULL) {
             transport_cost(c, REQUEST_B, false, 1);
             /* sync: wait for the version the worker needs, but not past the deadline (a shard
@@ -585,10 +736,13 @@ static void port_actor(int argc, char **argv)
         s->rep->bytes_in += s->bytes;
         c->workers[p->worker].delivered++;
         s->in_port++; /* received, not yet queued: counted if the run ends meanwhile */
+        s->in_port_smp += smp;
         transport_cost(c, s->bytes, false, s->rpcs); /* the gradient deserialised */
         s->in_port--;
+        s->in_port_smp -= smp;
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
         rec->worker = p->worker;
+        rec->samples = smp;
         rec->version = m->version;
         rec->it = m->it;
         free(m);
@@ -659,12 +813,13 @@ static void advance(struct shard *s, bool progress)
     }
 }
 
-static void record_applied(struct ps_ctx *c, struct shard *s, int lag)
+static void record_applied(struct ps_ctx *c, struct shard *s, int lag, double samples)
 {
     c->res->applied += 1;
     c->res->stale_hist[lag < RUN_HIST - 1 ? lag : RUN_HIST - 1] += 1;
-    c->res->consumed_samples += (double)c->sc->train.batch / c->K;
+    c->res->consumed_samples += samples;
     s->applied_at[s->version] += 1;
+    s->applied_smp[s->version] += samples;
 }
 
 static void shard_actor(int argc, char **argv)
@@ -689,9 +844,10 @@ static void shard_actor(int argc, char **argv)
                 bool fresh = c->sc->train.ps.prefetch ? rec->it == v : rec->version == v;
                 if (fresh) { /* prefetch: computed one version behind, by design */
                     got++;
-                    record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0);
-                } else {
-                    drop_slice(c, &c->res->dropped_late); /* computed from an older version */
+                    record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0,
+                                   rec->samples);
+                } else { /* computed from an older version */
+                    drop_slice(c, &c->res->dropped_late, rec->samples);
                 }
                 free(rec);
             }
@@ -709,10 +865,10 @@ static void shard_actor(int argc, char **argv)
              * push is applied (its lag in versions is recorded); drop: only within tau versions */
             rec->accepted = lag >= 0 && (ps->bounded || lag <= ps->staleness);
             if (rec->accepted) {
-                record_applied(c, s, lag);
+                record_applied(c, s, lag, rec->samples);
                 advance(s, true);
             } else {
-                drop_slice(c, &c->res->dropped_stale);
+                drop_slice(c, &c->res->dropped_stale, rec->samples);
             }
             sg_sem_release(rec->decided);
         }
@@ -758,15 +914,16 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
     for (int v = keep; v < s->version; v++) {
         c->res->lost_updates += 1;
         c->res->applied -= s->applied_at[v];
-        c->res->consumed_samples -= s->applied_at[v] * c->sc->train.batch / c->K;
-        lose_slices(c, s->applied_at[v]);
+        c->res->consumed_samples -= s->applied_smp[v];
+        lose_slices(c, s->applied_at[v], s->applied_smp[v]);
         s->applied_at[v] = 0;
+        s->applied_smp[v] = 0;
     }
     s->version = keep;
     while (s->head) { /* pushes waiting in its queue die with it */
         struct push_rec *r = s->head;
         s->head = r->next;
-        lose_slices(c, 1);
+        lose_slices(c, 1, r->samples);
         free(r);
     }
     s->tail = NULL;
@@ -777,7 +934,8 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
 static void start_worker(struct ps_ctx *c, struct ps_worker *w, int incarnation)
 {
     sg_host_t h = c->pf->gpus[w->rank];
-    start("worker-%d.%d", w->rank, incarnation, h, worker_actor, w, false);
+    start("worker-%d.%d", w->rank, incarnation, h,
+          w->leader == w->rank ? worker_actor : follower_actor, w, false);
     w->pf_pending = false;
     if (c->sc->train.ps.prefetch) {
         w->pull_go = sg_sem_init(0);
@@ -907,7 +1065,8 @@ void ps_describe(const struct job *j, FILE *out)
             p->dedicated ? "dedicated" : "colocated", p->split_bytes ? "bytes" : "layer",
             p->mode == PS_SYNC ? "sync" : "async");
     if (p->mode == PS_SYNC)
-        fprintf(out, " (quorum %d of %d, %d backup)", P - p->backup, P, p->backup);
+        fprintf(out, " (quorum %d of %d, %d backup)%s", P - p->backup, P, p->backup,
+                p->local_agg ? ", aggregated per node" : "");
     else
         fprintf(out, " (staleness <= %d)", p->staleness);
     fprintf(out, "%s\n# workers       %d x batch %d, %s, %s, %d step(s)\n",
@@ -985,6 +1144,7 @@ static void setup_shards(struct ps_ctx *c)
         s->update_amt = split[k] * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
         s->version_s = xbt_new0(double, (size_t)c->total_versions + 2);
         s->applied_at = xbt_new0(double, (size_t)c->total_versions + 2);
+        s->applied_smp = xbt_new0(double, (size_t)c->total_versions + 2);
         s->nversions = 1; /* version 0 at time 0 */
         ckpt_init(&s->ckpt, c->sc, c->pf, ckpt_size(c->m, split[k], ts->dtype, ts->opt), res);
         s->rep = &res->shards[k];
@@ -1015,10 +1175,35 @@ static void setup_shards(struct ps_ctx *c)
     free(split);
 }
 
+/* Local aggregation: every worker's leader, the first worker on its host's node (a host without
+ * a node property is a node of its own); each leader's followers. Returns the leaders' count. */
+static int assign_leaders(struct ps_ctx *c)
+{
+    int leaders = 0;
+    for (int r = 0; r < c->P; r++) {
+        struct ps_worker *w = &c->workers[r];
+        const char *node = sg_host_get_property_value(c->pf->gpus[r], "node");
+        w->leader = r;
+        for (int q = 0; c->sc->train.ps.local_agg && node && q < r && w->leader == r; q++) {
+            const char *other = sg_host_get_property_value(c->pf->gpus[q], "node");
+            if (other && strcmp(node, other) == 0) w->leader = c->workers[q].leader;
+        }
+        leaders += w->leader == r;
+    }
+    for (int r = 0; r < c->P; r++) {
+        if (c->workers[r].leader == r) continue;
+        struct ps_worker *L = &c->workers[c->workers[r].leader];
+        if (L->follow == NULL) L->follow = xbt_new0(int, c->P);
+        L->follow[L->nfollow++] = r;
+    }
+    for (int r = 0; r < c->P; r++)
+        c->workers[r].sent = xbt_new0(bool, c->workers[r].nfollow + 1);
+    return leaders;
+}
+
 static void setup_workers(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
-    c->workers = xbt_new0(struct ps_worker, c->P);
     for (int r = 0; r < c->P; r++) {
         struct ps_worker *w = &c->workers[r];
         w->c = c;
@@ -1026,6 +1211,10 @@ static void setup_workers(struct ps_ctx *c)
         struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
         worker_amounts(c->j->cal, c->pf->models[r], c->pf->gpus[r], ts->dtype, ts->opt, c->m,
                        ts->batch, &kc, &w->amt);
+        for (size_t l = 0; l < c->m->nlayers; l++) /* forward and backward back to back */
+            w->work += w->amt.fwd[l] + w->amt.bwd[l];
+        w->reduce_amt = c->model_B / calib_memory_rate(c->j->cal, c->pf->models[r]) *
+                        sg_host_get_speed(c->pf->gpus[r]);
         w->iter_end = xbt_new0(double, ts->steps);
         w->iter_busy = xbt_new0(double, ts->steps);
         w->iter_samples = xbt_new0(double, ts->steps);
@@ -1033,8 +1222,9 @@ static void setup_workers(struct ps_ctx *c)
         w->cap = ts->steps;
         w->queue = xbt_new0(int, c->K);
         w->pf_version = xbt_new0(int, c->K);
-        start_worker(c, w, 0);
     }
+    for (int r = 0; r < c->P; r++)
+        start_worker(c, &c->workers[r], 0);
 }
 
 /* When row s ends (< 0: there is none). Sync: when every shard has reached version s + 1;
@@ -1077,7 +1267,8 @@ static double row_compute(const struct ps_ctx *c, int s, int *done)
     for (int r = 0; r < c->P; r++)
         if (did(&c->workers[r], s)) v[n++] = c->workers[r].iter_busy[s];
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    int q = c->sc->train.ps.mode == PS_SYNC && c->quorum < n ? c->quorum : n;
+    int need = c->P - c->sc->train.ps.backup; /* workers a version waits for */
+    int q = c->sc->train.ps.mode == PS_SYNC && need < n ? need : n;
     double compute = n > 0 ? v[q - 1] : 0;
     free(v);
     *done = n;
@@ -1172,9 +1363,11 @@ static void results(struct ps_ctx *c)
         account_unfinished(&c->workers[r]);
     for (int k = 0; k < c->K; k++) {
         for (struct push_rec *r = c->shards[k].head; r; r = r->next)
-            drop_slice(c, &res->dropped_late); /* arrived after the shard's last version */
-        for (int i = 0; i < c->shards[k].in_port; i++)
-            drop_slice(c, &res->dropped_late); /* ... or was still being deserialised */
+            drop_slice(c, &res->dropped_late, r->samples); /* after the shard's last version */
+        if (c->shards[k].in_port > 0) { /* ... or was still being deserialised */
+            res->dropped_late += c->shards[k].in_port;
+            res->dropped_samples += c->shards[k].in_port_smp;
+        }
     }
     res->steps_completed = INFINITY;
     for (int k = 0; k < c->K; k++) {
@@ -1218,6 +1411,7 @@ static void teardown(struct ps_ctx *c)
         }
         free(s->version_s);
         free(s->applied_at);
+        free(s->applied_smp);
         free(s->waiting);
         free(s->wake);
     }
@@ -1228,6 +1422,8 @@ static void teardown(struct ps_ctx *c)
         free(c->workers[r].iter_tc);
         free(c->workers[r].queue);
         free(c->workers[r].pf_version);
+        free(c->workers[r].follow);
+        free(c->workers[r].sent);
         worker_amounts_release(&c->workers[r].amt);
     }
     inject_release(&c->inj);
@@ -1262,13 +1458,17 @@ void ps_run(const struct job *j, struct run_record *res)
     run_config_str(res, "push", ts->ps.push_during ? "during-backward" : "after-backward");
     run_config_str(res, "rpc", ts->ps.per_tensor_rpc ? "per-tensor" : "per-shard");
     run_config_num(res, "prefetch", "%s", ts->ps.prefetch ? "true" : "false");
+    run_config_str(res, "aggregation", ts->ps.local_agg ? "local" : "none");
     if (ts->ps.mode == PS_ASYNC)
         run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
     res->coordinator = ts->ps.coordinator;
     res->first_push_s = xbt_new0(double, c.P);
-    c.quorum = ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : 1;
+    c.model_B = model_params(c.m) * model_dtype_bytes(ts->dtype);
+    c.workers = xbt_new0(struct ps_worker, c.P);
+    int pushers = assign_leaders(&c); /* every worker, or one per node when aggregating */
+    c.quorum = ts->ps.mode == PS_SYNC ? pushers - ts->ps.backup : 1;
     /* sync: the samples of one version (its quorum); async: one round of every worker */
-    res->global_batch = (double)(ts->ps.mode == PS_SYNC ? c.quorum : c.P) * ts->batch;
+    res->global_batch = (double)(ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : c.P) * ts->batch;
     c.total_versions = ts->ps.mode == PS_SYNC ? ts->steps : (double)c.P * ts->steps;
     c.traffic = traffic_new();
     c.budget = c.P * ts->steps;
