@@ -24,6 +24,7 @@ const char *fault_kind_name(enum fault_kind k)
 
 struct builder {
     struct fault_plan *plan;
+    bool full;  /* FAULT_MAX_EVENTS reached: the generators stop */
     size_t cap;
     size_t *order; /* insertion order, for stable sorting */
 };
@@ -31,6 +32,7 @@ struct builder {
 static struct fault_event *add(struct builder *b, enum fault_kind kind, double t_s, int step,
                                const char *target, const struct fault_spec *f, const char *cause)
 {
+    if (b->plan->n + 1 >= FAULT_MAX_EVENTS) b->full = true;
     if (b->plan->n == b->cap) {
         b->cap = b->cap ? 2 * b->cap : 16;
         b->plan->ev = mem_realloc(b->plan->ev, b->cap * sizeof *b->plan->ev);
@@ -163,7 +165,7 @@ static int add_corrupt(struct builder *b, const struct fault_spec *f, const stru
     int hits = 0;
     for (size_t h = 0; h < nm->ngpus; h++) {
         if (f->probability > 0) {
-            for (int s = 0; s < steps; s++)
+            for (int s = 0; s < steps && !b->full; s++)
                 if (gsl_rng_uniform(rng) < f->probability)
                     add(b, FAULT_CORRUPT, -1, s, nm->gpus[h], f, "corrupt-batch");
             hits++;
@@ -180,8 +182,8 @@ static void add_mtbf(struct builder *b, const struct fault_spec *f, const struct
 {
     /* Weibull scale for the requested mean: mean = scale x Gamma(1 + 1/k). */
     double scale = f->weibull ? f->mtbf_s / gsl_sf_gamma(1 + 1 / f->shape) : 0;
-    for (size_t h = 0; h < nm->ngpus; h++) {
-        for (double t = 0;;) {
+    for (size_t h = 0; h < nm->ngpus && !b->full; h++) {
+        for (double t = 0; !b->full;) {
             t += f->weibull ? gsl_ran_weibull(rng, scale, f->shape)
                             : gsl_ran_exponential(rng, f->mtbf_s);
             if (t >= f->until_s) break;
@@ -242,8 +244,15 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_n
     plan->seed = sc->seed;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, sc->seed);
-    for (size_t i = 0; i < sc->nfaults && rc == DMLSIM_OK; i++)
+    for (size_t i = 0; i < sc->nfaults && rc == DMLSIM_OK; i++) {
         rc = add_spec(&b, sc, &sc->faults[i], nm, rng, err);
+        if (rc == DMLSIM_OK && b.full)
+            rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                             "%s:%d: <%s>: the fault plan would hold more than %d events; "
+                             "expected fewer (a longer mtbf, a shorter until, fewer steps)",
+                             sc->path, sc->faults[i].line, scenario_fault_element(sc->faults[i].kind),
+                             FAULT_MAX_EVENTS);
+    }
     gsl_rng_free(rng);
     if (rc != DMLSIM_OK) {
         fault_plan_release(plan);

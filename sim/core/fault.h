@@ -51,6 +51,11 @@ struct fault_event {
 
 struct fault_spec; /* the parsed <faults> children, owned by struct scenario */
 
+/* The most events a plan may hold (each about 100 B, and a state change SimGrid plays): 10^6 is
+ * 1,000 GPUs with an MTBF of 1 h for 500 h (a crash and a restart each); a plan past it is a
+ * FILE:LINE error naming the element. */
+#define FAULT_MAX_EVENTS 1000000
+
 struct fault_plan {
     struct fault_event *ev; /* sorted by time; step-triggered events (t < 0) last */
     size_t n;               /* number of events */

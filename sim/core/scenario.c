@@ -44,6 +44,7 @@ extern const size_t dmlsim_scenario_dtd_len;
             docs/source/features/cuda_kernel_launch_stats.rst): the lower end */
 #define DEFAULT_BUCKET_S      DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
 #define DEFAULT_MAX_RESTARTS  200   /* memberships after the first before a job gives up */
+#define MAX_JITTER_SIGMA 4 /* lognormal compute jitter: larger spreads are not a cluster */
 #define DEFAULT_REPLACEMENT_S 600.0 /* policy wait: how long to wait for a crashed worker */
 #define DEFAULT_STEPS         10
 #define DEFAULT_BUCKET_B      (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
@@ -123,8 +124,13 @@ static enum dmlsim_err attr_quantity(struct reader *r, xmlNodePtr n, const char 
         *out = def;
         return DMLSIM_OK;
     }
+    static const char *const si[] = {[UNIT_BANDWIDTH] = "Bps", [UNIT_TIME] = "s",
+                                      [UNIT_SIZE] = "B", [UNIT_FLOPRATE] = "f"};
     enum unit_status st = units_parse(v, kind, bound, out);
-    if (st != UNIT_OK)
+    if (st == UNIT_ECEILING)
+        rc = fail_at(r, n, "<%s %s=\"%s\">: above the ceiling; expected at most %g%s",
+                     (const char *)n->name, name, v, units_ceiling(kind), si[kind]);
+    else if (st != UNIT_OK)
         rc = fail_at(r, n, "<%s %s=\"%s\">: %s; expected %s", (const char *)n->name, name, v,
                      units_status_str(st), units_expected(kind));
     free(v);
@@ -156,9 +162,11 @@ static enum dmlsim_err attr_real(struct reader *r, xmlNodePtr n, const char *nam
         *out = def;
         return DMLSIM_OK;
     }
-    if (units_parse_real(v, out) != 0 || (min_inclusive ? *out < min : *out <= min))
-        rc = fail_at(r, n, "<%s %s=\"%s\">: expected a number %s %g", (const char *)n->name, name,
-                     v, min_inclusive ? ">=" : ">", min);
+    if (units_parse_real(v, out) != 0 || (min_inclusive ? *out < min : *out <= min) ||
+        *out > UNITS_REAL_CEILING)
+        rc = fail_at(r, n, "<%s %s=\"%s\">: expected a number %s %g and at most %g",
+                     (const char *)n->name, name, v, min_inclusive ? ">=" : ">", min,
+                     UNITS_REAL_CEILING);
     free(v);
     return rc;
 }
@@ -205,6 +213,41 @@ static void content_names(xmlElementContentPtr c, char *buf, size_t len, size_t 
     content_names(c->c2, buf, len, used);
 }
 
+/* An attribute's value holds no control character (a &#10; or &#27; reference would reach the
+ * terminal and break the outputs' "#" header lines). */
+static enum dmlsim_err check_printable(struct reader *r, xmlNodePtr n, xmlAttrPtr a)
+{
+    xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+    int bad = -1;
+    for (const xmlChar *p = v; p && *p && bad < 0; p++)
+        if (*p < 0x20 || *p == 0x7f) bad = *p;
+    xmlFree(v);
+    if (bad < 0) return DMLSIM_OK;
+    return fail_schema(r, n, "attribute %s on <%s> holds control character 0x%02x; expected "
+                       "printable text", (const char *)a->name, (const char *)n->name, bad);
+}
+
+/* A DOCTYPE may name the DTD, but declarations inside it (an internal subset) would change
+ * defaults or define entities: refused, never applied. */
+static enum dmlsim_err check_doctype(struct reader *r, xmlDocPtr doc)
+{
+    if (doc->intSubset == NULL || doc->intSubset->children == NULL) return DMLSIM_OK;
+    int line = 1; /* the line of <!DOCTYPE, for the message */
+    char buf[4096];
+    FILE *f = fopen(r->path, "r");
+    for (int ln = 1; f && ln < 100000 && fgets(buf, sizeof buf, f); ln += strchr(buf, '\n') != NULL)
+        if (strstr(buf, "<!DOCTYPE ")) {
+            line = ln;
+            break;
+        }
+    if (f) fclose(f);
+    return dmlsim_fail(r->err, DMLSIM_ESCHEMA,
+                       "%s:%d: <!DOCTYPE> with an internal subset [...]: its declarations would "
+                       "change defaults or define entities, and are not read; expected "
+                       "<!DOCTYPE scenario SYSTEM \"scenario.dtd\"> or none",
+                       r->path, line);
+}
+
 static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
 {
     for (xmlNodePtr n = parent->children; n != NULL; n = n->next) {
@@ -223,6 +266,8 @@ static enum dmlsim_err check_names(struct reader *r, xmlNodePtr parent)
                                allowed);
         }
         for (xmlAttrPtr a = n->properties; a != NULL; a = a->next) {
+            enum dmlsim_err rc = check_printable(r, n, a);
+            if (rc != DMLSIM_OK) return rc;
             if (xmlGetDtdAttrDesc(r->dtd, n->name, a->name) != NULL) continue;
             char allowed[512];
             size_t used = 0;
@@ -592,11 +637,12 @@ static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenari
         double *dst[] = {&params, &flops, &bwd};
         for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
             char *val = attr_dup(c, num[i]);
-            if (val && (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0))
+            if (val && (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0 ||
+                        *dst[i] > UNITS_REAL_CEILING))
                 rc = fail_at(r, c,
-                             "<layer %s=\"%s\">: expected a number >= 0 (a count, such as "
-                             "2.5e9)",
-                             num[i], val);
+                             "<layer %s=\"%s\">: expected a number in [0, %g] (a count, such "
+                             "as 2.5e9)",
+                             num[i], val, UNITS_REAL_CEILING);
             free(val);
         }
         if (rc == DMLSIM_OK)
@@ -856,8 +902,10 @@ static enum dmlsim_err read_straggler(struct reader *r, xmlNodePtr n, struct fau
     double until = -1, from = -1;
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
     if (xmlHasProp(n, (const xmlChar *)"jitter")) {
-        if (f->sigma <= 0)
-            return fail_at(r, n, "<straggler jitter=\"lognormal\">: expected sigma > 0");
+        /* sigma 4: the mean slow-down factor is already e^8 ~ 3000 (jitter's mean, README) */
+        if (f->sigma <= 0 || f->sigma > MAX_JITTER_SIGMA)
+            return fail_at(r, n, "<straggler jitter=\"lognormal\" sigma=\"%g\">: expected sigma in "
+                           "(0, %g]", f->sigma, (double)MAX_JITTER_SIGMA);
         return DMLSIM_OK;
     }
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
@@ -909,6 +957,44 @@ out:
     return rc;
 }
 
+/* Does one name contain the other ("node1" holds "node1.gpu0"), or are they equal? */
+static bool names_overlap(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), n = na < nb ? na : nb;
+    return strncmp(a, b, n) == 0 && (na == nb || (na < nb ? b : a)[n] == '.');
+}
+
+/* Partition groups: two or more, separated by |, each a non-empty comma list of names, no name
+ * in two places. */
+static enum dmlsim_err check_groups(struct reader *r, xmlNodePtr n, const char *groups)
+{
+    char *copy = mem_strdup(groups), *names[256];
+    int ngroups = 1, nnames = 0;
+    const char *why = NULL;
+    for (char *p = copy, *grp = copy; grp && !why; grp = p) {
+        p = strchr(grp, '|');
+        if (p) *p++ = '\0', ngroups++;
+        for (char *q = grp, *name = grp; name && !why; name = q) {
+            q = strchr(name, ',');
+            if (q) *q++ = '\0';
+            if (name[0] == '\0') why = "an empty group or name";
+            for (int i = 0; i < nnames && !why; i++)
+                if (names_overlap(names[i], name)) why = "a name in two places";
+            if (!why && nnames == (int)(sizeof names / sizeof names[0])) why = "over 256 names";
+            if (!why) names[nnames++] = name;
+        }
+    }
+    if (!why && ngroups < 2) why = "one group";
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (why)
+        rc = fail_at(r, n,
+                     "<partition groups=\"%s\">: %s; expected two or more groups of distinct "
+                     "names separated by |, such as \"node0,node1|node2\"",
+                     groups, why);
+    free(copy);
+    return rc;
+}
+
 /* The kind-specific attributes and rules of one <faults> child. */
 static enum dmlsim_err read_fault_kind(struct reader *r, xmlNodePtr n, struct fault_spec *f)
 {
@@ -925,12 +1011,7 @@ static enum dmlsim_err read_fault_kind(struct reader *r, xmlNodePtr n, struct fa
         return read_link_fault(r, n, f);
     case FS_PARTITION:
         DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
-        if (strchr(f->groups, '|') == NULL)
-            return fail_at(r, n,
-                           "<partition groups=\"%s\">: expected two or more groups separated by "
-                           "|, such as \"node0,node1|node2\"",
-                           f->groups);
-        return DMLSIM_OK;
+        return check_groups(r, n, f->groups);
     case FS_CORRUPT:
         DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
         if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0))
@@ -945,22 +1026,27 @@ out:
     return rc;
 }
 
+/* The <faults> children, by kind. */
+static const char *const fault_elements[] = {
+        [FS_CRASH] = "crash",         [FS_STRAGGLER] = "straggler", [FS_LINK_DOWN] = "link-down",
+        [FS_DEGRADE] = "degrade",     [FS_PARTITION] = "partition", [FS_CORRUPT] = "corrupt-batch",
+        [FS_MTBF] = "mtbf"};
+
+const char *scenario_fault_element(enum fault_spec_kind k)
+{
+    return (size_t)k < sizeof fault_elements / sizeof fault_elements[0] ? fault_elements[k] : "?";
+}
+
 static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     enum dmlsim_err rc = DMLSIM_OK;
     long v;
-    static const struct {
-        const char *name;
-        enum fault_spec_kind kind;
-    } kinds[] = {
-            {"crash", FS_CRASH},     {"straggler", FS_STRAGGLER}, {"link-down", FS_LINK_DOWN},
-            {"degrade", FS_DEGRADE}, {"partition", FS_PARTITION}, {"corrupt-batch", FS_CORRUPT},
-            {"mtbf", FS_MTBF}};
     sc->faults = mem_realloc(sc->faults, (sc->nfaults + 1) * sizeof *sc->faults);
     struct fault_spec *f = &sc->faults[sc->nfaults++];
     memset(f, 0, sizeof *f);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp((const char *)n->name, kinds[i].name) == 0) f->kind = kinds[i].kind;
+    for (size_t i = 0; i < sizeof fault_elements / sizeof fault_elements[0]; i++)
+        if (fault_elements[i] && strcmp((const char *)n->name, fault_elements[i]) == 0)
+            f->kind = (enum fault_spec_kind)i;
     f->line = (int)node_line(n);
     f->host = attr_dup(n, "host");
     f->link = attr_dup(n, "link");
@@ -971,6 +1057,10 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "step", 0, 100000000, -1, &v), out);
     f->step = (int)v;
     DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "restart-after", UNIT_NONNEG, &f->restart_s), out);
+    if (f->step >= 0 && sc->train.strategy != STRAT_NONE && f->step >= sc->train.steps)
+        return fail_at(r, n, "<%s step=\"%d\">: the run has steps 0 to %d, so it would never "
+                       "happen; expected a step below %d", (const char *)n->name, f->step,
+                       sc->train.steps - 1, sc->train.steps);
     rc = read_fault_kind(r, n, f);
 out:
     return rc;
@@ -1006,6 +1096,9 @@ static enum dmlsim_err read_expect(struct reader *r, xmlNodePtr n, struct scenar
     if (e->min == -INFINITY && e->max == INFINITY)
         return fail_at(r, n, "<expect metric=\"%s\">: expected min=\"...\" or max=\"...\"",
                        e->metric);
+    if (e->min > e->max)
+        return fail_at(r, n, "<expect metric=\"%s\" min=\"%g\" max=\"%g\">: empty range; expected "
+                       "min <= max", e->metric, e->min, e->max);
     return DMLSIM_OK;
 }
 
@@ -1161,6 +1254,7 @@ enum dmlsim_err scenario_load_with(const char *path, const struct scenario_overr
         goto out_free_dtd;
     }
     DMLSIM_CHECK_GOTO(rc, apply_overrides(&r, root, ov, nov), out_free_dtd);
+    DMLSIM_CHECK_GOTO(rc, check_doctype(&r, doc), out_free_dtd);
     DMLSIM_CHECK_GOTO(rc, check_names(&r, (xmlNodePtr)doc), out_free_dtd);
 
     vctxt = xmlNewValidCtxt();

@@ -246,6 +246,9 @@ enum dmlsim_err scenario_load_with(const char *path, const struct scenario_overr
 void scenario_build_model(const struct scenario *sc, struct model *m);
 
 /* Frees what scenario_load allocated; `sc` may be zeroed or already released. */
+/* The element name of a fault kind ("crash", "mtbf", ...). */
+const char *scenario_fault_element(enum fault_spec_kind k);
+
 void scenario_release(struct scenario *sc);
 
 /* Invariants of a loaded scenario, for asserts. */

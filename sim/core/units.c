@@ -117,12 +117,28 @@ enum unit_status units_parse(const char *text, enum unit_kind kind, enum unit_bo
         if (strcmp(suffix, u->suffix) == 0) {
             double si = v * u->factor;
             if (!isfinite(si)) return UNIT_ERANGE;
+            if (si > units_ceiling(kind)) return UNIT_ECEILING;
             enum unit_status st = check_bound(si, bound);
             if (st == UNIT_OK) *out_si = si;
             return st;
         }
     }
     return UNIT_EUNIT;
+}
+
+double units_ceiling(enum unit_kind kind)
+{
+    switch (kind) {
+    case UNIT_BANDWIDTH:
+        return 1e15;
+    case UNIT_TIME:
+        return 1e9;
+    case UNIT_SIZE:
+        return 1e18;
+    case UNIT_FLOPRATE:
+        return 1e21;
+    }
+    return 0;
 }
 
 const char *units_expected(enum unit_kind kind)
@@ -160,6 +176,8 @@ const char *units_status_str(enum unit_status st)
         return "must be > 0";
     case UNIT_ERANGE:
         return "out of range";
+    case UNIT_ECEILING:
+        return "above the ceiling for this kind of quantity";
     }
     return "bad value";
 }

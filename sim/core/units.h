@@ -33,11 +33,19 @@ enum unit_status {
     UNIT_ENEGATIVE, /* < 0 where UNIT_NONNEG or UNIT_POSITIVE was asked */
     UNIT_EZERO,     /* == 0 where UNIT_POSITIVE was asked */
     UNIT_ERANGE,    /* overflows a double */
+    UNIT_ECEILING,  /* above the kind's ceiling (units_ceiling) */
 };
 
 /* Parses `text` as a quantity of `kind` into `*out_si` (untouched on failure). */
 enum unit_status units_parse(const char *text, enum unit_kind kind, enum unit_bound bound,
                              double *out_si);
+
+/* The largest value of a kind any input may give, in SI units, so that every amount reaching the
+ * engine stays finite and every run ends: bandwidth 1 PB/s (NVLink 5 is 1.8 TB/s per GPU), time
+ * 1e9 s (about 32 years), size 1 EB, flop rate 1 ZFLOP/s (a GB200 NVL72 rack is about 1.4e18
+ * FP8 FLOP/s dense). Plain numbers: UNITS_REAL_CEILING. */
+double units_ceiling(enum unit_kind kind);
+#define UNITS_REAL_CEILING 1e18
 
 /* A lowercase phrase for an error message: "a bandwidth such as 25GBps (units: Bps, kBps, ...)". */
 const char *units_expected(enum unit_kind kind);
