@@ -553,47 +553,137 @@ const char *platform_network_model(const struct scenario *sc)
             LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ", crosstraffic)";
 }
 
-/* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, and every
- * gpu property naming a catalog GPU. SimGrid's own checks (routes, units) come at load. */
+/* ---- a user's platform file ------------------------------------------------------------ */
+
+struct user_check {
+    const char *path;
+    struct dmlsim_error *err;
+    char **links; /* the ids of its <link>s */
+    size_t nlinks;
+    enum dmlsim_err rc; /* the first failure */
+};
+
+static bool is_elem(xmlNodePtr n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+static void push_name(char ***arr, size_t *n, const xmlChar *name)
+{
+    *arr = xbt_realloc(*arr, (*n + 1) * sizeof **arr);
+    (*arr)[(*n)++] = xbt_strdup((const char *)name);
+}
+
+/* Calls fn on every element of the document, depth first. */
+static void walk(xmlNodePtr n, void (*fn)(xmlNodePtr, void *), void *data)
+{
+    for (; n != NULL; n = n->next)
+        if (n->type == XML_ELEMENT_NODE) {
+            fn(n, data);
+            walk(n->children, fn, data);
+        }
+}
+
+static void collect_link(xmlNodePtr n, void *data)
+{
+    struct user_check *u = data;
+    xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+    if (id && is_elem(n, "link")) push_name(&u->links, &u->nlinks, id);
+    xmlFree(id);
+}
+
+/* Attribute `attr` of n, when present, is a quantity of `kind` that is > 0 (or >= 0); a host's
+ * speed may list pstates, "1Gf,500Mf". */
+static enum dmlsim_err check_quantity(struct user_check *u, xmlNodePtr n, const char *attr,
+                                      enum unit_kind kind, enum unit_bound bound)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+    if (v == NULL) return DMLSIM_OK;
+    char *copy = xbt_strdup((const char *)v), *save = NULL;
+    enum unit_status st = UNIT_OK;
+    double x;
+    for (char *t = strtok_r(copy, ",", &save); t && st == UNIT_OK; t = strtok_r(NULL, ",", &save))
+        st = units_parse(t, kind, bound, &x);
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (st != UNIT_OK)
+        rc = dmlsim_fail(u->err, DMLSIM_EPLATFORM, "%s:%ld: <%s %s=\"%s\">: %s; expected %s%s",
+                         u->path, xmlGetLineNo(n), (const char *)n->name, attr,
+                         (const char *)v, units_status_str(st), units_expected(kind),
+                         bound == UNIT_POSITIVE ? ", > 0" : "");
+    free(copy);
+    xmlFree(v);
+    return rc;
+}
+
+/* One element: a GPU property names a catalog GPU; speeds and bandwidths are > 0, latencies
+ * >= 0; a route's <link_ctn> names a declared link (SimGrid would abort on it). */
+static enum dmlsim_err check_element(struct user_check *u, xmlNodePtr n)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (is_elem(n, "host") || is_elem(n, "cluster"))
+        rc = check_quantity(u, n, "speed", UNIT_FLOPRATE, UNIT_POSITIVE);
+    if (rc == DMLSIM_OK && is_elem(n, "cluster")) {
+        rc = check_quantity(u, n, "bw", UNIT_BANDWIDTH, UNIT_POSITIVE);
+        return rc ? rc : check_quantity(u, n, "lat", UNIT_TIME, UNIT_NONNEG);
+    }
+    if (rc != DMLSIM_OK || is_elem(n, "host")) return rc;
+    if (is_elem(n, "link")) {
+        rc = check_quantity(u, n, "bandwidth", UNIT_BANDWIDTH, UNIT_POSITIVE);
+        return rc ? rc : check_quantity(u, n, "latency", UNIT_TIME, UNIT_NONNEG);
+    }
+    xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+    if (is_elem(n, "link_ctn") && id) {
+        bool known = false;
+        for (size_t i = 0; i < u->nlinks && !known; i++)
+            known = strcmp(u->links[i], (const char *)id) == 0;
+        if (!known)
+            rc = dmlsim_fail(u->err, DMLSIM_EPLATFORM,
+                             "%s:%ld: <link_ctn id=\"%s\">: no such link; expected the id of a "
+                             "<link> of the platform",
+                             u->path, xmlGetLineNo(n), (const char *)id);
+    } else if (is_elem(n, "prop") && n->parent && is_elem(n->parent, "host") && id &&
+               strcmp((const char *)id, "gpu") == 0) {
+        xmlChar *val = xmlGetProp(n, (const xmlChar *)"value");
+        char names[256];
+        if (val == NULL || catalog_gpu((const char *)val) == NULL)
+            rc = dmlsim_fail(u->err, DMLSIM_EPLATFORM,
+                             "%s:%ld: <prop id=\"gpu\" value=\"%s\">: unknown gpu; expected one "
+                             "of: %s",
+                             u->path, xmlGetLineNo(n), val ? (const char *)val : "",
+                             catalog_gpu_names(names, sizeof names));
+        xmlFree(val);
+    }
+    xmlFree(id);
+    return rc;
+}
+
+static void check_each(xmlNodePtr n, void *data)
+{
+    struct user_check *u = data;
+    if (u->rc == DMLSIM_OK) u->rc = check_element(u, n);
+}
+
+/* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, and
+ * every element as check_element says. SimGrid's own checks (its DTD, routes) come at load. */
 static enum dmlsim_err check_user_platform(const char *path, struct dmlsim_error *err)
 {
     xmlDocPtr doc;
     enum dmlsim_err rc = xmldoc_read(path, &doc, err);
     if (rc != DMLSIM_OK) return rc;
     xmlNodePtr root = xmlDocGetRootElement(doc);
+    struct user_check u = {.path = path, .err = err};
     if (root == NULL || strcmp((const char *)root->name, "platform") != 0) {
         rc = dmlsim_fail(err, DMLSIM_EPLATFORM, "%s:%ld: root element <%s>; expected <platform>",
                          path, root ? xmlGetLineNo(root) : 0L,
                          root ? (const char *)root->name : "");
-        goto out_free_doc;
+    } else {
+        walk(root, collect_link, &u);
+        walk(root, check_each, &u);
+        rc = u.rc;
     }
-    /* Depth-first over every element, looking for <prop id="gpu"> under a <host>. */
-    for (xmlNodePtr n = root; n != NULL && rc == DMLSIM_OK;) {
-        if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, "prop") == 0 &&
-            n->parent && strcmp((const char *)n->parent->name, "host") == 0) {
-            xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
-            xmlChar *val = xmlGetProp(n, (const xmlChar *)"value");
-            if (id && strcmp((const char *)id, "gpu") == 0 &&
-                (val == NULL || catalog_gpu((const char *)val) == NULL)) {
-                char names[256];
-                rc = dmlsim_fail(err, DMLSIM_EPLATFORM,
-                                 "%s:%ld: <prop id=\"gpu\" value=\"%s\">: unknown gpu; expected "
-                                 "one of: %s",
-                                 path, xmlGetLineNo(n), val ? (const char *)val : "",
-                                 catalog_gpu_names(names, sizeof names));
-            }
-            xmlFree(id);
-            xmlFree(val);
-        }
-        if (n->children) {
-            n = n->children;
-        } else {
-            while (n != NULL && n != root && n->next == NULL)
-                n = n->parent;
-            n = (n == NULL || n == root) ? NULL : n->next;
-        }
-    }
-out_free_doc:
+    for (size_t i = 0; i < u.nlinks; i++)
+        free(u.links[i]);
+    free(u.links);
     xmlFreeDoc(doc);
     return rc;
 }
@@ -642,27 +732,6 @@ static char *describe(const struct scenario *sc)
 static int str_natural_cmp(const void *x, const void *y)
 {
     return platform_name_cmp(*(char *const *)x, *(char *const *)y);
-}
-
-static void push_name(char ***arr, size_t *n, const xmlChar *name)
-{
-    *arr = xbt_realloc(*arr, (*n + 1) * sizeof **arr);
-    (*arr)[(*n)++] = xbt_strdup((const char *)name);
-}
-
-/* Calls fn on every element of the document, depth first. */
-static void walk(xmlNodePtr n, void (*fn)(xmlNodePtr, void *), void *data)
-{
-    for (; n != NULL; n = n->next)
-        if (n->type == XML_ELEMENT_NODE) {
-            fn(n, data);
-            walk(n->children, fn, data);
-        }
-}
-
-static bool is_elem(xmlNodePtr n, const char *name)
-{
-    return strcmp((const char *)n->name, name) == 0;
 }
 
 static void collect_names(xmlNodePtr n, void *data)
