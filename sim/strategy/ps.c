@@ -108,6 +108,7 @@ struct ps_worker {
     int *follow, nfollow; /* a leader's followers */
     double carry;       /* samples its push will cover: its batch, and its followers' */
     bool gathering;     /* a leader waiting for its followers' gradients */
+    bool gave_up;       /* a shard stayed unreachable past the replacement timeout */
     bool *sent;         /* a leader's followers that got this iteration's parameters */
     double work;        /* exec amount of one batch's forward and backward */
     double reduce_amt;  /* exec amount of streaming one gradient at the memory rate */
@@ -134,6 +135,7 @@ struct ps_ctx {
     struct run_record *res;
     sg_host_t coord_host; /* coordinator's host, or NULL */
     int workers_done;     /* workers that finished every iteration */
+    int gave_up;          /* workers that left, a shard unreachable */
     int running;          /* worker actors alive now */
     int *complete_at;     /* per shard: the layer whose backward completes its slice */
     int budget;           /* async: iterations left to hand out (P x steps in all) */
@@ -189,7 +191,12 @@ static enum net_status send_msg(struct ps_ctx *c, sg_host_t from, sg_host_t to, 
 
 /* ---- worker ------------------------------------------------------------------------------- */
 
-#define RETRY_S 0.05 /* a worker retries a dead shard after this */
+/* A worker retries a shard that did not answer after RETRY_S, then backs off by RETRY_MULT up to
+ * RETRY_MAX_S (gRPC's connection backoff multiplier and cap, grpc/doc/connection-backoff.md),
+ * until the replacement timeout; then it gives up and leaves the job. */
+#define RETRY_S     0.05
+#define RETRY_MULT  1.6
+#define RETRY_MAX_S 120.0
 
 /* n slices lost, covering `samples` samples (read again). */
 static void lose_slices(struct ps_ctx *c, double n, double samples)
@@ -237,9 +244,10 @@ static void on_worker_exit(int failed, void *data)
     if (failed) account_unfinished(w);
 }
 
-/* Pulls every shard's parameters; a shard that does not answer is asked again until it does
- * (its keys are blocked) or the replacement timeout passes. Fills version[]; false if some shard
- * never answered, or answered only after a retry (a failure noticed). */
+/* Pulls every shard's parameters; a shard that does not answer is asked again, backing off,
+ * until it does (its keys are blocked) or the replacement timeout passes (w->gave_up). Fills
+ * version[]; false if some shard never answered, or answered only after a retry (a failure
+ * noticed). */
 static bool pull_all(struct ps_worker *w, int it, int *version)
 {
     struct ps_ctx *c = w->c;
@@ -248,7 +256,7 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
     bool *got = xbt_new0(bool, c->K);
     sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
     struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
-    double give_up = simgrid_get_clock() + c->sc->rec.replacement_s;
+    double give_up = simgrid_get_clock() + c->sc->rec.replacement_s, backoff = RETRY_S;
     bool retried = false;
     for (int left = c->K; left > 0;) {
         for (int k = 0; k < c->K; k++) {
@@ -275,12 +283,14 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
         if (left > 0) {
             retried = true;
             if (simgrid_get_clock() >= give_up) break;
-            sg_actor_sleep_for(RETRY_S);
+            sg_actor_sleep_for(fmin(backoff, give_up - simgrid_get_clock()));
+            backoff = fmin(backoff * RETRY_MULT, RETRY_MAX_S);
         }
     }
     bool all = true;
     for (int k = 0; k < c->K; k++)
         all &= got[k];
+    w->gave_up |= !all;
     free(got);
     free(comms);
     free(in);
@@ -630,7 +640,19 @@ static void follower_actor(int argc, char **argv)
     }
     w->active = false;
     w->end_s = simgrid_get_clock();
-    if (++c->workers_done == c->P) inject_finish(&c->inj);
+    if (++c->workers_done + c->gave_up == c->P) inject_finish(&c->inj);
+}
+
+/* The worker gave up on an unreachable shard: it leaves the job (its batch read again), and the
+ * others go on without it; with none left the job has failed. */
+static void leave(struct ps_worker *w)
+{
+    struct ps_ctx *c = w->c;
+    account_unfinished(w);
+    run_event_add(c->res, simgrid_get_clock(), RUN_FAULT, w->next_it, c->running - 1,
+                  "worker %d gave up: a shard unreachable for %g s", w->rank,
+                  c->sc->rec.replacement_s);
+    c->gave_up++;
 }
 
 static void worker_actor(int argc, char **argv)
@@ -657,6 +679,10 @@ static void worker_actor(int argc, char **argv)
         double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it);
         if (!get_params(w, it, version)) inject_detected(&c->inj);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
+        if (w->gave_up) {
+            leave(w);
+            break;
+        }
         if (w->nfollow > 0) bcast_params(w, it);
         worker_before_forward(&c->j->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
@@ -682,7 +708,8 @@ static void worker_actor(int argc, char **argv)
     w->active = false;
     bounded_notify(c);
     w->end_s = simgrid_get_clock();
-    if (++c->workers_done == c->P) inject_finish(&c->inj);
+    if (!w->gave_up) c->workers_done++;
+    if (c->workers_done + c->gave_up == c->P) inject_finish(&c->inj);
     free(comms);
     free(in);
     free(version);
@@ -854,7 +881,7 @@ static void shard_actor(int argc, char **argv)
             /* an empty version (every push missed the deadline) keeps the shard in step with
              * the workers' iterations, as long as some worker can still push */
             bool nobody = c->running == 0 && !inject_may_restart(&c->inj);
-            if (got == 0 && (c->workers_done == c->P || nobody)) break;
+            if (got == 0 && (c->workers_done + c->gave_up == c->P || nobody)) break;
             advance(s, got > 0);
         }
     } else {
