@@ -7,16 +7,22 @@
 # replayed) must hold in every one. Plans are drawn with bash's RANDOM seeded by the run number,
 # plus the scenario's own seeded random processes (MTBF, corrupt batches, jitter), so every run
 # is reproducible: the failing scenario is printed.
-#   tests/property.sh PATH/TO/dmlsim [RUNS_PER_STRATEGY] [ALGO]   (ALGO: the all-reduce, ring)
+# Every run must end within its bound (30 s of wall clock here; it simulates well under a second
+# of training), and one that cannot continue must say so (exit 4 and why). The longest run is
+# printed at the end.
+#   tests/property.sh PATH/TO/dmlsim [RUNS_PER_STRATEGY] [ALGO]
+# ALGO: the all-reduce; "mixed" (the default) draws ring, tree or hierarchical per plan, on nodes
+# of 1 or 2 GPUs (hierarchical: 2).
 set -u
 dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS] [ALGO]}
 runs=${2:-200}
-algo=${3:-ring}
+algo=${3:-mixed}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT && echo "scenarios in $tmp"
 pass=0
 fail=0
+longest=0 longest_plan=""
 
 # Every RANDOM is drawn in this shell, never in a $(...) subshell: bash 5.1 and later reseed
 # RANDOM in subshells, which made the plans differ from one run of this script to the next.
@@ -42,9 +48,10 @@ faults() { # one to three random faults on nodes 0..N-1 of $gpn GPUs each, into 
 
 scenario() { # strategy seed
     local strategy=$1 seed=$2 n=$(( RANDOM % 3 + 3 ))
-    local train ps=""
+    local train ps="" place=dedicated
     gpn=1
     if [ "$strategy" = ps ]; then
+        (( RANDOM % 2 )) && place=colocated
         local mode=sync extra="" split=bytes
         if (( RANDOM % 2 )); then mode=async; extra=" staleness=\"$(( RANDOM % 3 ))\""; fi
         if [ $mode = async ] && (( RANDOM % 2 )); then extra+=" consistency=\"bounded\""; fi
@@ -54,14 +61,20 @@ scenario() { # strategy seed
         if [ $mode = sync ] && [ $split = bytes ] && (( RANDOM % 2 )); then
             extra+=" local-aggregation=\"yes\""; gpn=2 # a node's 2 GPUs reduce to its first
         fi
-        train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"dedicated\" split=\"$split\" mode=\"$mode\"$extra/></training>"
-        ps=" ps-nodes=\"2\""
+        train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"$place\" split=\"$split\" mode=\"$mode\"$extra/></training>"
+        [ $place = dedicated ] && ps=" ps-nodes=\"2\""
     else
+        local a=$algo
+        if [ "$a" = mixed ]; then
+            case $(( RANDOM % 3 )) in 0) a=ring ;; 1) a=tree ;; 2) a=hierarchical ;; esac
+            (( RANDOM % 2 )) && gpn=2
+            [ $a = hierarchical ] && gpn=2
+        fi
         local policy=elastic
         (( RANDOM % 2 )) && policy=wait
         local every=$(( RANDOM % 3 + 1 )) cmode=async
         (( RANDOM % 2 )) && cmode=sync
-        train="<training strategy=\"allreduce\" algo=\"$algo\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"/>
+        train="<training strategy=\"allreduce\" algo=\"$a\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"/>
   <checkpoint every=\"$every steps\" mode=\"$cmode\" target=\"remote\"/>
   <recovery policy=\"$policy\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"/>"
     fi
@@ -84,8 +97,11 @@ for strategy in allreduce ps; do
         RANDOM=$seed
         f="$tmp/$strategy-$seed.xml"
         scenario "$strategy" "$seed" >"$f"
+        t0=$(date +%s%N)
         timeout 30 "$dmlsim" run "$f" >"$tmp/out" 2>&1
         rc=$?
+        ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+        (( ms > longest )) && longest=$ms longest_plan="$strategy seed $seed"
         # exit 4 (the simulated job failed) is a result only when no worker was left
         if [ $rc -ne 0 ] && ! { [ $rc -eq 4 ] && grep -qE "the simulated job failed: .*(0 of the last membership|no workers left|; 0 of [0-9]+ workers finished)" "$tmp/out"; }; then
             fail=$((fail + 1))
@@ -101,5 +117,5 @@ for strategy in allreduce ps; do
         fi
     done
 done
-echo "property: $pass passed, $fail failed"
+echo "property: $pass passed, $fail failed; longest run $longest ms ($longest_plan)"
 [ "$fail" -eq 0 ]
