@@ -129,6 +129,7 @@ static Suite *fault_suite(void)
 {
     Suite *s = suite_create("fault");
     TCase *tc = tcase_create("plan");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_crash_and_restart);
     tcase_add_test(tc, test_mtbf_means);
     tcase_add_test(tc, test_jitter);

@@ -112,6 +112,7 @@ static Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
     TCase *tc = tcase_create("presets");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_exact_counts);
     tcase_add_test(tc, test_counts_within_one_percent);
     tcase_add_test(tc, test_forward_flops);

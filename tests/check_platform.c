@@ -91,6 +91,7 @@ START_TEST(test_nvlink_node_routes)
     ck_assert_double_eq(sg_host_get_speed(pf->gpus[0]),
                         catalog_gpu("h100")->peak_flops[DTYPE_FP32]);
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -105,6 +106,7 @@ START_TEST(test_pcie_only_server)
     assert_close(sg_host_get_route_bandwidth(a, b), catalog_link("pcie-gen4")->bw_Bps, "bandwidth");
     ck_assert_uint_eq(pf->ngpus, 8);
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -137,6 +139,7 @@ START_TEST(test_fat_tree)
     assert_close(sg_host_get_route_latency(a, b),
                  pcie->hop_lat_s + tcp->hop_lat_s + 3 * CATALOG_SWITCH_LAT_S, "fat-tree latency");
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -229,6 +232,7 @@ START_TEST(test_dgx1_v100_mesh)
     ck_assert_uint_eq(pf->ngpus, 16);
     ck_assert_ptr_null(pf->nvswitch[0]); /* no NVSwitch in a DGX-1 */
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -238,6 +242,7 @@ START_TEST(test_dgx1_p100_mesh)
     struct platform *pf = test_load(&sc);
     check_mesh(8, "nvlink1", true);
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -251,6 +256,7 @@ START_TEST(test_sub_mesh)
     check_mesh(G, "nvlink2", false);
     ck_assert_uint_eq(pf->ngpus, (size_t)G);
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -293,6 +299,7 @@ START_TEST(test_nvswitch_hosts)
     const char *intra[] = {"node1.gpu2.nvlink4_UP", "node1.gpu7.nvlink4_DOWN"};
     assert_route("node1.gpu2", "node1.gpu7", intra, 2);
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -306,6 +313,7 @@ START_TEST(test_no_nvswitch_host_without_sharp)
     ck_assert_uint_eq(pf->nnodes, 1);
     ck_assert_ptr_null(pf->nvswitch[0]);
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -368,6 +376,7 @@ START_TEST(test_lv08_leaves_rdma_exact)
                  "rdma bandwidth");
     ck_assert_ptr_nonnull(strstr(platform_network_model(&sc), "TCP-class links only"));
     platform_free(pf);
+    scenario_release(&sc);
 }
 END_TEST
 

@@ -150,6 +150,7 @@ static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("report");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_text_is_the_table);
     tcase_add_test(tc, test_json_and_expect_have_every_metric);
     tcase_add_test(tc, test_summary_columns);

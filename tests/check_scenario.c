@@ -27,6 +27,20 @@ START_TEST(test_p2p_scenario)
 }
 END_TEST
 
+/* The DOCTYPE's DTD is never read (the scenario DTD is compiled in, and libxml2 runs with
+ * XML_PARSE_NONET and without DTD loading): tests/data/evil.dtd's default of steps="1000000" must
+ * not reach the run, which keeps the built-in default of 10 steps (README, "Scenarios"). */
+START_TEST(test_external_dtd_ignored)
+{
+    struct scenario sc;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(scenario_load("tests/data/external-dtd.xml", &sc, &err) == DMLSIM_OK, "%s",
+                  err.msg);
+    ck_assert_int_eq(sc.train.steps, 10);
+    scenario_release(&sc);
+}
+END_TEST
+
 struct bad_code {
     const char *file;
     enum dmlsim_err code;
@@ -38,6 +52,7 @@ static const struct bad_code bad_codes[] = {
         {"tests/bad/bad-enum.xml", DMLSIM_ESCHEMA},
         {"tests/bad/bad-unit.xml", DMLSIM_EVALUE},
         {"tests/bad/does-not-exist.xml", DMLSIM_EIO},
+        {"tests/bad/doctype-internal-subset.xml", DMLSIM_ESCHEMA},
 };
 
 START_TEST(test_bad_codes)
@@ -56,7 +71,9 @@ static Suite *scenario_suite(void)
 {
     Suite *s = suite_create("scenario");
     TCase *tc = tcase_create("load");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_p2p_scenario);
+    tcase_add_test(tc, test_external_dtd_ignored);
     tcase_add_loop_test(tc, test_bad_codes, 0, sizeof bad_codes / sizeof bad_codes[0]);
     suite_add_tcase(s, tc);
     return s;

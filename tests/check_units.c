@@ -172,6 +172,7 @@ static Suite *units_suite(void)
 {
     Suite *s = suite_create("units");
     TCase *tc = tcase_create("parse");
+    tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_good_units, 0, sizeof good / sizeof good[0]);
     tcase_add_loop_test(tc, test_bad_units, 0, sizeof bad / sizeof bad[0]);
     tcase_add_test(tc, test_bounds_accept);

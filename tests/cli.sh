@@ -87,7 +87,7 @@ done
     "$dmlsim" run scenarios/ci/ring-mtbf-jitter.xml --fault-plan --set scenario.seed=9 >"$tmp/plan2" &&
     grep -q ' crash ' "$tmp/plan1" && ! cmp -s "$tmp/plan1" "$tmp/plan2" && ok ||
     ko "--fault-plan: expected crashes, and another plan for another seed"
-"$dmlsim" run scenarios/ci/ring-crash-elastic.xml --set expect.min=11 >/dev/null 2>&1
+"$dmlsim" run scenarios/ci/ring-crash-elastic.xml --set expect.min=11 --set expect.max=11 >/dev/null 2>&1
 [ $? -eq 3 ] && ok || ko "a failed <expect> must exit 3"
 "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p1.xml" &&
     "$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$tmp/p2.xml" &&
@@ -156,6 +156,177 @@ grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
     [ "$(grep -o '"name": "all-reduce"' "$tmp/t.json" | wc -l)" -eq 128 ] &&
     head -n 1 "$tmp/t.json" | grep -q '^{"displayTimeUnit": "ms", "traceEvents": \[$' && ok ||
     ko "--trace: expected 272 slices, 128 of them all-reduces and 16 broadcasts, in Chrome trace JSON"
+
+# ---- output paths ----------------------------------------------------------------------------
+# Devices and files that must not change are reached through symlinks in $tmp: a regression that
+# replaces the path given replaces the link, never /dev/null or a shipped file (as root, the old
+# rename-onto-the-path turned /dev/null into a regular file).
+o="$tmp/outp"
+mkdir -p "$o"
+ln -s /dev/null "$o/null"
+ln -s /dev/full "$o/full"
+no_temps() { [ -z "$(find "$o" -name '*.tmp.*')" ]; }
+run2() { "$dmlsim" run "$sc" --set training.steps=2 "$@"; }
+run2 --csv "$o/null" --json "$o/null" --summary "$o/null" --trace "$o/null" >/dev/null 2>"$tmp/err"
+[ $? -eq 0 ] && [ -L "$o/null" ] && [ -c /dev/null ] && no_temps && ok ||
+    ko "outputs to a link to /dev/null must be written through it: $(cat "$tmp/err")"
+# a write error (ENOSPC) is exit 1 with one FILE:0 line, and no other output of the set appears
+run2 --csv "$o/c.csv" --json "$o/full" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -q "^$o/full:0: cannot write: No space left on device$" "$tmp/err" && [ ! -e "$o/c.csv" ] &&
+    [ -L "$o/full" ] && no_temps && ok || ko "--json to /dev/full must exit 1, write nothing: $(cat "$tmp/err")"
+"$dmlsim" sweep "$sc" --set training.steps=1 --set training.gpus=1,2 -o "$o/full" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "^$o/full:0: cannot write: No space left on device$" "$tmp/err" && ok ||
+    ko "sweep -o /dev/full must exit 1: $(cat "$tmp/err")"
+"$dmlsim" platform platforms/src/h100-fat-tree-32x8.xml -o "$o/full" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "^$o/full:0: cannot write: No space left on device$" "$tmp/err" && ok ||
+    ko "platform -o /dev/full must exit 1: $(cat "$tmp/err")"
+run2 >"$o/full" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q '^dmlsim: cannot write the standard output: No space left' "$tmp/err" && ok ||
+    ko "a run whose stdout is /dev/full must exit 1"
+# a symlink is followed: it stays a link (here relative and dangling at first), its target is
+# written, then replaced
+ln -s real.csv "$o/link.csv"
+for i in 1 2; do
+    run2 --csv "$o/link.csv" >/dev/null 2>"$tmp/err" && [ -L "$o/link.csv" ] &&
+        [ "$(readlink "$o/link.csv")" = real.csv ] && head -1 "$o/real.csv" | grep -q '^kind,t_s,' &&
+        no_temps && ok || ko "--csv to a symlink must write its target (run $i): $(cat "$tmp/err")"
+done
+# a FIFO is written in place, to its reader
+mkfifo "$o/fifo"
+cat "$o/fifo" >"$o/fifo.out" &
+catpid=$!
+run2 --csv "$o/fifo" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ -p "$o/fifo" ]; then wait $catpid; else kill $catpid; wait $catpid; fi 2>/dev/null
+[ $rc -eq 0 ] && [ -p "$o/fifo" ] && cmp -s "$o/fifo.out" "$o/real.csv" && ok ||
+    ko "--csv to a FIFO must write through it: exit $rc, $(cat "$tmp/err")"
+# an output that is an input is refused before anything runs, the input unchanged
+cp "$sc" "$o/s.xml"
+ln -s s.xml "$o/s-link"
+"$dmlsim" run "$o/s.xml" --set training.steps=2 --json "$o/s.json" --csv "$o/s-link" \
+    >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && cmp -s "$sc" "$o/s.xml" && [ -L "$o/s-link" ] && [ ! -e "$o/s.json" ] &&
+    [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -q "^$o/s-link:0: --csv names the scenario file $o/s.xml; expected an output path" "$tmp/err" &&
+    ok || ko "--csv naming the scenario must exit 1 and change nothing: $(cat "$tmp/err")"
+"$dmlsim" sweep "$o/s.xml" --set training.gpus=1,2 -o "$o/s-link" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && cmp -s "$sc" "$o/s.xml" && [ ! -s "$tmp/out" ] &&
+    grep -q "^$o/s-link:0: -o names the scenario file" "$tmp/err" && ok ||
+    ko "sweep -o naming the scenario must exit 1: $(cat "$tmp/err")"
+"$dmlsim" platform "$o/s.xml" -o "$o/s.xml" 2>"$tmp/err"
+[ $? -eq 1 ] && cmp -s "$sc" "$o/s.xml" && grep -q "^$o/s.xml:0: -o names the scenario file" "$tmp/err" &&
+    ok || ko "platform -o naming the scenario must exit 1: $(cat "$tmp/err")"
+cp platforms/calib/spec-h100.calib "$o/h.calib"
+run2 --calib "$o/h.calib" --summary "$o/h.calib" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && cmp -s platforms/calib/spec-h100.calib "$o/h.calib" &&
+    grep -q "^$o/h.calib:0: --summary names the calibration file" "$tmp/err" && ok ||
+    ko "--summary naming the calibration file must exit 1: $(cat "$tmp/err")"
+ln -s "$PWD/platforms/h100-fat-tree-32x8.xml" "$o/plat.xml"
+"$dmlsim" run scenarios/scaling.xml --set training.steps=1 --trace "$o/plat.xml" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && [ -L "$o/plat.xml" ] && grep -q "^$o/plat.xml:0: --trace names the platform file" "$tmp/err" &&
+    ok || ko "--trace naming the user platform must exit 1: $(cat "$tmp/err")"
+
+# ---- sweep grids -----------------------------------------------------------------------------
+# at most 10000 points, counted without overflow (8 x 256 values once wrapped to 0 points)
+v256=$(seq -s, 256)
+axes=()
+for e in a b c d e f g h; do axes+=(--set "$e.x=$v256"); done
+"$dmlsim" sweep "$sc" "${axes[@]}" -o "$o/grid.txt" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -e "$o/grid.txt" ] && [ ! -s "$tmp/out" ] &&
+    grep -q '^dmlsim: sweep: the grid has 256 x 256 x 256 x 256 x 256 x 256 x 256 x 256 points, more than 10000' \
+        "$tmp/err" && ok || ko "sweep: 8 x 256 points must be refused: $(head -1 "$tmp/err")"
+# (timeout: a sweep that started those 10100 runs would take long to fail)
+timeout -k 10 60 "$dmlsim" sweep "$sc" --set "training.steps=$(seq -s, 101)" \
+    --set "training.gpus=$(seq -s, 100)" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q 'the grid has 101 x 100 points, more than 10000' "$tmp/err" &&
+    ok || ko "sweep: 10100 points must be refused"
+"$dmlsim" sweep "$sc" --set training.gpus=1,2 --set training.gpus=4 -o "$o/dup.txt" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -e "$o/dup.txt" ] && [ ! -s "$tmp/out" ] &&
+    grep -q '^dmlsim: sweep: --set training.gpus is given twice; expected each axis once' "$tmp/err" &&
+    ok || ko "sweep: a duplicate axis must be refused: $(head -1 "$tmp/err")"
+
+# ---- interrupts ------------------------------------------------------------------------------
+# Every wait is a bounded poll (0.2 s steps, 120 s at most), so a loaded machine is only slower.
+# Background jobs run "$dmlsim" itself, not a shell function (whose subshell would get the signal).
+children_of() { # the pids whose parent is $1
+    local f pid comm state ppid rest
+    for f in /proc/[0-9]*/stat; do
+        read -r pid comm state ppid rest 2>/dev/null <"$f" && [ "$ppid" = "$1" ] && echo "$pid"
+    done
+}
+wait_exit() { # waits for background job $1 to end (SIGKILL after 120 s); sets rc
+    local i
+    for i in $(seq 600); do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done
+    kill -0 "$1" 2>/dev/null && kill -KILL "$1"
+    wait "$1"
+    rc=$?
+}
+# SIGTERM of a sweep whose two children are running: they stop, its folder in $TMPDIR goes
+mkdir -p "$tmp/tmpdir"
+TMPDIR="$tmp/tmpdir" "$dmlsim" sweep "$sc" --set training.steps=20000,20001,20002 -j 2 \
+    >/dev/null 2>"$tmp/err" &
+spid=$!
+kids=""
+for i in $(seq 600); do
+    kids=$(children_of $spid)
+    [ "$(wc -w <<<"$kids")" -ge 2 ] && [ -n "$(ls -A "$tmp/tmpdir")" ] && break
+    sleep 0.2
+done
+had_dir=$(ls -A "$tmp/tmpdir")
+kill -TERM $spid
+wait_exit $spid
+alive=""
+for k in $kids; do kill -0 "$k" 2>/dev/null && alive="$alive $k"; done
+[ -n "$alive" ] && kill -KILL $alive 2>/dev/null
+[ $rc -eq 143 ] && [ "$(wc -w <<<"$kids")" -ge 2 ] && [ -n "$had_dir" ] && [ -z "$alive" ] &&
+    [ -z "$(ls -A "$tmp/tmpdir")" ] && ok ||
+    ko "SIGTERM of a sweep: exit $rc (expected 143), children '$kids' left running '$alive', folder '$had_dir' left: $(ls -A "$tmp/tmpdir")"
+# SIGTERM while run writes its outputs: a FIFO nobody reads holds it once the regular outputs
+# are in their temporary files; the interrupt leaves none of the set and no temporary file
+d="$tmp/sigrun"
+mkdir -p "$d"
+mkfifo "$d/trace.fifo"
+"$dmlsim" run "$sc" --set training.steps=2 --csv "$d/s.csv" --json "$d/s.json" \
+    --trace "$d/trace.fifo" >/dev/null 2>"$tmp/err" &
+rpid=$!
+for i in $(seq 600); do
+    [ "$(find "$d" -name '*.tmp.*' | wc -l)" -ge 2 ] && break
+    kill -0 $rpid 2>/dev/null || break
+    sleep 0.2
+done
+kill -TERM $rpid 2>/dev/null
+wait_exit $rpid
+[ $rc -eq 143 ] && [ -p "$d/trace.fifo" ] && [ -z "$(find "$d" -name '*.tmp.*')" ] &&
+    [ ! -e "$d/s.csv" ] && [ ! -e "$d/s.json" ] && ok ||
+    ko "SIGTERM while writing outputs: exit $rc (expected 143), left: $(ls "$d")"
+# SIGTERM at any moment of a run leaves all of its outputs or none, and no temporary file
+for delay in 0.05 0.15 0.3 0.5 0.8; do
+    rm -f "$d"/s.*
+    "$dmlsim" run "$sc" --set training.steps=60 --csv "$d/s.csv" --json "$d/s.json" \
+        --trace "$d/s.trace" >/dev/null 2>&1 &
+    rpid=$!
+    sleep $delay
+    kill -TERM $rpid 2>/dev/null
+    wait_exit $rpid
+    n=$(ls "$d" | grep -c '^s\.\(csv\|json\|trace\)$')
+    { [ $rc -eq 0 ] || [ $rc -eq 143 ]; } && { [ "$n" -eq 0 ] || [ "$n" -eq 3 ]; } &&
+        [ -z "$(find "$d" -name '*.tmp.*')" ] && ok ||
+        ko "SIGTERM after ${delay}s: exit $rc, $n of 3 outputs, left: $(ls "$d")"
+done
+# SIGINT during the simulation: exit 130, not SimGrid's exit 1. A background job of a script
+# starts with SIGINT ignored (and dmlsim keeps an ignored signal ignored), so env resets it.
+if env --default-signal=INT true 2>/dev/null; then
+    env --default-signal=INT "$dmlsim" run "$sc" --set training.steps=20000 --csv "$d/i.csv" \
+        >"$d/i.out" 2>"$tmp/err" &
+    rpid=$!
+    for i in $(seq 600); do [ -s "$d/i.out" ] && break; sleep 0.2; done
+    kill -INT $rpid
+    wait_exit $rpid
+    [ $rc -eq 130 ] && [ ! -e "$d/i.csv" ] && ok || ko "SIGINT of a run: exit $rc, expected 130"
+else
+    echo "cli: SIGINT test skipped (env --default-signal needs coreutils 8.31 or later)"
+fi
 
 # ---- calibration ------------------------------------------------------------------------------
 "$dmlsim" calib --spec h100 -o "$tmp/h100.calib" && head -1 "$tmp/h100.calib" |

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh - install what is missing (Debian 12, as root), configure and build into build/.
 # As a non-root user it prints the exact apt-get line instead and exits 1.
-# Used by tools/main.sh and tools/test.sh; run it alone to just build.
+# Used by tools/main.sh and tools/test.sh (--test: with the fuzzers' clang); run it alone to just
+# build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,8 @@ cd "$(dirname "$0")/.."
 # (random distributions of the fault plans: exponential, Weibull, lognormal).
 packages=(gcc make cmake pkg-config libsimgrid-dev check libxml2-dev libxml2-utils gnuplot-nox
     libgsl-dev)
+# tools/setup.sh --test: also clang and its runtimes, for the libFuzzer harnesses (tools/fuzz.sh)
+[ "${1:-}" = --test ] && packages+=(clang libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

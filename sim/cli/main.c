@@ -22,11 +22,12 @@
 #include <xbt/log.h>
 #include <xbt/misc.h>
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef DMLSIM_VERSION
@@ -72,6 +73,39 @@ static int fail(const struct dmlsim_error *err)
     fflush(stdout);
     fprintf(stderr, "%s\n", err->msg); /* already "FILE:LINE: ..." */
     return dmlsim_err_status(err->code);
+}
+
+/* SIGINT and SIGTERM: remove the temporary files of the outputs being written and a sweep's
+ * folder, stop the sweep's children, and exit with 128 + the signal (async-signal-safe). */
+static void on_interrupt(int sig)
+{
+    report_outputs_discard();
+    sweep_interrupt();
+    _exit(128 + sig);
+}
+
+/* Installs on_interrupt for SIGINT and SIGTERM; again after simgrid_init, whose own SIGINT
+ * handler would exit(1) and leave files. A signal ignored when dmlsim started (a background job
+ * of a script, nohup) stays ignored. */
+static void catch_interrupts(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    static bool ignored[2], known;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT); /* one handler at a time */
+    sigaddset(&sa.sa_mask, SIGTERM);
+    for (int i = 0; i < 2; i++) {
+        struct sigaction cur;
+        if (!known) ignored[i] = sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler == SIG_IGN;
+        if (ignored[i])
+            signal(sigs[i], SIG_IGN); /* simgrid_init does not keep it so */
+        else
+            sigaction(sigs[i], &sa, NULL);
+    }
+    known = true;
 }
 
 static int usage_error(const char *what)
@@ -137,53 +171,64 @@ static void release_calibration(struct calib *cal)
     calib_release(cal);
 }
 
-/* Writes one output file atomically: to a temporary name, renamed into place when complete. */
-typedef void (*writer_fn)(const struct scenario *, const struct model *, const struct run_record *,
-                          FILE *);
+/* What an output of a training run is written from (report_outputs_write's ctx). */
+struct run_output {
+    const struct scenario *sc;    /* the scenario */
+    const struct model *m;        /* its model */
+    const struct run_record *rec; /* the run */
+};
 
-static void write_csv(const struct scenario *sc, const struct model *m,
-                      const struct run_record *rec, FILE *out)
+static void write_csv(const void *ctx, FILE *out)
 {
-    (void)sc;
-    (void)m;
-    report_csv(rec, out);
+    report_csv(((const struct run_output *)ctx)->rec, out);
 }
 
-static void write_summary(const struct scenario *sc, const struct model *m,
-                          const struct run_record *rec, FILE *out)
+static void write_json(const void *ctx, FILE *out)
 {
-    (void)sc;
-    (void)m;
-    report_summary(rec, out);
+    const struct run_output *r = ctx;
+    report_json(r->sc, r->m, r->rec, out);
 }
 
-static void write_trace(const struct scenario *sc, const struct model *m,
-                        const struct run_record *rec, FILE *out)
+static void write_summary(const void *ctx, FILE *out)
 {
-    (void)m;
-    report_trace(sc, rec, out);
+    report_summary(((const struct run_output *)ctx)->rec, out);
 }
 
-static enum dmlsim_err write_output(const char *path, writer_fn fn, const struct scenario *sc,
-                                    const struct model *m, const struct run_record *rec,
-                                    struct dmlsim_error *err)
+static void write_trace(const void *ctx, FILE *out)
 {
-    char *tmp = bprintf("%s.tmp.XXXXXX", path);
-    enum dmlsim_err rc = DMLSIM_OK;
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (f == NULL) {
-        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write", path);
-        goto out;
-    }
-    fn(sc, m, rec, f);
-    if ((ferror(f) | fclose(f)) || chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
-        rc = dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot write", path);
-        unlink(tmp);
-    }
-out:
-    free(tmp);
-    return rc;
+    const struct run_output *r = ctx;
+    report_trace(r->sc, r->rec, out);
+}
+
+/* The output files of `run`, as one set (report.h); r may be NULL when only checking them. */
+static size_t run_outputs(const struct run_opts *o, const struct run_output *r,
+                          struct report_output outs[4])
+{
+    outs[0] = (struct report_output){"--csv", o->csv, write_csv, r};
+    outs[1] = (struct report_output){"--json", o->json, write_json, r};
+    outs[2] = (struct report_output){"--summary", o->summary, write_summary, r};
+    outs[3] = (struct report_output){"--trace", o->trace, write_trace, r};
+    return 4;
+}
+
+/* The output files of `run` describe a training, and none may be one of the files it reads. */
+static enum dmlsim_err check_run_outputs(const struct run_opts *o, const struct scenario *sc,
+                                         struct dmlsim_error *err)
+{
+    if ((o->csv || o->json || o->summary || o->trace) && sc->train.strategy == STRAT_NONE)
+        return dmlsim_fail(err, DMLSIM_EUSAGE,
+                           "%s:0: --csv, --json, --summary and --trace describe training; "
+                           "expected a scenario with <training>",
+                           o->path);
+    struct report_output outs[4];
+    const struct report_input ins[] = {
+            {"scenario file", o->path},
+            {"calibration file", o->calib},
+            {"calibration file", sc->calib_file},
+            {"platform file", sc->has_cluster ? NULL : sc->platform_file},
+    };
+    size_t n = run_outputs(o, NULL, outs);
+    return report_outputs_check(outs, n, ins, sizeof ins / sizeof ins[0], err);
 }
 
 static void print_model(const struct scenario *sc, const struct model *m)
@@ -267,10 +312,9 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     report_text(&rec, stdout);
     if (sc->nexpects > 0 && expect_check(sc, &rec, stdout) > 0)
         *status = dmlsim_err_status(DMLSIM_EEXPECT);
-    const char *files[] = {o->csv, o->json, o->summary, o->trace};
-    writer_fn fns[] = {write_csv, report_json, write_summary, write_trace};
-    for (int i = 0; i < 4 && rc == DMLSIM_OK; i++)
-        if (files[i] != NULL) rc = write_output(files[i], fns[i], sc, j->m, &rec, err);
+    struct run_output r = {sc, j->m, &rec};
+    struct report_output outs[4];
+    rc = report_outputs_write(outs, run_outputs(o, &r, outs), err);
     if (rc == DMLSIM_OK && rec.job_failed) {
         fflush(stdout);
         fprintf(stderr, "%s:%d: the simulated job failed: %s\n", sc->path, sc->train.line,
@@ -319,11 +363,7 @@ static int cmd_run(const struct run_opts *o)
     struct dmlsim_error err = {0};
     int status = 0;
     if (scenario_load_with(o->path, o->ov, o->nov, &sc, &err) != DMLSIM_OK) return fail(&err);
-    if ((o->csv || o->json || o->summary || o->trace) && sc.train.strategy == STRAT_NONE) {
-        dmlsim_fail(&err, DMLSIM_EUSAGE,
-                    "%s:0: --csv, --json, --summary and --trace describe training; expected a "
-                    "scenario with <training>",
-                    o->path);
+    if (check_run_outputs(o, &sc, &err) != DMLSIM_OK) {
         scenario_release(&sc);
         return fail(&err);
     }
@@ -333,6 +373,7 @@ static int cmd_run(const struct run_opts *o)
         int sg_argc = 1;
         char *sg_argv[] = {"dmlsim", NULL};
         simgrid_init(&sg_argc, sg_argv);
+        catch_interrupts(); /* again: simgrid_init set its own SIGINT handler */
         xbt_log_control_set("root.thres:critical");
         platform_configure(&sc);
         sc.train.trace = o->trace != NULL;
@@ -378,6 +419,21 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
     return 0;
 }
 
+static void write_platform_xml(const void *sc, FILE *out)
+{
+    platform_write(sc, out);
+}
+
+/* `platform -o OUT`: the generated platform as one output file (report.h), never the input. */
+static enum dmlsim_err write_platform(const struct scenario *sc, const char *in, const char *out,
+                                      struct dmlsim_error *err)
+{
+    const struct report_output o = {"-o", out, write_platform_xml, sc};
+    const struct report_input i = {"scenario file", in};
+    enum dmlsim_err rc = report_outputs_check(&o, 1, &i, 1, err);
+    return rc == DMLSIM_OK ? report_outputs_write(&o, 1, err) : rc;
+}
+
 static int cmd_platform(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
@@ -400,7 +456,7 @@ static int cmd_platform(int argc, char **argv)
                     "generate one from",
                     in, sc.cluster_line);
         status = fail(&err);
-    } else if (platform_write_file(&sc, out, &err) != DMLSIM_OK) {
+    } else if (write_platform(&sc, in, out, &err) != DMLSIM_OK) {
         status = fail(&err);
     }
     scenario_release(&sc);
@@ -472,7 +528,8 @@ static int cmd_metrics(void)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The command argv[1]; returns the exit status. */
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) return usage_error("missing command");
     const char *cmd = argv[1];
@@ -507,4 +564,19 @@ int main(int argc, char **argv)
     char what[128];
     snprintf(what, sizeof what, "unknown command '%s'", cmd);
     return usage_error(what);
+}
+
+/* Standard output is an output too: a write error there (a full disk, /dev/full) is exit 1. */
+static int close_stdout(int status)
+{
+    int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+    if (e == 0) return status;
+    fprintf(stderr, "dmlsim: cannot write the standard output: %s\n", strerror(e));
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    catch_interrupts();
+    return close_stdout(dispatch(argc, argv));
 }

@@ -1,17 +1,33 @@
 /* sweep.h - `dmlsim sweep`: one simulation per point of a parameter grid, as separate processes.
  *
- * Each --set ELEM.ATTR=V1,V2,... is one axis; the grid is their Cartesian product (the first
- * axis varies slowest). Every point runs `dmlsim run FILE --set ... --summary TMP` in a child
- * process (SimGrid allows one engine per process), at most -j at a time; the merged table has one
- * row per point, in grid order whatever order the children finish in, so the output is
+ * Each --set ELEM.ATTR=V1,V2,... is one axis (an ELEM.ATTR given twice is an error); the grid is
+ * their Cartesian product (the first axis varies slowest), counted in 64 bits and refused above
+ * SWEEP_MAX_POINTS before anything runs. Every point runs `dmlsim run FILE --set ... --summary
+ * TMP` in a child process (SimGrid allows one engine per process), at most -j at a time, with
+ * its files in a folder $TMPDIR/dmlsim-sweep-XXXXXX (/tmp without TMPDIR); the merged table has
+ * one row per point, in grid order whatever order the children finish in, so the output is
  * deterministic. A progress bar goes to stderr when it is a terminal. If any point fails, its
- * message is printed and nothing is written.
+ * message is printed and nothing is written. -o OUT is an output file (report.h), never the
+ * scenario.
+ *
+ * Interrupts: sweep_interrupt, called from the SIGINT/SIGTERM handler, sends SIGTERM to every
+ * running child, waits for them (each removes its own temporary files), removes the folder and
+ * returns; the handler then exits. A child also gets SIGTERM when the sweep dies any other way
+ * (PR_SET_PDEATHSIG), so none is left running.
  */
 #ifndef DMLSIM_SWEEP_H
 #define DMLSIM_SWEEP_H
 
+/* The most points one sweep runs: 10,000 runs is hours of a 2-core machine for the shipped
+ * scenarios (their points take 0.1 to a few seconds each); a larger study is several sweeps. */
+#define SWEEP_MAX_POINTS 10000
+
 /* The sweep command; `self` is argv[0], args are the arguments after "sweep". Returns the exit
  * status. */
 int sweep_main(const char *self, int argc, char **argv);
+
+/* Stops the running sweep's children, waits for them and removes its temporary folder; nothing
+ * when no sweep runs. Async-signal-safe: for a SIGINT/SIGTERM handler, which then exits. */
+void sweep_interrupt(void);
 
 #endif

@@ -5,6 +5,7 @@
 #include "calib.h"
 #include "model.h"
 #include "platform.h"
+#include "report.h"
 #include "scenario.h"
 
 #include <simgrid/engine.h>
@@ -70,6 +71,11 @@ int validate_shapes_main(int argc, char **argv)
 
 /* ---- dmlsim calib ------------------------------------------------------------------------- */
 
+static void write_spec(const void *gpu, FILE *out)
+{
+    calib_write_spec(gpu, out);
+}
+
 int validate_calib_main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[0], "--spec") == 0) {
@@ -88,21 +94,10 @@ int validate_calib_main(int argc, char **argv)
             fprintf(stderr, "dmlsim: calib: expected --spec GPU [-o FILE]\n");
             return 1;
         }
-        char *tmp = bprintf("%s.tmp", argv[3]);
-        FILE *f = fopen(tmp, "w");
-        int st = 0;
-        if (f == NULL) {
-            st = 1;
-        } else {
-            calib_write_spec(g, f);
-            if ((ferror(f) | fclose(f)) || rename(tmp, argv[3]) != 0) st = 1;
-        }
-        if (st) {
-            unlink(tmp);
-            fprintf(stderr, "%s:0: cannot write\n", argv[3]);
-        }
-        free(tmp);
-        return st;
+        struct report_output out = {"-o", argv[3], write_spec, g};
+        struct dmlsim_error err = {0};
+        if (report_outputs_write(&out, 1, &err) != DMLSIM_OK) return fail_msg(&err);
+        return 0;
     }
     if (argc != 1) {
         fprintf(stderr, "dmlsim: calib: expected FILE, or --spec GPU [-o FILE]\n");

@@ -68,6 +68,53 @@ static sg_disk_t disk_of(sg_host_t h)
     return d;
 }
 
+/* The semaphores one write shares between its writer and its stages, with a count of those
+ * that hold it: the last to let go destroys them (a stage lets go when its actor ends, even
+ * killed by a crash); ckpt_release destroys the ones a writer killed while waiting still held. */
+struct ckpt_sync {
+    sg_sem_t received, counted;
+    int refs;
+    struct ckpt_sync *next; /* the ckpt's live list */
+};
+
+static struct ckpt_sync *sync_new(struct ckpt *c)
+{
+    struct ckpt_sync *y = xbt_new0(struct ckpt_sync, 1);
+    y->received = sg_sem_init(0);
+    y->counted = sg_sem_init(0);
+    y->refs = 1;
+    y->next = c->live;
+    c->live = y;
+    return y;
+}
+
+static void sync_free(struct ckpt_sync *y)
+{
+    sg_sem_destroy(y->received);
+    sg_sem_destroy(y->counted);
+    free(y);
+}
+
+static void sync_unref(struct ckpt *c, struct ckpt_sync *y)
+{
+    if (y == NULL || --y->refs > 0) return;
+    for (struct ckpt_sync **p = &c->live; *p; p = &(*p)->next)
+        if (*p == y) {
+            *p = y->next;
+            break;
+        }
+    sync_free(y);
+}
+
+void ckpt_release(struct ckpt *c)
+{
+    while (c->live) {
+        struct ckpt_sync *y = c->live;
+        c->live = y->next;
+        sync_free(y);
+    }
+}
+
 /* One stage of a write or restore, run by an actor on the stage's host. */
 struct job {
     struct ckpt *c;
@@ -83,6 +130,7 @@ struct job {
     double version;       /* version it captures (PS) */
     double *version_slot; /* where to record the version when it counts */
     int flush_to_store;   /* cache: after counting, flush to the storage host */
+    struct ckpt_sync *sync; /* the write's semaphores (one reference), or NULL (a restore) */
 };
 
 static int token;
@@ -91,6 +139,7 @@ static void job_actor(int argc, char **argv);
 
 static void spawn_job(struct job *j, sg_host_t h)
 {
+    if (j->sync) j->sync->refs++;
     sg_actor_t a = sg_actor_init("ckpt-job", h);
     sg_actor_set_data(a, j);
     sg_actor_start(a, job_actor, 0, NULL);
@@ -110,17 +159,27 @@ static void count(struct job *j)
     if (j->counted) sg_sem_release(j->counted);
 }
 
+/* A stage's actor ends (done, or killed with its host): it lets go of the write and its job. */
+static void job_exit(int failed, void *data)
+{
+    (void)failed;
+    struct job *j = data;
+    sync_unref(j->c, j->sync);
+    free(j);
+}
+
 static void job_actor(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     struct job *j = sg_actor_self_get_data();
     struct ckpt *c = j->c;
+    sg_actor_on_exit(job_exit, j); /* frees j */
     double timeout = IO_DEADLINE_S;
     sg_disk_t disk = disk_of(sg_host_self());
     if (j->in[0]) {
         void *p;
-        if (net_recv(sg_mailbox_by_name(j->in), &p, timeout) != NET_OK) goto out;
+        if (net_recv(sg_mailbox_by_name(j->in), &p, timeout) != NET_OK) return;
         if (j->received) sg_sem_release(j->received);
     }
     if (j->disk_read && disk) sg_disk_read(disk, (sg_size_t)c->size_B);
@@ -141,8 +200,6 @@ static void job_actor(int argc, char **argv)
         net_send(sg_mailbox_by_name(n->in), &token, c->size_B, timeout);
     }
     if (j->out[0]) net_send(sg_mailbox_by_name(j->out), &token, c->size_B, timeout);
-out:
-    free(j);
 }
 
 double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version,
@@ -157,8 +214,10 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
     j->version = version;
     j->version_slot = version_slot;
     snprintf(j->in, sizeof j->in, "ckpt-%d", c->seq++);
-    j->received = sg_sem_init(0);
-    j->counted = sg_sem_init(0);
+    struct ckpt_sync *y = sync_new(c); /* the writer's reference */
+    j->sync = y;
+    j->received = y->received;
+    j->counted = y->counted;
     sg_host_t first;
     if (s->target == CKPT_REMOTE && !s->async) { /* straight to the store */
         first = store ? store : cpu;
@@ -187,7 +246,7 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
         sg_sem_acquire_timeout(counted, timeout);
     double blocked = simgrid_get_clock() - t0;
     c->overhead_s += blocked;
-    /* The semaphores live until the end of the run: a background stage may still release them. */
+    sync_unref(c, y); /* a background stage may still hold (and release) the semaphores */
     return blocked;
 }
 

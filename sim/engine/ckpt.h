@@ -31,6 +31,7 @@ struct ckpt {
     double overhead_s;   /* time writers spent blocked */
     struct run_record *rec; /* where completions are logged, or NULL */
     int seq;             /* unique mailbox names */
+    struct ckpt_sync *live; /* the writes whose semaphores someone still holds (ckpt.c) */
 };
 
 /* Bytes of the state of `params` parameters (a replica or a shard). */
@@ -51,6 +52,10 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
 /* Restores the last counted checkpoint to `host` (called by an actor on it); returns the time it
  * took (0 when there is none). */
 double ckpt_restore(struct ckpt *c, sg_host_t host);
+
+/* After simgrid_run: destroys what the writes left (the semaphores of a write whose writer died
+ * waiting on them). */
+void ckpt_release(struct ckpt *c);
 
 /* The CPU host of the node `gpu` belongs to (property node), or NULL. */
 sg_host_t ckpt_node_cpu(const struct platform *pf, sg_host_t gpu);

@@ -528,6 +528,11 @@ void platform_configure(const struct scenario *sc)
     /* Every actor stack is a memory mapping plus a guard page mapping; beyond about 32,000
      * actors (two per GPU) that passes Linux's default vm.max_map_count of 65,536, so very large
      * runs go without guard pages. */
+#ifdef DMLSIM_SANITIZE
+    /* Under ASan no guard pages either: LeakSanitizer crashes (SEGV in its tracer) when it scans
+     * a SimGrid stack kept at exit by a dead actor, at its PROT_NONE guard page. */
+    sg_cfg_set_int("contexts/guard-size", 0);
+#endif
     if (sc->has_cluster && cluster_gpu_count(&sc->cluster) > 8192) {
         sg_cfg_set_int("contexts/guard-size", 0);
     }
@@ -1038,7 +1043,7 @@ static void classify_hosts(struct platform *pf)
 
 struct platform_doc {
     xmlDocPtr doc; /* the document to load, or NULL: load the file as it is (no faults) */
-    char dir[32];  /* temporary folder of the rewritten platform and its profiles */
+    char dir[512]; /* temporary folder of the rewritten platform and its profiles */
 };
 
 enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **out,
@@ -1048,7 +1053,10 @@ enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **o
     struct platform_doc *d = xbt_new0(struct platform_doc, 1);
     memset(names, 0, sizeof *names);
     *out = d;
-    snprintf(d->dir, sizeof d->dir, "/tmp/dmlsim-run-XXXXXX");
+    const char *tmpdir = getenv("TMPDIR"); /* as the sweep's folder */
+    int n = snprintf(d->dir, sizeof d->dir, "%s/dmlsim-run-XXXXXX",
+                     tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+    if (n < 0 || (size_t)n >= sizeof d->dir) snprintf(d->dir, sizeof d->dir, "/tmp/dmlsim-run-XXXXXX");
     if (mkdtemp(d->dir) == NULL) {
         d->dir[0] = '\0';
         return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary folder", sc->path);

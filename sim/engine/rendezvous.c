@@ -22,6 +22,21 @@ struct ctl_msg {
     struct membership *m; /* RDZV_MEMBERSHIP: the new one */
 };
 
+/* Control messages are in the rendezvous's list from their creation until the actor that owns
+ * them frees them: an actor killed (by a crash, or a daemon by the end of the run) while one is
+ * in flight or in its hands leaves it to rdzv_release. */
+static struct ctl_msg *ctl_new(struct rdzv *z, int type)
+{
+    struct ctl_msg *m = owned_alloc(&z->msgs, sizeof *m);
+    m->type = type;
+    return m;
+}
+
+static void ctl_free(struct rdzv *z, struct ctl_msg *m)
+{
+    owned_free(&z->msgs, m);
+}
+
 static sg_mailbox_t ctl_box(int rank)
 {
     char name[32];
@@ -67,6 +82,8 @@ void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
     z->hooks = hooks;
     z->removals = xbt_new0(int, P);
     z->joiners = xbt_new0(int, P);
+    z->reported = xbt_new0(int, P);
+    z->next = xbt_new0(int, P);
     int *all = xbt_new(int, P);
     for (int r = 0; r < P; r++)
         all[r] = r;
@@ -77,14 +94,13 @@ void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
 bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
 {
     while (!z->done && !z->aborted) {
-        struct ctl_msg *m = xbt_new0(struct ctl_msg, 1);
-        m->type = (int)type;
+        struct ctl_msg *m = ctl_new(z, (int)type);
         m->rank = rank;
         m->membership = membership;
         traffic_add(z->traffic, sg_host_self(), z->host, RDZV_CTL_B);
         if (net_send(sg_mailbox_by_name("rdzv"), m, RDZV_CTL_B, RDZV_RETRY_S) == NET_OK)
             return true;
-        free(m);
+        ctl_free(z, m);
         sg_actor_sleep_for(RDZV_RETRY_S);
     }
     return false;
@@ -103,7 +119,7 @@ struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int m
             continue;
         }
         struct membership *next = m->type == RDZV_MEMBERSHIP ? m->m : NULL;
-        free(m);
+        ctl_free(z, m);
         return next;
     }
 }
@@ -142,7 +158,7 @@ static bool note(struct rdzv *z, struct ctl_msg *m, int *reported, int *nrep)
         if (rdzv_index(z->cur, m->rank) < 0 || m->membership < z->cur->id)
             z->change_pending = z->cur->id + 1;
     }
-    free(m);
+    ctl_free(z, m);
     return start;
 }
 
@@ -182,13 +198,12 @@ static int next_members(struct rdzv *z, const int *reported, int nrep, int *next
 
 static void send_ctl(struct rdzv *z, int rank, int type, struct membership *m)
 {
-    struct ctl_msg *c = xbt_new0(struct ctl_msg, 1);
-    c->type = type;
+    struct ctl_msg *c = ctl_new(z, type);
     c->m = m;
     traffic_add(z->traffic, z->host, z->hosts[rank], RDZV_CTL_B);
     sg_comm_t comm = net_isend(ctl_box(rank), c, RDZV_CTL_B);
     if (net_wait(comm, simgrid_get_clock() + RDZV_RETRY_S) != NET_OK)
-        free(c); /* it will report again */
+        ctl_free(z, c); /* it will report again */
 }
 
 static void form(struct rdzv *z, int *reported, int nrep)
@@ -198,7 +213,7 @@ static void form(struct rdzv *z, int *reported, int nrep)
     if (!z->rs->elastic) /* policy wait: give the missing members time to come back */
         collect(z, simgrid_get_clock() + z->rs->replacement_s, false, reported, &nrep);
     if (z->done) return; /* the last step was committed meanwhile: nothing to re-form */
-    int *next = xbt_new(int, z->P);
+    int *next = z->next;
     int n = next_members(z, reported, nrep, next);
     int resume = z->hooks.resume ? z->hooks.resume(z->hooks.ctx) : 0;
     if (z->hooks.rollback) z->hooks.rollback(z->hooks.ctx, resume);
@@ -216,7 +231,6 @@ static void form(struct rdzv *z, int *reported, int nrep)
                  n == 0 ? "no workers left" : "more restarts than max-restarts allows");
         run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, 0,
                       "training cannot continue (%s)", n == 0 ? "no workers" : "max-restarts reached");
-        free(next);
         return;
     }
     struct membership *m = membership_new(z, cur->id + 1, next, n, resume);
@@ -229,7 +243,6 @@ static void form(struct rdzv *z, int *reported, int nrep)
                   "membership %d: %d worker(s), resume at step %d", m->id, n, resume);
     for (int i = 0; i < n; i++)
         send_ctl(z, next[i], RDZV_MEMBERSHIP, m);
-    free(next);
 }
 
 static void rendezvous_actor(int argc, char **argv)
@@ -237,7 +250,7 @@ static void rendezvous_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     struct rdzv *z = sg_actor_self_get_data();
-    int *reported = xbt_new(int, z->P);
+    int *reported = z->reported;
     double joiners_since = -1;
     for (;;) { /* a daemon */
         /* Joiners wait for the current members to reach a step boundary; if none comes within a
@@ -254,7 +267,7 @@ static void rendezvous_actor(int argc, char **argv)
             continue;
         }
         if (z->done) { /* the job has finished: a late joiner must not roll it back */
-            free(m);
+            ctl_free(z, m);
             joiners_since = -1;
             continue;
         }
@@ -288,4 +301,7 @@ void rdzv_release(struct rdzv *z)
     z->cur = NULL;
     free(z->removals);
     free(z->joiners);
+    free(z->reported);
+    free(z->next);
+    owned_release(&z->msgs);
 }

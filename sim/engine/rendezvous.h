@@ -21,6 +21,7 @@
 #define DMLSIM_RENDEZVOUS_H
 
 #include "inject.h"
+#include "owned.h"
 #include "run.h"
 #include "scenario.h"
 #include "traffic.h"
@@ -69,6 +70,9 @@ struct rdzv {
     int *joiners, njoiners;         /* restarted or returning ranks waiting to join */
     bool done;                      /* the job reached its last step */
     bool aborted;                   /* the job failed */
+    /* the rendezvous actor's buffers (P ranks each), here since a daemon is killed at the end */
+    int *reported, *next;
+    struct owned msgs;              /* control messages not yet freed (rendezvous.c) */
 };
 
 /* Prepares the rendezvous with membership 0 of every rank (hooks.formed is called for it). */
@@ -89,7 +93,8 @@ bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership);
  * the job is over). */
 struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int membership);
 
-/* Frees every membership. */
+/* Frees every membership, and the control messages that actors killed by a crash or by the end of
+ * the run left behind. */
 void rdzv_release(struct rdzv *z);
 
 #endif

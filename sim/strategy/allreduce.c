@@ -5,6 +5,7 @@
 #include "collective.h"
 #include "inject.h"
 #include "rendezvous.h"
+#include "semset.h"
 #include "trace.h"
 
 #include <simgrid/actor.h>
@@ -69,6 +70,7 @@ struct ar_ctx {
     int *slow_streak;          /* per rank: consecutive slow steps */
     struct ckpt ckpt;          /* checkpoints */
     double last_ckpt_s;        /* when the last one was started */
+    struct sem_set sems;       /* every worker semaphore, of every incarnation */
     struct run_record *rec;
 };
 
@@ -457,9 +459,10 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation)
     struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
     worker_amounts(t->j->cal, t->j->pf->models[rank], h, ts->dtype, ts->opt, t->j->m, ts->batch,
                    &kc, &w->amt);
-    /* semaphores of a previous incarnation are left alone: its actors may have died holding them */
-    w->ready = sg_sem_init(0);
-    w->done = sg_sem_init(0);
+    /* semaphores of a previous incarnation are left alone (its actors may have died holding
+     * them): the run's set destroys them at the end */
+    w->ready = sem_set_new(&t->sems, 0);
+    w->done = sem_set_new(&t->sems, 0);
     free(w->queue);
     w->queue = xbt_new0(struct bucket_req, t->nbuckets ? t->nbuckets : 1);
     w->qhead = 0;
@@ -549,6 +552,8 @@ static void teardown(struct ar_ctx *t)
         worker_amounts_release(&t->workers[r].amt);
     }
     free(t->workers);
+    sem_set_release(&t->sems);
+    ckpt_release(&t->ckpt);
     free(t->bucket_B);
     free(t->bucket_close);
     free(t->committed);

@@ -4,6 +4,8 @@
 #include "ckpt.h"
 #include "inject.h"
 #include "net.h"
+#include "owned.h"
+#include "semset.h"
 #include "trace.h"
 #include "traffic.h"
 
@@ -48,6 +50,14 @@ struct ps_msg {
     int shard;    /* ADVANCE: who advanced */
 };
 
+/* An actor's buffers for the K shards; kept in its worker, since a crash kills it mid-use. */
+struct shard_bufs {
+    bool *got;
+    sg_comm_t *comms;   /* 4 x K */
+    struct ps_msg **in; /* 3 x K */
+    int *version;       /* K */
+};
+
 struct ps_ctx;
 
 struct shard {
@@ -70,6 +80,7 @@ struct shard {
     sg_sem_t *wake;               /* per worker: released to wake that port */
     sg_sem_t arrived;             /* one release per queued push */
     struct push_rec *head, *tail; /* pushes not yet taken by the shard */
+    struct push_rec *taken;       /* async: the push it is deciding on */
     struct shard_report *rep;     /* its report */
     int in_port;                  /* pushes received by its ports and still being deserialised */
     double in_port_smp;           /* ... and the samples they cover */
@@ -112,6 +123,9 @@ struct ps_worker {
     bool *sent;         /* a leader's followers that got this iteration's parameters */
     double work;        /* exec amount of one batch's forward and backward */
     double reduce_amt;  /* exec amount of streaming one gradient at the memory rate */
+    struct shard_bufs bufs[2];   /* the worker actor's and the puller's */
+    sg_comm_t *fcomms;           /* a leader's: one per follower */
+    struct ps_msg **fmsgs;       /* ... */
 };
 
 struct port {
@@ -142,6 +156,9 @@ struct ps_ctx {
     int *progress;        /* bounded delay: per worker, iterations finished */
     bool *bd_waiting;     /* bounded delay: per worker, waiting for the others */
     sg_sem_t *bd_wake;    /* bounded delay: per worker, released to look again */
+    struct sem_set sems;  /* the shards' and workers' semaphores, of every incarnation */
+    struct owned msgs;    /* messages not yet freed: what killed actors left is freed at the end */
+    int *coord_ver;       /* the coordinator's view of each shard's version */
 };
 
 /* The CPU time one end of a message spends on it (serialisation, RPC), and for a GPU-side tensor
@@ -171,12 +188,20 @@ static sg_mailbox_t to_worker(int r, int k)
     return mbox("w%d<ps%d", r, k);
 }
 
-static struct ps_msg *msg_new(enum msg_type type, int version)
+/* A message is in the run's list from its creation until its owner (the sender while it is not
+ * delivered, then the receiver) frees it; an actor killed by a crash, or a daemon by the end of
+ * the run, leaves its messages to teardown. */
+static struct ps_msg *msg_new(struct ps_ctx *c, enum msg_type type, int version)
 {
-    struct ps_msg *m = xbt_new0(struct ps_msg, 1);
+    struct ps_msg *m = owned_alloc(&c->msgs, sizeof *m);
     m->type = type;
     m->version = version;
     return m;
+}
+
+static void msg_free(struct ps_ctx *c, struct ps_msg *m)
+{
+    owned_free(&c->msgs, m);
 }
 
 /* Sends and accounts; a message that did not go through stays ours and is freed. */
@@ -185,7 +210,7 @@ static enum net_status send_msg(struct ps_ctx *c, sg_host_t from, sg_host_t to, 
 {
     traffic_add(c->traffic, from, to, size_B);
     enum net_status st = net_send(mb, m, size_B, c->sc->train.timeout_s);
-    if (st != NET_OK) free(m);
+    if (st != NET_OK) msg_free(c, m);
     return st;
 }
 
@@ -248,36 +273,38 @@ static void on_worker_exit(int failed, void *data)
  * until it does (its keys are blocked) or the replacement timeout passes (w->gave_up). Fills
  * version[]; false if some shard never answered, or answered only after a retry (a failure
  * noticed). */
-static bool pull_all(struct ps_worker *w, int it, int *version)
+static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *version)
 {
     struct ps_ctx *c = w->c;
     const struct train_spec *ts = &c->sc->train;
     sg_host_t me = c->pf->gpus[w->rank];
-    bool *got = xbt_new0(bool, c->K);
-    sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
-    struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
+    bool *got = b->got;
+    sg_comm_t *comms = b->comms;
+    struct ps_msg **in = b->in, **req = b->in + c->K;
+    memset(got, 0, (size_t)c->K * sizeof *got);
     double give_up = simgrid_get_clock() + c->sc->rec.replacement_s, backoff = RETRY_S;
     bool retried = false;
     for (int left = c->K; left > 0;) {
         for (int k = 0; k < c->K; k++) {
             if (got[k]) continue;
-            struct ps_msg *req = msg_new(MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
+            req[k] = msg_new(c, MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
             transport_cost(c, REQUEST_B, false, 1);
             traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
-            comms[k] = net_isend(to_port(k, w->rank), req, REQUEST_B);
+            comms[k] = net_isend(to_port(k, w->rank), req[k], REQUEST_B);
             comms[c->K + k] = net_irecv(to_worker(w->rank, k), (void **)&in[k]);
         }
         double end = simgrid_get_clock() + ts->timeout_s;
         for (int k = 0; k < c->K; k++) {
             if (got[k]) continue;
-            net_wait(comms[k], end);
+            if (net_wait(comms[k], end) != NET_OK) msg_free(c, req[k]); /* never received */
+            req[k] = NULL;
             if (net_wait(comms[c->K + k], end) == NET_OK && in[k] != NULL) {
                 version[k] = in[k]->version;
                 got[k] = true;
                 left--;
                 transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* into the GPU */
             }
-            free(in[k]);
+            msg_free(c, in[k]);
             in[k] = NULL;
         }
         if (left > 0) {
@@ -291,9 +318,6 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
     for (int k = 0; k < c->K; k++)
         all &= got[k];
     w->gave_up |= !all;
-    free(got);
-    free(comms);
-    free(in);
     return all && !retried;
 }
 
@@ -303,7 +327,7 @@ static bool pull_all(struct ps_worker *w, int it, int *version)
 static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t *comms)
 {
     struct ps_ctx *c = w->c;
-    struct ps_msg *g = msg_new(MSG_PUSH, version[k]);
+    struct ps_msg *g = msg_new(c, MSG_PUSH, version[k]);
     g->it = w->next_it;
     g->samples = w->carry / c->K;
     transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
@@ -318,7 +342,8 @@ static void wait_sends(const struct ps_worker *w, sg_comm_t *comms)
 {
     double end = simgrid_get_clock() + w->c->sc->train.timeout_s;
     for (int k = 0; k < w->c->K; k++)
-        net_wait(comms[k], end); /* the ports count what arrives in w->delivered */
+        net_wait(comms[k], end); /* the ports count what arrives in w->delivered; a slice
+                                    that never arrived is left to teardown (the run's list) */
 }
 
 static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct ps_msg **in,
@@ -341,7 +366,7 @@ static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct 
     double end = simgrid_get_clock() + span;
     for (int k = 0; k < c->K; k++) {
         net_wait(comms[k], end);
-        free(in[k]);
+        msg_free(c, in[k]);
         in[k] = NULL;
     }
 }
@@ -369,7 +394,7 @@ static void puller_actor(int argc, char **argv)
     struct ps_worker *w = sg_actor_self_get_data();
     for (;;) { /* a daemon */
         sg_sem_acquire(w->pull_go);
-        w->pull_ok = pull_all(w, w->pull_needed, w->pf_version);
+        w->pull_ok = pull_all(w, &w->bufs[1], w->pull_needed, w->pf_version);
         sg_sem_release(w->pull_done);
     }
 }
@@ -380,10 +405,10 @@ static void puller_actor(int argc, char **argv)
 static bool get_params(struct ps_worker *w, int it, int *version)
 {
     struct ps_ctx *c = w->c;
-    if (!c->sc->train.ps.prefetch) return pull_all(w, it, version);
+    if (!c->sc->train.ps.prefetch) return pull_all(w, &w->bufs[0], it, version);
     bool ok = true;
     if (!w->pf_pending) {
-        ok = pull_all(w, it, version);
+        ok = pull_all(w, &w->bufs[0], it, version);
     } else {
         sg_sem_acquire(w->pull_done);
         memcpy(version, w->pf_version, (size_t)c->K * sizeof *version);
@@ -529,8 +554,8 @@ static sg_mailbox_t to_leader(int l, int f)
 static void bcast_params(struct ps_worker *w, int it)
 {
     struct ps_ctx *c = w->c;
-    sg_comm_t *comms = xbt_new(sg_comm_t, w->nfollow);
-    struct ps_msg **out = xbt_new0(struct ps_msg *, w->nfollow);
+    sg_comm_t *comms = w->fcomms;
+    struct ps_msg **out = w->fmsgs;
     double t0 = simgrid_get_clock();
     for (int i = 0; i < w->nfollow; i++) {
         int f = w->follow[i];
@@ -539,7 +564,7 @@ static void bcast_params(struct ps_worker *w, int it)
             inject_detected(&c->inj);
             continue;
         }
-        out[i] = msg_new(MSG_PARAMS, 0);
+        out[i] = msg_new(c, MSG_PARAMS, 0);
         out[i]->it = it;
         traffic_add(c->traffic, c->pf->gpus[w->rank], c->pf->gpus[f], c->model_B);
         comms[i] = net_isend(to_follower(f), out[i], c->model_B);
@@ -547,10 +572,8 @@ static void bcast_params(struct ps_worker *w, int it)
     double end = simgrid_get_clock() + c->sc->train.timeout_s;
     for (int i = 0; i < w->nfollow; i++)
         if (w->sent[i] && !(w->sent[i] = net_wait(comms[i], end) == NET_OK))
-            free(out[i]); /* never received: still ours */
+            msg_free(c, out[i]); /* never received: still ours */
     trace_slice(c->res->trace, w->rank, "broadcast", t0, simgrid_get_clock());
-    free(comms);
-    free(out);
 }
 
 /* The leader receives the gradients of the followers it sent parameters to (into its memory, as
@@ -560,10 +583,11 @@ static void bcast_params(struct ps_worker *w, int it)
 static void gather_grads(struct ps_worker *w)
 {
     struct ps_ctx *c = w->c;
-    sg_comm_t *comms = xbt_new(sg_comm_t, w->nfollow);
-    struct ps_msg **in = xbt_new0(struct ps_msg *, w->nfollow);
+    sg_comm_t *comms = w->fcomms;
+    struct ps_msg **in = w->fmsgs;
     double t0 = simgrid_get_clock();
     w->gathering = true;
+    memset(in, 0, (size_t)w->nfollow * sizeof *in);
     for (int i = 0; i < w->nfollow; i++)
         if (w->sent[i]) comms[i] = net_irecv(to_leader(w->rank, w->follow[i]), (void **)&in[i]);
     double end = simgrid_get_clock() + c->sc->train.timeout_s;
@@ -571,14 +595,13 @@ static void gather_grads(struct ps_worker *w)
     for (int i = 0; i < w->nfollow; i++) {
         if (!w->sent[i]) continue;
         if (net_wait(comms[i], end) == NET_OK && in[i] != NULL) n += in[i]->samples > 0;
-        free(in[i]);
+        msg_free(c, in[i]);
+        in[i] = NULL;
     }
     w->gathering = false;
     if (n > 1) /* communication's kernel (as NCCL's reductions), not the model's compute */
         sg_actor_execute((n + 1) * w->reduce_amt);
     trace_slice(c->res->trace, w->rank, "gather", t0, simgrid_get_clock());
-    free(comms);
-    free(in);
 }
 
 /* A follower hands its gradient (corrupt batch: an empty message) to its leader; once it is in
@@ -587,7 +610,7 @@ static void hand_to_leader(struct ps_worker *w, bool corrupt)
 {
     struct ps_ctx *c = w->c;
     struct ps_worker *L = &c->workers[w->leader];
-    struct ps_msg *g = msg_new(MSG_GRAD, 0);
+    struct ps_msg *g = msg_new(c, MSG_GRAD, 0);
     g->samples = w->carry;
     double t0 = simgrid_get_clock(), B = corrupt ? REQUEST_B : c->model_B;
     enum net_status st = send_msg(c, c->pf->gpus[w->rank], c->pf->gpus[L->rank],
@@ -627,7 +650,7 @@ static void follower_actor(int argc, char **argv)
             continue;
         }
         int it = w->next_it = pm->it;
-        free(pm);
+        msg_free(c, pm);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         worker_before_forward(&c->j->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
@@ -662,9 +685,9 @@ static void worker_actor(int argc, char **argv)
     struct ps_worker *w = sg_actor_self_get_data();
     struct ps_ctx *c = w->c;
     const struct train_spec *ts = &c->sc->train;
-    sg_comm_t *comms = xbt_new(sg_comm_t, 2 * c->K);
-    struct ps_msg **in = xbt_new0(struct ps_msg *, c->K);
-    int *version = xbt_new0(int, c->K);
+    sg_comm_t *comms = w->bufs[0].comms + 2 * c->K; /* pull_all uses the first 2 K */
+    struct ps_msg **in = w->bufs[0].in + 2 * c->K;
+    int *version = w->bufs[0].version;
     c->running++;
     w->active = true;
     sg_actor_on_exit(on_worker_exit, w);
@@ -710,9 +733,6 @@ static void worker_actor(int argc, char **argv)
     w->end_s = simgrid_get_clock();
     if (!w->gave_up) c->workers_done++;
     if (c->workers_done + c->gave_up == c->P) inject_finish(&c->inj);
-    free(comms);
-    free(in);
-    free(version);
 }
 
 /* ---- ports -------------------------------------------------------------------------------- */
@@ -753,10 +773,10 @@ static void port_actor(int argc, char **argv)
                 s->waiting[p->worker] = false;
             }
             int v = s->version;
-            free(m);
+            msg_free(c, m);
             transport_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
             s->rep->bytes_out += s->bytes;
-            send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(MSG_PARAMS, v),
+            send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(c, MSG_PARAMS, v),
                      s->bytes);
             continue;
         }
@@ -772,13 +792,13 @@ static void port_actor(int argc, char **argv)
         rec->samples = smp;
         rec->version = m->version;
         rec->it = m->it;
-        free(m);
+        msg_free(c, m);
         bool async = ts->ps.mode == PS_ASYNC;
         if (async) rec->decided = sg_sem_init(0);
         enqueue(s, rec);
         if (async) {
             sg_sem_acquire(rec->decided);
-            struct ps_msg *v = msg_new(MSG_VERDICT, s->version);
+            struct ps_msg *v = msg_new(c, MSG_VERDICT, s->version);
             v->accepted = rec->accepted;
             sg_sem_destroy(rec->decided);
             free(rec);
@@ -829,7 +849,7 @@ static void advance(struct shard *s, bool progress)
         all &= c->shards[k].last_adv_s > c->inj.detected_s;
     if (all && progress) inject_progress(&c->inj, simgrid_get_clock());
     if (c->coord_host != NULL) {
-        struct ps_msg *a = msg_new(MSG_ADVANCE, s->version);
+        struct ps_msg *a = msg_new(c, MSG_ADVANCE, s->version);
         a->shard = s->id;
         send_msg(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
     }
@@ -886,7 +906,7 @@ static void shard_actor(int argc, char **argv)
         }
     } else {
         for (;;) { /* a daemon: the run ends with the workers */
-            struct push_rec *rec = take(s, -1);
+            struct push_rec *rec = s->taken = take(s, -1);
             int lag = s->version - rec->version;
             /* bounded delay keeps the lag within tau iterations by making workers wait, so every
              * push is applied (its lag in versions is recorded); drop: only within tau versions */
@@ -897,6 +917,7 @@ static void shard_actor(int argc, char **argv)
             } else {
                 drop_slice(c, &c->res->dropped_stale, rec->samples);
             }
+            s->taken = NULL; /* the port frees it once decided */
             sg_sem_release(rec->decided);
         }
     }
@@ -917,13 +938,14 @@ static void start(const char *fmt, int a, int b, sg_host_t host, xbt_main_func_t
 
 static void start_shard(struct ps_ctx *c, struct shard *s)
 {
-    s->arrived = sg_sem_init(0); /* fresh: the old ones may have died with their holders */
+    /* fresh semaphores: the old ones may have died with their holders (the set frees them) */
+    s->arrived = sem_set_new(&c->sems, 0);
     free(s->waiting);
     free(s->wake);
     s->waiting = xbt_new0(bool, c->P);
     s->wake = xbt_new0(sg_sem_t, c->P);
     for (int r = 0; r < c->P; r++)
-        s->wake[r] = sg_sem_init(0);
+        s->wake[r] = sem_set_new(&c->sems, 0);
     start("shard-%d.%d", s->id, s->incarnation, s->host, shard_actor, s,
           c->sc->train.ps.mode == PS_ASYNC);
     for (int r = 0; r < c->P; r++) {
@@ -947,13 +969,19 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
         s->applied_smp[v] = 0;
     }
     s->version = keep;
-    while (s->head) { /* pushes waiting in its queue die with it */
+    while (s->head) { /* pushes waiting in its queue die with it (and their ports) */
         struct push_rec *r = s->head;
         s->head = r->next;
         lose_slices(c, 1, r->samples);
+        sem_set_adopt(&c->sems, r->decided); /* a dying port may wait on it */
         free(r);
     }
     s->tail = NULL;
+    if (s->taken) { /* the push being decided: its port dies too, and never frees it */
+        sem_set_adopt(&c->sems, s->taken->decided);
+        free(s->taken);
+        s->taken = NULL;
+    }
 }
 
 /* A worker's actors on its GPU host: the worker, and with push during the backward its pusher
@@ -965,13 +993,13 @@ static void start_worker(struct ps_ctx *c, struct ps_worker *w, int incarnation)
           w->leader == w->rank ? worker_actor : follower_actor, w, false);
     w->pf_pending = false;
     if (c->sc->train.ps.prefetch) {
-        w->pull_go = sg_sem_init(0);
-        w->pull_done = sg_sem_init(0);
+        w->pull_go = sem_set_new(&c->sems, 0);
+        w->pull_done = sem_set_new(&c->sems, 0);
         start("puller-%d.%d", w->rank, incarnation, h, puller_actor, w, true);
     }
     if (!c->sc->train.ps.push_during) return;
-    w->hand = sg_sem_init(0);
-    w->posted = sg_sem_init(0);
+    w->hand = sem_set_new(&c->sems, 0);
+    w->posted = sem_set_new(&c->sems, 0);
     start("pusher-%d.%d", w->rank, incarnation, h, pusher_actor, w, true);
 }
 
@@ -1018,7 +1046,7 @@ static void coordinator_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     struct ps_ctx *c = sg_actor_self_get_data();
-    int *ver = xbt_new0(int, c->K);
+    int *ver = c->coord_ver;
     for (;;) { /* a daemon: ends with the simulation */
         struct ps_msg *m;
         if (net_recv(sg_mailbox_by_name("coordinator"), (void **)&m, c->sc->train.timeout_s) !=
@@ -1026,7 +1054,7 @@ static void coordinator_actor(int argc, char **argv)
             break;
         c->res->coordinator_msgs += 1;
         ver[m->shard] = m->version;
-        free(m);
+        msg_free(c, m);
         int lo = ver[0], hi = ver[0];
         for (int k = 1; k < c->K; k++) {
             lo = ver[k] < lo ? ver[k] : lo;
@@ -1035,7 +1063,6 @@ static void coordinator_actor(int argc, char **argv)
         c->res->coordinator_global = lo; /* the version every shard has reached */
         if (hi - lo > c->res->coordinator_spread) c->res->coordinator_spread = hi - lo;
     }
-    free(ver);
 }
 
 /* ---- setup -------------------------------------------------------------------------------- */
@@ -1249,6 +1276,15 @@ static void setup_workers(struct ps_ctx *c)
         w->cap = ts->steps;
         w->queue = xbt_new0(int, c->K);
         w->pf_version = xbt_new0(int, c->K);
+        for (int i = 0; i < 2; i++) {
+            struct shard_bufs *b = &w->bufs[i];
+            b->got = xbt_new0(bool, c->K);
+            b->comms = xbt_new0(sg_comm_t, 4 * c->K); /* pull_all's 2 K, the worker's 2 K */
+            b->in = xbt_new0(struct ps_msg *, 3 * c->K); /* pulls', requests', verdicts' */
+            b->version = xbt_new0(int, c->K);
+        }
+        w->fcomms = xbt_new0(sg_comm_t, w->nfollow + 1);
+        w->fmsgs = xbt_new0(struct ps_msg *, w->nfollow + 1);
     }
     for (int r = 0; r < c->P; r++)
         start_worker(c, &c->workers[r], 0);
@@ -1434,8 +1470,14 @@ static void teardown(struct ps_ctx *c)
         while (s->head) {
             struct push_rec *r = s->head;
             s->head = r->next;
+            sem_set_adopt(&c->sems, r->decided);
             free(r);
         }
+        if (s->taken) { /* async: the run ended while the shard decided on it */
+            sem_set_adopt(&c->sems, s->taken->decided);
+            free(s->taken);
+        }
+        ckpt_release(&s->ckpt);
         free(s->version_s);
         free(s->applied_at);
         free(s->applied_smp);
@@ -1451,8 +1493,19 @@ static void teardown(struct ps_ctx *c)
         free(c->workers[r].pf_version);
         free(c->workers[r].follow);
         free(c->workers[r].sent);
+        for (int i = 0; i < 2; i++) {
+            free(c->workers[r].bufs[i].got);
+            free(c->workers[r].bufs[i].comms);
+            free(c->workers[r].bufs[i].in);
+            free(c->workers[r].bufs[i].version);
+        }
+        free(c->workers[r].fcomms);
+        free(c->workers[r].fmsgs);
         worker_amounts_release(&c->workers[r].amt);
     }
+    sem_set_release(&c->sems);
+    owned_release(&c->msgs);
+    free(c->coord_ver);
     inject_release(&c->inj);
     traffic_free(c->traffic);
     for (int r = 0; c->bd_wake && r < c->P; r++)
@@ -1515,6 +1568,7 @@ void ps_run(const struct job *j, struct run_record *res)
     setup_shards(&c);
     if (ts->ps.coordinator) {
         c.coord_host = c.shards[0].host;
+        c.coord_ver = xbt_new0(int, c.K);
         sg_actor_t a = sg_actor_init("coordinator", c.coord_host);
         sg_actor_set_data(a, &c);
         sg_actor_daemonize(a); /* it serves as long as the shards run, then goes with them */
