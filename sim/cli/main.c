@@ -326,13 +326,37 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     return rc;
 }
 
+/* A training: its model (with <numerics>, the network it really trains, whose data is read
+ * first), then the strategy. */
+static enum dmlsim_err run_built(const struct run_opts *o, const struct scenario *sc,
+                                 const struct platform *pf, const struct calib *cal,
+                                 const struct fault_plan *plan, int *status,
+                                 struct dmlsim_error *err)
+{
+    struct model m = {0};
+    struct numerics nm;
+    struct job j = {.sc = sc, .pf = pf, .m = &m, .cal = cal, .plan = plan};
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (sc->train.numerics.present) {
+        rc = numerics_open(sc, job_workers(&j), &nm, err);
+        if (rc != DMLSIM_OK) return rc;
+        numerics_model(&nm, &m);
+        j.nm = &nm;
+    } else {
+        scenario_build_model(sc, &m);
+    }
+    rc = run_training(o, &j, status, err);
+    if (j.nm) numerics_close(&nm);
+    model_release(&m);
+    return rc;
+}
+
 /* What a loaded scenario runs: the fault plan, a benchmark or a training. */
 static enum dmlsim_err run_loaded(const struct run_opts *o, struct scenario *sc,
                                   const struct calib *cal, int *status, struct dmlsim_error *err)
 {
     struct platform *pf = NULL;
     struct fault_plan plan = {0};
-    struct model m = {0};
     enum dmlsim_err rc = platform_setup(sc, &plan, &pf, err);
     if (rc != DMLSIM_OK) goto out;
     if (o->fault_plan) {
@@ -343,15 +367,12 @@ static enum dmlsim_err run_loaded(const struct run_opts *o, struct scenario *sc,
     } else if (sc->bench.kind == BENCH_COLLECTIVE) {
         rc = run_collective(sc, pf, cal, err);
     } else if (sc->train.strategy != STRAT_NONE) {
-        scenario_build_model(sc, &m);
-        struct job j = {.sc = sc, .pf = pf, .m = &m, .cal = cal, .plan = &plan};
-        rc = run_training(o, &j, status, err);
+        rc = run_built(o, sc, pf, cal, &plan, status, err);
     } else {
         print_config(sc, pf);
         printf("# nothing to run: the scenario has no <benchmark> or <training>\n");
     }
 out:
-    model_release(&m);
     fault_plan_release(&plan);
     platform_free(pf);
     return rc;

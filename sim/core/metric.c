@@ -61,7 +61,21 @@ GET(dropped_samples, r->dropped_samples)
 GET(replayed_samples, r->replayed_samples)
 GET(accounting_ok, run_identities_hold(r))
 GET(job_failed, r->job_failed)
+GET(final_accuracy, r->nevals ? r->evals[r->nevals - 1].accuracy : 0)
+GET(final_loss, r->nevals ? r->evals[r->nevals - 1].loss : 0)
+GET(time_to_accuracy_s, r->time_to_accuracy_s)
+GET(steps_to_accuracy, r->steps_to_accuracy)
 #undef GET
+
+static bool has_numerics(const struct run_record *r)
+{
+    return r->numerics;
+}
+
+static bool reached_target(const struct run_record *r)
+{
+    return r->numerics && r->steps_to_accuracy >= 0;
+}
 
 static bool has_coordinator(const struct run_record *r)
 {
@@ -202,6 +216,20 @@ static const struct metric metrics[] = {
          NULL, 1, "both identities hold", "VIOLATED", NULL, 0, 0, 0, get_accounting_ok, NULL},
         {"job_failed", "1", "1 if the simulated job could not finish its steps", METRIC_ALL, "job",
          NULL, 1, "FAILED (see stderr)", "completed", "failed", 11, 7, 0, get_job_failed, NULL},
+        {"final_accuracy", "1", "numerics: test accuracy at the last evaluation", METRIC_ALL,
+         "accuracy", "%.4f at the end", 1, NULL, NULL, NULL, 0, 0, 0, get_final_accuracy,
+         has_numerics},
+        {"final_loss", "1", "numerics: test loss (mean cross-entropy) at the last evaluation",
+         METRIC_ALL, "accuracy", ", test loss %.4f", 1, NULL, NULL, NULL, 0, 0, 0, get_final_loss,
+         has_numerics},
+        {"time_to_accuracy_s", "s",
+         "numerics: simulated time of the first evaluation at or above the target (inf: not "
+         "reached)",
+         METRIC_ALL, "time to target", "%.6f s", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_time_to_accuracy_s, has_numerics},
+        {"steps_to_accuracy", "1", "numerics: steps committed at that evaluation (-1: not reached)",
+         METRIC_ALL, "time to target", ", step %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_steps_to_accuracy, reached_target},
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
 

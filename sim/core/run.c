@@ -20,6 +20,8 @@ void run_init(struct run_record *r, enum strategy_id strategy, int workers, int 
     r->steps_planned = steps;
     r->global_batch = (double)workers * batch;
     r->busy_s = mem_new0(double, workers);
+    r->time_to_accuracy_s = INFINITY;
+    r->steps_to_accuracy = -1;
 }
 
 static struct run_config *config_slot(struct run_record *r, const char *key)
@@ -143,8 +145,22 @@ const char *run_event_kind_name(enum run_event_kind k)
     return names[k];
 }
 
+void run_eval_add(struct run_record *r, double t_s, int step, double accuracy, double loss)
+{
+    if (r->nevals == r->evals_cap) {
+        r->evals_cap = r->evals_cap ? 2 * r->evals_cap : 32;
+        r->evals = mem_realloc(r->evals, r->evals_cap * sizeof *r->evals);
+    }
+    r->evals[r->nevals++] = (struct run_eval){t_s, step, accuracy, loss};
+    if (r->target_accuracy > 0 && accuracy >= r->target_accuracy && r->steps_to_accuracy < 0) {
+        r->time_to_accuracy_s = t_s;
+        r->steps_to_accuracy = step;
+    }
+}
+
 void run_release(struct run_record *r)
 {
+    free(r->evals);
     free(r->ev);
     free(r->busy_s);
     free(r->shards);

@@ -133,7 +133,25 @@ struct run_record {
     double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
     double compute_peak_frac; /* that / peak_flops */
     struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
+    /* numerics (<numerics>): evaluations on the test set */
+    bool numerics;             /* the workers really trained */
+    double target_accuracy;    /* 0: none */
+    struct run_eval *evals;    /* run_eval_add */
+    size_t nevals, evals_cap;
+    double time_to_accuracy_s; /* the first evaluation at or above the target; inf: not reached */
+    int steps_to_accuracy;     /* its step; -1: not reached */
 };
+
+/* An evaluation of the model on the test set. */
+struct run_eval {
+    double t_s;      /* simulated time */
+    int step;        /* steps committed */
+    double accuracy; /* test accuracy */
+    double loss;     /* test loss */
+};
+
+/* Appends an evaluation, and the time to accuracy if it is the first at or above the target. */
+void run_eval_add(struct run_record *r, double t_s, int step, double accuracy, double loss);
 
 /* Zeroes the record and sets who fills it; busy_s gets `workers` zeroed entries. */
 void run_init(struct run_record *r, enum strategy_id strategy, int workers, int batch, int steps);

@@ -401,6 +401,16 @@ out:
     return rc;
 }
 
+/* A path as written in the scenario: absolute, or relative to the scenario's folder (a new
+ * string). */
+static char *resolve_path(const struct reader *r, const char *file)
+{
+    if (file[0] == '/') return mem_strdup(file);
+    const char *slash = strrchr(r->path, '/');
+    int dirlen = slash ? (int)(slash - r->path) : 1;
+    return mem_printf("%.*s/%s", dirlen, slash ? r->path : ".", file);
+}
+
 static enum dmlsim_err read_platform(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     char *file = attr_dup(n, "file");
@@ -409,13 +419,7 @@ static enum dmlsim_err read_platform(struct reader *r, xmlNodePtr n, struct scen
         rc = fail_at(r, n, "<platform file=\"\">: expected the path of a SimGrid platform file");
         goto out;
     }
-    if (file[0] == '/') {
-        sc->platform_file = mem_strdup(file);
-    } else {
-        const char *slash = strrchr(r->path, '/');
-        int dirlen = slash ? (int)(slash - r->path) : 1;
-        sc->platform_file = mem_printf("%.*s/%s", dirlen, slash ? r->path : ".", file);
-    }
+    sc->platform_file = resolve_path(r, file);
     if (access(sc->platform_file, R_OK) != 0) {
         char why[128];
         xmldoc_strerror(errno, why, sizeof why);
@@ -771,6 +775,78 @@ out:
     return rc;
 }
 
+/* hidden="256,128": comma-separated unit counts ("" or absent: none). */
+static enum dmlsim_err read_hidden(struct reader *r, xmlNodePtr n, struct numerics_spec *nm)
+{
+    char *h = attr_dup(n, "hidden");
+    enum dmlsim_err rc = DMLSIM_OK;
+    char *save = NULL;
+    for (char *t = h ? strtok_r(h, ",", &save) : NULL; t && rc == DMLSIM_OK;
+         t = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (nm->nhidden == NUMERICS_MAX_HIDDEN || units_parse_long(t, 1, 100000, &v) != 0)
+            rc = fail_at(r, n, "<numerics hidden=\"%s\">: expected up to %d comma-separated unit "
+                         "counts of 1 to 100000, such as \"256,128\"", t, NUMERICS_MAX_HIDDEN);
+        else
+            nm->hidden[nm->nhidden++] = (int)v;
+    }
+    free(h);
+    return rc;
+}
+
+/* Debian's dataset-fashion-mnist package */
+#define FASHION_MNIST_DIR "/usr/share/datasets/fashion-mnist"
+
+static enum dmlsim_err read_numerics(struct reader *r, xmlNodePtr n, struct numerics_spec *nm)
+{
+    enum dmlsim_err rc;
+    long v;
+    nm->present = true;
+    nm->line = (int)node_line(n);
+    char *dir = attr_dup(n, "dir");
+    if (dir == NULL && attr_is(n, "dataset", "idx")) {
+        rc = fail_at(r, n, "<numerics dataset=\"idx\">: expected dir=\"FOLDER\" of its IDX files");
+        goto out;
+    }
+    nm->dir = dir ? resolve_path(r, dir) : mem_strdup(FASHION_MNIST_DIR);
+    free(dir);
+    DMLSIM_CHECK_GOTO(rc, read_hidden(r, n, nm), out);
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "lr", 0, false, 0.05, &nm->lr), out);
+    nm->lr_linear = attr_is(n, "lr-scaling", "linear");
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "target-accuracy", 0, true, 0, &nm->target), out);
+    if (nm->target > 1) {
+        rc = fail_at(r, n, "<numerics target-accuracy=\"%g\">: expected a fraction in [0, 1]",
+                     nm->target);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "eval-every", 1, 1000000, 20, &v), out);
+    nm->eval_every = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "train-examples", 1, 10000000, 0, &v), out);
+    nm->train_n = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "test-examples", 1, 10000000, 0, &v), out);
+    nm->test_n = (int)v;
+out:
+    return rc;
+}
+
+/* What is trained: a <model> (timings only), or the <numerics> network, which is then also the
+ * simulated model, so the two exclude each other; numerics needs fp32 (its gradients are the
+ * floats the collectives carry). */
+static enum dmlsim_err check_model_source(struct reader *r, xmlNodePtr n, const struct scenario *sc)
+{
+    const struct train_spec *t = &sc->train;
+    if (!sc->model.present && !t->numerics.present)
+        return fail_at(r, n, "<training>: nothing to train; expected a <model> before it, or a "
+                       "<numerics> in it");
+    if (sc->model.present && t->numerics.present)
+        return fail_at(r, n, "<training>: <numerics> trains its own network, which is also the "
+                       "simulated model; expected no <model>");
+    if (t->numerics.present && t->dtype != DTYPE_FP32)
+        return fail_at(r, n, "<training dtype=\"%s\">: <numerics> trains in fp32; expected "
+                       "dtype=\"fp32\"", catalog_dtype_name(t->dtype));
+    return DMLSIM_OK;
+}
+
 static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     struct train_spec *t = &sc->train;
@@ -790,7 +866,12 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                              .backup = 0,
                              .line = t->line};
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
-        if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_ps(r, c, &t->ps), out);
+        if (c->type == XML_ELEMENT_NODE)
+            DMLSIM_CHECK_GOTO(rc,
+                              strcmp((const char *)c->name, "ps") == 0
+                                      ? read_ps(r, c, &t->ps)
+                                      : read_numerics(r, c, &t->numerics),
+                              out);
     DMLSIM_CHECK_GOTO(rc,
                       read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level, &t->gpus,
                                       &t->chunks),
@@ -821,10 +902,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                                     &t->timeout_s),
                       out);
     DMLSIM_CHECK_GOTO(rc, read_costs(r, n, t), out);
-    if (!sc->model.present) {
-        rc = fail_at(r, n, "<training>: nothing to train; expected a <model> before it");
-        goto out;
-    }
+    rc = check_model_source(r, n, sc);
     /* what needs the platform (GPU count, dtype support, memory, placement hosts, backup
      * workers) is checked once, against the loaded platform, by the strategy (strategy.h) */
 out:
@@ -1311,6 +1389,7 @@ void scenario_release(struct scenario *sc)
     }
     free(sc->bench.pairs);
     free(sc->model.preset);
+    free(sc->train.numerics.dir);
     for (size_t i = 0; i < sc->nfaults; i++) {
         free(sc->faults[i].host);
         free(sc->faults[i].link);

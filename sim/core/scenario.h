@@ -115,6 +115,22 @@ struct ps_spec {
     int line;          /* line of <ps>, or of <training> when absent */
 };
 
+#define NUMERICS_MAX_HIDDEN 7 /* hidden layers of the numerics MLP (nn.h: NN_MAX_LAYERS - 1) */
+
+/* <numerics>: the workers really train (core/numerics.h). */
+struct numerics_spec {
+    bool present;
+    char *dir;                        /* folder of the four IDX files (resolved) */
+    int hidden[NUMERICS_MAX_HIDDEN];  /* units of each hidden layer */
+    int nhidden;                      /* 0: softmax regression */
+    double lr;                        /* learning rate for one worker's batch */
+    bool lr_linear;                   /* lr x workers (Goyal et al. 2017's linear scaling rule) */
+    double target;                    /* target test accuracy (0: none) */
+    int eval_every;                   /* steps between evaluations on the test set */
+    int train_n, test_n;              /* examples used (0: all the files hold) */
+    int line;                         /* line of <numerics> */
+};
+
 struct train_spec {
     enum strategy_id strategy; /* STRAT_NONE when absent */
     enum coll_algo_id algo;    /* all-reduce algorithm (default nccl) */
@@ -130,6 +146,7 @@ struct train_spec {
     double timeout_s;          /* deadline of every wait */
     int chunks;                /* pipeline chunks (tree) */
     struct ps_spec ps;         /* parameter-server settings (strategy ps) */
+    struct numerics_spec numerics; /* real training (present == false: timings only) */
     double kernel_launch_s;    /* a GPU kernel lasts at least this (CPU-side launch) */
     double bucket_overhead_s;  /* per gradient bucket: the hook and the collective's launch */
     double step_overhead_s;    /* per step: host work of the framework (0 by default) */

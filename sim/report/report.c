@@ -84,6 +84,8 @@ static void print_fragment(const struct metric *mt, const struct run_record *rec
     double v = mt->get(rec);
     if (mt->yes != NULL)
         fputs(v != 0 ? mt->yes : mt->no, out);
+    else if (isinf(v)) /* a time to a target never reached */
+        fputs("not reached", out);
     else
         fprintf(out, mt->text, v * mt->scale);
 }
@@ -167,6 +169,9 @@ void report_csv(const struct run_record *rec, FILE *out)
             fputc('\n', out);
         }
     }
+    for (size_t i = 0; i < rec->nevals; i++) /* numerics: the test-set evaluations */
+        fprintf(out, "eval,%.9g,%d,,,,,%d,accuracy=%.9g;loss=%.9g\n", rec->evals[i].t_s,
+                rec->evals[i].step, rec->workers, rec->evals[i].accuracy, rec->evals[i].loss);
 }
 
 void report_summary(const struct run_record *rec, FILE *out)
@@ -246,6 +251,13 @@ static void json_events(const struct run_record *rec, FILE *out)
         first = false;
     }
     fprintf(out, "\n  ],\n");
+    if (!rec->numerics) return;
+    fprintf(out, "  \"evals\": [");
+    for (size_t i = 0; i < rec->nevals; i++)
+        fprintf(out, "%s\n    {\"step\": %d, \"t_s\": %.9g, \"accuracy\": %.9g, \"loss\": %.9g}",
+                i ? "," : "", rec->evals[i].step, rec->evals[i].t_s, rec->evals[i].accuracy,
+                rec->evals[i].loss);
+    fprintf(out, "\n  ],\n");
 }
 
 static void json_kernels(const struct run_record *rec, FILE *out)
@@ -321,7 +333,8 @@ void report_json(const struct scenario *sc, const struct model *m, const struct 
     fprintf(out, "  \"summary\": {");
     for (size_t i = 0; i < metric_count(); i++) {
         const struct metric *mt = metric_at(i);
-        fprintf(out, "%s\n    \"%s\": %.9g", i ? "," : "", mt->name, mt->get(rec));
+        fprintf(out, "%s\n    \"%s\": ", i ? "," : "", mt->name);
+        json_bound(out, mt->get(rec)); /* inf (a target not reached) is null */
     }
     json_lists(rec, out);
     fprintf(out, "\n  }");

@@ -33,6 +33,7 @@ struct ar_world {
 struct bucket_req {
     struct membership *ms; /* the membership the collective runs in */
     double size_B;         /* bucket bytes */
+    float *data;           /* numerics: the bucket's part of the gradient, else NULL */
     int *failed;           /* set when a collective of the step failed */
 };
 
@@ -48,6 +49,7 @@ struct worker {
     bool in_step;              /* between reading a batch and the step's end */
     bool in_corrupt;           /* that batch is corrupt */
     bool in_computed;          /* its gradient has been computed */
+    struct replica rep;        /* numerics: the parameters it holds */
 };
 
 struct ar_ctx {
@@ -56,6 +58,7 @@ struct ar_ctx {
     int P;                     /* workers at the start */
     double *bucket_B;          /* bytes of each bucket */
     int *bucket_close;         /* layer whose backward closes each bucket */
+    size_t *bucket_off;        /* numerics: each bucket's first parameter */
     size_t nbuckets;           /* buckets per step */
     struct worker *workers;    /* P workers */
     struct rdzv z;             /* memberships */
@@ -82,13 +85,13 @@ static struct ar_world *world_of(const struct membership *ms)
 /* ---- the comm actors ----------------------------------------------------------------------- */
 
 /* One all-reduce of size_B over membership ms for this worker; false if it failed. */
-static bool reduce(struct worker *w, struct membership *ms, double size_B)
+static bool reduce(struct worker *w, struct membership *ms, double size_B, float *data)
 {
     struct ar_ctx *t = w->t;
     int idx = rdzv_index(ms, w->rank);
     struct ar_world *aw = world_of(ms);
     double t0 = simgrid_get_clock();
-    enum net_status st = collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, size_B, NULL);
+    enum net_status st = collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, size_B, data);
     trace_slice(t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
                 simgrid_get_clock());
     if (st != NET_OK && idx == 0) t->rec->failures += 1;
@@ -122,8 +125,10 @@ static void horovod_actor(int argc, char **argv)
         }
         if (n == 0) continue;
         struct bucket_req *q = &w->queue[first % t->nbuckets];
+        /* fused buckets are adjacent in the gradient, the last one first */
+        float *data = w->queue[(first + n - 1) % t->nbuckets].data;
         w->qhead += n;
-        if (!*q->failed && !reduce(w, q->ms, bytes)) *q->failed = 1;
+        if (!*q->failed && !reduce(w, q->ms, bytes, data)) *q->failed = 1;
         for (size_t i = 0; i < n; i++)
             sg_sem_release(w->done);
     }
@@ -142,7 +147,7 @@ static void comm_actor(int argc, char **argv)
             /* the framework's hook and the collective's launch, on the host, per bucket */
             if (t->sc->train.bucket_overhead_s > 0 && world_of(q->ms)->world.nranks > 1)
                 sg_actor_sleep_for(t->sc->train.bucket_overhead_s); /* alone: no DDP */
-            if (!reduce(w, q->ms, q->size_B)) *q->failed = 1;
+            if (!reduce(w, q->ms, q->size_B, q->data)) *q->failed = 1;
         }
         sg_sem_release(w->done);
     }
@@ -170,7 +175,8 @@ static void backward(struct worker *w, struct membership *ms, double scale, bool
             w->in_computed = true;
         }
         for (; b < t->nbuckets && t->bucket_close[b] == (int)l; b++) {
-            w->queue[b] = (struct bucket_req){ms, t->bucket_B[b], failed};
+            float *data = t->j->nm ? w->rep.grad + t->bucket_off[b] : NULL;
+            w->queue[b] = (struct bucket_req){ms, t->bucket_B[b], data, failed};
             if (t->sc->train.overlap) {
                 sg_sem_release(w->ready);
                 handed++;
@@ -195,6 +201,10 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     w->in_corrupt = corrupt;
     w->in_computed = false;
     worker_before_forward(&t->j->input, w->rank, step);
+    if (t->j->nm && corrupt) /* a skipped batch adds nothing to the sum */
+        memset(w->rep.grad, 0, t->j->nm->net.nparams * sizeof *w->rep.grad);
+    else if (t->j->nm)
+        replica_gradient(t->j->nm, &w->rep, w->rank, step);
     /* Layers run back to back on one GPU, so the forward is one exec of all their work and the
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
@@ -210,6 +220,8 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     trace_slice(rec->trace, 2 * w->rank, "wait", t0, simgrid_get_clock());
     t0 = simgrid_get_clock();
     if (!failed) worker_exec(rec, w->rank, w->amt.update);
+    if (!failed && t->j->nm) /* the mean of the gradients the collectives reduced */
+        replica_apply(t->j->nm, &w->rep, 1.0f / (float)ms->n);
     trace_slice(rec->trace, 2 * w->rank, "update", t0, simgrid_get_clock());
     w->in_step = false;
     t->last_compute[w->rank] = rec->busy_s[w->rank] - busy0;
@@ -256,6 +268,17 @@ static void on_worker_exit(int failed, void *data)
     w->in_step = false;
 }
 
+/* Numerics: every eval-every steps and at the last, the test accuracy of the model (every
+ * replica holds the same parameters: the leader's). */
+static void evaluate(struct ar_ctx *t, const struct membership *ms, int steps, double now)
+{
+    if (t->j->nm == NULL) return;
+    const struct numerics_spec *sp = &t->sc->train.numerics;
+    if (steps % sp->eval_every != 0 && steps != t->sc->train.steps) return;
+    double loss, acc = numerics_evaluate(t->j->nm, &t->workers[ms->members[0]].rep, &loss);
+    run_eval_add(t->rec, now, steps, acc, loss);
+}
+
 /* This worker finished `step` (0-based) of membership ms: account, and the last member to finish
  * it commits the step. */
 static void commit(struct worker *w, struct membership *ms, int step, bool corrupt)
@@ -276,6 +299,7 @@ static void commit(struct worker *w, struct membership *ms, int step, bool corru
     run_step_add(rec, now, step + 1, now - t->last_commit_s, slowest, t->committed_samples[step],
                  ms->n);
     t->last_commit_s = now;
+    evaluate(t, ms, step + 1, now);
     inject_progress(&t->inj, ms->start_s);
     if (step + 1 == t->sc->train.steps) {
         t->z.done = true;
@@ -436,11 +460,16 @@ static void make_buckets(struct ar_ctx *t, double grad_elem_B, double bucket_B)
     const struct model *m = t->j->m;
     t->bucket_B = xbt_new0(double, m->nlayers + 1);
     t->bucket_close = xbt_new0(int, m->nlayers + 1);
+    t->bucket_off = xbt_new0(size_t, m->nlayers + 1);
     double acc = 0;
     for (size_t l = m->nlayers; l-- > 0;) {
         acc += m->layers[l].params * grad_elem_B;
         if (acc > 0 && (acc >= bucket_B || l == 0)) {
             t->bucket_B[t->nbuckets] = acc;
+            double before = 0; /* the bucket's first parameter: every layer's below l */
+            for (size_t i = 0; i < l; i++)
+                before += m->layers[i].params;
+            t->bucket_off[t->nbuckets] = (size_t)before;
             t->bucket_close[t->nbuckets++] = (int)l;
             acc = 0;
         }
@@ -488,11 +517,17 @@ enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err)
     collective_world_init(&w, job_workers(j), j->pf->gpus, 1);
     w.level = ts->level;
     w.nccl = ts->nccl;
-    const char *why = collective_check(&w, collective_get(ts->algo), COLL_ALLREDUCE, false);
+    bool data = ts->numerics.present; /* the collectives carry the real gradients */
+    const char *why = collective_check(&w, collective_get(ts->algo), COLL_ALLREDUCE, data);
     collective_world_release(&w);
     if (why != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
                            ts->line, coll_algo_name(ts->algo), why);
+    if (data && (j->sc->nfaults > 0 || j->sc->ckpt.present))
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <numerics>: faults and checkpoints of the real model state "
+                           "are not built yet; expected no <faults> and no <checkpoint>",
+                           j->sc->path, ts->numerics.line);
     return DMLSIM_OK;
 }
 
@@ -520,6 +555,17 @@ static void trace_tracks(struct ar_ctx *t)
     }
 }
 
+/* The run record's numerics settings. */
+static void rec_numerics(struct ar_ctx *t)
+{
+    const struct numerics *nm = t->j->nm;
+    if (nm == NULL) return;
+    t->rec->numerics = true;
+    t->rec->target_accuracy = nm->spec->target;
+    run_config_num(t->rec, "numerics_lr", "%g", nm->lr);
+    run_config_num(t->rec, "numerics_params", "%zu", nm->net.nparams);
+}
+
 static void setup(struct ar_ctx *t)
 {
     const struct train_spec *ts = &t->sc->train;
@@ -541,6 +587,9 @@ static void setup(struct ar_ctx *t)
     rdzv_init(&t->z, P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec, t->traffic,
               &t->inj, (struct rdzv_hooks){resume_step, rollback, formed, dispose, t});
     t->workers = xbt_new0(struct worker, P);
+    for (int r = 0; t->j->nm && r < P; r++) /* the same initial parameters everywhere */
+        replica_init(t->j->nm, &t->workers[r].rep);
+    rec_numerics(t);
 }
 
 static void teardown(struct ar_ctx *t)
@@ -550,12 +599,14 @@ static void teardown(struct ar_ctx *t)
     for (int r = 0; r < t->P; r++) {
         free(t->workers[r].queue);
         worker_amounts_release(&t->workers[r].amt);
+        replica_release(&t->workers[r].rep);
     }
     free(t->workers);
     sem_set_release(&t->sems);
     ckpt_release(&t->ckpt);
     free(t->bucket_B);
     free(t->bucket_close);
+    free(t->bucket_off);
     free(t->committed);
     free(t->committed_samples);
     free(t->commits);

@@ -12,6 +12,7 @@
 #include "error.h"
 #include "fault.h"
 #include "model.h"
+#include "numerics.h"
 #include "platform.h"
 #include "run.h"
 #include "scenario.h"
@@ -27,6 +28,7 @@ struct job {
     const struct calib *cal;
     const struct fault_plan *plan;
     struct input_hook input; /* before each forward (no wait by default) */
+    struct numerics *nm;     /* <numerics>: the real training, else NULL */
 };
 
 /* The workers of a run: <training gpus>, or every GPU of the platform. */

@@ -1093,6 +1093,11 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
     enum dmlsim_err rc = job_check(j, err);
     if (rc != DMLSIM_OK) return rc;
     int P = job_workers(j);
+    if (sc->train.numerics.present)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <numerics> under the parameter server is not built yet; "
+                           "expected strategy=\"allreduce\"",
+                           sc->path, sc->train.numerics.line);
     if (shard_host(sc, j->pf, 0) == NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps placement=\"%s\">: the platform has no %s hosts; expected "

@@ -1,0 +1,131 @@
+/* numerics.c - the real training behind a simulated run (see numerics.h). */
+#include "numerics.h"
+
+#include "mem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* DIR/NAME.gz if it exists, else DIR/NAME (a new string). */
+static char *data_file(const char *dir, const char *name)
+{
+    char *gz = mem_printf("%s/%s.gz", dir, name);
+    if (access(gz, R_OK) == 0) return gz;
+    free(gz);
+    return mem_printf("%s/%s", dir, name);
+}
+
+static enum dmlsim_err load_pair(const char *dir, const char *img, const char *lab, int max_n,
+                                 struct idx_set *out, struct dmlsim_error *err)
+{
+    char *a = data_file(dir, img), *b = data_file(dir, lab);
+    enum dmlsim_err rc = idx_load(a, b, max_n, out, err);
+    free(a);
+    free(b);
+    return rc;
+}
+
+enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics *nm,
+                              struct dmlsim_error *err)
+{
+    const struct numerics_spec *sp = &sc->train.numerics;
+    memset(nm, 0, sizeof *nm);
+    nm->spec = sp;
+    enum dmlsim_err rc = load_pair(sp->dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                                   sp->train_n, &nm->train, err);
+    if (rc == DMLSIM_OK)
+        rc = load_pair(sp->dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", sp->test_n,
+                       &nm->test, err);
+    if (rc == DMLSIM_OK && nm->test.dim != nm->train.dim)
+        rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                         "%s:%d: <numerics>: test examples of %d features, training examples of "
+                         "%d; expected the same",
+                         sc->path, sp->line, nm->test.dim, nm->train.dim);
+    int classes = nm->train.classes > nm->test.classes ? nm->train.classes : nm->test.classes;
+    if (rc == DMLSIM_OK &&
+        nn_shape(&nm->net, nm->train.dim, sp->hidden, sp->nhidden, classes < 2 ? 2 : classes) != 0)
+        rc = dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <numerics>: cannot shape the network",
+                         sc->path, sp->line);
+    if (rc != DMLSIM_OK) {
+        numerics_close(nm);
+        return rc;
+    }
+    static const enum nn_optimizer opts[] = {[OPT_SGD] = NN_SGD, [OPT_MOMENTUM] = NN_MOMENTUM,
+                                             [OPT_ADAM] = NN_ADAM};
+    nm->opt = opts[sc->train.opt];
+    nm->lr = sp->lr * (sp->lr_linear ? P : 1);
+    nm->batch = sc->train.batch;
+    nm->workers = P;
+    nm->seed = sc->seed;
+    nm->x = mem_new(float, (size_t)nm->batch * (size_t)nm->train.dim);
+    nm->y = mem_new(unsigned char, (size_t)nm->batch);
+    nn_work_init(&nm->work, &nm->net, nm->batch);
+    nn_work_init(&nm->eval_work, &nm->net, 500);
+    return DMLSIM_OK;
+}
+
+void numerics_close(struct numerics *nm)
+{
+    idx_release(&nm->train);
+    idx_release(&nm->test);
+    free(nm->x);
+    free(nm->y);
+    nn_work_release(&nm->work);
+    nn_work_release(&nm->eval_work);
+    memset(nm, 0, sizeof *nm);
+}
+
+void numerics_model(const struct numerics *nm, struct model *m)
+{
+    model_init(m, "numerics-mlp");
+    for (int l = 0; l < nm->net.nlayers; l++) {
+        double params = (double)nm->net.sizes[l + 1] * nm->net.sizes[l] + nm->net.sizes[l + 1];
+        char name[32];
+        snprintf(name, sizeof name, "fc%d", l);
+        model_add(m, name, params, 2 * params, -1, 0);
+    }
+}
+
+void replica_init(const struct numerics *nm, struct replica *rp)
+{
+    rp->params = mem_new(float, nm->net.nparams);
+    rp->grad = mem_new0(float, nm->net.nparams);
+    nn_init(&nm->net, nm->seed, rp->params);
+    nn_opt_init(&rp->opt, nm->opt, nm->lr, nm->net.nparams);
+}
+
+void replica_release(struct replica *rp)
+{
+    free(rp->params);
+    free(rp->grad);
+    nn_opt_release(&rp->opt);
+    memset(rp, 0, sizeof *rp);
+}
+
+double replica_gradient(struct numerics *nm, struct replica *rp, int rank, int step)
+{
+    int b = nm->batch, dim = nm->train.dim;
+    long long first = ((long long)step * nm->workers + rank) * b;
+    for (int i = 0; i < b; i++) {
+        long long e = (first + i) % nm->train.n;
+        memcpy(nm->x + (size_t)i * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
+        nm->y[i] = nm->train.y[e];
+    }
+    return nn_loss_grad(&nm->net, rp->params, nm->x, nm->y, b, rp->grad, &nm->work);
+}
+
+void replica_apply(const struct numerics *nm, struct replica *rp, float scale)
+{
+    if (scale != 1)
+        for (size_t i = 0; i < nm->net.nparams; i++)
+            rp->grad[i] *= scale;
+    nn_opt_step(&rp->opt, rp->params, rp->grad);
+}
+
+double numerics_evaluate(struct numerics *nm, const struct replica *rp, double *loss)
+{
+    return nn_accuracy(&nm->net, rp->params, nm->test.x, nm->test.y, nm->test.n, &nm->eval_work,
+                       loss);
+}

@@ -1,0 +1,62 @@
+/* numerics.h - the real training behind a simulated run (<numerics>): the dataset, the MLP, and
+ * one replica per worker. Each worker computes its gradient on its own minibatch with the
+ * parameters it holds; the strategy's simulated protocol decides what is combined and applied
+ * (all-reduce: the gradients its collectives really reduced, averaged). Data order is a function
+ * of the step, so a replayed step reads the same batch.
+ *
+ * Data: worker r of P, at step s, reads examples (s P + r) b .. (s P + r) b + b - 1 of the
+ * training set, modulo its size (every worker its own slice of each step's global batch, in
+ * file order; an epoch is N / (P b) steps). Initial parameters come from the scenario's seed, the
+ * same for every replica. */
+#ifndef DMLSIM_NUMERICS_H
+#define DMLSIM_NUMERICS_H
+
+#include "error.h"
+#include "idx.h"
+#include "model.h"
+#include "nn.h"
+#include "scenario.h"
+
+struct numerics {
+    const struct numerics_spec *spec;
+    struct idx_set train, test;
+    struct nn net;
+    enum nn_optimizer opt; /* the training's optimizer */
+    double lr;             /* after the scaling rule */
+    int batch;             /* examples per worker per step */
+    int workers;
+    unsigned long seed;
+    float *x;              /* a batch's examples, gathered */
+    unsigned char *y;
+    struct nn_work work, eval_work;
+};
+
+struct replica {
+    float *params, *grad;
+    struct nn_opt opt;
+};
+
+/* Reads the dataset and shapes the network for P workers of `batch` (files under spec->dir:
+ * train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte,
+ * t10k-labels-idx1-ubyte, each .gz or plain). Errors name the file (FILE:0). */
+enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics *nm,
+                              struct dmlsim_error *err);
+void numerics_close(struct numerics *nm);
+
+/* The simulated model of the network: a layer per weight matrix, with its parameters and
+ * 2 x params FLOPs per sample forward (one multiply-add per weight) and twice that backward. */
+void numerics_model(const struct numerics *nm, struct model *m);
+
+void replica_init(const struct numerics *nm, struct replica *rp);
+void replica_release(struct replica *rp);
+
+/* rp->grad = the gradient of worker `rank`'s minibatch of `step`; returns its mean loss. */
+double replica_gradient(struct numerics *nm, struct replica *rp, int rank, int step);
+
+/* Applies grad x scale (scale: 1 / the workers averaged) with the optimizer. */
+void replica_apply(const struct numerics *nm, struct replica *rp, float scale);
+
+/* Test accuracy and loss of a replica's parameters. */
+double numerics_evaluate(struct numerics *nm, const struct replica *rp, double *loss);
+
+#endif

@@ -1,0 +1,166 @@
+/* check_numerics.c - real training through the simulated all-reduce (<numerics>): one worker is
+ * plain sequential SGD to the bit, and P workers with the ring equal large-batch SGD (the mean
+ * gradient of all P x b examples of each step) to float tolerance, buckets and all. The dataset is
+ * a small IDX pair the test writes itself, so it runs where Fashion-MNIST is not installed. */
+#include "numerics.h"
+#include "testlib.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define IN 16
+#define CLASSES 4
+
+static void put_u32(unsigned char *b, unsigned v)
+{
+    b[0] = (unsigned char)(v >> 24);
+    b[1] = (unsigned char)(v >> 16);
+    b[2] = (unsigned char)(v >> 8);
+    b[3] = (unsigned char)v;
+}
+
+/* n examples of 4 x 4 pixels, the label the brightest of the first four (learnable). */
+static void write_set(const char *dir, const char *img, const char *lab, int n, unsigned seed)
+{
+    unsigned char head[16], *px = malloc((size_t)n * IN), *y = malloc((size_t)n);
+    srand(seed);
+    for (int i = 0; i < n; i++) {
+        int best = 0;
+        for (int k = 0; k < IN; k++) {
+            px[i * IN + k] = (unsigned char)(rand() % 256);
+            if (k < CLASSES && px[i * IN + k] > px[i * IN + best]) best = k;
+        }
+        y[i] = (unsigned char)best;
+    }
+    char *path = malloc(strlen(dir) + 64);
+    sprintf(path, "%s/%s.gz", dir, img);
+    gzFile f = gzopen(path, "wb");
+    put_u32(head, 2051), put_u32(head + 4, (unsigned)n), put_u32(head + 8, 4), put_u32(head + 12, 4);
+    gzwrite(f, head, 16);
+    gzwrite(f, px, (unsigned)(n * IN));
+    gzclose(f);
+    sprintf(path, "%s/%s.gz", dir, lab);
+    f = gzopen(path, "wb");
+    put_u32(head, 2049), put_u32(head + 4, (unsigned)n);
+    gzwrite(f, head, 8);
+    gzwrite(f, y, (unsigned)n);
+    gzclose(f);
+    free(path);
+    free(px);
+    free(y);
+}
+
+static struct scenario numerics_scenario(int P, int b, int steps, char *dir)
+{
+    struct scenario sc = test_cluster(1, P, "h100", "nvlink4", NULL, 1);
+    sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE, .algo = COLL_ALGO_RING,
+                                   .batch = b, .steps = steps, .dtype = DTYPE_FP32,
+                                   .opt = OPT_MOMENTUM, .bucket_B = 100, /* a bucket per layer */
+                                   .overlap = true, .timeout_s = 3600, .chunks = 1, .line = 1};
+    struct numerics_spec *nm = &sc.train.numerics;
+    *nm = (struct numerics_spec){.present = true, .dir = dir, .hidden = {8}, .nhidden = 1,
+                                 .lr = 0.1, .eval_every = 4, .line = 1};
+    write_set(dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte", 256, 3);
+    write_set(dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", 64, 4);
+    return sc;
+}
+
+/* The run's evaluations, with nm left open for the reference. */
+static void run_numerics(struct scenario *sc, struct numerics *nm, struct run_record *rec)
+{
+    struct platform *pf = test_load(sc);
+    struct dmlsim_error err = {0};
+    int P = (int)pf->ngpus;
+    ck_assert_msg(numerics_open(sc, P, nm, &err) == DMLSIM_OK, "%s", err.msg);
+    struct model m;
+    numerics_model(nm, &m);
+    struct calib cal = calib_default();
+    struct job j = {.sc = sc, .pf = pf, .m = &m, .cal = &cal, .plan = &test_plan, .nm = nm};
+    const struct strategy *st = strategy_get(STRAT_ALLREDUCE);
+    ck_assert_msg(st->check(&j, &err) == DMLSIM_OK, "%s", err.msg);
+    st->run(&j, rec);
+    ck_assert_uint_eq(rec->nevals, 3); /* steps 4, 8, 12 */
+    model_release(&m);
+    platform_free(pf);
+}
+
+static char *temp_dir(void)
+{
+    char *d = strdup("/tmp/check_numerics-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(d));
+    return d;
+}
+
+/* One worker: the simulated run is sequential SGD with momentum, bit for bit. */
+START_TEST(test_one_worker_is_sequential_sgd)
+{
+    struct scenario sc = numerics_scenario(1, 8, 12, temp_dir());
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    struct replica ref;
+    replica_init(&nm, &ref);
+    for (int s = 0, e = 0; s < 12; s++) {
+        replica_gradient(&nm, &ref, 0, s);
+        nn_opt_step(&ref.opt, ref.params, ref.grad);
+        if ((s + 1) % 4 != 0) continue;
+        double loss, acc = numerics_evaluate(&nm, &ref, &loss);
+        ck_assert_double_eq(rec.evals[e].loss, loss);
+        ck_assert_double_eq(rec.evals[e].accuracy, acc);
+        ck_assert_int_eq(rec.evals[e++].step, s + 1);
+    }
+    replica_release(&ref);
+    numerics_close(&nm);
+    run_release(&rec);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* P = 4 workers of b = 8 with the ring: each step applies the mean of the reduced gradients,
+ * which is the gradient of the step's 32 examples (worker r holds examples (4 s + r) 8 .. + 7,
+ * together 32 s .. 32 s + 31): large-batch SGD, up to the ring's order of float additions. */
+START_TEST(test_ring_is_large_batch_sgd)
+{
+    int P = 4, b = 8;
+    struct scenario sc = numerics_scenario(P, b, 12, temp_dir());
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    struct replica ref;
+    replica_init(&nm, &ref);
+    struct nn_work w;
+    nn_work_init(&w, &nm.net, P * b);
+    for (int s = 0, e = 0; s < 12; s++) {
+        const float *x = nm.train.x + (size_t)(s * P * b % nm.train.n) * IN;
+        nn_loss_grad(&nm.net, ref.params, x, nm.train.y + s * P * b % nm.train.n, P * b, ref.grad,
+                     &w);
+        nn_opt_step(&ref.opt, ref.params, ref.grad);
+        if ((s + 1) % 4 != 0) continue;
+        double loss;
+        numerics_evaluate(&nm, &ref, &loss);
+        test_assert_rel(rec.evals[e++].loss, loss, 1e-5, "test loss against large-batch SGD");
+    }
+    nn_work_release(&w);
+    replica_release(&ref);
+    numerics_close(&nm);
+    run_release(&rec);
+    scenario_release(&sc);
+}
+END_TEST
+
+static Suite *numerics_suite(void)
+{
+    Suite *s = suite_create("numerics");
+    TCase *tc = tcase_create("allreduce");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_one_worker_is_sequential_sgd);
+    tcase_add_test(tc, test_ring_is_large_batch_sgd);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(numerics_suite());
+}
