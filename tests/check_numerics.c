@@ -2,6 +2,7 @@
  * plain sequential SGD to the bit, and P workers with the ring equal large-batch SGD (the mean
  * gradient of all P x b examples of each step) to float tolerance, buckets and all. The dataset is
  * a small IDX pair the test writes itself, so it runs where Fashion-MNIST is not installed. */
+#include "idxfile.h"
 #include "numerics.h"
 #include "testlib.h"
 
@@ -12,18 +13,10 @@
 #define IN 16
 #define CLASSES 4
 
-static void put_u32(unsigned char *b, unsigned v)
-{
-    b[0] = (unsigned char)(v >> 24);
-    b[1] = (unsigned char)(v >> 16);
-    b[2] = (unsigned char)(v >> 8);
-    b[3] = (unsigned char)v;
-}
-
 /* n examples of 4 x 4 pixels, the label the brightest of the first four (learnable). */
 static void write_set(const char *dir, const char *img, const char *lab, int n, unsigned seed)
 {
-    unsigned char head[16], *px = malloc((size_t)n * IN), *y = malloc((size_t)n);
+    unsigned char *px = malloc((size_t)n * IN), *y = malloc((size_t)n);
     srand(seed);
     for (int i = 0; i < n; i++) {
         int best = 0;
@@ -35,17 +28,9 @@ static void write_set(const char *dir, const char *img, const char *lab, int n, 
     }
     char *path = malloc(strlen(dir) + 64);
     sprintf(path, "%s/%s.gz", dir, img);
-    gzFile f = gzopen(path, "wb");
-    put_u32(head, 2051), put_u32(head + 4, (unsigned)n), put_u32(head + 8, 4), put_u32(head + 12, 4);
-    gzwrite(f, head, 16);
-    gzwrite(f, px, (unsigned)(n * IN));
-    gzclose(f);
+    write_idx(path, 2051, (unsigned[]){(unsigned)n, 4, 4}, 3, px, (size_t)n * IN, 1);
     sprintf(path, "%s/%s.gz", dir, lab);
-    f = gzopen(path, "wb");
-    put_u32(head, 2049), put_u32(head + 4, (unsigned)n);
-    gzwrite(f, head, 8);
-    gzwrite(f, y, (unsigned)n);
-    gzclose(f);
+    write_idx(path, 2049, (unsigned[]){(unsigned)n}, 1, y, (size_t)n, 1);
     free(path);
     free(px);
     free(y);
