@@ -36,18 +36,38 @@ static void write_set(const char *dir, const char *img, const char *lab, int n, 
     free(y);
 }
 
-static struct scenario numerics_scenario(int P, int b, int steps, char *dir)
+/* P workers of batch b training an MLP 16-8-4 with momentum for `steps` steps, evaluated every 4:
+ * all-reduce over one node of P GPUs (ring, a bucket per layer), or a parameter server of K
+ * dedicated machines for P one-GPU nodes (ps_init). */
+static void numerics_train(struct scenario *sc, int b, int steps, char *dir)
 {
-    struct scenario sc = test_cluster(1, P, "h100", "nvlink4", NULL, 1);
-    sc.train = (struct train_spec){.strategy = STRAT_ALLREDUCE, .algo = COLL_ALGO_RING,
-                                   .batch = b, .steps = steps, .dtype = DTYPE_FP32,
-                                   .opt = OPT_MOMENTUM, .bucket_B = 100, /* a bucket per layer */
-                                   .overlap = true, .timeout_s = 3600, .chunks = 1, .line = 1};
-    struct numerics_spec *nm = &sc.train.numerics;
+    sc->train = (struct train_spec){.strategy = STRAT_ALLREDUCE, .algo = COLL_ALGO_RING,
+                                    .batch = b, .steps = steps, .dtype = DTYPE_FP32,
+                                    .opt = OPT_MOMENTUM, .bucket_B = 100, /* a bucket per layer */
+                                    .overlap = true, .timeout_s = 3600, .chunks = 1, .line = 1};
+    struct numerics_spec *nm = &sc->train.numerics;
     *nm = (struct numerics_spec){.present = true, .dir = dir, .hidden = {8}, .nhidden = 1,
                                  .lr = 0.1, .eval_every = 4, .line = 1};
     write_set(dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte", 256, 3);
     write_set(dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", 64, 4);
+}
+
+static struct scenario numerics_scenario(int P, int b, int steps, char *dir)
+{
+    struct scenario sc = test_cluster(1, P, "h100", "nvlink4", NULL, 1);
+    numerics_train(&sc, b, steps, dir);
+    return sc;
+}
+
+static struct scenario ps_scenario(int P, int K, enum ps_mode mode, bool by_bytes, int b,
+                                   int steps, char *dir)
+{
+    struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
+    sc.cluster.ps_nodes = K;
+    numerics_train(&sc, b, steps, dir);
+    sc.train.strategy = STRAT_PS;
+    sc.train.ps = (struct ps_spec){.shards = K, .dedicated = true, .split_bytes = by_bytes,
+                                   .mode = mode, .line = 1};
     return sc;
 }
 
@@ -62,7 +82,7 @@ static void run_numerics(struct scenario *sc, struct numerics *nm, struct run_re
     numerics_model(nm, &m);
     struct calib cal = calib_default();
     struct job j = {.sc = sc, .pf = pf, .m = &m, .cal = &cal, .plan = &test_plan, .nm = nm};
-    const struct strategy *st = strategy_get(STRAT_ALLREDUCE);
+    const struct strategy *st = strategy_get(sc->train.strategy);
     ck_assert_msg(st->check(&j, &err) == DMLSIM_OK, "%s", err.msg);
     st->run(&j, rec);
     ck_assert_uint_eq(rec->nevals, 3); /* steps 4, 8, 12 */
@@ -77,6 +97,54 @@ static char *temp_dir(void)
     return d;
 }
 
+/* The run's evaluations are those of sequential SGD with momentum on one worker's batches, bit
+ * for bit; then releases everything. */
+static void assert_sequential(struct scenario *sc, struct numerics *nm, struct run_record *rec)
+{
+    struct replica ref;
+    replica_init(nm, &ref);
+    for (int s = 0, e = 0; s < 12; s++) {
+        replica_gradient(nm, &ref, 0, s);
+        nn_opt_step(&ref.opt, ref.params, ref.grad);
+        if ((s + 1) % 4 != 0) continue;
+        double loss, acc = numerics_evaluate(nm, ref.params, &loss);
+        ck_assert_double_eq(rec->evals[e].loss, loss);
+        ck_assert_double_eq(rec->evals[e].accuracy, acc);
+        ck_assert_int_eq(rec->evals[e++].step, s + 1);
+    }
+    replica_release(&ref);
+    numerics_close(nm);
+    run_release(rec);
+    scenario_release(sc);
+}
+
+/* Each step applied the mean gradient of its P x b examples (worker r holds examples
+ * (P s + r) b .. + b - 1, together P b s .. P b s + P b - 1): large-batch SGD, up to the order of
+ * the float additions; then releases everything. */
+static void assert_large_batch(struct scenario *sc, struct numerics *nm, struct run_record *rec,
+                               int P, int b)
+{
+    struct replica ref;
+    replica_init(nm, &ref);
+    struct nn_work w;
+    nn_work_init(&w, &nm->net, P * b);
+    for (int s = 0, e = 0; s < 12; s++) {
+        const float *x = nm->train.x + (size_t)(s * P * b % nm->train.n) * IN;
+        nn_loss_grad(&nm->net, ref.params, x, nm->train.y + s * P * b % nm->train.n, P * b,
+                     ref.grad, &w);
+        nn_opt_step(&ref.opt, ref.params, ref.grad);
+        if ((s + 1) % 4 != 0) continue;
+        double loss;
+        numerics_evaluate(nm, ref.params, &loss);
+        test_assert_rel(rec->evals[e++].loss, loss, 1e-5, "test loss against large-batch SGD");
+    }
+    nn_work_release(&w);
+    replica_release(&ref);
+    numerics_close(nm);
+    run_release(rec);
+    scenario_release(sc);
+}
+
 /* One worker: the simulated run is sequential SGD with momentum, bit for bit. */
 START_TEST(test_one_worker_is_sequential_sgd)
 {
@@ -84,53 +152,44 @@ START_TEST(test_one_worker_is_sequential_sgd)
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
-    struct replica ref;
-    replica_init(&nm, &ref);
-    for (int s = 0, e = 0; s < 12; s++) {
-        replica_gradient(&nm, &ref, 0, s);
-        nn_opt_step(&ref.opt, ref.params, ref.grad);
-        if ((s + 1) % 4 != 0) continue;
-        double loss, acc = numerics_evaluate(&nm, &ref, &loss);
-        ck_assert_double_eq(rec.evals[e].loss, loss);
-        ck_assert_double_eq(rec.evals[e].accuracy, acc);
-        ck_assert_int_eq(rec.evals[e++].step, s + 1);
-    }
-    replica_release(&ref);
-    numerics_close(&nm);
-    run_release(&rec);
-    scenario_release(&sc);
+    assert_sequential(&sc, &nm, &rec);
 }
 END_TEST
 
-/* P = 4 workers of b = 8 with the ring: each step applies the mean of the reduced gradients,
- * which is the gradient of the step's 32 examples (worker r holds examples (4 s + r) 8 .. + 7,
- * together 32 s .. 32 s + 31): large-batch SGD, up to the ring's order of float additions. */
+/* P = 4 workers of b = 8 with the ring: large-batch SGD of 32 examples a step. */
 START_TEST(test_ring_is_large_batch_sgd)
 {
-    int P = 4, b = 8;
-    struct scenario sc = numerics_scenario(P, b, 12, temp_dir());
+    struct scenario sc = numerics_scenario(4, 8, 12, temp_dir());
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
-    struct replica ref;
-    replica_init(&nm, &ref);
-    struct nn_work w;
-    nn_work_init(&w, &nm.net, P * b);
-    for (int s = 0, e = 0; s < 12; s++) {
-        const float *x = nm.train.x + (size_t)(s * P * b % nm.train.n) * IN;
-        nn_loss_grad(&nm.net, ref.params, x, nm.train.y + s * P * b % nm.train.n, P * b, ref.grad,
-                     &w);
-        nn_opt_step(&ref.opt, ref.params, ref.grad);
-        if ((s + 1) % 4 != 0) continue;
-        double loss;
-        numerics_evaluate(&nm, &ref, &loss);
-        test_assert_rel(rec.evals[e++].loss, loss, 1e-5, "test loss against large-batch SGD");
-    }
-    nn_work_release(&w);
-    replica_release(&ref);
-    numerics_close(&nm);
-    run_release(&rec);
-    scenario_release(&sc);
+    assert_large_batch(&sc, &nm, &rec, 4, 8);
+}
+END_TEST
+
+/* One worker and a PS of 2 shards (split by bytes: each holds a run of the vector), sync or
+ * async: each version applies the one gradient the worker computed from the parameters it
+ * pulled, which are the current ones: sequential SGD, bit for bit. */
+START_TEST(test_ps_one_worker_is_sequential_sgd)
+{
+    enum ps_mode mode = _i ? PS_ASYNC : PS_SYNC;
+    struct scenario sc = ps_scenario(1, 2, mode, true, 8, 12, temp_dir());
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    assert_sequential(&sc, &nm, &rec);
+}
+END_TEST
+
+/* Sync PS, 4 workers, 2 shards split by layer (each a layer of the MLP): each version applies
+ * the mean of its quorum's 4 pushes, large-batch SGD. */
+START_TEST(test_sync_ps_is_large_batch_sgd)
+{
+    struct scenario sc = ps_scenario(4, 2, PS_SYNC, false, 8, 12, temp_dir());
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    assert_large_batch(&sc, &nm, &rec, 4, 8);
 }
 END_TEST
 
@@ -141,6 +200,11 @@ static Suite *numerics_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_one_worker_is_sequential_sgd);
     tcase_add_test(tc, test_ring_is_large_batch_sgd);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("ps");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_ps_one_worker_is_sequential_sgd, 0, 2);
+    tcase_add_test(tc, test_sync_ps_is_large_batch_sgd);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -27,6 +27,13 @@ static enum dmlsim_err load_pair(const char *dir, const char *img, const char *l
     return rc;
 }
 
+int numerics_averaged(const struct scenario *sc, int P)
+{
+    const struct ps_spec *ps = &sc->train.ps;
+    if (sc->train.strategy != STRAT_PS) return P;
+    return ps->mode == PS_SYNC ? P - ps->backup : 1;
+}
+
 enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics *nm,
                               struct dmlsim_error *err)
 {
@@ -55,7 +62,7 @@ enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics 
     static const enum nn_optimizer opts[] = {[OPT_SGD] = NN_SGD, [OPT_MOMENTUM] = NN_MOMENTUM,
                                              [OPT_ADAM] = NN_ADAM};
     nm->opt = opts[sc->train.opt];
-    nm->lr = sp->lr * (sp->lr_linear ? P : 1);
+    nm->lr = sp->lr * (sp->lr_linear ? numerics_averaged(sc, P) : 1);
     nm->batch = sc->train.batch;
     nm->workers = P;
     nm->seed = sc->seed;
@@ -124,8 +131,8 @@ void replica_apply(const struct numerics *nm, struct replica *rp, float scale)
     nn_opt_step(&rp->opt, rp->params, rp->grad);
 }
 
-double numerics_evaluate(struct numerics *nm, const struct replica *rp, double *loss)
+double numerics_evaluate(struct numerics *nm, const float *params, double *loss)
 {
-    return nn_accuracy(&nm->net, rp->params, nm->test.x, nm->test.y, nm->test.n, &nm->eval_work,
+    return nn_accuracy(&nm->net, params, nm->test.x, nm->test.y, nm->test.n, &nm->eval_work,
                        loss);
 }

@@ -22,7 +22,7 @@ struct numerics {
     struct idx_set train, test;
     struct nn net;
     enum nn_optimizer opt; /* the training's optimizer */
-    double lr;             /* after the scaling rule */
+    double lr;             /* after the scaling rule (numerics_averaged) */
     int batch;             /* examples per worker per step */
     int workers;
     unsigned long seed;
@@ -56,7 +56,12 @@ double replica_gradient(struct numerics *nm, struct replica *rp, int rank, int s
 /* Applies grad x scale (scale: 1 / the workers averaged) with the optimizer. */
 void replica_apply(const struct numerics *nm, struct replica *rp, float scale);
 
-/* Test accuracy and loss of a replica's parameters. */
-double numerics_evaluate(struct numerics *nm, const struct replica *rp, double *loss);
+/* Test accuracy and loss of the parameters (nm->net.nparams floats). */
+double numerics_evaluate(struct numerics *nm, const float *params, double *loss);
+
+/* The gradients one update averages, which the linear scaling rule multiplies lr by: P under
+ * the all-reduce, the quorum (P - backup workers) under a sync PS, 1 under an async PS (each
+ * push is an update of one worker's batch). */
+int numerics_averaged(const struct scenario *sc, int P);
 
 #endif

@@ -275,7 +275,7 @@ static void evaluate(struct ar_ctx *t, const struct membership *ms, int steps, d
     if (t->j->nm == NULL) return;
     const struct numerics_spec *sp = &t->sc->train.numerics;
     if (steps % sp->eval_every != 0 && steps != t->sc->train.steps) return;
-    double loss, acc = numerics_evaluate(t->j->nm, &t->workers[ms->members[0]].rep, &loss);
+    double loss, acc = numerics_evaluate(t->j->nm, t->workers[ms->members[0]].rep.params, &loss);
     run_eval_add(t->rec, now, steps, acc, loss);
 }
 
@@ -523,12 +523,10 @@ enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err)
     if (why != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
                            ts->line, coll_algo_name(ts->algo), why);
-    if (data && (j->sc->nfaults > 0 || j->sc->ckpt.present))
-        return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <numerics>: faults and checkpoints of the real model state "
-                           "are not built yet; expected no <faults> and no <checkpoint>",
-                           j->sc->path, ts->numerics.line);
-    return DMLSIM_OK;
+    /* faults that end a membership roll the replicas back: not built with numerics yet */
+    unsigned stateless = JOB_FAULT_BIT(FS_STRAGGLER) | JOB_FAULT_BIT(FS_DEGRADE) |
+                         JOB_FAULT_BIT(FS_CORRUPT);
+    return job_check_numerics(j, stateless, false, err);
 }
 
 void allreduce_describe(const struct job *j, FILE *out)
@@ -555,17 +553,6 @@ static void trace_tracks(struct ar_ctx *t)
     }
 }
 
-/* The run record's numerics settings. */
-static void rec_numerics(struct ar_ctx *t)
-{
-    const struct numerics *nm = t->j->nm;
-    if (nm == NULL) return;
-    t->rec->numerics = true;
-    t->rec->target_accuracy = nm->spec->target;
-    run_config_num(t->rec, "numerics_lr", "%g", nm->lr);
-    run_config_num(t->rec, "numerics_params", "%zu", nm->net.nparams);
-}
-
 static void setup(struct ar_ctx *t)
 {
     const struct train_spec *ts = &t->sc->train;
@@ -589,7 +576,7 @@ static void setup(struct ar_ctx *t)
     t->workers = xbt_new0(struct worker, P);
     for (int r = 0; t->j->nm && r < P; r++) /* the same initial parameters everywhere */
         replica_init(t->j->nm, &t->workers[r].rep);
-    rec_numerics(t);
+    job_record_numerics(t->j, t->rec);
 }
 
 static void teardown(struct ar_ctx *t)

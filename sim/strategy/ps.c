@@ -5,6 +5,7 @@
 #include "inject.h"
 #include "net.h"
 #include "owned.h"
+#include "psnum.h"
 #include "semset.h"
 #include "trace.h"
 #include "traffic.h"
@@ -38,6 +39,7 @@ struct push_rec {
     double samples;   /* the samples its gradient covers */
     int accepted;     /* async: the shard's verdict */
     sg_sem_t decided; /* async: released when the verdict is set */
+    struct ps_msg *m; /* numerics: the push, with its gradient (freed with the record) */
     struct push_rec *next;
 };
 
@@ -48,6 +50,8 @@ struct ps_msg {
     double samples; /* PUSH: samples the slice covers; GRAD: samples of a follower's gradient */
     int accepted;   /* VERDICT */
     int shard;    /* ADVANCE: who advanced */
+    size_t n;       /* numerics: floats in data */
+    float data[];   /* numerics: PARAMS, the shard's parameters; PUSH, its slice of a gradient */
 };
 
 /* An actor's buffers for the K shards; kept in its worker, since a crash kills it mid-use. */
@@ -56,6 +60,7 @@ struct shard_bufs {
     sg_comm_t *comms;   /* 4 x K */
     struct ps_msg **in; /* 3 x K */
     int *version;       /* K */
+    float *params;      /* numerics: the parameters pulled (every shard's slice) */
 };
 
 struct ps_ctx;
@@ -85,6 +90,7 @@ struct shard {
     int in_port;                  /* pushes received by its ports and still being deserialised */
     double in_port_smp;           /* ... and the samples they cover */
     int rpcs;                     /* messages one slice takes: 1, or one per tensor it holds */
+    struct psnum num;             /* numerics: its parameters, optimizer and accepted gradients */
 };
 
 struct ps_worker {
@@ -126,6 +132,7 @@ struct ps_worker {
     struct shard_bufs bufs[2];   /* the worker actor's and the puller's */
     sg_comm_t *fcomms;           /* a leader's: one per follower */
     struct ps_msg **fmsgs;       /* ... */
+    struct replica rep;          /* numerics: the parameters it computes with, its gradient */
 };
 
 struct port {
@@ -159,6 +166,8 @@ struct ps_ctx {
     struct sem_set sems;  /* the shards' and workers' semaphores, of every incarnation */
     struct owned msgs;    /* messages not yet freed: what killed actors left is freed at the end */
     int *coord_ver;       /* the coordinator's view of each shard's version */
+    float *eval_params;   /* numerics: the shards' parameters gathered for an evaluation */
+    int evaluated;        /* numerics: the version last evaluated */
 };
 
 /* The CPU time one end of a message spends on it (serialisation, RPC), and for a GPU-side tensor
@@ -199,9 +208,26 @@ static struct ps_msg *msg_new(struct ps_ctx *c, enum msg_type type, int version)
     return m;
 }
 
+/* A message carrying n floats (numerics). */
+static struct ps_msg *msg_new_data(struct ps_ctx *c, enum msg_type type, int version, size_t n)
+{
+    struct ps_msg *m = owned_alloc(&c->msgs, sizeof *m + n * sizeof(float));
+    m->type = type;
+    m->version = version;
+    m->n = n;
+    return m;
+}
+
 static void msg_free(struct ps_ctx *c, struct ps_msg *m)
 {
     owned_free(&c->msgs, m);
+}
+
+/* A push record and the push it holds. */
+static void rec_free(struct ps_ctx *c, struct push_rec *r)
+{
+    msg_free(c, r->m);
+    free(r);
 }
 
 /* Sends and accounts; a message that did not go through stays ours and is freed. */
@@ -300,6 +326,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
             req[k] = NULL;
             if (net_wait(comms[c->K + k], end) == NET_OK && in[k] != NULL) {
                 version[k] = in[k]->version;
+                if (b->params) pslice_scatter(&c->shards[k].num.sl, in[k]->data, b->params);
                 got[k] = true;
                 left--;
                 transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* into the GPU */
@@ -327,7 +354,9 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
 static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t *comms)
 {
     struct ps_ctx *c = w->c;
-    struct ps_msg *g = msg_new(c, MSG_PUSH, version[k]);
+    const struct pslice *sl = &c->shards[k].num.sl;
+    struct ps_msg *g = msg_new_data(c, MSG_PUSH, version[k], c->j->nm ? sl->n : 0);
+    if (c->j->nm) pslice_gather(sl, w->rep.grad, g->data);
     g->it = w->next_it;
     g->samples = w->carry / c->K;
     transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
@@ -405,16 +434,20 @@ static void puller_actor(int argc, char **argv)
 static bool get_params(struct ps_worker *w, int it, int *version)
 {
     struct ps_ctx *c = w->c;
-    if (!c->sc->train.ps.prefetch) return pull_all(w, &w->bufs[0], it, version);
+    const struct shard_bufs *b = &w->bufs[0];
     bool ok = true;
-    if (!w->pf_pending) {
+    if (!c->sc->train.ps.prefetch || !w->pf_pending) {
         ok = pull_all(w, &w->bufs[0], it, version);
     } else {
         sg_sem_acquire(w->pull_done);
         memcpy(version, w->pf_version, (size_t)c->K * sizeof *version);
         ok = w->pull_ok;
         w->pf_pending = false;
+        b = &w->bufs[1];
     }
+    if (c->j->nm) /* numerics: the worker computes with what it pulled */
+        memcpy(w->rep.params, b->params, c->j->nm->net.nparams * sizeof *w->rep.params);
+    if (!c->sc->train.ps.prefetch) return ok;
     if (it + 1 < c->sc->train.steps) {
         w->pull_needed = it; /* one behind */
         w->pf_pending = true;
@@ -708,6 +741,8 @@ static void worker_actor(int argc, char **argv)
         }
         if (w->nfollow > 0) bcast_params(w, it);
         worker_before_forward(&c->j->input, w->rank, it);
+        if (c->j->nm && !corrupt) /* with the parameters it pulled, on its own batch */
+            replica_gradient(c->j->nm, &w->rep, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
         if (ts->ps.push_during && !corrupt) { /* the forward, then the pushing backward */
             worker_exec(c->res, w->rank, w->amt.fwd_all * scale);
@@ -776,8 +811,10 @@ static void port_actor(int argc, char **argv)
             msg_free(c, m);
             transport_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
             s->rep->bytes_out += s->bytes;
-            send_msg(c, s->host, worker, to_worker(p->worker, s->id), msg_new(c, MSG_PARAMS, v),
-                     s->bytes);
+            size_t n = c->j->nm ? s->num.sl.n : 0; /* numerics: the values as they are now */
+            struct ps_msg *pm = msg_new_data(c, MSG_PARAMS, v, n);
+            if (n) memcpy(pm->data, s->num.w, n * sizeof *pm->data);
+            send_msg(c, s->host, worker, to_worker(p->worker, s->id), pm, s->bytes);
             continue;
         }
         s->rep->bytes_in += s->bytes;
@@ -792,7 +829,10 @@ static void port_actor(int argc, char **argv)
         rec->samples = smp;
         rec->version = m->version;
         rec->it = m->it;
-        msg_free(c, m);
+        if (c->j->nm)
+            rec->m = m; /* the gradient waits with its record */
+        else
+            msg_free(c, m);
         bool async = ts->ps.mode == PS_ASYNC;
         if (async) rec->decided = sg_sem_init(0);
         enqueue(s, rec);
@@ -801,7 +841,7 @@ static void port_actor(int argc, char **argv)
             struct ps_msg *v = msg_new(c, MSG_VERDICT, s->version);
             v->accepted = rec->accepted;
             sg_sem_destroy(rec->decided);
-            free(rec);
+            rec_free(c, rec);
             transport_cost(c, REQUEST_B, false, 1);
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), v, REQUEST_B);
         }
@@ -824,6 +864,22 @@ static struct push_rec *take(struct shard *s, double timeout)
     return rec;
 }
 
+/* Numerics: the test accuracy of the shards' parameters once every shard has reached a version
+ * that is a multiple of eval-every (last: whatever version they all reached, if not done). */
+static void ps_evaluate(struct ps_ctx *c, bool last, double now)
+{
+    if (c->j->nm == NULL) return;
+    int lo = c->shards[0].version;
+    for (int k = 1; k < c->K; k++)
+        lo = c->shards[k].version < lo ? c->shards[k].version : lo;
+    if (lo <= c->evaluated || (!last && lo % c->sc->train.numerics.eval_every != 0)) return;
+    for (int k = 0; k < c->K; k++)
+        pslice_scatter(&c->shards[k].num.sl, c->shards[k].num.w, c->eval_params);
+    double loss, acc = numerics_evaluate(c->j->nm, c->eval_params, &loss);
+    run_eval_add(c->res, now, lo, acc, loss);
+    c->evaluated = lo;
+}
+
 /* The shard reaches its next version; `progress`: it applied something (an empty version after
  * a deadline is not training progressing). */
 static void advance(struct shard *s, bool progress)
@@ -833,6 +889,7 @@ static void advance(struct shard *s, bool progress)
     if (s->update_amt > 0) sg_actor_execute(s->update_amt);
     s->rep->update_s += simgrid_get_clock() - t0;
     trace_slice(c->res->trace, c->P + s->id, "update", t0, simgrid_get_clock());
+    if (c->j->nm) psnum_apply(&s->num); /* the mean of what it accepted, into the parameters */
     s->version++;
     if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
         s->version_s[s->nversions++] = simgrid_get_clock();
@@ -848,6 +905,7 @@ static void advance(struct shard *s, bool progress)
     for (int k = 0; k < c->K; k++)
         all &= c->shards[k].last_adv_s > c->inj.detected_s;
     if (all && progress) inject_progress(&c->inj, simgrid_get_clock());
+    ps_evaluate(c, false, simgrid_get_clock());
     if (c->coord_host != NULL) {
         struct ps_msg *a = msg_new(c, MSG_ADVANCE, s->version);
         a->shard = s->id;
@@ -891,12 +949,13 @@ static void shard_actor(int argc, char **argv)
                 bool fresh = c->sc->train.ps.prefetch ? rec->it == v : rec->version == v;
                 if (fresh) { /* prefetch: computed one version behind, by design */
                     got++;
+                    if (rec->m) psnum_add(&s->num, rec->m->data);
                     record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0,
                                    rec->samples);
                 } else { /* computed from an older version */
                     drop_slice(c, &c->res->dropped_late, rec->samples);
                 }
-                free(rec);
+                rec_free(c, rec);
             }
             /* an empty version (every push missed the deadline) keeps the shard in step with
              * the workers' iterations, as long as some worker can still push */
@@ -912,6 +971,7 @@ static void shard_actor(int argc, char **argv)
              * push is applied (its lag in versions is recorded); drop: only within tau versions */
             rec->accepted = lag >= 0 && (ps->bounded || lag <= ps->staleness);
             if (rec->accepted) {
+                if (rec->m) psnum_add(&s->num, rec->m->data);
                 record_applied(c, s, lag, rec->samples);
                 advance(s, true);
             } else {
@@ -974,12 +1034,12 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
         s->head = r->next;
         lose_slices(c, 1, r->samples);
         sem_set_adopt(&c->sems, r->decided); /* a dying port may wait on it */
-        free(r);
+        rec_free(c, r);
     }
     s->tail = NULL;
     if (s->taken) { /* the push being decided: its port dies too, and never frees it */
         sem_set_adopt(&c->sems, s->taken->decided);
-        free(s->taken);
+        rec_free(c, s->taken);
         s->taken = NULL;
     }
 }
@@ -1093,11 +1153,16 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
     enum dmlsim_err rc = job_check(j, err);
     if (rc != DMLSIM_OK) return rc;
     int P = job_workers(j);
-    if (sc->train.numerics.present)
+    /* numerics: a worker crash loses its pushes and a restarted one pulls again, but a shard's
+     * restored state is not built yet */
+    unsigned stateless = ~(JOB_FAULT_BIT(FS_CRASH) | JOB_FAULT_BIT(FS_MTBF));
+    rc = job_check_numerics(j, stateless, false, err);
+    if (rc != DMLSIM_OK) return rc;
+    if (sc->train.numerics.present && ps->local_agg)
         return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <numerics> under the parameter server is not built yet; "
-                           "expected strategy=\"allreduce\"",
-                           sc->path, sc->train.numerics.line);
+                           "%s:%d: <ps local-aggregation=\"yes\"> with <numerics> is not built "
+                           "yet; expected local-aggregation=\"no\"",
+                           sc->path, ps->line);
     if (shard_host(sc, j->pf, 0) == NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps placement=\"%s\">: the platform has no %s hosts; expected "
@@ -1210,6 +1275,7 @@ static void setup_shards(struct ps_ctx *c)
         snprintf(s->rep->host, sizeof s->rep->host, "%s", sg_host_get_name(s->host));
         s->rep->params = split[k];
         s->rep->link_Bps = sg_host_get_route_bandwidth(c->pf->gpus[0], s->host);
+        if (c->j->nm) psnum_init(&s->num, c->j->nm, c->K, ts->ps.split_bytes, k);
         biggest = fmax(biggest, split[k]);
     }
     res->imbalance = model_params(c->m) > 0 ? biggest / (model_params(c->m) / c->K) : 1;
@@ -1287,7 +1353,9 @@ static void setup_workers(struct ps_ctx *c)
             b->comms = xbt_new0(sg_comm_t, 4 * c->K); /* pull_all's 2 K, the worker's 2 K */
             b->in = xbt_new0(struct ps_msg *, 3 * c->K); /* pulls', requests', verdicts' */
             b->version = xbt_new0(int, c->K);
+            if (c->j->nm) b->params = xbt_new0(float, c->j->nm->net.nparams);
         }
+        if (c->j->nm) replica_init(c->j->nm, &w->rep);
         w->fcomms = xbt_new0(sg_comm_t, w->nfollow + 1);
         w->fmsgs = xbt_new0(struct ps_msg *, w->nfollow + 1);
     }
@@ -1476,13 +1544,14 @@ static void teardown(struct ps_ctx *c)
             struct push_rec *r = s->head;
             s->head = r->next;
             sem_set_adopt(&c->sems, r->decided);
-            free(r);
+            rec_free(c, r);
         }
         if (s->taken) { /* async: the run ended while the shard decided on it */
             sem_set_adopt(&c->sems, s->taken->decided);
-            free(s->taken);
+            rec_free(c, s->taken);
         }
         ckpt_release(&s->ckpt);
+        psnum_release(&s->num);
         free(s->version_s);
         free(s->applied_at);
         free(s->applied_smp);
@@ -1503,7 +1572,9 @@ static void teardown(struct ps_ctx *c)
             free(c->workers[r].bufs[i].comms);
             free(c->workers[r].bufs[i].in);
             free(c->workers[r].bufs[i].version);
+            free(c->workers[r].bufs[i].params);
         }
+        replica_release(&c->workers[r].rep);
         free(c->workers[r].fcomms);
         free(c->workers[r].fmsgs);
         worker_amounts_release(&c->workers[r].amt);
@@ -1511,6 +1582,7 @@ static void teardown(struct ps_ctx *c)
     sem_set_release(&c->sems);
     owned_release(&c->msgs);
     free(c->coord_ver);
+    free(c->eval_params);
     inject_release(&c->inj);
     traffic_free(c->traffic);
     for (int r = 0; c->bd_wake && r < c->P; r++)
@@ -1570,6 +1642,8 @@ void ps_run(const struct job *j, struct run_record *res)
     }
     inject_init(&c.inj, j->plan, res, job_store_host(j),
                 (struct inject_hooks){ps_crashed, ps_restarted, ps_members, ps_relevant, &c});
+    if (j->nm) c.eval_params = xbt_new0(float, j->nm->net.nparams);
+    job_record_numerics(j, res);
     setup_shards(&c);
     if (ts->ps.coordinator) {
         c.coord_host = c.shards[0].host;
@@ -1587,6 +1661,7 @@ void ps_run(const struct job *j, struct run_record *res)
         sync_rows(&c);
     else
         async_rows(&c);
+    ps_evaluate(&c, true, res->total_s);
     results(&c);
     version_spread(&c, res->total_s);
     job_finish(res, c.traffic);
