@@ -7,6 +7,7 @@
 #include "testlib.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -85,7 +86,6 @@ static void run_numerics(struct scenario *sc, struct numerics *nm, struct run_re
     const struct strategy *st = strategy_get(sc->train.strategy);
     ck_assert_msg(st->check(&j, &err) == DMLSIM_OK, "%s", err.msg);
     st->run(&j, rec);
-    ck_assert_uint_eq(rec->nevals, 3); /* steps 4, 8, 12 */
     model_release(&m);
     platform_free(pf);
 }
@@ -152,6 +152,7 @@ START_TEST(test_one_worker_is_sequential_sgd)
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
     assert_sequential(&sc, &nm, &rec);
 }
 END_TEST
@@ -163,6 +164,7 @@ START_TEST(test_ring_is_large_batch_sgd)
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
     assert_large_batch(&sc, &nm, &rec, 4, 8);
 }
 END_TEST
@@ -177,6 +179,7 @@ START_TEST(test_ps_one_worker_is_sequential_sgd)
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
     assert_sequential(&sc, &nm, &rec);
 }
 END_TEST
@@ -189,7 +192,132 @@ START_TEST(test_sync_ps_is_large_batch_sgd)
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
     assert_large_batch(&sc, &nm, &rec, 4, 8);
+}
+END_TEST
+
+/* ---- failures and the real state ------------------------------------------------------------ */
+
+/* Two one-GPU nodes train 12 steps of b = 8 through the ring (the dataset of numerics_train in
+ * dir); `extra` adds elements after <training>. Written as a scenario file and loaded by the
+ * parser, as a user's would be. */
+static struct scenario two_nodes(char *dir, const char *extra)
+{
+    struct scenario sc = numerics_scenario(1, 8, 12, strdup(dir)); /* writes the dataset */
+    scenario_release(&sc);
+    char path[96];
+    snprintf(path, sizeof path, "%s/s.xml", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "<scenario name=\"t\" seed=\"1\">\n"
+               "  <cluster nodes=\"2\" gpus-per-node=\"1\" gpu=\"h100\" nic=\"ib-hdr\"/>\n"
+               "  <training strategy=\"allreduce\" algo=\"ring\" batch-per-gpu=\"8\" "
+               "steps=\"12\" optimizer=\"momentum\" timeout=\"50ms\">\n"
+               "    <numerics dataset=\"idx\" dir=\"%s\" hidden=\"8\" lr=\"0.1\" "
+               "eval-every=\"4\"/>\n  </training>\n%s</scenario>\n",
+            dir, extra);
+    fclose(f);
+    struct dmlsim_error err = {0};
+    ck_assert_msg(scenario_load(path, &sc, &err) == DMLSIM_OK, "%s", err.msg);
+    return sc;
+}
+
+/* A crash of node1's worker at the start of step 6, back after 1 s; the survivors wait for it. */
+#define CRASH_AT_6                                                                                 \
+    "  <recovery policy=\"wait\" replacement-timeout=\"10s\"%s/>\n"                             \
+    "  <faults><crash host=\"node1.gpu0\" step=\"6\" restart-after=\"1s\"/></faults>\n"
+
+/* What a run of two_nodes ended with. */
+struct outcome {
+    unsigned long long fnv;
+    double loss, lost_steps, membership_changes;
+};
+
+/* Runs two_nodes(extra) in a child process (SimGrid initialises once per process). */
+static struct outcome run_two_nodes(const char *extra)
+{
+    struct outcome o = {0};
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        char *dir = temp_dir();
+        struct scenario sc = two_nodes(dir, extra);
+        struct numerics nm;
+        struct run_record rec;
+        run_numerics(&sc, &nm, &rec);
+        o = (struct outcome){rec.params_fnv, rec.evals[rec.nevals - 1].loss, rec.lost_steps,
+                             rec.membership_changes};
+        _exit(write(fd[1], &o, sizeof o) == (ssize_t)sizeof o ? 0 : 1);
+    }
+    close(fd[1]);
+    ck_assert_int_eq(read(fd[0], &o, sizeof o), (ssize_t)sizeof o);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return o;
+}
+
+/* Checkpoints every 4 steps, the crash at step 6: everyone rolls back to the checkpoint of step 4
+ * (steps 4 and 5 are lost, 6 - 4 = 2), restores its weights, momentum and data position, replays
+ * steps 4.. on the same batches, and ends with the weights of the run without a crash, to the
+ * bit. Restarting from the initial state without a checkpoint (all 6 steps lost), or taking the
+ * survivor's state (restore-from="survivor": none lost), ends there too. */
+START_TEST(test_restore_is_bitwise)
+{
+    static const char *const how[] = {" restore-from=\"checkpoint\"", "",
+                                      " restore-from=\"survivor\""};
+    static const char *const ckpt[] = {"  <checkpoint every=\"4 steps\"/>\n", "", ""};
+    static const double lost[] = {2, 6, 0};
+    char extra[512], rec_[256];
+    snprintf(rec_, sizeof rec_, CRASH_AT_6, how[_i]);
+    snprintf(extra, sizeof extra, "%s%s", ckpt[_i], rec_);
+    struct outcome plain = run_two_nodes(""), crashed = run_two_nodes(extra);
+    ck_assert_double_eq(crashed.membership_changes, 1);
+    ck_assert_double_eq(crashed.lost_steps, lost[_i]);
+    ck_assert_msg(plain.fnv == crashed.fnv, "final parameters differ: %016llx, %016llx",
+                  plain.fnv, crashed.fnv);
+    ck_assert_double_eq(plain.loss, crashed.loss);
+}
+END_TEST
+
+/* lost-batches="skip": after the rollback to step 4 the data goes on past every batch read (the
+ * survivor read position 6 before the crash stopped the step), so steps 4..11 read positions
+ * 7..14: large-batch SGD over positions 0-3 and 7-14, not the uninterrupted run's weights. */
+START_TEST(test_skip_reads_on)
+{
+    char extra[512], rec_[256];
+    snprintf(rec_, sizeof rec_, CRASH_AT_6, " lost-batches=\"skip\"");
+    snprintf(extra, sizeof extra, "  <checkpoint every=\"4 steps\"/>\n%s", rec_);
+    char *dir = temp_dir();
+    struct scenario sc = two_nodes(dir, extra);
+    struct numerics nm;
+    struct outcome plain = run_two_nodes("");
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    ck_assert_msg(rec.params_fnv != plain.fnv, "skipping batches changed nothing");
+    struct replica ref;
+    replica_init(&nm, &ref);
+    struct nn_work w;
+    nn_work_init(&w, &nm.net, 16);
+    for (int s = 0; s < 12; s++) {
+        int pos = s < 4 ? s : s + 3, first = pos * 16 % nm.train.n;
+        nn_loss_grad(&nm.net, ref.params, nm.train.x + (size_t)first * IN, nm.train.y + first, 16,
+                     ref.grad, &w);
+        nn_opt_step(&ref.opt, ref.params, ref.grad);
+    }
+    double loss;
+    numerics_evaluate(&nm, ref.params, &loss);
+    test_assert_rel(rec.evals[rec.nevals - 1].loss, loss, 1e-5, "test loss after skipping");
+    nn_work_release(&w);
+    replica_release(&ref);
+    numerics_close(&nm);
+    run_release(&rec);
+    scenario_release(&sc);
+    free(dir);
 }
 END_TEST
 
@@ -205,6 +333,11 @@ static Suite *numerics_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_ps_one_worker_is_sequential_sgd, 0, 2);
     tcase_add_test(tc, test_sync_ps_is_large_batch_sgd);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("failures");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_restore_is_bitwise, 0, 3);
+    tcase_add_test(tc, test_skip_reads_on);
     suite_add_tcase(s, tc);
     return s;
 }

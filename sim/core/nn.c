@@ -227,3 +227,39 @@ void nn_opt_step(struct nn_opt *o, float *params, const float *grad)
         }
     }
 }
+
+static float *copy_floats(const float *a, size_t n)
+{
+    if (a == NULL) return NULL;
+    float *b = mem_new(float, n ? n : 1);
+    memcpy(b, a, n * sizeof *a);
+    return b;
+}
+
+void nn_state_save(struct nn_state *s, const float *params, const struct nn_opt *o, int step,
+                   long long pos)
+{
+    s->step = step;
+    s->pos = pos;
+    s->n = o->n;
+    s->params = copy_floats(params, o->n);
+    s->m = copy_floats(o->m, o->n);
+    s->v = copy_floats(o->v, o->n);
+    s->t = o->t;
+}
+
+void nn_state_load(const struct nn_state *s, float *params, struct nn_opt *o)
+{
+    memcpy(params, s->params, s->n * sizeof *params);
+    if (o->m) memcpy(o->m, s->m, s->n * sizeof *o->m);
+    if (o->v) memcpy(o->v, s->v, s->n * sizeof *o->v);
+    o->t = s->t;
+}
+
+void nn_state_release(struct nn_state *s)
+{
+    free(s->params);
+    free(s->m);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}

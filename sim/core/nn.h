@@ -63,4 +63,22 @@ void nn_opt_release(struct nn_opt *o);
 /* params -= the optimizer's step for grad. */
 void nn_opt_step(struct nn_opt *o, float *params, const float *grad);
 
+/* A copy of the training state of n parameters, as a checkpoint or a survivor holds it: their
+ * values, the optimizer's slots and update count (Adam's t), the updates applied (`step`: a
+ * replica's step, a shard's version) and the data position (`pos`: steps' worth of batches read in
+ * data order, which is where the next batch comes from). The learning rate is constant and the
+ * only random numbers are the initialisation's, so nothing else is state. */
+struct nn_state {
+    int step;
+    long long pos;
+    size_t n;
+    float *params, *m, *v; /* m, v: NULL when the optimizer has no such slot */
+    long t;
+};
+
+void nn_state_save(struct nn_state *s, const float *params, const struct nn_opt *o, int step,
+                   long long pos);
+void nn_state_load(const struct nn_state *s, float *params, struct nn_opt *o);
+void nn_state_release(struct nn_state *s);
+
 #endif

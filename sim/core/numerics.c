@@ -103,6 +103,12 @@ void replica_init(const struct numerics *nm, struct replica *rp)
     nn_opt_init(&rp->opt, nm->opt, nm->lr, nm->net.nparams);
 }
 
+void replica_reset(const struct numerics *nm, struct replica *rp)
+{
+    replica_release(rp);
+    replica_init(nm, rp);
+}
+
 void replica_release(struct replica *rp)
 {
     free(rp->params);
@@ -111,10 +117,10 @@ void replica_release(struct replica *rp)
     memset(rp, 0, sizeof *rp);
 }
 
-double replica_gradient(struct numerics *nm, struct replica *rp, int rank, int step)
+double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long long pos)
 {
     int b = nm->batch, dim = nm->train.dim;
-    long long first = ((long long)step * nm->workers + rank) * b;
+    long long first = (pos * nm->workers + rank) * b;
     for (int i = 0; i < b; i++) {
         long long e = (first + i) % nm->train.n;
         memcpy(nm->x + (size_t)i * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
@@ -135,4 +141,54 @@ double numerics_evaluate(struct numerics *nm, const float *params, double *loss)
 {
     return nn_accuracy(&nm->net, params, nm->test.x, nm->test.y, nm->test.n, &nm->eval_work,
                        loss);
+}
+
+void nn_states_put(struct nn_states *ss, struct nn_state *s)
+{
+    for (size_t i = 0; i < ss->n; i++)
+        if (ss->v[i].step == s->step) {
+            nn_state_release(&ss->v[i]);
+            ss->v[i] = *s;
+            return;
+        }
+    if (ss->n == ss->cap) {
+        ss->cap = ss->cap ? 2 * ss->cap : 4;
+        ss->v = mem_realloc(ss->v, ss->cap * sizeof *ss->v);
+    }
+    ss->v[ss->n++] = *s;
+}
+
+const struct nn_state *nn_states_find(const struct nn_states *ss, int step)
+{
+    for (size_t i = 0; i < ss->n; i++)
+        if (ss->v[i].step == step) return &ss->v[i];
+    return NULL;
+}
+
+void nn_states_prune(struct nn_states *ss, int step)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ss->n; i++)
+        if (ss->v[i].step < step)
+            nn_state_release(&ss->v[i]);
+        else
+            ss->v[k++] = ss->v[i];
+    ss->n = k;
+}
+
+void nn_states_release(struct nn_states *ss)
+{
+    for (size_t i = 0; i < ss->n; i++)
+        nn_state_release(&ss->v[i]);
+    free(ss->v);
+    memset(ss, 0, sizeof *ss);
+}
+
+unsigned long long numerics_fingerprint(const float *params, size_t n)
+{
+    unsigned long long h = 14695981039346656037ull; /* the offset basis */
+    const unsigned char *b = (const unsigned char *)params;
+    for (size_t i = 0; i < n * sizeof *params; i++)
+        h = (h ^ b[i]) * 1099511628211ull; /* the 64-bit FNV prime */
+    return h;
 }

@@ -4,7 +4,7 @@
  * (all-reduce: the gradients its collectives really reduced, averaged). Data order is a function
  * of the step, so a replayed step reads the same batch.
  *
- * Data: worker r of P, at step s, reads examples (s P + r) b .. (s P + r) b + b - 1 of the
+ * Data: worker r of P, at data position s, reads examples (s P + r) b .. (s P + r) b + b - 1 of the
  * training set, modulo its size (every worker its own slice of each step's global batch, in
  * file order; an epoch is N / (P b) steps). Initial parameters come from the scenario's seed, the
  * same for every replica. */
@@ -50,11 +50,35 @@ void numerics_model(const struct numerics *nm, struct model *m);
 void replica_init(const struct numerics *nm, struct replica *rp);
 void replica_release(struct replica *rp);
 
-/* rp->grad = the gradient of worker `rank`'s minibatch of `step`; returns its mean loss. */
-double replica_gradient(struct numerics *nm, struct replica *rp, int rank, int step);
+/* rp->grad = the gradient of worker `rank`'s minibatch at data position `pos` (a step's worth of
+ * batches per position: the step, unless batches were skipped after a failure); returns its mean
+ * loss. */
+double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long long pos);
+
+/* The initial state again (a process that starts with nothing to restore). */
+void replica_reset(const struct numerics *nm, struct replica *rp);
+
+/* The checkpoints' states not yet superseded, by step (a checkpoint counts some time after its
+ * snapshot is taken, so the one to restore is looked up by the step it holds). */
+struct nn_states {
+    struct nn_state *v;
+    size_t n, cap;
+};
+
+/* Takes s (its buffers now the set's), replacing a state of the same step. */
+void nn_states_put(struct nn_states *ss, struct nn_state *s);
+/* The state of `step`, or NULL. */
+const struct nn_state *nn_states_find(const struct nn_states *ss, int step);
+/* Drops the states of steps below `step` (superseded by a counted checkpoint). */
+void nn_states_prune(struct nn_states *ss, int step);
+void nn_states_release(struct nn_states *ss);
 
 /* Applies grad x scale (scale: 1 / the workers averaged) with the optimizer. */
 void replica_apply(const struct numerics *nm, struct replica *rp, float scale);
+
+/* FNV-1a (64 bits; Fowler, Noll and Vo) of the bytes of n floats: equal parameters, equal
+ * fingerprint, so runs can be compared to the bit. */
+unsigned long long numerics_fingerprint(const float *params, size_t n);
 
 /* Test accuracy and loss of the parameters (nm->net.nparams floats). */
 double numerics_evaluate(struct numerics *nm, const float *params, double *loss);

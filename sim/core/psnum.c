@@ -58,6 +58,12 @@ void psnum_release(struct psnum *p)
     memset(p, 0, sizeof *p);
 }
 
+void psnum_reset(struct psnum *p, const struct numerics *nm, int K, bool by_bytes, int k)
+{
+    psnum_release(p);
+    psnum_init(p, nm, K, by_bytes, k);
+}
+
 void psnum_add(struct psnum *p, const float *grad)
 {
     if (p->nacc++ == 0) { /* the first: a copy, so one gradient is applied as it came */

@@ -37,6 +37,9 @@ void pslice_scatter(const struct pslice *sl, const float *packed, float *full);
 void psnum_init(struct psnum *p, const struct numerics *nm, int K, bool by_bytes, int k);
 void psnum_release(struct psnum *p);
 
+/* The initial state again (a shard that lost its state with nothing to restore). */
+void psnum_reset(struct psnum *p, const struct numerics *nm, int K, bool by_bytes, int k);
+
 /* Accepts a pushed gradient (sl.n floats) for the next version. */
 void psnum_add(struct psnum *p, const float *grad);
 

@@ -970,6 +970,8 @@ static enum dmlsim_err read_recovery(struct reader *r, xmlNodePtr n, struct scen
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "max-restarts", 0, 1000000, DEFAULT_MAX_RESTARTS, &v),
                       out);
     rs->max_restarts = (int)v;
+    rs->from_survivor = attr_is(n, "restore-from", "survivor");
+    rs->skip_lost = attr_is(n, "lost-batches", "skip");
 out:
     return rc;
 }

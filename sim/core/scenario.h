@@ -213,6 +213,11 @@ struct recovery_spec {
     int straggler_steps;        /* ... for this many consecutive steps (0 = never) */
     int max_restarts;           /* memberships after the first before the job fails (torchrun's
                                    --max-restarts) */
+    bool from_survivor;         /* restore-from="survivor": a new membership takes the state of
+                                   the survivor furthest on, sent to those who need it (else the
+                                   last checkpoint, or the initial state) */
+    bool skip_lost;             /* lost-batches="skip": the batches of rolled-back steps are not
+                                   read again (else replayed, the same data order) */
     int line;
 };
 

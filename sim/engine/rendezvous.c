@@ -215,7 +215,7 @@ static void form(struct rdzv *z, int *reported, int nrep)
     if (z->done) return; /* the last step was committed meanwhile: nothing to re-form */
     int *next = z->next;
     int n = next_members(z, reported, nrep, next);
-    int resume = z->hooks.resume ? z->hooks.resume(z->hooks.ctx) : 0;
+    int resume = z->hooks.resume ? z->hooks.resume(z->hooks.ctx, next, n) : 0;
     if (z->hooks.rollback) z->hooks.rollback(z->hooks.ctx, resume);
     for (int i = 0; i < nrep; i++) /* the members told to leave */
         if (!contains(next, n, reported[i])) {

@@ -46,7 +46,8 @@ struct membership {
 };
 
 struct rdzv_hooks {
-    int (*resume)(void *ctx);                               /* the step a new membership resumes */
+    int (*resume)(void *ctx, const int *next, int n);       /* the step a new membership of
+                                                               ranks next[0..n) resumes */
     void (*rollback)(void *ctx, int resume);                /* undo commits after that step */
     void (*formed)(void *ctx, struct membership *m);        /* fill m->data */
     void (*dispose)(void *ctx, struct membership *m);       /* free m->data */

@@ -257,7 +257,7 @@ static void json_events(const struct run_record *rec, FILE *out)
         fprintf(out, "%s\n    {\"step\": %d, \"t_s\": %.9g, \"accuracy\": %.9g, \"loss\": %.9g}",
                 i ? "," : "", rec->evals[i].step, rec->evals[i].t_s, rec->evals[i].accuracy,
                 rec->evals[i].loss);
-    fprintf(out, "\n  ],\n");
+    fprintf(out, "\n  ],\n  \"params_fnv1a\": \"%016llx\",\n", rec->params_fnv);
 }
 
 static void json_kernels(const struct run_record *rec, FILE *out)

@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "collective.h"
 #include "inject.h"
+#include "net.h"
 #include "rendezvous.h"
 #include "semset.h"
 #include "trace.h"
@@ -11,6 +12,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
 #include <xbt/misc.h>
 #include <xbt/sysdep.h>
@@ -28,6 +30,11 @@ struct ar_world {
     struct coll_world world;      /* collectives among the members (mailboxes per membership) */
     const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
                                      refuses this membership */
+    int source;                   /* restore-from="survivor": the member whose state everyone
+                                     takes, or -1 (the checkpoint, or the initial state) */
+    bool *needs;                  /* per rank: the source sends it the state */
+    struct nn_state *state;       /* numerics: the source's state, while receivers need it */
+    int pending;                  /* receivers that have not loaded it yet */
 };
 
 struct bucket_req {
@@ -50,6 +57,7 @@ struct worker {
     bool in_corrupt;           /* that batch is corrupt */
     bool in_computed;          /* its gradient has been computed */
     struct replica rep;        /* numerics: the parameters it holds */
+    int held;                  /* steps its state holds (-1: none, a restarted process) */
 };
 
 struct ar_ctx {
@@ -75,6 +83,11 @@ struct ar_ctx {
     double last_ckpt_s;        /* when the last one was started */
     struct sem_set sems;       /* every worker semaphore, of every incarnation */
     struct run_record *rec;
+    long long data_offset;     /* data position - step: the batches skipped after failures */
+    long long furthest_pos;    /* the furthest data position read */
+    int source;                /* the next membership's source (resume_step), or -1 */
+    bool *needs;               /* ... and who needs its state (P) */
+    struct nn_states snaps;    /* numerics: the states of the checkpoints written */
 };
 
 static struct ar_world *world_of(const struct membership *ms)
@@ -204,7 +217,8 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     if (t->j->nm && corrupt) /* a skipped batch adds nothing to the sum */
         memset(w->rep.grad, 0, t->j->nm->net.nparams * sizeof *w->rep.grad);
     else if (t->j->nm)
-        replica_gradient(t->j->nm, &w->rep, w->rank, step);
+        replica_gradient(t->j->nm, &w->rep, w->rank, step + t->data_offset);
+    if (step + t->data_offset > t->furthest_pos) t->furthest_pos = step + t->data_offset;
     /* Layers run back to back on one GPU, so the forward is one exec of all their work and the
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
@@ -307,13 +321,109 @@ static void commit(struct worker *w, struct membership *ms, int step, bool corru
     }
 }
 
+/* ---- the state of a new membership --------------------------------------------------------- */
+
+/* Numerics: the leader's state as the checkpoint of `steps` steps captures it (the states of
+ * checkpoints superseded by a counted one are dropped). */
+static void snapshot(struct worker *w, int steps)
+{
+    struct ar_ctx *t = w->t;
+    if (t->j->nm == NULL) return;
+    struct nn_state st;
+    nn_state_save(&st, w->rep.params, &w->rep.opt, steps, steps + t->data_offset);
+    nn_states_put(&t->snaps, &st);
+    nn_states_prune(&t->snaps, t->ckpt.last_step);
+}
+
+static sg_mailbox_t state_box(int membership, int rank)
+{
+    char name[40];
+    snprintf(name, sizeof name, "state-%d-%d", membership, rank);
+    return sg_mailbox_by_name(name);
+}
+
+/* The source sends its state (the checkpoint's bytes: weights, optimizer state, step, data
+ * position) to every member that needs it, at once. */
+static bool send_state(struct worker *w, struct membership *ms)
+{
+    struct ar_ctx *t = w->t;
+    struct ar_world *aw = world_of(ms);
+    if (t->j->nm) {
+        aw->state = xbt_new0(struct nn_state, 1);
+        nn_state_save(aw->state, w->rep.params, &w->rep.opt, w->held, w->held + t->data_offset);
+    }
+    sg_comm_t *comms = xbt_new0(sg_comm_t, ms->n);
+    int n = 0;
+    static int token;
+    for (int i = 0; i < ms->n; i++) {
+        int r = ms->members[i];
+        if (!aw->needs[r]) continue;
+        aw->pending++;
+        traffic_add(t->traffic, sg_host_self(), t->j->pf->gpus[r], t->rec->ckpt_B);
+        comms[n++] = net_isend(state_box(ms->id, r), &token, t->rec->ckpt_B);
+    }
+    double t0 = simgrid_get_clock(), end = t0 + t->sc->train.timeout_s;
+    bool ok = true;
+    for (int i = 0; i < n; i++)
+        ok &= net_wait(comms[i], end) == NET_OK;
+    free(comms);
+    trace_slice(t->rec->trace, 2 * w->rank + 1, "send state", t0, simgrid_get_clock());
+    return ok;
+}
+
+/* A member that needs the state receives it from the source and loads it (the source's replica
+ * cannot move on before every member has joined its next step's collectives). */
+static bool receive_state(struct worker *w, struct membership *ms)
+{
+    struct ar_ctx *t = w->t;
+    struct ar_world *aw = world_of(ms);
+    void *p;
+    double t0 = simgrid_get_clock();
+    if (net_recv(state_box(ms->id, w->rank), &p, t->sc->train.timeout_s) != NET_OK) return false;
+    trace_slice(t->rec->trace, 2 * w->rank + 1, "receive state", t0, simgrid_get_clock());
+    if (aw->state == NULL) return true;
+    nn_state_load(aw->state, w->rep.params, &w->rep.opt);
+    if (--aw->pending == 0) { /* the last one frees it */
+        nn_state_release(aw->state);
+        free(aw->state);
+        aw->state = NULL;
+    }
+    return true;
+}
+
+/* A new membership's state: the source's (restore-from="survivor"), sent to the members that
+ * lack it; else every member restores the last counted checkpoint, or starts over from the
+ * initial state when there is none. false: the transfer failed. */
+static bool recover(struct worker *w, struct membership *ms)
+{
+    struct ar_ctx *t = w->t;
+    struct ar_world *aw = world_of(ms);
+    if (aw->source == w->rank && !send_state(w, ms)) return false;
+    if (aw->source >= 0 && aw->needs[w->rank] && !receive_state(w, ms)) return false;
+    if (aw->source < 0) {
+        if (t->sc->ckpt.present) ckpt_restore(&t->ckpt, sg_host_self());
+        const struct nn_state *st = nn_states_find(&t->snaps, ms->resume_step);
+        if (t->j->nm && st)
+            nn_state_load(st, w->rep.params, &w->rep.opt);
+        else if (t->j->nm) /* nothing counted: from the start */
+            replica_reset(t->j->nm, &w->rep);
+    }
+    w->held = ms->resume_step;
+    return true;
+}
+
 /* Trains in membership ms until the last step (NULL), or returns the next membership. */
 static struct membership *train_in(struct worker *w, struct membership *ms)
 {
     struct ar_ctx *t = w->t;
     int idx = rdzv_index(ms, w->rank);
     if (idx < 0) return NULL;
-    if (ms->id > 0 && t->sc->ckpt.present) ckpt_restore(&t->ckpt, sg_host_self());
+    if (ms->id > 0 && !recover(w, ms)) {
+        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
+                      "rank %d: the state transfer of membership %d failed, reporting", w->rank,
+                      ms->id);
+        return rdzv_await(&t->z, RDZV_FAIL, w->rank, ms->id);
+    }
     for (int step = ms->resume_step; step < t->sc->train.steps && !t->z.aborted; step++) {
         if (t->z.change_pending > ms->id) /* leave cleanly: report at the boundary */
             return rdzv_await(&t->z, RDZV_SYNC, w->rank, ms->id);
@@ -325,12 +435,14 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
                           "rank %d: step %d failed, reporting", w->rank, step);
             return rdzv_await(&t->z, RDZV_FAIL, w->rank, ms->id);
         }
+        w->held = step + 1;
         commit(w, ms, step, corrupt);
         if (idx == 0) { /* the leader watches for stragglers and writes checkpoints */
             double now = simgrid_get_clock();
             watch_stragglers(t, ms);
             if (ckpt_due(&t->ckpt, step + 1, t->last_ckpt_s, now)) {
                 t->last_ckpt_s = now;
+                snapshot(w, step + 1);
                 ckpt_write(&t->ckpt, sg_host_self(), step + 1, 0, NULL);
             }
         }
@@ -386,6 +498,9 @@ static void formed(void *ctx, struct membership *ms)
     aw->world.nccl = ts->nccl;
     aw->world.netcal = t->j->cal ? t->j->cal->netcal : NULL;
     aw->algo = collective_get(ts->algo);
+    aw->source = ms->id > 0 ? t->source : -1;
+    aw->needs = xbt_new0(bool, t->P);
+    if (ms->id > 0) memcpy(aw->needs, t->needs, (size_t)t->P * sizeof *aw->needs);
     const char *why = collective_check(&aw->world, aw->algo, COLL_ALLREDUCE, false);
     if (why != NULL) { /* e.g. hierarchical after a crash left nodes of unequal size */
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
@@ -401,13 +516,31 @@ static void dispose(void *ctx, struct membership *ms)
     (void)ctx;
     struct ar_world *aw = ms->data;
     collective_world_release(&aw->world);
+    if (aw->state) nn_state_release(aw->state);
+    free(aw->state);
+    free(aw->needs);
     free(aw);
 }
 
-static int resume_step(void *ctx)
+/* restore-from="survivor": the member of the next membership whose state is furthest on (its
+ * step), if one has a state; it sends it to the members at another step. Else the last counted
+ * checkpoint's step, or 0. */
+static int resume_step(void *ctx, const int *next, int n)
 {
     struct ar_ctx *t = ctx;
-    return t->sc->ckpt.present ? t->ckpt.last_step : 0;
+    t->source = -1;
+    for (int i = 0; t->sc->rec.from_survivor && i < n; i++) {
+        const struct worker *w = &t->workers[next[i]];
+        if (w->held >= 0 && (t->source < 0 || w->held > t->workers[t->source].held))
+            t->source = next[i];
+    }
+    int resume = t->source >= 0              ? t->workers[t->source].held
+                 : t->sc->ckpt.present ? t->ckpt.last_step
+                                             : 0;
+    memset(t->needs, 0, (size_t)t->P * sizeof *t->needs);
+    for (int i = 0; t->source >= 0 && i < n; i++)
+        t->needs[next[i]] = next[i] != t->source && t->workers[next[i]].held != resume;
+    return resume;
 }
 
 /* Rolls back what was committed after the checkpoint everyone restarts from. */
@@ -426,6 +559,13 @@ static void rollback(void *ctx, int resume)
     for (int s = resume; s < t->sc->train.steps; s++)
         t->commits[s] = 0;
     t->max_committed = resume;
+    /* the data order: lost-batches="skip" goes on past every batch read; replay reads from the
+     * restored state's position (a survivor's: the current offset) */
+    const struct nn_state *st = nn_states_find(&t->snaps, resume);
+    if (t->sc->rec.skip_lost)
+        t->data_offset = t->furthest_pos + 1 - resume;
+    else if (t->source < 0)
+        t->data_offset = st ? st->pos - st->step : 0;
 }
 
 static void start_worker(struct ar_ctx *t, int rank, int incarnation);
@@ -484,6 +624,8 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation)
     w->t = t;
     w->rank = rank;
     w->incarnation = incarnation;
+    w->held = incarnation == 0 ? 0 : -1; /* a restarted process holds nothing */
+    if (incarnation > 0 && t->j->nm) replica_reset(t->j->nm, &w->rep);
     worker_amounts_release(&w->amt);
     struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
     worker_amounts(t->j->cal, t->j->pf->models[rank], h, ts->dtype, ts->opt, t->j->m, ts->batch,
@@ -523,10 +665,7 @@ enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err)
     if (why != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
                            ts->line, coll_algo_name(ts->algo), why);
-    /* faults that end a membership roll the replicas back: not built with numerics yet */
-    unsigned stateless = JOB_FAULT_BIT(FS_STRAGGLER) | JOB_FAULT_BIT(FS_DEGRADE) |
-                         JOB_FAULT_BIT(FS_CORRUPT);
-    return job_check_numerics(j, stateless, false, err);
+    return DMLSIM_OK;
 }
 
 void allreduce_describe(const struct job *j, FILE *out)
@@ -562,6 +701,8 @@ static void setup(struct ar_ctx *t)
     t->committed_samples = xbt_new0(double, ts->steps);
     t->commits = xbt_new0(int, ts->steps);
     t->last_compute = xbt_new0(double, P);
+    t->needs = xbt_new0(bool, P);
+    t->furthest_pos = -1;
     t->slow_streak = xbt_new0(int, P);
     /* Horovod fuses per-layer tensors by time: each layer's gradient is its own "bucket" */
     make_buckets(t, model_dtype_bytes(ts->dtype), ts->horovod ? 0 : ts->bucket_B);
@@ -599,6 +740,8 @@ static void teardown(struct ar_ctx *t)
     free(t->commits);
     free(t->last_compute);
     free(t->slow_streak);
+    free(t->needs);
+    nn_states_release(&t->snaps);
     traffic_free(t->traffic);
 }
 
@@ -635,6 +778,9 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     for (int i = 0; !t.z.aborted && i < t.z.cur->n; i++)
         alive += sg_host_is_on(j->pf->gpus[t.z.cur->members[i]]);
     rec->final_workers = alive;
+    if (j->nm && !t.z.aborted) /* the model: the last membership's first member's replica */
+        rec->params_fnv = numerics_fingerprint(t.workers[t.z.cur->members[0]].rep.params,
+                                               j->nm->net.nparams);
     rec->checkpoints = t.ckpt.completed;
     rec->ckpt_overhead_s = t.ckpt.overhead_s;
     if (!rec->job_failed && t.max_committed < ts->steps) {

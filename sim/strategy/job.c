@@ -98,28 +98,6 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
     return check_crashes(j, err);
 }
 
-enum dmlsim_err job_check_numerics(const struct job *j, unsigned allowed, bool ckpt_ok,
-                                   struct dmlsim_error *err)
-{
-    const struct scenario *sc = j->sc;
-    if (!sc->train.numerics.present) return DMLSIM_OK;
-    for (size_t i = 0; i < sc->nfaults; i++)
-        if (!(allowed & JOB_FAULT_BIT(sc->faults[i].kind)))
-            return dmlsim_fail(err, DMLSIM_EVALUE,
-                               "%s:%d: <%s> with <numerics> under strategy=\"%s\" is not built "
-                               "yet (it needs the real model state restored); expected no such "
-                               "fault, or no <numerics>",
-                               sc->path, sc->faults[i].line,
-                               scenario_fault_element(sc->faults[i].kind),
-                               strategy_name(sc->train.strategy));
-    if (!ckpt_ok && sc->ckpt.present)
-        return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <checkpoint> with <numerics> under strategy=\"%s\" is not "
-                           "built yet; expected no <checkpoint>, or no <numerics>",
-                           sc->path, sc->ckpt.line, strategy_name(sc->train.strategy));
-    return DMLSIM_OK;
-}
-
 void job_record_numerics(const struct job *j, struct run_record *rec)
 {
     const struct numerics *nm = j->nm;

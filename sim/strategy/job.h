@@ -39,13 +39,6 @@ int job_workers(const struct job *j);
  * one; errors name the <training> line. */
 enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err);
 
-/* <numerics>: faults that would need the real model state rolled back or restored are not built
- * yet for every strategy: a fault of a kind outside `allowed` (a bit per enum fault_spec_kind),
- * or a <checkpoint> when !ckpt_ok, is refused with its line. OK without <numerics>. */
-enum dmlsim_err job_check_numerics(const struct job *j, unsigned allowed, bool ckpt_ok,
-                                   struct dmlsim_error *err);
-#define JOB_FAULT_BIT(k) (1u << (k))
-
 /* <numerics>: the settings the record shows (lr after the scaling rule, parameters) and the
  * target; nothing without <numerics>. */
 void job_record_numerics(const struct job *j, struct run_record *rec);

@@ -91,6 +91,7 @@ struct shard {
     double in_port_smp;           /* ... and the samples they cover */
     int rpcs;                     /* messages one slice takes: 1, or one per tensor it holds */
     struct psnum num;             /* numerics: its parameters, optimizer and accepted gradients */
+    struct nn_states snaps;       /* numerics: the states of its checkpoints, by version */
 };
 
 struct ps_worker {
@@ -914,6 +915,12 @@ static void advance(struct shard *s, bool progress)
     if (c->sc->ckpt.present &&
         ckpt_due(&s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
         s->last_ckpt_s = simgrid_get_clock();
+        if (c->j->nm) { /* what the checkpoint captures of the real state */
+            struct nn_state st;
+            nn_state_save(&st, s->num.w, &s->num.opt, s->version, 0);
+            nn_states_put(&s->snaps, &st);
+            nn_states_prune(&s->snaps, (int)s->ckpt_version);
+        }
         ckpt_write(&s->ckpt, s->host, s->version, s->version, &s->ckpt_version);
     }
 }
@@ -1016,6 +1023,19 @@ static void start_shard(struct ps_ctx *c, struct shard *s)
     }
 }
 
+/* Numerics: a crashed shard's parameters and slots are those of its checkpoint of version keep,
+ * or the initial ones; the gradients it had accepted for its next version are gone. */
+static void restore_numerics(struct ps_ctx *c, struct shard *s, int keep)
+{
+    if (c->j->nm == NULL) return;
+    const struct nn_state *st = nn_states_find(&s->snaps, keep);
+    if (st)
+        nn_state_load(st, s->num.w, &s->num.opt);
+    else
+        psnum_reset(&s->num, c->j->nm, c->K, c->sc->train.ps.split_bytes, s->id);
+    s->num.nacc = 0;
+}
+
 /* A shard's host crashed: everything since its checkpoint is gone. */
 static void shard_crashed(struct ps_ctx *c, struct shard *s)
 {
@@ -1029,6 +1049,7 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
         s->applied_smp[v] = 0;
     }
     s->version = keep;
+    restore_numerics(c, s, keep);
     while (s->head) { /* pushes waiting in its queue die with it (and their ports) */
         struct push_rec *r = s->head;
         s->head = r->next;
@@ -1153,11 +1174,6 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
     enum dmlsim_err rc = job_check(j, err);
     if (rc != DMLSIM_OK) return rc;
     int P = job_workers(j);
-    /* numerics: a worker crash loses its pushes and a restarted one pulls again, but a shard's
-     * restored state is not built yet */
-    unsigned stateless = ~(JOB_FAULT_BIT(FS_CRASH) | JOB_FAULT_BIT(FS_MTBF));
-    rc = job_check_numerics(j, stateless, false, err);
-    if (rc != DMLSIM_OK) return rc;
     if (sc->train.numerics.present && ps->local_agg)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps local-aggregation=\"yes\"> with <numerics> is not built "
@@ -1552,6 +1568,7 @@ static void teardown(struct ps_ctx *c)
         }
         ckpt_release(&s->ckpt);
         psnum_release(&s->num);
+        nn_states_release(&s->snaps);
         free(s->version_s);
         free(s->applied_at);
         free(s->applied_smp);
@@ -1662,6 +1679,11 @@ void ps_run(const struct job *j, struct run_record *res)
     else
         async_rows(&c);
     ps_evaluate(&c, true, res->total_s);
+    if (j->nm) { /* the model: every shard's parameters */
+        for (int k = 0; k < c.K; k++)
+            pslice_scatter(&c.shards[k].num.sl, c.shards[k].num.w, c.eval_params);
+        res->params_fnv = numerics_fingerprint(c.eval_params, j->nm->net.nparams);
+    }
     results(&c);
     version_spread(&c, res->total_s);
     job_finish(res, c.traffic);
