@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef DMLSIM_VERSION
@@ -46,6 +47,7 @@ static const char usage[] =
         "      --fault-plan             print the materialised fault plan and exit\n"
         "      --calib FILE             use this calibration profile (file or nccl-tests log)\n"
         "      --trace FILE             also write a Perfetto / Chrome trace (training)\n"
+        "      --timing                 print where the wall-clock time went (stderr)\n"
         "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
         "                               run one simulation per point of the grid, N at a time,\n"
         "                               and print one merged table (also to OUT)\n"
@@ -132,6 +134,7 @@ struct run_opts {
     const char *calib;                /* --calib FILE, or NULL */
     const char *trace;                /* --trace FILE, or NULL */
     bool fault_plan;                  /* print the fault plan and stop */
+    bool timing;                      /* --timing: where the wall-clock time went, on stderr */
 };
 
 /* Loads the run's calibration (--calib, else <calib>, else the spec default) and fits its
@@ -326,6 +329,28 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     return rc;
 }
 
+static double wall_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --timing: the run's wall clock, and with <numerics> its real training's share (not an output:
+ * outputs stay byte-identical from run to run). */
+static void print_timing(double wall_s, const struct numerics *nm)
+{
+    if (nm == NULL) {
+        fprintf(stderr, "timing: %.3f s wall (simulation and outputs)\n", wall_s);
+        return;
+    }
+    double num = nm->grad_wall_s + nm->eval_wall_s;
+    fprintf(stderr,
+            "timing: %.3f s wall = numerics %.3f s (gradients %.3f s, evaluations %.3f s) + "
+            "simulation, updates and outputs %.3f s\n",
+            wall_s, num, nm->grad_wall_s, nm->eval_wall_s, wall_s - num);
+}
+
 /* A training: its model (with <numerics>, the network it really trains, whose data is read
  * first), then the strategy. */
 static enum dmlsim_err run_built(const struct run_opts *o, const struct scenario *sc,
@@ -345,7 +370,9 @@ static enum dmlsim_err run_built(const struct run_opts *o, const struct scenario
     } else {
         scenario_build_model(sc, &m);
     }
+    double t0 = wall_clock();
     rc = run_training(o, &j, status, err);
+    if (o->timing) print_timing(wall_clock() - t0, j.nm);
     if (j.nm) numerics_close(&nm);
     model_release(&m);
     return rc;
@@ -421,8 +448,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
                            : strcmp(a, "--calib") == 0   ? &o->calib
                            : strcmp(a, "--trace") == 0   ? &o->trace
                                                          : NULL;
-        if (strcmp(a, "--fault-plan") == 0) {
-            o->fault_plan = true;
+        if (strcmp(a, "--fault-plan") == 0 || strcmp(a, "--timing") == 0) {
+            *(a[2] == 'f' ? &o->fault_plan : &o->timing) = true;
             continue;
         }
         if (i + 1 >= argc) return usage_error("run: option needs a value");

@@ -217,7 +217,7 @@ static const struct metric metrics[] = {
         {"job_failed", "1", "1 if the simulated job could not finish its steps", METRIC_ALL, "job",
          NULL, 1, "FAILED (see stderr)", "completed", "failed", 11, 7, 0, get_job_failed, NULL},
         {"final_accuracy", "1", "numerics: test accuracy at the last evaluation", METRIC_ALL,
-         "accuracy", "%.4f at the end", 1, NULL, NULL, NULL, 0, 0, 0, get_final_accuracy,
+         "accuracy", "%.4f at the end", 1, NULL, NULL, "accuracy", 12, 9, 4, get_final_accuracy,
          has_numerics},
         {"final_loss", "1", "numerics: test loss (mean cross-entropy) at the last evaluation",
          METRIC_ALL, "accuracy", ", test loss %.4f", 1, NULL, NULL, NULL, 0, 0, 0, get_final_loss,
@@ -225,7 +225,7 @@ static const struct metric metrics[] = {
         {"time_to_accuracy_s", "s",
          "numerics: simulated time of the first evaluation at or above the target (inf: not "
          "reached)",
-         METRIC_ALL, "time to target", "%.6f s", 1, NULL, NULL, NULL, 0, 0, 0,
+         METRIC_ALL, "time to target", "%.6f s", 1, NULL, NULL, "tta_ms", 13, 10, 3,
          get_time_to_accuracy_s, has_numerics},
         {"steps_to_accuracy", "1", "numerics: steps committed at that evaluation (-1: not reached)",
          METRIC_ALL, "time to target", ", step %.0f", 1, NULL, NULL, NULL, 0, 0, 0,

@@ -6,7 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* DIR/NAME.gz if it exists, else DIR/NAME (a new string). */
 static char *data_file(const char *dir, const char *name)
@@ -126,7 +134,10 @@ double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long 
         memcpy(nm->x + (size_t)i * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
         nm->y[i] = nm->train.y[e];
     }
-    return nn_loss_grad(&nm->net, rp->params, nm->x, nm->y, b, rp->grad, &nm->work);
+    double t0 = wall_now(),
+           loss = nn_loss_grad(&nm->net, rp->params, nm->x, nm->y, b, rp->grad, &nm->work);
+    nm->grad_wall_s += wall_now() - t0;
+    return loss;
 }
 
 void replica_apply(const struct numerics *nm, struct replica *rp, float scale)
@@ -139,8 +150,10 @@ void replica_apply(const struct numerics *nm, struct replica *rp, float scale)
 
 double numerics_evaluate(struct numerics *nm, const float *params, double *loss)
 {
-    return nn_accuracy(&nm->net, params, nm->test.x, nm->test.y, nm->test.n, &nm->eval_work,
-                       loss);
+    double t0 = wall_now(), acc = nn_accuracy(&nm->net, params, nm->test.x, nm->test.y,
+                                              nm->test.n, &nm->eval_work, loss);
+    nm->eval_wall_s += wall_now() - t0;
+    return acc;
 }
 
 void nn_states_put(struct nn_states *ss, struct nn_state *s)

@@ -29,6 +29,7 @@ struct numerics {
     float *x;              /* a batch's examples, gathered */
     unsigned char *y;
     struct nn_work work, eval_work;
+    double grad_wall_s, eval_wall_s; /* wall-clock time in gradients and evaluations (--timing) */
 };
 
 struct replica {

@@ -182,6 +182,7 @@ void report_summary(const struct run_record *rec, FILE *out)
             for (size_t i = 0; i < metric_count() && mt == NULL; i++)
                 if (metric_at(i)->col == col) mt = metric_at(i);
             if (mt == NULL) break;
+            if (mt->shown && !mt->shown(rec)) continue; /* numerics' columns: with numerics */
             if (pass == 0)
                 fprintf(out, "%s%*s", col > 1 ? " " : "", mt->width, mt->column);
             else /* a column named *_ms shows seconds as milliseconds */

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tta.sh - time to accuracy: real SGD on Fashion-MNIST through the simulated protocols. Runs
+#   scenarios/tta.xml             ring all-reduce, sync PS, async PS at tau = 0, 2, 8, 32, with one
+#                                 4x straggler: test accuracy against simulated time
+#   scenarios/numerics-faults.xml accuracy over time through a crash and a partition (rollbacks
+#                                 to the real checkpointed state)
+#   scenarios/numerics-lr.xml     sweep of 1..16 workers, lr-scaling none vs linear
+# and draws out/tta.png, out/accuracy-faults.png and out/lr-scaling.png; prints a table of each
+# run's time to target. Every figure is a row of a run's CSV or a sweep's table. Build first
+# (tools/main.sh calls it).
+#   tools/tta.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p out
+dm=build/dmlsim
+# evals of a run's CSV (kind eval: t_s, step, ..., what "accuracy=A;loss=L") as "t_s step A L"
+evals() { awk -F, '$1 == "eval" { split($9, a, /[=;]/); print $2, $3, a[2], a[4] }' "$1"; }
+runs=("ring|--set training.strategy=allreduce"
+      "sync-ps|--set training.strategy=ps"
+      "async-0|--set training.strategy=ps --set ps.mode=async --set ps.staleness=0"
+      "async-2|--set training.strategy=ps --set ps.mode=async --set ps.staleness=2"
+      "async-8|--set training.strategy=ps --set ps.mode=async --set ps.staleness=8"
+      "async-32|--set training.strategy=ps --set ps.mode=async --set ps.staleness=32")
+one() { # NAME ARGS...: runs scenarios/tta.xml, keeps its CSV, JSON and text
+    local name=$1
+    shift
+    $dm run scenarios/tta.xml "$@" --csv "out/tta-$name.csv" --json "out/tta-$name.json" \
+        >"out/tta-$name.txt"
+    evals "out/tta-$name.csv" >"out/tta-$name.dat"
+}
+j=$(nproc)
+n=0
+for r in "${runs[@]}"; do
+    # shellcheck disable=SC2086
+    one "${r%%|*}" ${r#*|} &
+    n=$((n + 1))
+    if [ $((n % j)) -eq 0 ]; then wait; fi
+done
+$dm run scenarios/numerics-faults.xml --csv out/accuracy-faults.csv >out/accuracy-faults.txt &
+wait
+evals out/accuracy-faults.csv >out/accuracy-faults.dat
+# its faults, new memberships and counted checkpoints as "t_s kind"
+awk -F, '$1 == "fault" || $1 == "checkpoint" || ($1 == "recovery" && $9 ~ /membership/) {
+    print $2, $1 }' out/accuracy-faults.csv >out/accuracy-faults-events.dat
+
+field() { sed -n "s/^#   $2 *//p" "$1" | head -1; }
+printf "# %-9s %-34s %-12s %s\n" run "time to 82% (simulated)" "final acc." "gradients"
+for r in "${runs[@]}"; do
+    f="out/tta-${r%%|*}.txt"
+    printf "  %-9s %-34s %-12s %s\n" "${r%%|*}" "$(field "$f" 'time to target')" \
+        "$(field "$f" accuracy | cut -d' ' -f1)" "$(field "$f" gradients)"
+done
+echo
+$dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 --set numerics.lr-scaling=none \
+    -j "$j" -o out/lr-none.txt
+$dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 \
+    --set numerics.lr-scaling=linear -j "$j" -o out/lr-linear.txt
+
+gnuplot -e "dir='out'; out='out/tta.png'" plots/tta.gp
+gnuplot -e "ev='out/accuracy-faults-events.dat'; dat='out/accuracy-faults.dat'; out='out/accuracy-faults.png'" \
+    plots/accuracy-faults.gp
+gnuplot -e "none='out/lr-none.txt'; linear='out/lr-linear.txt'; out='out/lr-scaling.png'" \
+    plots/lr-scaling.gp
+echo "plots: out/tta.png out/accuracy-faults.png out/lr-scaling.png (data: out/)"
