@@ -102,4 +102,25 @@ sed -n '/"summary": {/,/^  }/p' $tmp/f.json | sed -n 's/^    "\([a-z_0-9]*\)": \
 [ -s $tmp/expect.names ] && diff $tmp/expect.names $tmp/json.names >/dev/null && ok ||
     ko "JSON summary keys and <expect> metrics differ: $(diff $tmp/expect.names $tmp/json.names | tr '\n' ' ')"
 
+# 5. Numerics (with Debian's Fashion-MNIST): the CSV's eval rows, the JSON's evals and the trace's
+#    test-accuracy counter are the same evaluations; --timing adds one stderr line and changes no
+#    output.
+s=scenarios/ci/numerics-ring-survivor.xml
+if [ -d /usr/share/datasets/fashion-mnist ]; then
+    "$dmlsim" run $s --csv $tmp/n.csv --json $tmp/n.json --trace $tmp/n.trace >$tmp/n.out 2>$tmp/n.err
+    "$dmlsim" run $s --csv $tmp/n2.csv --timing >$tmp/n2.out 2>$tmp/n2.err
+    awk -F, '$1 == "eval" { split($9, a, /[=;]/); printf "%.6f %.4f\n", $2, a[2] }' $tmp/n.csv >$tmp/n.csv.ev
+    sed -n 's/^ *{"step": [0-9]*, "t_s": \([-0-9.e+]*\), "accuracy": \([-0-9.e+]*\),.*/\1 \2/p' $tmp/n.json |
+        awk '{ printf "%.6f %.4f\n", $1, $2 }' >$tmp/n.json.ev
+    sed -n 's/^{"ph": "C", "pid": 0, "name": "test accuracy", "ts": \([0-9.]*\), "args": {"value": \([0-9.e+-]*\)}},\{0,1\}$/\1 \2/p' $tmp/n.trace |
+        awk '{ printf "%.6f %.4f\n", $1 / 1e6, $2 }' >$tmp/n.trace.ev
+    [ "$(wc -l <$tmp/n.csv.ev)" -eq 6 ] && cmp -s $tmp/n.csv.ev $tmp/n.json.ev && cmp -s $tmp/n.csv.ev $tmp/n.trace.ev &&
+        ok || ko "numerics: CSV, JSON and trace evaluations differ (or not 6: steps 50, 100, ..., 300)"
+    cmp -s $tmp/n.out $tmp/n2.out && cmp -s $tmp/n.csv $tmp/n2.csv && [ ! -s $tmp/n.err ] &&
+        [ "$(wc -l <$tmp/n2.err)" -eq 1 ] && grep -q '^timing: .* s wall = numerics .* s (gradients' $tmp/n2.err &&
+        ok || ko "numerics: --timing must add one stderr line and change nothing else: $(cat $tmp/n2.err)"
+else
+    echo "outputs: numerics checks skipped: /usr/share/datasets/fashion-mnist is absent"
+fi
+
 finish outputs

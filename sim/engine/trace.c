@@ -18,7 +18,14 @@ struct instant {
     double t_s;
 };
 
+struct counter {
+    const char *name;
+    double value, t_s;
+};
+
 struct trace {
+    struct counter *counters;
+    size_t ncounters, ccap;
     struct slice *slices;
     size_t nslices, cap;
     struct instant *instants;
@@ -36,6 +43,7 @@ void trace_free(struct trace *tr)
 {
     if (tr == NULL) return;
     free(tr->slices);
+    free(tr->counters);
     free(tr->instants);
     free(tr->tracks);
     free(tr);
@@ -74,6 +82,16 @@ void trace_instant(struct trace *tr, const char *category, const char *text, dou
     snprintf(in->category, sizeof in->category, "%s", category);
     snprintf(in->text, sizeof in->text, "%s", text);
     in->t_s = t_s;
+}
+
+void trace_counter(struct trace *tr, const char *name, double value, double t_s)
+{
+    if (tr == NULL) return;
+    if (tr->ncounters == tr->ccap) {
+        tr->ccap = tr->ccap ? 2 * tr->ccap : 64;
+        tr->counters = xbt_realloc(tr->counters, tr->ccap * sizeof *tr->counters);
+    }
+    tr->counters[tr->ncounters++] = (struct counter){name, value, t_s};
 }
 
 void trace_json_string(FILE *out, const char *s)
@@ -121,6 +139,12 @@ void trace_write(const struct trace *tr, const char *title, FILE *out)
         fprintf(out, ", \"name\": ");
         trace_json_string(out, in->text);
         fprintf(out, ", \"ts\": %.3f}", in->t_s * 1e6);
+    }
+    for (size_t i = 0; i < tr->ncounters; i++) { /* Chrome's counter events: ph "C" */
+        const struct counter *c = &tr->counters[i];
+        fprintf(out, ",\n{\"ph\": \"C\", \"pid\": 0, \"name\": ");
+        trace_json_string(out, c->name);
+        fprintf(out, ", \"ts\": %.3f, \"args\": {\"value\": %.9g}}", c->t_s * 1e6, c->value);
     }
     fprintf(out, "\n]}\n");
 }

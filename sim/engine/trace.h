@@ -1,6 +1,7 @@
 /* trace.h - a Perfetto / Chrome trace of a run: one track per GPU (its compute) and one per GPU's
  * communication, with slices for forward, backward, update, collectives, pulls and pushes, and
- * instant events for faults, recoveries and checkpoints. Written as Chrome JSON trace format
+ * instant events for faults, recoveries and checkpoints, and counter tracks (test accuracy and
+ * loss over time with numerics). Written as Chrome JSON trace format
  * ("traceEvents", times in microseconds), which ui.perfetto.dev and chrome://tracing open.
  * Recording only happens when a trace was asked for (a NULL trace records nothing). */
 #ifndef DMLSIM_TRACE_H
@@ -22,6 +23,9 @@ void trace_slice(struct trace *tr, int track, const char *name, double t0_s, dou
 
 /* An instant event across the whole run (copied). */
 void trace_instant(struct trace *tr, const char *category, const char *text, double t_s);
+
+/* A counter track's value from time t on (`name`: a string literal or outliving the trace). */
+void trace_counter(struct trace *tr, const char *name, double value, double t_s);
 
 /* Writes the trace as Chrome JSON. */
 void trace_write(const struct trace *tr, const char *title, FILE *out);

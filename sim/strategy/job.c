@@ -142,4 +142,8 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
         if (rec->ev[i].kind != RUN_STEP)
             trace_instant(rec->trace, run_event_kind_name(rec->ev[i].kind), rec->ev[i].what,
                           rec->ev[i].t_s);
+    for (size_t i = 0; rec->trace && i < rec->nevals; i++) { /* numerics: counter tracks */
+        trace_counter(rec->trace, "test accuracy", rec->evals[i].accuracy, rec->evals[i].t_s);
+        trace_counter(rec->trace, "test loss", rec->evals[i].loss, rec->evals[i].t_s);
+    }
 }
