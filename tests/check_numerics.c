@@ -170,12 +170,13 @@ START_TEST(test_ring_is_large_batch_sgd)
 END_TEST
 
 /* One worker and a PS of 2 shards (split by bytes: each holds a run of the vector), sync or
- * async: each version applies the one gradient the worker computed from the parameters it
+ * async, or async split by layer with coordinator="enforce": each version applies the one gradient the worker computed from the parameters it
  * pulled, which are the current ones: sequential SGD, bit for bit. */
 START_TEST(test_ps_one_worker_is_sequential_sgd)
 {
     enum ps_mode mode = _i ? PS_ASYNC : PS_SYNC;
-    struct scenario sc = ps_scenario(1, 2, mode, true, 8, 12, temp_dir());
+    struct scenario sc = ps_scenario(1, 2, mode, _i < 2, 8, 12, temp_dir());
+    sc.train.ps.coordinator = sc.train.ps.enforce = _i == 2; /* the global version on the pull */
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
@@ -331,7 +332,7 @@ static Suite *numerics_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("ps");
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_ps_one_worker_is_sequential_sgd, 0, 2);
+    tcase_add_loop_test(tc, test_ps_one_worker_is_sequential_sgd, 0, 3);
     tcase_add_test(tc, test_sync_ps_is_large_batch_sgd);
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");

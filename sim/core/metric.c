@@ -33,6 +33,7 @@ GET(failed_collectives, r->failures)
 GET(version_spread, r->spread_max)
 GET(disagree_fraction, r->spread_frac)
 GET(coordinator_messages, r->coordinator_msgs)
+GET(mixed_pulls, r->mixed_pulls)
 GET(coordinator_version, r->coordinator_global)
 GET(coordinator_spread, r->coordinator_spread)
 GET(shard_imbalance, r->imbalance)
@@ -140,6 +141,10 @@ static const struct metric metrics[] = {
         {"disagree_fraction", "1", "fraction of the run during which shards disagreed", METRIC_PS,
          "shard versions", ", shards disagreed %.1f%% of the time", 100, NULL, NULL, NULL, 0, 0, 0,
          get_disagree_fraction, NULL},
+        {"mixed_pulls", "1",
+         "pulls whose shards answered with different versions (a mixed, split-brain model)",
+         METRIC_PS, "shard versions", ", %.0f pull(s) of mixed versions", 1, NULL, NULL, NULL, 0,
+         0, 0, get_mixed_pulls, NULL},
         {"coordinator_messages", "1", "advances the version coordinator received", METRIC_PS,
          "coordinator", "%.0f advances received", 1, NULL, NULL, NULL, 0, 0, 0,
          get_coordinator_messages, has_coordinator},

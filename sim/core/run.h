@@ -108,6 +108,7 @@ struct run_record {
     double coordinator_msgs;     /* messages the coordinator received */
     double coordinator_global;   /* the global version (minimum over shards) it last saw */
     double coordinator_spread;   /* the largest version disagreement it saw */
+    double mixed_pulls;          /* pulls whose shards answered with different versions */
     double lost_updates;         /* shard versions lost to a shard crash */
     double *first_push_s;        /* per worker: duration of its first push (all shards) */
     /* accounting (gradients: all-reduce replicas, or PS slices) */

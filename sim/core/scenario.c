@@ -700,7 +700,8 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     ps->mode = a && strcmp(a, "async") == 0 ? PS_ASYNC : PS_SYNC;
     free(a);
     a = attr_dup(n, "coordinator");
-    ps->coordinator = a && strcmp(a, "yes") == 0;
+    ps->coordinator = a && (strcmp(a, "yes") == 0 || strcmp(a, "enforce") == 0);
+    ps->enforce = a && strcmp(a, "enforce") == 0;
     free(a);
     if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"staleness")) {
         rc = fail_at(r, n, "<ps staleness>: only meaningful with mode=\"async\"");

@@ -106,6 +106,8 @@ struct ps_spec {
                           Li et al. OSDI'14), else drop-and-refetch */
     int backup;        /* sync: backup workers b (quorum P - b) */
     bool coordinator;  /* a global version coordinator actor */
+    bool enforce;      /* coordinator="enforce": every pull takes the one global version it
+                          names (else a worker accepts each shard's latest, mixed, as staleness) */
     const struct transport *transport; /* the software path of its messages (catalog.h) */
     bool push_during;  /* a shard's slice is pushed as soon as the backward has produced it */
     bool per_tensor_rpc; /* one message per tensor of a slice (else one per shard) */

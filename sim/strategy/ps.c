@@ -30,7 +30,7 @@
 #define CATALOG_CPU_MEM_BW 204.8e9 /* AMD EPYC 7742: 8 channels of DDR4-3200 x 25.6 GB/s */
 #define CPU_MEM_EFF        0.92    /* memory-bound kernels, as the GPU default (calib.c) */
 
-enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE, MSG_GRAD };
+enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE, MSG_GRAD, MSG_GLOBAL };
 
 struct push_rec {
     int worker;       /* who pushed */
@@ -49,7 +49,9 @@ struct ps_msg {
     int it;         /* PUSH: the worker's iteration; PARAMS to a follower: the leader's */
     double samples; /* PUSH: samples the slice covers; GRAD: samples of a follower's gradient */
     int accepted;   /* VERDICT */
-    int shard;    /* ADVANCE: who advanced */
+    int shard;    /* ADVANCE: who advanced; GLOBAL: the asking worker's rank */
+    int exact;      /* PULL: answer with the parameters of exactly `version` (coordinator) */
+    int buf;        /* GLOBAL: which of the worker's actors asks (its shard_bufs) */
     size_t n;       /* numerics: floats in data */
     float data[];   /* numerics: PARAMS, the shard's parameters; PUSH, its slice of a gradient */
 };
@@ -92,6 +94,8 @@ struct shard {
     int rpcs;                     /* messages one slice takes: 1, or one per tensor it holds */
     struct psnum num;             /* numerics: its parameters, optimizer and accepted gradients */
     struct nn_states snaps;       /* numerics: the states of its checkpoints, by version */
+    struct nn_states hist;        /* numerics, coordinator="enforce": its parameters of the
+                                     versions a pull may still be told to take */
 };
 
 struct ps_worker {
@@ -134,6 +138,13 @@ struct ps_worker {
     sg_comm_t *fcomms;           /* a leader's: one per follower */
     struct ps_msg **fmsgs;       /* ... */
     struct replica rep;          /* numerics: the parameters it computes with, its gradient */
+    int asks;                    /* enforce: questions to the coordinator so far */
+};
+
+/* A worker's question to the coordinator: the global version, once it is at least `need`. */
+struct global_req {
+    int rank, buf, need, seq;
+    struct global_req *next;
 };
 
 struct port {
@@ -168,6 +179,9 @@ struct ps_ctx {
     struct owned msgs;    /* messages not yet freed: what killed actors left is freed at the end */
     int *coord_ver;       /* the coordinator's view of each shard's version */
     float *eval_params;   /* numerics: the shards' parameters gathered for an evaluation */
+    int *pinned;          /* enforce: per worker actor (2 P), the global version its pull takes,
+                             or -1 (the shards keep those versions' parameters) */
+    struct global_req *reqs; /* enforce: requests the coordinator has not answered yet */
     int evaluated;        /* numerics: the version last evaluated */
 };
 
@@ -296,6 +310,45 @@ static void on_worker_exit(int failed, void *data)
     if (failed) account_unfinished(w);
 }
 
+static sg_mailbox_t coord_reply_box(int rank, int buf)
+{
+    return mbox("w%d<coord%d", rank, buf);
+}
+
+/* coordinator="enforce": asks the coordinator for the global version (once it is at least
+ * `need`); -1 when no answer came within the deadline (the pull then takes each shard's latest). */
+static int ask_global(struct ps_worker *w, const struct shard_bufs *b, int need)
+{
+    struct ps_ctx *c = w->c;
+    int buf = (int)(b - w->bufs), seq = ++w->asks;
+    struct ps_msg *q = msg_new(c, MSG_GLOBAL, need);
+    q->shard = w->rank;
+    q->buf = buf;
+    q->it = seq;
+    transport_cost(c, REQUEST_B, false, 1);
+    if (send_msg(c, c->pf->gpus[w->rank], c->coord_host, sg_mailbox_by_name("coordinator"), q,
+                 REQUEST_B) != NET_OK)
+        return -1;
+    double end = simgrid_get_clock() + c->sc->train.timeout_s;
+    for (;;) {
+        struct ps_msg *a;
+        if (net_recv(coord_reply_box(w->rank, buf), (void **)&a, end - simgrid_get_clock()) !=
+            NET_OK)
+            return -1;
+        int g = a->it == seq ? a->version : -1; /* an older question's late answer: dropped */
+        msg_free(c, a);
+        if (g >= 0) return g;
+    }
+}
+
+/* Did the shards answer a pull with different versions (a mixed model)? */
+static bool mixed(const struct ps_ctx *c, const int *version)
+{
+    for (int k = 1; k < c->K; k++)
+        if (version[k] != version[0]) return true;
+    return false;
+}
+
 /* Pulls every shard's parameters; a shard that does not answer is asked again, backing off,
  * until it does (its keys are blocked) or the replacement timeout passes (w->gave_up). Fills
  * version[]; false if some shard never answered, or answered only after a retry (a failure
@@ -311,10 +364,13 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
     memset(got, 0, (size_t)c->K * sizeof *got);
     double give_up = simgrid_get_clock() + c->sc->rec.replacement_s, backoff = RETRY_S;
     bool retried = false;
+    int need = ts->ps.mode == PS_SYNC ? it : 0,
+        g = ts->ps.enforce ? ask_global(w, b, need) : -1; /* the one version every shard gives */
     for (int left = c->K; left > 0;) {
         for (int k = 0; k < c->K; k++) {
             if (got[k]) continue;
-            req[k] = msg_new(c, MSG_PULL, ts->ps.mode == PS_SYNC ? it : 0);
+            req[k] = msg_new(c, MSG_PULL, g >= 0 ? g : need);
+            req[k]->exact = g >= 0;
             transport_cost(c, REQUEST_B, false, 1);
             traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
             comms[k] = net_isend(to_port(k, w->rank), req[k], REQUEST_B);
@@ -346,6 +402,8 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
     for (int k = 0; k < c->K; k++)
         all &= got[k];
     w->gave_up |= !all;
+    if (c->pinned) c->pinned[2 * w->rank + (int)(b - w->bufs)] = -1;
+    if (all && mixed(c, version)) c->res->mixed_pulls += 1;
     return all && !retried;
 }
 
@@ -809,12 +867,18 @@ static void port_actor(int argc, char **argv)
                 s->waiting[p->worker] = false;
             }
             int v = s->version;
+            const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
+            if (m->exact && m->version < v) { /* the global version, older than its own */
+                const struct nn_state *h = nn_states_find(&s->hist, m->version);
+                if (h || !c->j->nm) v = m->version;
+                if (h) src = h->params;
+            }
             msg_free(c, m);
             transport_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
             s->rep->bytes_out += s->bytes;
-            size_t n = c->j->nm ? s->num.sl.n : 0; /* numerics: the values as they are now */
+            size_t n = c->j->nm ? s->num.sl.n : 0;
             struct ps_msg *pm = msg_new_data(c, MSG_PARAMS, v, n);
-            if (n) memcpy(pm->data, s->num.w, n * sizeof *pm->data);
+            if (n) memcpy(pm->data, src, n * sizeof *pm->data);
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), pm, s->bytes);
             continue;
         }
@@ -881,6 +945,20 @@ static void ps_evaluate(struct ps_ctx *c, bool last, double now)
     c->evaluated = lo;
 }
 
+/* Numerics, enforce: the shard keeps the parameters of the version it leaves while a pull may be
+ * told to take it (versions from the coordinator's global one, and those pinned by pulls under
+ * way, on). */
+static void keep_history(struct ps_ctx *c, struct shard *s)
+{
+    struct nn_state st;
+    nn_state_save(&st, s->num.w, &s->num.opt, s->version, 0);
+    nn_states_put(&s->hist, &st);
+    int floor = (int)c->res->coordinator_global;
+    for (int i = 0; i < 2 * c->P; i++)
+        if (c->pinned[i] >= 0 && c->pinned[i] < floor) floor = c->pinned[i];
+    nn_states_prune(&s->hist, floor);
+}
+
 /* The shard reaches its next version; `progress`: it applied something (an empty version after
  * a deadline is not training progressing). */
 static void advance(struct shard *s, bool progress)
@@ -890,6 +968,7 @@ static void advance(struct shard *s, bool progress)
     if (s->update_amt > 0) sg_actor_execute(s->update_amt);
     s->rep->update_s += simgrid_get_clock() - t0;
     trace_slice(c->res->trace, c->P + s->id, "update", t0, simgrid_get_clock());
+    if (c->j->nm && c->sc->train.ps.enforce) keep_history(c, s);
     if (c->j->nm) psnum_apply(&s->num); /* the mean of what it accepted, into the parameters */
     s->version++;
     if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
@@ -1034,6 +1113,7 @@ static void restore_numerics(struct ps_ctx *c, struct shard *s, int keep)
     else
         psnum_reset(&s->num, c->j->nm, c->K, c->sc->train.ps.split_bytes, s->id);
     s->num.nacc = 0;
+    nn_states_release(&s->hist); /* its versions from here on will be new ones */
 }
 
 /* A shard's host crashed: everything since its checkpoint is gone. */
@@ -1122,27 +1202,85 @@ static bool ps_relevant(void *ctx, sg_host_t h)
     return false;
 }
 
+/* The coordinator's answer, sent by an actor of its own so that a worker that is gone delays no
+ * one (the send's deadline ends it). */
+struct global_reply {
+    struct ps_ctx *c;
+    struct ps_msg *m; /* version: the global one; shard, buf: to whom; it: the question's number */
+};
+
+static void reply_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct global_reply *r = sg_actor_self_get_data();
+    struct ps_ctx *c = r->c;
+    struct ps_msg *m = r->m;
+    free(r);
+    transport_cost(c, REQUEST_B, false, 1);
+    send_msg(c, c->coord_host, c->pf->gpus[m->shard], coord_reply_box(m->shard, m->buf), m,
+             REQUEST_B);
+}
+
+/* Answers every question whose version the global one has reached (pinning it in the shards'
+ * histories until the pull is done). */
+static void answer_ready(struct ps_ctx *c, int global)
+{
+    for (struct global_req **p = &c->reqs; *p;) {
+        struct global_req *q = *p;
+        if (q->need > global) {
+            p = &q->next;
+            continue;
+        }
+        struct global_reply *r = xbt_new0(struct global_reply, 1);
+        r->c = c;
+        r->m = msg_new(c, MSG_GLOBAL, global);
+        r->m->shard = q->rank;
+        r->m->buf = q->buf;
+        r->m->it = q->seq;
+        c->pinned[2 * q->rank + q->buf] = global;
+        start("coord-reply-%d.%d", q->rank, q->seq, c->coord_host, reply_actor, r, false);
+        *p = q->next;
+        free(q);
+    }
+}
+
+/* The coordinator hears every shard's advances (the global version is their minimum); with
+ * enforce it also answers the workers' questions for it. */
 static void coordinator_actor(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     struct ps_ctx *c = sg_actor_self_get_data();
-    int *ver = c->coord_ver;
+    bool enforce = c->sc->train.ps.enforce;
+    int *ver = c->coord_ver, lo = 0;
     for (;;) { /* a daemon: ends with the simulation */
         struct ps_msg *m;
-        if (net_recv(sg_mailbox_by_name("coordinator"), (void **)&m, c->sc->train.timeout_s) !=
-            NET_OK)
+        if (net_recv(sg_mailbox_by_name("coordinator"), (void **)&m,
+                     enforce ? 1e9 : c->sc->train.timeout_s) != NET_OK) {
+            if (enforce) continue; /* it must be there for the next question */
             break;
+        }
+        if (m->type == MSG_GLOBAL) {
+            struct global_req *q = xbt_new0(struct global_req, 1);
+            *q = (struct global_req){m->shard, m->buf, m->version, m->it, c->reqs};
+            c->reqs = q;
+            msg_free(c, m);
+            answer_ready(c, lo);
+            continue;
+        }
         c->res->coordinator_msgs += 1;
         ver[m->shard] = m->version;
         msg_free(c, m);
-        int lo = ver[0], hi = ver[0];
+        int hi = ver[0];
+        lo = ver[0];
         for (int k = 1; k < c->K; k++) {
             lo = ver[k] < lo ? ver[k] : lo;
             hi = ver[k] > hi ? ver[k] : hi;
         }
         c->res->coordinator_global = lo; /* the version every shard has reached */
         if (hi - lo > c->res->coordinator_spread) c->res->coordinator_spread = hi - lo;
+        if (enforce) answer_ready(c, lo);
     }
 }
 
@@ -1569,6 +1707,7 @@ static void teardown(struct ps_ctx *c)
         ckpt_release(&s->ckpt);
         psnum_release(&s->num);
         nn_states_release(&s->snaps);
+        nn_states_release(&s->hist);
         free(s->version_s);
         free(s->applied_at);
         free(s->applied_smp);
@@ -1600,6 +1739,12 @@ static void teardown(struct ps_ctx *c)
     owned_release(&c->msgs);
     free(c->coord_ver);
     free(c->eval_params);
+    free(c->pinned);
+    while (c->reqs) {
+        struct global_req *q = c->reqs;
+        c->reqs = q->next;
+        free(q);
+    }
     inject_release(&c->inj);
     traffic_free(c->traffic);
     for (int r = 0; c->bd_wake && r < c->P; r++)
@@ -1665,6 +1810,11 @@ void ps_run(const struct job *j, struct run_record *res)
     if (ts->ps.coordinator) {
         c.coord_host = c.shards[0].host;
         c.coord_ver = xbt_new0(int, c.K);
+        if (ts->ps.enforce) {
+            c.pinned = xbt_new(int, 2 * (size_t)c.P);
+            for (int i = 0; i < 2 * c.P; i++)
+                c.pinned[i] = -1;
+        }
         sg_actor_t a = sg_actor_init("coordinator", c.coord_host);
         sg_actor_set_data(a, &c);
         sg_actor_daemonize(a); /* it serves as long as the shards run, then goes with them */
