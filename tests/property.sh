@@ -12,11 +12,17 @@
 # printed at the end.
 #   tests/property.sh PATH/TO/dmlsim [RUNS_PER_STRATEGY] [ALGO]
 # ALGO: the all-reduce; "mixed" (the default) draws ring, tree or hierarchical per plan, on nodes
-# of 1 or 2 GPUs (hierarchical: 2).
+# of 1 or 2 GPUs (hierarchical: 2). "numerics": the workers really train a small MLP on Debian's
+# Fashion-MNIST (<numerics>), ring or hierarchical, with checkpoints under both strategies and
+# the state policies drawn too (restore-from, lost-batches, the PS coordinator).
 set -u
 dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS] [ALGO]}
 runs=${2:-200}
 algo=${3:-mixed}
+numerics=0
+if [ "$algo" = numerics ]; then numerics=1; algo=mixed; fi
+# the real training: a small MLP on part of Fashion-MNIST, evaluated every 5 steps
+num='<numerics hidden="16" lr="0.05" eval-every="5" train-examples="2000" test-examples="200"/>'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT && echo "scenarios in $tmp"
@@ -58,15 +64,23 @@ scenario() { # strategy seed
         if (( RANDOM % 2 )); then extra+=" push=\"during-backward\""; split=layer; fi
         (( RANDOM % 2 )) && extra+=" transport=\"grpc-tcp\""
         if [ $mode = sync ] && (( RANDOM % 2 )); then extra+=" prefetch=\"yes\""; fi
-        if [ $mode = sync ] && [ $split = bytes ] && (( RANDOM % 2 )); then
+        if (( numerics )); then
+            local co=no
+            (( RANDOM % 2 )) && co=enforce
+            extra+=" coordinator=\"$co\""
+        fi
+        if [ $mode = sync ] && [ $split = bytes ] && (( RANDOM % 2 )) && (( ! numerics )); then
             extra+=" local-aggregation=\"yes\""; gpn=2 # a node's 2 GPUs reduce to its first
         fi
         train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"$place\" split=\"$split\" mode=\"$mode\"$extra/></training>"
         [ $place = dedicated ] && ps=" ps-nodes=\"2\""
+        (( numerics )) && train="${train%</training>}$num</training>
+  <checkpoint every=\"$(( RANDOM % 3 + 2 )) steps\" target=\"remote\"/>"
     else
         local a=$algo
         if [ "$a" = mixed ]; then
             case $(( RANDOM % 3 )) in 0) a=ring ;; 1) a=tree ;; 2) a=hierarchical ;; esac
+            (( numerics )) && [ $a = tree ] && a=ring # the tree carries no data
             (( RANDOM % 2 )) && gpn=2
             [ $a = hierarchical ] && gpn=2
         fi
@@ -74,16 +88,19 @@ scenario() { # strategy seed
         (( RANDOM % 2 )) && policy=wait
         local every=$(( RANDOM % 3 + 1 )) cmode=async
         (( RANDOM % 2 )) && cmode=sync
-        train="<training strategy=\"allreduce\" algo=\"$a\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"/>
+        local state=""
+        (( numerics && RANDOM % 2 )) && state+=" restore-from=\"survivor\""
+        (( numerics && RANDOM % 2 )) && state+=" lost-batches=\"skip\""
+        train="<training strategy=\"allreduce\" algo=\"$a\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\">$( (( numerics )) && echo "$num")</training>
   <checkpoint every=\"$every steps\" mode=\"$cmode\" target=\"remote\"/>
-  <recovery policy=\"$policy\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"/>"
+  <recovery policy=\"$policy\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"$state/>"
     fi
     faults "$n"
     cat <<XML
 <?xml version="1.0"?>
 <scenario name="property-$strategy-$seed" seed="$seed">
   <cluster nodes="$n" gpus-per-node="$gpn" gpu="h100" nic="ib-ndr"$ps/>
-  <model name="two-layer"><layer name="l0" params="5e5" flops="5e9"/><layer name="l1" params="5e5" flops="5e9"/></model>
+  $( (( numerics )) || echo '<model name="two-layer"><layer name="l0" params="5e5" flops="5e9"/><layer name="l1" params="5e5" flops="5e9"/></model>')
   $train
   <faults>
 $plan

@@ -1174,7 +1174,11 @@ static void ps_crashed(void *ctx, sg_host_t h)
 static void ps_restarted(void *ctx, sg_host_t h)
 {
     struct ps_ctx *c = ctx;
-    for (int k = 0; k < c->K; k++)
+    /* after every worker is through, nothing needs the shard (and SimGrid would kill an actor
+     * started at the simulation's last instant before it ever ran) */
+    bool async_spent = c->sc->train.ps.mode == PS_ASYNC && c->budget <= 0 && c->running == 0;
+    bool over = c->workers_done + c->gave_up == c->P || async_spent;
+    for (int k = 0; k < c->K && !over; k++)
         if (c->shards[k].host == h) {
             c->shards[k].incarnation++;
             start_shard(c, &c->shards[k]);
