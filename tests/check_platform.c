@@ -303,6 +303,53 @@ START_TEST(test_nvswitch_hosts)
 }
 END_TEST
 
+/* The partition links of the route src -> dst, by name (comma-joined into buf). */
+static const char *partition_links(const char *src, const char *dst, char *buf, size_t len)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(sg_host_by_name(src), sg_host_by_name(dst), links);
+    buf[0] = '\0';
+    unsigned i;
+    sg_link_t l;
+    xbt_dynar_foreach (links, i, l)
+        if (strncmp(sg_link_get_name(l), "partition.", 10) == 0)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "",
+                     sg_link_get_name(l));
+    xbt_dynar_free(&links);
+    return buf;
+}
+
+/* groups="node0,node1|node2,node3": the routes between the groups, and only those, cross both
+ * groups' partition links (the plan takes both down for the window), so node2 and node3 still
+ * reach each other; the store (in no group: the first) is on node0's side. */
+START_TEST(test_partition_cuts_between_groups)
+{
+    struct scenario sc = test_cluster(4, 1, "h100", "pcie-gen5", "ib-ndr", 1);
+    sc.faults = calloc(1, sizeof *sc.faults);
+    sc.nfaults = 1;
+    sc.faults[0] = (struct fault_spec){.kind = FS_PARTITION, .groups = strdup("node0,node1|node2,node3"),
+                                       .at_s = 0.5, .step = -1, .for_s = 1, .restart_s = -1,
+                                       .line = 7};
+    struct platform *pf = test_load(&sc);
+    char buf[256];
+    ck_assert_str_eq(partition_links("node2.gpu0", "node3.gpu0", buf, sizeof buf), "");
+    ck_assert_str_eq(partition_links("node0.gpu0", "node1.gpu0", buf, sizeof buf), "");
+    ck_assert_str_eq(partition_links("node0.gpu0", "storage.cpu", buf, sizeof buf), "");
+    ck_assert_str_eq(partition_links("node1.gpu0", "node2.gpu0", buf, sizeof buf),
+                     "partition.line7.g0.ib-ndr,partition.line7.g1.ib-ndr");
+    ck_assert_str_eq(partition_links("node3.gpu0", "storage.cpu", buf, sizeof buf),
+                     "partition.line7.g1.ib-ndr,partition.line7.g0.ib-ndr");
+    ck_assert_uint_eq(test_plan.n, 4); /* both links down at 0.5 s, up at 1.5 s */
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_int_eq(test_plan.ev[i].kind, i < 2 ? FAULT_LINK_DOWN : FAULT_LINK_UP);
+        ck_assert_double_eq(test_plan.ev[i].t_s, i < 2 ? 0.5 : 1.5);
+        ck_assert(strncmp(test_plan.ev[i].target, "partition.line7.g", 17) == 0);
+    }
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_no_nvswitch_host_without_sharp)
 {
     /* NVLink3 switches do not reduce (no NVLS on A100), and PCIe servers have no NVSwitch. */
@@ -444,6 +491,7 @@ static Suite *platform_suite(void)
     tcase_add_test(tc, test_lv08_tcp_links_only);
     tcase_add_test(tc, test_lv08_leaves_rdma_exact);
     tcase_add_test(tc, test_gpu_match);
+    tcase_add_test(tc, test_partition_cuts_between_groups);
     suite_add_tcase(s, tc);
     return s;
 }

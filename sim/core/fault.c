@@ -139,13 +139,37 @@ static int add_stragglers(struct builder *b, const struct fault_spec *f,
     return hits;
 }
 
-/* Every node outside the first group loses its NIC links for the window; the node that has none
- * is returned in *bad (NULL if all had some). */
+/* A generated platform's partition links (scenario_partition_link): every group's goes down
+ * for the window, which cuts the routes between groups and no other; true if the platform has
+ * them. */
+static bool cut_between_groups(struct builder *b, const struct fault_spec *f,
+                               const struct fault_names *nm)
+{
+    int hits = 0;
+    for (int g = 0; g < scenario_partition_groups(f); g++) {
+        char id[96];
+        scenario_partition_link(f, g, id, sizeof id);
+        size_t n = strlen(id);
+        for (size_t i = 0; i < nm->nlinks; i++)
+            if (strncmp(nm->links[i], id, n) == 0 && nm->links[i][n] == '.') {
+                hits++;
+                add(b, FAULT_LINK_DOWN, f->at_s, -1, nm->links[i], f, "partition");
+                if (f->for_s > 0)
+                    add(b, FAULT_LINK_UP, f->at_s + f->for_s, -1, nm->links[i], f, "partition");
+            }
+    }
+    return hits > 0;
+}
+
+/* A generated platform: the routes between groups are cut. A user's platform (no partition
+ * links): every node outside the first group loses its NIC links for the window; the node that
+ * has none is returned in *bad (NULL if all had some). */
 static void add_partition(struct builder *b, const struct fault_spec *f,
                           const struct fault_names *nm, char *bad, size_t len)
 {
-    char *copy = mem_strdup(f->groups), *save = NULL;
     bad[0] = '\0';
+    if (cut_between_groups(b, f, nm)) return;
+    char *copy = mem_strdup(f->groups), *save = NULL;
     strtok_r(copy, "|", &save); /* the first group keeps the store */
     for (char *grp = strtok_r(NULL, "|", &save); grp && !bad[0]; grp = strtok_r(NULL, "|", &save)) {
         char *s2 = NULL;

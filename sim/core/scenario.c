@@ -1118,6 +1118,33 @@ const char *scenario_fault_element(enum fault_spec_kind k)
     return (size_t)k < sizeof fault_elements / sizeof fault_elements[0] ? fault_elements[k] : "?";
 }
 
+int scenario_partition_groups(const struct fault_spec *f)
+{
+    int n = 1;
+    for (const char *p = f->groups; p && *p; p++)
+        n += *p == '|';
+    return n;
+}
+
+int scenario_partition_group(const struct fault_spec *f, const char *name)
+{
+    size_t len = strlen(name);
+    int g = 0;
+    for (const char *p = f->groups; p && *p;) {
+        size_t n = strcspn(p, ",|");
+        if (n == len && strncmp(p, name, len) == 0) return g;
+        p += n;
+        if (*p == '|') g++;
+        if (*p) p++;
+    }
+    return 0;
+}
+
+void scenario_partition_link(const struct fault_spec *f, int g, char *buf, size_t len)
+{
+    snprintf(buf, len, "partition.line%d.g%d", f->line, g);
+}
+
 static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     enum dmlsim_err rc = DMLSIM_OK;

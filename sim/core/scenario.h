@@ -273,6 +273,17 @@ void scenario_build_model(const struct scenario *sc, struct model *m);
 /* The element name of a fault kind ("crash", "mtbf", ...). */
 const char *scenario_fault_element(enum fault_spec_kind k);
 
+/* A <partition>'s groups: how many, and which one `name` (a node, or a zone such as ps0) is in;
+ * a name in no group is in the first (the one that keeps the store). */
+int scenario_partition_groups(const struct fault_spec *f);
+int scenario_partition_group(const struct fault_spec *f, const char *name);
+
+/* The name of the link a generated platform puts into every route that leaves group g of the
+ * partition element f, up to its class: "partition.line12.g1" (by the element's line), and the
+ * platform adds ".CLASS" (the NIC's: its bytes are that class's); taking it down cuts exactly the
+ * routes between groups. */
+void scenario_partition_link(const struct fault_spec *f, int g, char *buf, size_t len);
+
 void scenario_release(struct scenario *sc);
 
 /* Invariants of a loaded scenario, for asserts. */

@@ -426,6 +426,50 @@ static void write_header(const struct scenario *sc, FILE *out)
     fprintf(out, " -->\n");
 }
 
+/* The scenario's <partition> elements (into parts, at most sc->nfaults); returns how many. */
+static int partitions(const struct scenario *sc, const struct fault_spec **parts)
+{
+    int n = 0;
+    for (size_t i = 0; i < sc->nfaults; i++)
+        if (sc->faults[i].kind == FS_PARTITION) parts[n++] = &sc->faults[i];
+    return n;
+}
+
+/* Each partition's group links: a FATPIPE at the switch's line rate with no latency, so that a
+ * route through it is as fast as without it; down, it cuts the routes between its group and the
+ * others, and only those. */
+static void write_partition_links(FILE *out, const struct scenario *sc,
+                                  const struct fault_spec *const *parts, int np)
+{
+    const struct link_class *nic = sc->cluster.nic;
+    for (int p = 0; p < np; p++)
+        for (int g = 0; g < scenario_partition_groups(parts[p]); g++) {
+            char id[80];
+            scenario_partition_link(parts[p], g, id, sizeof id);
+            fprintf(out,
+                    "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"0s\" "
+                    "sharing_policy=\"FATPIPE\"/>\n",
+                    id, nic->name, wire_bw(sc, nic, nic->line_bw_Bps));
+        }
+}
+
+/* The partition links of the route from zone a to zone b: for each partition that puts them
+ * in different groups, a's group link and b's. */
+static int partition_hops(const struct fault_spec *const *parts, int np, const char *nic,
+                          const char *za, const char *zb, struct hop *hops)
+{
+    int h = 0;
+    for (int p = 0; p < np; p++) {
+        int ga = scenario_partition_group(parts[p], za), gb = scenario_partition_group(parts[p], zb);
+        for (int i = 0; i < 2 && ga != gb; i++) {
+            char id[80];
+            scenario_partition_link(parts[p], i ? gb : ga, id, sizeof id);
+            set_hop(&hops[h++], "NONE", "%s.%s", id, nic);
+        }
+    }
+    return h;
+}
+
 void platform_write(const struct scenario *sc, FILE *out)
 {
     const struct cluster_spec *c = &sc->cluster;
@@ -437,6 +481,9 @@ void platform_write(const struct scenario *sc, FILE *out)
     int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
     char id[96];
 
+    const struct fault_spec **parts = xbt_new0(const struct fault_spec *, sc->nfaults + 1);
+    int np = c->nic ? partitions(sc, parts) : 0;
+    struct hop *hops = xbt_new0(struct hop, 4 + 2 * (size_t)np);
     write_header(sc, out);
     fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
     for (int n = 0; n < c->nodes; n++)
@@ -449,6 +496,7 @@ void platform_write(const struct scenario *sc, FILE *out)
     }
     if (c->nic) write_cpu_zone(out, sc, "storage", "storage.cpu", "storage", true);
     if (c->sharp) write_sharp_zone(out, c);
+    write_partition_links(out, sc, parts, np);
     if (c->nic != NULL && zones > 1) {
         /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
         for (int l = 0; l < leaves; l++) {
@@ -470,7 +518,6 @@ void platform_write(const struct scenario *sc, FILE *out)
         for (int b = 0; b < zones; b++) {
             if (a == b) continue;
             char za[32], zb[32], ga[48], gb[48], sw[32];
-            struct hop hops[4];
             int h = 0, la = a / c->nodes_per_leaf, lb = b / c->nodes_per_leaf;
             switch_name(c, a, sw, sizeof sw);
             set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
@@ -483,12 +530,15 @@ void platform_write(const struct scenario *sc, FILE *out)
             }
             zone_name(c, a, za, sizeof za);
             zone_name(c, b, zb, sizeof zb);
+            h += partition_hops(parts, np, c->nic->name, za, zb, hops + h);
             snprintf(ga, sizeof ga, "%s.net", za);
             snprintf(gb, sizeof gb, "%s.net", zb);
             write_route(out, "zoneRoute", za, zb, ga, gb, hops, h);
         }
     }
     fprintf(out, "</zone>\n</platform>\n");
+    free(parts);
+    free(hops);
 }
 
 enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
