@@ -198,6 +198,25 @@ START_TEST(test_sync_ps_is_large_batch_sgd)
 }
 END_TEST
 
+/* Sync PS with local aggregation, 2 nodes x 2 GPUs: each node's first GPU copies the pulled
+ * parameters to the other, sums the node's two gradients and pushes the sum, counted as two;
+ * the shard applies the mean of the 4: large-batch SGD again. */
+START_TEST(test_local_aggregation_is_large_batch_sgd)
+{
+    struct scenario sc = test_cluster(2, 2, "h100", "nvlink4", "ib-ndr", 1);
+    sc.cluster.ps_nodes = 1;
+    numerics_train(&sc, 8, 12, temp_dir());
+    sc.train.strategy = STRAT_PS;
+    sc.train.ps = (struct ps_spec){.shards = 1, .dedicated = true, .split_bytes = true,
+                                   .mode = PS_SYNC, .local_agg = true, .line = 1};
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3);
+    assert_large_batch(&sc, &nm, &rec, 4, 8);
+}
+END_TEST
+
 /* ---- failures and the real state ------------------------------------------------------------ */
 
 /* Two one-GPU nodes train 12 steps of b = 8 through the ring (the dataset of numerics_train in
@@ -334,6 +353,7 @@ static Suite *numerics_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_ps_one_worker_is_sequential_sgd, 0, 3);
     tcase_add_test(tc, test_sync_ps_is_large_batch_sgd);
+    tcase_add_test(tc, test_local_aggregation_is_large_batch_sgd);
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");
     tcase_set_timeout(tc, 60);

@@ -69,7 +69,7 @@ scenario() { # strategy seed
             (( RANDOM % 2 )) && co=enforce
             extra+=" coordinator=\"$co\""
         fi
-        if [ $mode = sync ] && [ $split = bytes ] && (( RANDOM % 2 )) && (( ! numerics )); then
+        if [ $mode = sync ] && [ $split = bytes ] && (( RANDOM % 2 )); then
             extra+=" local-aggregation=\"yes\""; gpn=2 # a node's 2 GPUs reduce to its first
         fi
         train="<training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"$(( RANDOM % 2 + 1 ))\" placement=\"$place\" split=\"$split\" mode=\"$mode\"$extra/></training>"

@@ -64,9 +64,12 @@ void psnum_reset(struct psnum *p, const struct numerics *nm, int K, bool by_byte
     psnum_init(p, nm, K, by_bytes, k);
 }
 
-void psnum_add(struct psnum *p, const float *grad)
+void psnum_add(struct psnum *p, const float *grad, int grads)
 {
-    if (p->nacc++ == 0) { /* the first: a copy, so one gradient is applied as it came */
+    if (grads <= 0) return;
+    bool first = p->nacc == 0;
+    p->nacc += grads;
+    if (first) { /* a copy, so one gradient is applied as it came */
         memcpy(p->acc, grad, p->sl.n * sizeof *grad);
         return;
     }

@@ -25,7 +25,7 @@ struct psnum {
     struct pslice sl;
     float *w;          /* the owned parameters, packed (sl.n) */
     float *acc;        /* the sum of the gradients accepted for the next version */
-    int nacc;          /* gradients in acc */
+    int nacc;          /* gradients in acc (a push of a node's sum counts each) */
     struct nn_opt opt; /* slots for the owned parameters */
 };
 
@@ -40,8 +40,9 @@ void psnum_release(struct psnum *p);
 /* The initial state again (a shard that lost its state with nothing to restore). */
 void psnum_reset(struct psnum *p, const struct numerics *nm, int K, bool by_bytes, int k);
 
-/* Accepts a pushed gradient (sl.n floats) for the next version. */
-void psnum_add(struct psnum *p, const float *grad);
+/* Accepts a pushed gradient (sl.n floats), the sum of `grads` workers' gradients (1, or a
+ * node's aggregated ones), for the next version. */
+void psnum_add(struct psnum *p, const float *grad, int grads);
 
 /* The next version: the mean of the accepted gradients through the optimizer (nothing if none);
  * returns how many it averaged. */

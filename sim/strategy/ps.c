@@ -53,6 +53,7 @@ struct ps_msg {
     int exact;      /* PULL: answer with the parameters of exactly `version` (coordinator) */
     int buf;        /* GLOBAL: which of the worker's actors asks (its shard_bufs) */
     size_t n;       /* numerics: floats in data */
+    int grads;      /* numerics, PUSH and GRAD: the workers' gradients summed in data */
     float data[];   /* numerics: PARAMS, the shard's parameters; PUSH, its slice of a gradient */
 };
 
@@ -129,6 +130,7 @@ struct ps_worker {
     int leader;         /* its node's leader (itself when it leads or nothing is aggregated) */
     int *follow, nfollow; /* a leader's followers */
     double carry;       /* samples its push will cover: its batch, and its followers' */
+    int ngrads;         /* numerics: the gradients its push sums (its own, its followers') */
     bool gathering;     /* a leader waiting for its followers' gradients */
     bool gave_up;       /* a shard stayed unreachable past the replacement timeout */
     bool *sent;         /* a leader's followers that got this iteration's parameters */
@@ -416,6 +418,7 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
     const struct pslice *sl = &c->shards[k].num.sl;
     struct ps_msg *g = msg_new_data(c, MSG_PUSH, version[k], c->j->nm ? sl->n : 0);
     if (c->j->nm) pslice_gather(sl, w->rep.grad, g->data);
+    g->grads = w->ngrads;
     g->it = w->next_it;
     g->samples = w->carry / c->K;
     transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
@@ -567,6 +570,7 @@ static bool read_batch(struct ps_worker *w, int it)
     w->handed = 0;
     w->delivered = 0;
     w->carry = corrupt ? 0 : c->sc->train.batch;
+    w->ngrads = !corrupt;
     return corrupt;
 }
 
@@ -656,7 +660,9 @@ static void bcast_params(struct ps_worker *w, int it)
             inject_detected(&c->inj);
             continue;
         }
-        out[i] = msg_new(c, MSG_PARAMS, 0);
+        size_t n = c->j->nm ? c->j->nm->net.nparams : 0; /* numerics: the values pulled */
+        out[i] = msg_new_data(c, MSG_PARAMS, 0, n);
+        if (n) memcpy(out[i]->data, w->rep.params, n * sizeof *out[i]->data);
         out[i]->it = it;
         traffic_add(c->traffic, c->pf->gpus[w->rank], c->pf->gpus[f], c->model_B);
         comms[i] = net_isend(to_follower(f), out[i], c->model_B);
@@ -666,6 +672,14 @@ static void bcast_params(struct ps_worker *w, int it)
         if (w->sent[i] && !(w->sent[i] = net_wait(comms[i], end) == NET_OK))
             msg_free(c, out[i]); /* never received: still ours */
     trace_slice(c->res->trace, w->rank, "broadcast", t0, simgrid_get_clock());
+}
+
+/* Numerics: a follower's gradient into the leader's sum, in the order of its followers. */
+static void add_gradient(struct ps_worker *w, const struct ps_msg *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        w->rep.grad[i] += g->data[i];
+    w->ngrads += g->grads;
 }
 
 /* The leader receives the gradients of the followers it sent parameters to (into its memory, as
@@ -684,9 +698,14 @@ static void gather_grads(struct ps_worker *w)
         if (w->sent[i]) comms[i] = net_irecv(to_leader(w->rank, w->follow[i]), (void **)&in[i]);
     double end = simgrid_get_clock() + c->sc->train.timeout_s;
     int n = w->carry > 0; /* gradients to sum */
+    if (c->j->nm && n == 0) /* numerics: its own batch was corrupt, the sum starts empty */
+        memset(w->rep.grad, 0, c->j->nm->net.nparams * sizeof *w->rep.grad);
     for (int i = 0; i < w->nfollow; i++) {
         if (!w->sent[i]) continue;
-        if (net_wait(comms[i], end) == NET_OK && in[i] != NULL) n += in[i]->samples > 0;
+        if (net_wait(comms[i], end) == NET_OK && in[i] != NULL && in[i]->samples > 0) {
+            n++;
+            add_gradient(w, in[i]);
+        }
         msg_free(c, in[i]);
         in[i] = NULL;
     }
@@ -702,7 +721,10 @@ static void hand_to_leader(struct ps_worker *w, bool corrupt)
 {
     struct ps_ctx *c = w->c;
     struct ps_worker *L = &c->workers[w->leader];
-    struct ps_msg *g = msg_new(c, MSG_GRAD, 0);
+    size_t n = c->j->nm && !corrupt ? c->j->nm->net.nparams : 0; /* numerics: its gradient */
+    struct ps_msg *g = msg_new_data(c, MSG_GRAD, 0, n);
+    if (n) memcpy(g->data, w->rep.grad, n * sizeof *g->data);
+    g->grads = !corrupt;
     g->samples = w->carry;
     double t0 = simgrid_get_clock(), B = corrupt ? REQUEST_B : c->model_B;
     enum net_status st = send_msg(c, c->pf->gpus[w->rank], c->pf->gpus[L->rank],
@@ -742,7 +764,10 @@ static void follower_actor(int argc, char **argv)
             continue;
         }
         int it = w->next_it = pm->it;
+        if (c->j->nm) /* numerics: the leader's parameters, and its own batch's gradient */
+            memcpy(w->rep.params, pm->data, pm->n * sizeof *pm->data);
         msg_free(c, pm);
+        if (c->j->nm && !corrupt) replica_gradient(c->j->nm, &w->rep, w->rank, it);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         worker_before_forward(&c->j->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
@@ -1035,7 +1060,7 @@ static void shard_actor(int argc, char **argv)
                 bool fresh = c->sc->train.ps.prefetch ? rec->it == v : rec->version == v;
                 if (fresh) { /* prefetch: computed one version behind, by design */
                     got++;
-                    if (rec->m) psnum_add(&s->num, rec->m->data);
+                    if (rec->m) psnum_add(&s->num, rec->m->data, rec->m->grads);
                     record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0,
                                    rec->samples);
                 } else { /* computed from an older version */
@@ -1057,7 +1082,7 @@ static void shard_actor(int argc, char **argv)
              * push is applied (its lag in versions is recorded); drop: only within tau versions */
             rec->accepted = lag >= 0 && (ps->bounded || lag <= ps->staleness);
             if (rec->accepted) {
-                if (rec->m) psnum_add(&s->num, rec->m->data);
+                if (rec->m) psnum_add(&s->num, rec->m->data, rec->m->grads);
                 record_applied(c, s, lag, rec->samples);
                 advance(s, true);
             } else {
@@ -1316,11 +1341,6 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
     enum dmlsim_err rc = job_check(j, err);
     if (rc != DMLSIM_OK) return rc;
     int P = job_workers(j);
-    if (sc->train.numerics.present && ps->local_agg)
-        return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <ps local-aggregation=\"yes\"> with <numerics> is not built "
-                           "yet; expected local-aggregation=\"no\"",
-                           sc->path, ps->line);
     if (shard_host(sc, j->pf, 0) == NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps placement=\"%s\">: the platform has no %s hosts; expected "
