@@ -80,7 +80,10 @@ static void run_numerics(struct scenario *sc, struct numerics *nm, struct run_re
     int P = (int)pf->ngpus;
     ck_assert_msg(numerics_open(sc, P, nm, &err) == DMLSIM_OK, "%s", err.msg);
     struct model m;
-    numerics_model(nm, &m);
+    if (sc->train.numerics.cost_model) /* a proxy: the preset's buckets, the MLP's floats */
+        ck_assert_int_eq(model_preset(sc->train.numerics.cost_model, NULL, DTYPE_FP32, &m), 0);
+    else
+        numerics_model(nm, &m);
     struct calib cal = calib_default();
     struct job j = {.sc = sc, .pf = pf, .m = &m, .cal = &cal, .plan = &test_plan, .nm = nm};
     const struct strategy *st = strategy_get(sc->train.strategy);
@@ -213,6 +216,25 @@ START_TEST(test_local_aggregation_is_large_batch_sgd)
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
     ck_assert_uint_eq(rec.nevals, 3);
+    assert_large_batch(&sc, &nm, &rec, 4, 8);
+}
+END_TEST
+
+/* cost-model="resnet50": the steps take ResNet-50's time and its gradient buckets (DDP's 25 MB
+ * here, so several), which carry the MLP's gradient in proportion; the learning is unchanged:
+ * large-batch SGD, with the ring (i = 0), the nccl family (1) and a sync PS of 2 shards (2). */
+START_TEST(test_proxy_is_large_batch_sgd)
+{
+    struct scenario sc = _i < 2 ? numerics_scenario(4, 8, 12, temp_dir())
+                                : ps_scenario(4, 2, PS_SYNC, false, 8, 12, temp_dir());
+    sc.train.numerics.cost_model = strdup("resnet50");
+    sc.train.bucket_B = 25e6;
+    if (_i == 1) sc.train.algo = COLL_ALGO_NCCL;
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3);
+    ck_assert_str_eq(rec.proxy, "resnet50");
     assert_large_batch(&sc, &nm, &rec, 4, 8);
 }
 END_TEST
@@ -354,6 +376,7 @@ static Suite *numerics_suite(void)
     tcase_add_loop_test(tc, test_ps_one_worker_is_sequential_sgd, 0, 3);
     tcase_add_test(tc, test_sync_ps_is_large_batch_sgd);
     tcase_add_test(tc, test_local_aggregation_is_large_batch_sgd);
+    tcase_add_loop_test(tc, test_proxy_is_large_batch_sgd, 0, 3);
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");
     tcase_set_timeout(tc, 60);

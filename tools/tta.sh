@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tta.sh - time to accuracy: real SGD on Fashion-MNIST through the simulated protocols. Runs
 #   scenarios/tta.xml             ring all-reduce, sync PS, async PS at tau = 0, 2, 8, 32, with one
-#                                 4x straggler: test accuracy against simulated time
+#                                 4x straggler: test accuracy against simulated time; again with
+#                                 cost-model="resnet50" (each step costs ResNet-50's time: a proxy)
 #   scenarios/numerics-faults.xml accuracy over time through a crash and a partition (rollbacks
 #                                 to the real checkpointed state)
 #   scenarios/numerics-lr.xml     sweep of 1..16 workers, lr-scaling none vs linear
@@ -30,11 +31,13 @@ one() { # NAME ARGS...: runs scenarios/tta.xml, keeps its CSV, JSON and text
 }
 j=$(nproc)
 n=0
-for r in "${runs[@]}"; do
-    # shellcheck disable=SC2086
-    one "${r%%|*}" ${r#*|} &
-    n=$((n + 1))
-    if [ $((n % j)) -eq 0 ]; then wait; fi
+for proxy in "" resnet50; do
+    for r in "${runs[@]}"; do
+        # shellcheck disable=SC2086
+        one "${r%%|*}${proxy:+-$proxy}" ${r#*|} ${proxy:+--set numerics.cost-model=$proxy} &
+        n=$((n + 1))
+        if [ $((n % j)) -eq 0 ]; then wait; fi
+    done
 done
 $dm run scenarios/numerics-faults.xml --csv out/accuracy-faults.csv >out/accuracy-faults.txt &
 wait
@@ -44,11 +47,16 @@ awk -F, '$1 == "fault" || $1 == "checkpoint" || ($1 == "recovery" && $9 ~ /membe
     print $2, $1 }' out/accuracy-faults.csv >out/accuracy-faults-events.dat
 
 field() { sed -n "s/^#   $2 *//p" "$1" | head -1; }
-printf "# %-9s %-34s %-12s %s\n" run "time to 82% (simulated)" "final acc." "gradients"
-for r in "${runs[@]}"; do
-    f="out/tta-${r%%|*}.txt"
-    printf "  %-9s %-34s %-12s %s\n" "${r%%|*}" "$(field "$f" 'time to target')" \
-        "$(field "$f" accuracy | cut -d' ' -f1)" "$(field "$f" gradients)"
+for proxy in "" -resnet50; do
+    cost="the MLP's own"
+    [ -n "$proxy" ] && cost="ResNet-50's (cost-model proxy)"
+    echo "# each step's cost: $cost"
+    printf "# %-9s %-34s %-12s %s\n" run "time to 82% (simulated)" "final acc." "gradients"
+    for r in "${runs[@]}"; do
+        f="out/tta-${r%%|*}$proxy.txt"
+        printf "  %-9s %-34s %-12s %s\n" "${r%%|*}" "$(field "$f" 'time to target')" \
+            "$(field "$f" accuracy | cut -d' ' -f1)" "$(field "$f" gradients)"
+    done
 done
 echo
 $dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 --set numerics.lr-scaling=none \
@@ -57,8 +65,9 @@ $dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 \
     --set numerics.lr-scaling=linear -j "$j" -o out/lr-linear.txt
 
 gnuplot -e "dir='out'; out='out/tta.png'" plots/tta.gp
+gnuplot -e "dir='out'; sfx='-resnet50'; unit='s'; out='out/tta-resnet50.png'" plots/tta.gp
 gnuplot -e "ev='out/accuracy-faults-events.dat'; dat='out/accuracy-faults.dat'; out='out/accuracy-faults.png'" \
     plots/accuracy-faults.gp
 gnuplot -e "none='out/lr-none.txt'; linear='out/lr-linear.txt'; out='out/lr-scaling.png'" \
     plots/lr-scaling.gp
-echo "plots: out/tta.png out/accuracy-faults.png out/lr-scaling.png (data: out/)"
+echo "plots: out/tta.png out/tta-resnet50.png out/accuracy-faults.png out/lr-scaling.png (data: out/)"

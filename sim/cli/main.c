@@ -251,6 +251,10 @@ static void print_training(const struct job *j, const struct strategy *st)
 {
     print_config(j->sc, j->pf);
     print_model(j->sc, j->m);
+    if (j->nm && j->nm->spec->cost_model)
+        printf("# numerics      PROXY: an MLP of %zu parameters really trains; every step's cost "
+               "is %s's (cost-model)\n",
+               j->nm->net.nparams, j->m->name);
     print_calibration(j->cal);
     st->describe(j, stdout);
     printf("#\n");
@@ -365,7 +369,10 @@ static enum dmlsim_err run_built(const struct run_opts *o, const struct scenario
     if (sc->train.numerics.present) {
         rc = numerics_open(sc, job_workers(&j), &nm, err);
         if (rc != DMLSIM_OK) return rc;
-        numerics_model(&nm, &m);
+        if (sc->train.numerics.cost_model) /* a proxy: the preset's cost, the MLP's learning */
+            model_preset(sc->train.numerics.cost_model, NULL, sc->train.dtype, &m);
+        else
+            numerics_model(&nm, &m);
         j.nm = &nm;
     } else {
         scenario_build_model(sc, &m);

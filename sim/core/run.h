@@ -142,6 +142,7 @@ struct run_record {
     double time_to_accuracy_s; /* the first evaluation at or above the target; inf: not reached */
     int steps_to_accuracy;     /* its step; -1: not reached */
     unsigned long long params_fnv; /* FNV-1a (64 bits) of the final parameters' bytes */
+    char proxy[48];                /* the cost-model preset whose timing the steps took, or "" */
 };
 
 /* An evaluation of the model on the test set. */

@@ -826,6 +826,14 @@ static enum dmlsim_err read_numerics(struct reader *r, xmlNodePtr n, struct nume
     nm->train_n = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "test-examples", 1, 10000000, 0, &v), out);
     nm->test_n = (int)v;
+    nm->cost_model = attr_dup(n, "cost-model");
+    struct model probe;
+    if (nm->cost_model && model_preset(nm->cost_model, NULL, DTYPE_FP32, &probe) != 0) {
+        rc = fail_at(r, n, "<numerics cost-model=\"%s\">: unknown preset; expected one of: %s",
+                     nm->cost_model, model_preset_names());
+        goto out;
+    }
+    if (nm->cost_model) model_release(&probe);
 out:
     return rc;
 }
@@ -1420,6 +1428,7 @@ void scenario_release(struct scenario *sc)
     free(sc->bench.pairs);
     free(sc->model.preset);
     free(sc->train.numerics.dir);
+    free(sc->train.numerics.cost_model);
     for (size_t i = 0; i < sc->nfaults; i++) {
         free(sc->faults[i].host);
         free(sc->faults[i].link);

@@ -130,6 +130,9 @@ struct numerics_spec {
     double target;                    /* target test accuracy (0: none) */
     int eval_every;                   /* steps between evaluations on the test set */
     int train_n, test_n;              /* examples used (0: all the files hold) */
+    char *cost_model;                 /* a model preset whose cost each step takes (a proxy:
+                                         the MLP learns, the preset's timing is simulated), or
+                                         NULL: the MLP's own cost */
     int line;                         /* line of <numerics> */
 };
 

@@ -32,9 +32,9 @@ enum net_status coll_hier_run(const struct coll_world *w, enum coll_op op, int r
     for (int k = 0; k < N; k++)
         across[k] = k * G + idx;
     size_t first = 0, len = 0; /* the block this GPU owns after the node's reduce-scatter */
-    coll_ring_block((size_t)(size_B / 4), G, (idx + 1) % G, &first, &len);
+    coll_ring_block(coll_data_count(w, size_B), G, (idx + 1) % G, &first, &len);
     float *mine = data ? data + first : NULL;
-    double part_B = data ? 4.0 * (double)len : size_B / G; /* timing only: exactly S / G */
+    double part_B = data ? 4.0 * w->data_scale * (double)len : size_B / G; /* timing: S / G */
     enum net_status st = coll_ring_reduce_scatter(w, local, G, idx, size_B, data);
     if (st == NET_OK) st = coll_ring_reduce_scatter(w, across, N, node, part_B, mine);
     if (st == NET_OK) st = coll_ring_allgather(w, across, N, node, part_B, mine);

@@ -494,7 +494,7 @@ static float *step_payload(const struct chan *ch, int pos, int s, bool reduce, s
 {
     int P = ch->w->nranks, shift = reduce ? 0 : 1;
     size_t f0, n0, sf, sl;
-    coll_ring_block((size_t)(ch->size_B / 4), ch->p->nchannels, ch->c, &f0, &n0);
+    coll_ring_block(coll_data_count(ch->w, ch->size_B), ch->p->nchannels, ch->c, &f0, &n0);
     coll_ring_block(n0, P, ((pos + shift - s) % P + P) % P, &sf, &sl);
     coll_ring_block(n0, P, ((pos + shift - s - 1) % P + P) % P, rf, rl);
     *rf += f0;

@@ -9,6 +9,7 @@
 #include <xbt/sysdep.h>
 
 #include <assert.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *ho
     w->node_of = xbt_new(int, nranks);
     w->timeout_s = timeout_s;
     w->chunks = 1;
+    w->data_scale = 1;
     w->level = COLL_MESSAGE;
     w->nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
     for (int r = 0; r < nranks; r++) {
@@ -212,6 +214,11 @@ enum net_status coll_send_all(const struct coll_world *w, int me, const int *to,
     return coll_exchange(w, me, to, n, size_B, NULL, 0);
 }
 
+size_t coll_data_count(const struct coll_world *w, double size_B)
+{
+    return (size_t)llround(size_B / (4 * w->data_scale));
+}
+
 void coll_ring_block(size_t count, int n, int b, size_t *first, size_t *len)
 {
     size_t lo = count * (size_t)b / (size_t)n, hi = count * (size_t)(b + 1) / (size_t)n;
@@ -237,7 +244,7 @@ static enum net_status ring_phase(const struct coll_world *w, const int *members
             sg_actor_sleep_for((n - 2) * sg_host_get_route_latency(w->hosts[me], w->hosts[right]));
         return st;
     }
-    size_t count = (size_t)(size_B / 4), sf, sl, rf, rl;
+    size_t count = coll_data_count(w, size_B), sf, sl, rf, rl;
     int shift = reduce ? 0 : 1;
     for (int step = 0; step < n - 1 && st == NET_OK; step++) {
         if (data == NULL) {

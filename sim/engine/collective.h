@@ -59,6 +59,8 @@ struct coll_world {
     struct nccl_opts nccl;       /* NCCL_ALGO / NCCL_PROTO / channel limits for the nccl family */
     const struct netcal *netcal; /* network calibration applied by the nccl family; may be NULL */
     struct nccl_topo *topo;      /* owned; built by the nccl family on first use */
+    double data_scale;           /* simulated bytes per byte of data carried: 1, or with a
+                                    cost-model proxy the proxy's gradient bytes per real one */
 };
 
 struct coll_algo {
@@ -69,7 +71,8 @@ struct coll_algo {
     bool data;        /* can carry data buffers */
     /* NULL if it can run on `w`, else why not; NULL pointer: any world. */
     const char *(*check)(const struct coll_world *w);
-    /* Runs `op` of size_B bytes on this rank; data: this rank's S / 4 floats, or NULL. */
+    /* Runs `op` of size_B bytes on this rank; data: this rank's coll_data_count(w, S) floats
+     * (S / 4), or NULL. */
     enum net_status (*run)(const struct coll_world *w, enum coll_op op, int rank, double size_B,
                            float *data);
     /* Optional: what it does for `op` of size_B on `w` ("ring/Simple/16ch"), into buf. */
@@ -83,6 +86,10 @@ struct coll_algo {
 void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *hosts,
                            double timeout_s);
 void collective_world_release(struct coll_world *w);
+
+/* The floats a data buffer of an operation of size_B simulated bytes holds: S / (4 data_scale),
+ * rounded to the nearest (a buffer of n floats is simulated as 4 n data_scale bytes). */
+size_t coll_data_count(const struct coll_world *w, double size_B);
 
 /* NULL if `algo` can run `op` (with data if `data`) on `w`, else why not: the one check every
  * caller makes, at start-up and after every membership change. */

@@ -170,8 +170,9 @@ void report_csv(const struct run_record *rec, FILE *out)
         }
     }
     for (size_t i = 0; i < rec->nevals; i++) /* numerics: the test-set evaluations */
-        fprintf(out, "eval,%.9g,%d,,,,,%d,accuracy=%.9g;loss=%.9g\n", rec->evals[i].t_s,
-                rec->evals[i].step, rec->workers, rec->evals[i].accuracy, rec->evals[i].loss);
+        fprintf(out, "eval,%.9g,%d,,,,,%d,accuracy=%.9g;loss=%.9g%s%s\n", rec->evals[i].t_s,
+                rec->evals[i].step, rec->workers, rec->evals[i].accuracy, rec->evals[i].loss,
+                rec->proxy[0] ? ";cost-model proxy=" : "", rec->proxy);
 }
 
 void report_summary(const struct run_record *rec, FILE *out)
@@ -196,7 +197,8 @@ void report_summary(const struct run_record *rec, FILE *out)
 void report_trace(const struct scenario *sc, const struct run_record *rec, FILE *out)
 {
     char title[160];
-    snprintf(title, sizeof title, "dmlsim %s (seed %lu)", sc->name, sc->seed);
+    snprintf(title, sizeof title, "dmlsim %s (seed %lu)%s%s", sc->name, sc->seed,
+             rec->proxy[0] ? ", cost-model proxy " : "", rec->proxy);
     trace_write(rec->trace, title, out);
 }
 

@@ -67,6 +67,7 @@ struct ar_ctx {
     double *bucket_B;          /* bytes of each bucket */
     int *bucket_close;         /* layer whose backward closes each bucket */
     size_t *bucket_off;        /* numerics: each bucket's first parameter */
+    double data_scale;         /* simulated gradient bytes per real one (1; a proxy: more) */
     size_t nbuckets;           /* buckets per step */
     struct worker *workers;    /* P workers */
     struct rdzv z;             /* memberships */
@@ -497,6 +498,7 @@ static void formed(void *ctx, struct membership *ms)
     aw->world.epoch = ms->id;
     aw->world.nccl = ts->nccl;
     aw->world.netcal = t->j->cal ? t->j->cal->netcal : NULL;
+    aw->world.data_scale = t->data_scale;
     aw->algo = collective_get(ts->algo);
     aw->source = ms->id > 0 ? t->source : -1;
     aw->needs = xbt_new0(bool, t->P);
@@ -616,6 +618,25 @@ static void make_buckets(struct ar_ctx *t, double grad_elem_B, double bucket_B)
     }
 }
 
+/* A cost-model proxy: the buckets are the preset's, and the real gradient is carried by them in
+ * proportion, bucket b holding the parameters round(N x its preset share) apart from its
+ * neighbours; each bucket's simulated bytes are then exactly data_scale x 4 x its floats (off
+ * from the preset's by less than 4 data_scale bytes). */
+static void proxy_buckets(struct ar_ctx *t)
+{
+    double total = 0, N = (double)t->j->nm->net.nparams, below = 0;
+    for (size_t b = 0; b < t->nbuckets; b++)
+        total += t->bucket_B[b];
+    t->data_scale = total / (4 * N);
+    for (size_t b = t->nbuckets; b-- > 0;) { /* the last bucket holds the first layers */
+        size_t lo = (size_t)llround(N * below / total);
+        below += t->bucket_B[b];
+        size_t hi = (size_t)llround(N * below / total);
+        t->bucket_off[b] = lo;
+        t->bucket_B[b] = 4 * t->data_scale * (double)(hi - lo);
+    }
+}
+
 static void start_worker(struct ar_ctx *t, int rank, int incarnation)
 {
     struct worker *w = &t->workers[rank];
@@ -706,6 +727,8 @@ static void setup(struct ar_ctx *t)
     t->slow_streak = xbt_new0(int, P);
     /* Horovod fuses per-layer tensors by time: each layer's gradient is its own "bucket" */
     make_buckets(t, model_dtype_bytes(ts->dtype), ts->horovod ? 0 : ts->bucket_B);
+    t->data_scale = 1;
+    if (t->j->nm && t->j->nm->spec->cost_model) proxy_buckets(t);
     t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
     ckpt_init(&t->ckpt, t->sc, t->j->pf, t->rec->ckpt_B, t->rec);
     sg_host_t store = job_store_host(t->j);

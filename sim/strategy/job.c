@@ -106,6 +106,10 @@ void job_record_numerics(const struct job *j, struct run_record *rec)
     rec->target_accuracy = nm->spec->target;
     run_config_num(rec, "numerics_lr", "%g", nm->lr);
     run_config_num(rec, "numerics_params", "%zu", nm->net.nparams);
+    if (nm->spec->cost_model) {
+        run_config_str(rec, "cost_model_proxy", nm->spec->cost_model);
+        snprintf(rec->proxy, sizeof rec->proxy, "%s", nm->spec->cost_model);
+    }
 }
 
 void job_record_compute(struct run_record *rec, const struct worker_amounts *a,

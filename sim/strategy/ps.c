@@ -1127,6 +1127,13 @@ static void start_shard(struct ps_ctx *c, struct shard *s)
     }
 }
 
+/* Numerics: is the real parameter vector split by bytes? As the model is, except under a
+ * cost-model proxy, whose layers are not the MLP's (each shard then holds N / K of them). */
+static bool real_by_bytes(const struct ps_ctx *c)
+{
+    return c->sc->train.ps.split_bytes || c->j->nm->spec->cost_model != NULL;
+}
+
 /* Numerics: a crashed shard's parameters and slots are those of its checkpoint of version keep,
  * or the initial ones; the gradients it had accepted for its next version are gone. */
 static void restore_numerics(struct ps_ctx *c, struct shard *s, int keep)
@@ -1136,7 +1143,7 @@ static void restore_numerics(struct ps_ctx *c, struct shard *s, int keep)
     if (st)
         nn_state_load(st, s->num.w, &s->num.opt);
     else
-        psnum_reset(&s->num, c->j->nm, c->K, c->sc->train.ps.split_bytes, s->id);
+        psnum_reset(&s->num, c->j->nm, c->K, real_by_bytes(c), s->id);
     s->num.nacc = 0;
     nn_states_release(&s->hist); /* its versions from here on will be new ones */
 }
@@ -1453,7 +1460,7 @@ static void setup_shards(struct ps_ctx *c)
         snprintf(s->rep->host, sizeof s->rep->host, "%s", sg_host_get_name(s->host));
         s->rep->params = split[k];
         s->rep->link_Bps = sg_host_get_route_bandwidth(c->pf->gpus[0], s->host);
-        if (c->j->nm) psnum_init(&s->num, c->j->nm, c->K, ts->ps.split_bytes, k);
+        if (c->j->nm) psnum_init(&s->num, c->j->nm, c->K, real_by_bytes(c), k);
         biggest = fmax(biggest, split[k]);
     }
     res->imbalance = model_params(c->m) > 0 ? biggest / (model_params(c->m) / c->K) : 1;
