@@ -399,6 +399,10 @@ static bool recover(struct worker *w, struct membership *ms)
 {
     struct ar_ctx *t = w->t;
     struct ar_world *aw = world_of(ms);
+    /* a member restarted between the choice of the source and now holds nothing: it cannot send
+     * or keep a state, and the membership is formed again */
+    bool keeps = aw->source >= 0 && (aw->source == w->rank || !aw->needs[w->rank]);
+    if (keeps && w->held != ms->resume_step) return false;
     if (aw->source == w->rank && !send_state(w, ms)) return false;
     if (aw->source >= 0 && aw->needs[w->rank] && !receive_state(w, ms)) return false;
     if (aw->source < 0) {

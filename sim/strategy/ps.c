@@ -309,6 +309,8 @@ static void on_worker_exit(int failed, void *data)
      * this one inactive at its deadline) */
     c->running--;
     w->active = false; /* a dead worker holds no one back */
+    if (c->pinned) /* its pulls (its own and its puller's) hold no shard history any more */
+        c->pinned[2 * w->rank] = c->pinned[2 * w->rank + 1] = -1;
     if (failed) account_unfinished(w);
 }
 
@@ -899,11 +901,13 @@ static void port_actor(int argc, char **argv)
                 if (h) src = h->params;
             }
             msg_free(c, m);
-            transport_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
-            s->rep->bytes_out += s->bytes;
+            /* copied before serialising: the shard may advance, or prune that version, while
+             * the port sleeps */
             size_t n = c->j->nm ? s->num.sl.n : 0;
             struct ps_msg *pm = msg_new_data(c, MSG_PARAMS, v, n);
             if (n) memcpy(pm->data, src, n * sizeof *pm->data);
+            transport_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
+            s->rep->bytes_out += s->bytes;
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), pm, s->bytes);
             continue;
         }
@@ -970,13 +974,25 @@ static void ps_evaluate(struct ps_ctx *c, bool last, double now)
     c->evaluated = lo;
 }
 
+/* With a coordinator: the shard tells it the version it has reached (after an advance, or a
+ * restart that rolled it back). */
+static void report_version(struct shard *s)
+{
+    struct ps_ctx *c = s->c;
+    if (c->coord_host == NULL) return;
+    struct ps_msg *a = msg_new(c, MSG_ADVANCE, s->version);
+    a->shard = s->id;
+    send_msg(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
+}
+
 /* Numerics, enforce: the shard keeps the parameters of the version it leaves while a pull may be
  * told to take it (versions from the coordinator's global one, and those pinned by pulls under
  * way, on). */
 static void keep_history(struct ps_ctx *c, struct shard *s)
 {
     struct nn_state st;
-    nn_state_save(&st, s->num.w, &s->num.opt, s->version, 0);
+    struct nn_opt none = {.n = s->num.sl.n}; /* a pull needs the values, not the slots */
+    nn_state_save(&st, s->num.w, &none, s->version, 0);
     nn_states_put(&s->hist, &st);
     int floor = (int)c->res->coordinator_global;
     for (int i = 0; i < 2 * c->P; i++)
@@ -1011,11 +1027,7 @@ static void advance(struct shard *s, bool progress)
         all &= c->shards[k].last_adv_s > c->inj.detected_s;
     if (all && progress) inject_progress(&c->inj, simgrid_get_clock());
     ps_evaluate(c, false, simgrid_get_clock());
-    if (c->coord_host != NULL) {
-        struct ps_msg *a = msg_new(c, MSG_ADVANCE, s->version);
-        a->shard = s->id;
-        send_msg(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
-    }
+    report_version(s);
     if (c->sc->ckpt.present &&
         ckpt_due(&s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
         s->last_ckpt_s = simgrid_get_clock();
@@ -1047,6 +1059,7 @@ static void shard_actor(int argc, char **argv)
     const struct ps_spec *ps = &c->sc->train.ps;
     if (s->incarnation > 0 && c->sc->ckpt.present) /* restart: reload this shard's checkpoint */
         ckpt_restore(&s->ckpt, s->host);
+    if (s->incarnation > 0) report_version(s); /* the coordinator learns of the rollback */
     if (ps->mode == PS_SYNC) {
         /* collect each version's quorum; after the deadline go on with what came */
         while (s->version < c->sc->train.steps) {
@@ -1203,6 +1216,8 @@ static void ps_crashed(void *ctx, sg_host_t h)
         if (c->shards[k].host == h) shard_crashed(c, &c->shards[k]);
 }
 
+static void start_coordinator(struct ps_ctx *c);
+
 static void ps_restarted(void *ctx, sg_host_t h)
 {
     struct ps_ctx *c = ctx;
@@ -1210,6 +1225,15 @@ static void ps_restarted(void *ctx, sg_host_t h)
      * started at the simulation's last instant before it ever ran) */
     bool async_spent = c->sc->train.ps.mode == PS_ASYNC && c->budget <= 0 && c->running == 0;
     bool over = c->workers_done + c->gave_up == c->P || async_spent;
+    if (!over && h == c->coord_host) { /* back with an empty memory: shards report again */
+        memset(c->coord_ver, 0, (size_t)c->K * sizeof *c->coord_ver);
+        while (c->reqs) {
+            struct global_req *q = c->reqs;
+            c->reqs = q->next;
+            free(q);
+        }
+        start_coordinator(c);
+    }
     for (int k = 0; k < c->K && !over; k++)
         if (c->shards[k].host == h) {
             c->shards[k].incarnation++;
@@ -1318,6 +1342,14 @@ static void coordinator_actor(int argc, char **argv)
         if (hi - lo > c->res->coordinator_spread) c->res->coordinator_spread = hi - lo;
         if (enforce) answer_ready(c, lo);
     }
+}
+
+static void start_coordinator(struct ps_ctx *c)
+{
+    sg_actor_t a = sg_actor_init("coordinator", c->coord_host);
+    sg_actor_set_data(a, c);
+    sg_actor_daemonize(a); /* it serves as long as the shards run, then goes with them */
+    sg_actor_start(a, coordinator_actor, 0, NULL);
 }
 
 /* ---- setup -------------------------------------------------------------------------------- */
@@ -1721,6 +1753,15 @@ static void results(struct ps_ctx *c)
     }
 }
 
+/* Numerics: the final model's fingerprint, every shard's parameters. */
+static void fingerprint(struct ps_ctx *c)
+{
+    if (c->j->nm == NULL) return;
+    for (int k = 0; k < c->K; k++)
+        pslice_scatter(&c->shards[k].num.sl, c->shards[k].num.w, c->eval_params);
+    c->res->params_fnv = numerics_fingerprint(c->eval_params, c->j->nm->net.nparams);
+}
+
 static void teardown(struct ps_ctx *c)
 {
     for (int k = 0; k < c->K; k++) {
@@ -1846,10 +1887,7 @@ void ps_run(const struct job *j, struct run_record *res)
             for (int i = 0; i < 2 * c.P; i++)
                 c.pinned[i] = -1;
         }
-        sg_actor_t a = sg_actor_init("coordinator", c.coord_host);
-        sg_actor_set_data(a, &c);
-        sg_actor_daemonize(a); /* it serves as long as the shards run, then goes with them */
-        sg_actor_start(a, coordinator_actor, 0, NULL);
+        start_coordinator(&c);
     }
     setup_workers(&c);
     inject_start(&c.inj);
@@ -1860,11 +1898,7 @@ void ps_run(const struct job *j, struct run_record *res)
     else
         async_rows(&c);
     ps_evaluate(&c, true, res->total_s);
-    if (j->nm) { /* the model: every shard's parameters */
-        for (int k = 0; k < c.K; k++)
-            pslice_scatter(&c.shards[k].num.sl, c.shards[k].num.w, c.eval_params);
-        res->params_fnv = numerics_fingerprint(c.eval_params, j->nm->net.nparams);
-    }
+    fingerprint(&c);
     results(&c);
     version_spread(&c, res->total_s);
     job_finish(res, c.traffic);
