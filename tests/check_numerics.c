@@ -135,6 +135,10 @@ static void assert_large_batch(struct scenario *sc, struct numerics *nm, struct 
         const float *x = nm->train.x + (size_t)(s * P * b % nm->train.n) * IN;
         nn_loss_grad(&nm->net, ref.params, x, nm->train.y + s * P * b % nm->train.n, P * b,
                      ref.grad, &w);
+        /* warm-up over W steps: lr + (P lr - lr) s / W, then P lr (Goyal et al. 2017, 2.2) */
+        const struct numerics_spec *sp = &sc->train.numerics;
+        double top = sp->lr_linear ? sp->lr * P : sp->lr;
+        ref.opt.lr = s < sp->warmup ? sp->lr + (top - sp->lr) * s / sp->warmup : top;
         nn_opt_step(&ref.opt, ref.params, ref.grad);
         if ((s + 1) % 4 != 0) continue;
         double loss;
@@ -168,6 +172,22 @@ START_TEST(test_ring_is_large_batch_sgd)
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);
     ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
+    assert_large_batch(&sc, &nm, &rec, 4, 8);
+}
+END_TEST
+
+/* lr-scaling="linear" with warmup="8": the lr of step s is 0.1 + (0.4 - 0.1) s / 8 for s < 8, then
+ * 0.4, under the ring (i = 0) and a sync PS (1): large-batch SGD with that schedule. */
+START_TEST(test_warmup_is_large_batch_sgd)
+{
+    struct scenario sc = _i == 0 ? numerics_scenario(4, 8, 12, temp_dir())
+                                 : ps_scenario(4, 2, PS_SYNC, true, 8, 12, temp_dir());
+    sc.train.numerics.lr_linear = true;
+    sc.train.numerics.warmup = 8;
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3);
     assert_large_batch(&sc, &nm, &rec, 4, 8);
 }
 END_TEST
@@ -370,6 +390,7 @@ static Suite *numerics_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_one_worker_is_sequential_sgd);
     tcase_add_test(tc, test_ring_is_large_batch_sgd);
+    tcase_add_loop_test(tc, test_warmup_is_large_batch_sgd, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("ps");
     tcase_set_timeout(tc, 60);

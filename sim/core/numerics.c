@@ -140,8 +140,16 @@ double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long 
     return loss;
 }
 
+double numerics_lr_at(const struct numerics *nm, long updates)
+{
+    int W = nm->spec->warmup;
+    if (W <= 0 || updates >= W) return nm->lr;
+    return nm->spec->lr + (nm->lr - nm->spec->lr) * (double)updates / W;
+}
+
 void replica_apply(const struct numerics *nm, struct replica *rp, float scale)
 {
+    rp->opt.lr = numerics_lr_at(nm, rp->opt.t);
     if (scale != 1)
         for (size_t i = 0; i < nm->net.nparams; i++)
             rp->grad[i] *= scale;

@@ -74,7 +74,13 @@ const struct nn_state *nn_states_find(const struct nn_states *ss, int step);
 void nn_states_prune(struct nn_states *ss, int step);
 void nn_states_release(struct nn_states *ss);
 
-/* Applies grad x scale (scale: 1 / the workers averaged) with the optimizer. */
+/* The learning rate of the update after `updates` ones: the scaled lr, or during a warm-up of W
+ * updates lr + (scaled lr - lr) x updates / W (Goyal et al. 2017, section 2.2). A function of
+ * the optimizer's update count, which a checkpoint holds: the schedule is restored with it. */
+double numerics_lr_at(const struct numerics *nm, long updates);
+
+/* Applies grad x scale (scale: 1 / the workers averaged) with the optimizer, at the schedule's
+ * learning rate. */
 void replica_apply(const struct numerics *nm, struct replica *rp, float scale);
 
 /* FNV-1a (64 bits; Fowler, Noll and Vo) of the bytes of n floats: equal parameters, equal

@@ -77,10 +77,11 @@ void psnum_add(struct psnum *p, const float *grad, int grads)
         p->acc[i] += grad[i];
 }
 
-int psnum_apply(struct psnum *p)
+int psnum_apply(struct psnum *p, double lr)
 {
     int n = p->nacc;
     if (n == 0) return 0;
+    p->opt.lr = lr;
     if (n > 1) {
         float scale = 1.0f / (float)n;
         for (size_t i = 0; i < p->sl.n; i++)

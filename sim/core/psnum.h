@@ -44,8 +44,8 @@ void psnum_reset(struct psnum *p, const struct numerics *nm, int K, bool by_byte
  * node's aggregated ones), for the next version. */
 void psnum_add(struct psnum *p, const float *grad, int grads);
 
-/* The next version: the mean of the accepted gradients through the optimizer (nothing if none);
- * returns how many it averaged. */
-int psnum_apply(struct psnum *p);
+/* The next version: the mean of the accepted gradients through the optimizer at learning rate
+ * lr (nothing if none); returns how many it averaged. */
+int psnum_apply(struct psnum *p, double lr);
 
 #endif

@@ -814,6 +814,8 @@ static enum dmlsim_err read_numerics(struct reader *r, xmlNodePtr n, struct nume
     DMLSIM_CHECK_GOTO(rc, read_hidden(r, n, nm), out);
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "lr", 0, false, 0.05, &nm->lr), out);
     nm->lr_linear = attr_is(n, "lr-scaling", "linear");
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "warmup", 0, 100000000, 0, &v), out);
+    nm->warmup = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "target-accuracy", 0, true, 0, &nm->target), out);
     if (nm->target > 1) {
         rc = fail_at(r, n, "<numerics target-accuracy=\"%g\">: expected a fraction in [0, 1]",

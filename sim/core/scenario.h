@@ -127,6 +127,8 @@ struct numerics_spec {
     int nhidden;                      /* 0: softmax regression */
     double lr;                        /* learning rate for one worker's batch */
     bool lr_linear;                   /* lr x workers (Goyal et al. 2017's linear scaling rule) */
+    int warmup;                       /* updates over which lr ramps from lr to the scaled lr
+                                         (Goyal et al. 2017, section 2.2: gradual warm-up); 0 */
     double target;                    /* target test accuracy (0: none) */
     int eval_every;                   /* steps between evaluations on the test set */
     int train_n, test_n;              /* examples used (0: all the files hold) */

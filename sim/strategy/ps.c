@@ -1010,7 +1010,8 @@ static void advance(struct shard *s, bool progress)
     s->rep->update_s += simgrid_get_clock() - t0;
     trace_slice(c->res->trace, c->P + s->id, "update", t0, simgrid_get_clock());
     if (c->j->nm && c->sc->train.ps.enforce) keep_history(c, s);
-    if (c->j->nm) psnum_apply(&s->num); /* the mean of what it accepted, into the parameters */
+    if (c->j->nm) /* the mean of what it accepted, into the parameters */
+        psnum_apply(&s->num, numerics_lr_at(c->j->nm, s->num.opt.t));
     s->version++;
     if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
         s->version_s[s->nversions++] = simgrid_get_clock();
