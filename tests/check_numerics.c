@@ -152,15 +152,25 @@ static void assert_large_batch(struct scenario *sc, struct numerics *nm, struct 
     scenario_release(sc);
 }
 
+/* Runs sc, whose 12 steps are evaluated at 4, 8 and 12, and checks it against sequential SGD
+ * (P = 0) or large-batch SGD of P workers of b examples; then releases everything. */
+static void check_against(struct scenario *sc, int P, int b)
+{
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
+    if (P == 0)
+        assert_sequential(sc, &nm, &rec);
+    else
+        assert_large_batch(sc, &nm, &rec, P, b);
+}
+
 /* One worker: the simulated run is sequential SGD with momentum, bit for bit. */
 START_TEST(test_one_worker_is_sequential_sgd)
 {
     struct scenario sc = numerics_scenario(1, 8, 12, temp_dir());
-    struct numerics nm;
-    struct run_record rec;
-    run_numerics(&sc, &nm, &rec);
-    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
-    assert_sequential(&sc, &nm, &rec);
+    check_against(&sc, 0, 0);
 }
 END_TEST
 
@@ -168,11 +178,7 @@ END_TEST
 START_TEST(test_ring_is_large_batch_sgd)
 {
     struct scenario sc = numerics_scenario(4, 8, 12, temp_dir());
-    struct numerics nm;
-    struct run_record rec;
-    run_numerics(&sc, &nm, &rec);
-    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
-    assert_large_batch(&sc, &nm, &rec, 4, 8);
+    check_against(&sc, 4, 8);
 }
 END_TEST
 
@@ -184,27 +190,20 @@ START_TEST(test_warmup_is_large_batch_sgd)
                                  : ps_scenario(4, 2, PS_SYNC, true, 8, 12, temp_dir());
     sc.train.numerics.lr_linear = true;
     sc.train.numerics.warmup = 8;
-    struct numerics nm;
-    struct run_record rec;
-    run_numerics(&sc, &nm, &rec);
-    ck_assert_uint_eq(rec.nevals, 3);
-    assert_large_batch(&sc, &nm, &rec, 4, 8);
+    check_against(&sc, 4, 8);
 }
 END_TEST
 
 /* One worker and a PS of 2 shards (split by bytes: each holds a run of the vector), sync or
- * async, or async split by layer with coordinator="enforce": each version applies the one gradient the worker computed from the parameters it
- * pulled, which are the current ones: sequential SGD, bit for bit. */
+ * async, or async split by layer with coordinator="enforce": each version applies the one
+ * gradient the worker computed from the parameters it pulled, which are the current ones:
+ * sequential SGD, bit for bit. */
 START_TEST(test_ps_one_worker_is_sequential_sgd)
 {
     enum ps_mode mode = _i ? PS_ASYNC : PS_SYNC;
     struct scenario sc = ps_scenario(1, 2, mode, _i < 2, 8, 12, temp_dir());
     sc.train.ps.coordinator = sc.train.ps.enforce = _i == 2; /* the global version on the pull */
-    struct numerics nm;
-    struct run_record rec;
-    run_numerics(&sc, &nm, &rec);
-    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
-    assert_sequential(&sc, &nm, &rec);
+    check_against(&sc, 0, 0);
 }
 END_TEST
 
@@ -213,11 +212,7 @@ END_TEST
 START_TEST(test_sync_ps_is_large_batch_sgd)
 {
     struct scenario sc = ps_scenario(4, 2, PS_SYNC, false, 8, 12, temp_dir());
-    struct numerics nm;
-    struct run_record rec;
-    run_numerics(&sc, &nm, &rec);
-    ck_assert_uint_eq(rec.nevals, 3); /* steps 4, 8, 12 */
-    assert_large_batch(&sc, &nm, &rec, 4, 8);
+    check_against(&sc, 4, 8);
 }
 END_TEST
 
@@ -232,11 +227,7 @@ START_TEST(test_local_aggregation_is_large_batch_sgd)
     sc.train.strategy = STRAT_PS;
     sc.train.ps = (struct ps_spec){.shards = 1, .dedicated = true, .split_bytes = true,
                                    .mode = PS_SYNC, .local_agg = true, .line = 1};
-    struct numerics nm;
-    struct run_record rec;
-    run_numerics(&sc, &nm, &rec);
-    ck_assert_uint_eq(rec.nevals, 3);
-    assert_large_batch(&sc, &nm, &rec, 4, 8);
+    check_against(&sc, 4, 8);
 }
 END_TEST
 

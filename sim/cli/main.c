@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef DMLSIM_VERSION
@@ -333,13 +332,6 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     return rc;
 }
 
-static double wall_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* --timing: the run's wall clock, and with <numerics> its real training's share (not an output:
  * outputs stay byte-identical from run to run). */
 static void print_timing(double wall_s, const struct numerics *nm)
@@ -377,9 +369,9 @@ static enum dmlsim_err run_built(const struct run_opts *o, const struct scenario
     } else {
         scenario_build_model(sc, &m);
     }
-    double t0 = wall_clock();
+    double t0 = numerics_wall_now();
     rc = run_training(o, &j, status, err);
-    if (o->timing) print_timing(wall_clock() - t0, j.nm);
+    if (o->timing) print_timing(numerics_wall_now() - t0, j.nm);
     if (j.nm) numerics_close(&nm);
     model_release(&m);
     return rc;

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double wall_now(void)
+double numerics_wall_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -134,9 +134,9 @@ double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long 
         memcpy(nm->x + (size_t)i * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
         nm->y[i] = nm->train.y[e];
     }
-    double t0 = wall_now(),
+    double t0 = numerics_wall_now(),
            loss = nn_loss_grad(&nm->net, rp->params, nm->x, nm->y, b, rp->grad, &nm->work);
-    nm->grad_wall_s += wall_now() - t0;
+    nm->grad_wall_s += numerics_wall_now() - t0;
     return loss;
 }
 
@@ -158,9 +158,9 @@ void replica_apply(const struct numerics *nm, struct replica *rp, float scale)
 
 double numerics_evaluate(struct numerics *nm, const float *params, double *loss)
 {
-    double t0 = wall_now(), acc = nn_accuracy(&nm->net, params, nm->test.x, nm->test.y,
+    double t0 = numerics_wall_now(), acc = nn_accuracy(&nm->net, params, nm->test.x, nm->test.y,
                                               nm->test.n, &nm->eval_work, loss);
-    nm->eval_wall_s += wall_now() - t0;
+    nm->eval_wall_s += numerics_wall_now() - t0;
     return acc;
 }
 

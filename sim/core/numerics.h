@@ -32,6 +32,10 @@ struct numerics {
     double grad_wall_s, eval_wall_s; /* wall-clock time in gradients and evaluations (--timing) */
 };
 
+/* The monotonic wall clock (seconds) grad_wall_s and eval_wall_s are measured with; --timing
+ * measures the whole run with it too, so the split adds up. */
+double numerics_wall_now(void);
+
 struct replica {
     float *params, *grad;
     struct nn_opt opt;

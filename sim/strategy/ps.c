@@ -1219,6 +1219,16 @@ static void ps_crashed(void *ctx, sg_host_t h)
 
 static void start_coordinator(struct ps_ctx *c);
 
+/* The coordinator's unanswered questions, forgotten (its host restarted, or the run is over). */
+static void drop_requests(struct ps_ctx *c)
+{
+    while (c->reqs) {
+        struct global_req *q = c->reqs;
+        c->reqs = q->next;
+        free(q);
+    }
+}
+
 static void ps_restarted(void *ctx, sg_host_t h)
 {
     struct ps_ctx *c = ctx;
@@ -1228,11 +1238,7 @@ static void ps_restarted(void *ctx, sg_host_t h)
     bool over = c->workers_done + c->gave_up == c->P || async_spent;
     if (!over && h == c->coord_host) { /* back with an empty memory: shards report again */
         memset(c->coord_ver, 0, (size_t)c->K * sizeof *c->coord_ver);
-        while (c->reqs) {
-            struct global_req *q = c->reqs;
-            c->reqs = q->next;
-            free(q);
-        }
+        drop_requests(c);
         start_coordinator(c);
     }
     for (int k = 0; k < c->K && !over; k++)
@@ -1813,11 +1819,7 @@ static void teardown(struct ps_ctx *c)
     free(c->coord_ver);
     free(c->eval_params);
     free(c->pinned);
-    while (c->reqs) {
-        struct global_req *q = c->reqs;
-        c->reqs = q->next;
-        free(q);
-    }
+    drop_requests(c);
     inject_release(&c->inj);
     traffic_free(c->traffic);
     for (int r = 0; c->bd_wake && r < c->P; r++)
