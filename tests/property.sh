@@ -14,7 +14,8 @@
 # ALGO: the all-reduce; "mixed" (the default) draws ring, tree or hierarchical per plan, on nodes
 # of 1 or 2 GPUs (hierarchical: 2). "numerics": the workers really train a small MLP on Debian's
 # Fashion-MNIST (<numerics>), ring or hierarchical, with checkpoints under both strategies and
-# the state policies drawn too (restore-from, lost-batches, the PS coordinator).
+# the state policies drawn too (restore-from, lost-batches, the PS coordinator). Every third
+# all-reduce plan has a rendezvous replica per node (rendezvous="per-side": split brain).
 set -u
 dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS] [ALGO]}
 runs=${2:-200}
@@ -91,6 +92,8 @@ scenario() { # strategy seed
         local state=""
         (( numerics && RANDOM % 2 )) && state+=" restore-from=\"survivor\""
         (( numerics && RANDOM % 2 )) && state+=" lost-batches=\"skip\""
+        # split brain on every third plan, drawn without RANDOM so the plans stay as they were
+        (( seed % ${SPLIT_EVERY:-3} == 0 )) && state+=" rendezvous=\"per-side\""
         train="<training strategy=\"allreduce\" algo=\"$a\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\">$( (( numerics )) && echo "$num")</training>
   <checkpoint every=\"$every steps\" mode=\"$cmode\" target=\"remote\"/>
   <recovery policy=\"$policy\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"$state/>"

@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The job's last evaluation (a side cut off from the store evaluates its own model), or NULL. */
+static const struct run_eval *last_eval(const struct run_record *r)
+{
+    for (size_t i = r->nevals; i-- > 0;)
+        if (r->evals[i].side == 0) return &r->evals[i];
+    return NULL;
+}
+
 /* The value of each metric in a run record. */
 #define GET(name, expr) \
     static double get_##name(const struct run_record *r) \
@@ -62,8 +70,10 @@ GET(dropped_samples, r->dropped_samples)
 GET(replayed_samples, r->replayed_samples)
 GET(accounting_ok, run_identities_hold(r))
 GET(job_failed, r->job_failed)
-GET(final_accuracy, r->nevals ? r->evals[r->nevals - 1].accuracy : 0)
-GET(final_loss, r->nevals ? r->evals[r->nevals - 1].loss : 0)
+GET(sides, r->sides)
+GET(divergence_l2, r->divergence_l2)
+GET(final_accuracy, last_eval(r) ? last_eval(r)->accuracy : 0)
+GET(final_loss, last_eval(r) ? last_eval(r)->loss : 0)
 GET(time_to_accuracy_s, r->time_to_accuracy_s)
 GET(steps_to_accuracy, r->steps_to_accuracy)
 #undef GET
@@ -71,6 +81,11 @@ GET(steps_to_accuracy, r->steps_to_accuracy)
 static bool has_numerics(const struct run_record *r)
 {
     return r->numerics;
+}
+
+static bool split_brain(const struct run_record *r)
+{
+    return r->sides > 1;
 }
 
 static bool reached_target(const struct run_record *r)
@@ -184,6 +199,16 @@ static const struct metric metrics[] = {
         {"max_recover_s", "s", "longest time from a fault to training progressing again",
          METRIC_ALL, "detect/recover", ", %.6f s to resume training", 1, NULL, NULL, NULL, 0, 0, 0,
          get_max_recover_s, NULL},
+        {"sides", "1",
+         "all-reduce, rendezvous=\"per-side\": the most sides of a partition training apart at "
+         "one time (1: none)",
+         METRIC_ALLREDUCE, "split brain", "%.0f sides trained apart", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_sides, split_brain},
+        {"divergence_l2", "1",
+         "numerics: the largest L2 distance between two sides' models when they merged or the "
+         "run ended split",
+         METRIC_ALLREDUCE, "split brain", "; their models %.6g apart (L2)", 1, NULL, NULL, NULL, 0,
+         0, 0, get_divergence_l2, split_brain},
         {"checkpoints", "1", "checkpoints completed", METRIC_ALL, "checkpoints", "%.0f", 1, NULL,
          NULL, NULL, 0, 0, 0, get_checkpoints, NULL},
         {"checkpoint_bytes", "B", "size of one checkpoint (all shards)", METRIC_ALL, "checkpoints",

@@ -3,6 +3,7 @@
 
 #include "mem.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,15 +187,26 @@ const struct nn_state *nn_states_find(const struct nn_states *ss, int step)
     return NULL;
 }
 
-void nn_states_prune(struct nn_states *ss, int step)
+/* Keeps the states whose step is in [lo, hi]. */
+static void keep_steps(struct nn_states *ss, int lo, int hi)
 {
     size_t k = 0;
     for (size_t i = 0; i < ss->n; i++)
-        if (ss->v[i].step < step)
+        if (ss->v[i].step < lo || ss->v[i].step > hi)
             nn_state_release(&ss->v[i]);
         else
             ss->v[k++] = ss->v[i];
     ss->n = k;
+}
+
+void nn_states_prune(struct nn_states *ss, int step)
+{
+    keep_steps(ss, step, INT_MAX);
+}
+
+void nn_states_drop_after(struct nn_states *ss, int step)
+{
+    keep_steps(ss, INT_MIN, step);
 }
 
 void nn_states_release(struct nn_states *ss)

@@ -76,6 +76,8 @@ void nn_states_put(struct nn_states *ss, struct nn_state *s);
 const struct nn_state *nn_states_find(const struct nn_states *ss, int step);
 /* Drops the states of steps below `step` (superseded by a counted checkpoint). */
 void nn_states_prune(struct nn_states *ss, int step);
+/* Drops the states of steps above `step` (a lineage given up: split brain's merge). */
+void nn_states_drop_after(struct nn_states *ss, int step);
 void nn_states_release(struct nn_states *ss);
 
 /* The learning rate of the update after `updates` ones: the scaled lr, or during a warm-up of W

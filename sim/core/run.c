@@ -13,6 +13,7 @@
 void run_init(struct run_record *r, enum strategy_id strategy, int workers, int batch, int steps)
 {
     memset(r, 0, sizeof *r);
+    r->sides = 1;
     r->strategy_id = strategy;
     r->strategy = strategy_name(strategy);
     r->workers = workers;
@@ -145,14 +146,15 @@ const char *run_event_kind_name(enum run_event_kind k)
     return names[k];
 }
 
-void run_eval_add(struct run_record *r, double t_s, int step, double accuracy, double loss)
+void run_eval_add(struct run_record *r, int side, double t_s, int step, double accuracy,
+                  double loss)
 {
     if (r->nevals == r->evals_cap) {
         r->evals_cap = r->evals_cap ? 2 * r->evals_cap : 32;
         r->evals = mem_realloc(r->evals, r->evals_cap * sizeof *r->evals);
     }
-    r->evals[r->nevals++] = (struct run_eval){t_s, step, accuracy, loss};
-    if (r->target_accuracy > 0 && accuracy >= r->target_accuracy && r->steps_to_accuracy < 0) {
+    r->evals[r->nevals++] = (struct run_eval){t_s, step, accuracy, loss, side};
+    if (side == 0 && r->target_accuracy > 0 && accuracy >= r->target_accuracy && r->steps_to_accuracy < 0) {
         r->time_to_accuracy_s = t_s;
         r->steps_to_accuracy = step;
     }

@@ -121,6 +121,9 @@ struct run_record {
     double final_workers;      /* workers in the last membership / that finished */
     double removed_stragglers; /* workers removed for being persistently slow */
     double lost_steps;         /* step executions thrown away (failed or rolled back) */
+    double sides;              /* the most sides training apart at one time (split brain) */
+    double divergence_l2;      /* numerics: the largest L2 distance between two sides' models
+                                  when they merged or when the run ended split */
     double checkpoints;        /* checkpoints completed */
     double ckpt_B;             /* size of one checkpoint (all shards) */
     double ckpt_overhead_s;    /* training time spent blocked on checkpoints */
@@ -151,10 +154,14 @@ struct run_eval {
     int step;        /* steps committed */
     double accuracy; /* test accuracy */
     double loss;     /* test loss */
+    int side;        /* 0: the job's model; k > 0: the model of a side cut off from the store
+                        (split brain, <recovery rendezvous="per-side">) */
 };
 
-/* Appends an evaluation, and the time to accuracy if it is the first at or above the target. */
-void run_eval_add(struct run_record *r, double t_s, int step, double accuracy, double loss);
+/* Appends an evaluation of side `side`'s model, and the time to accuracy if it is the job's
+ * (side 0) first at or above the target. */
+void run_eval_add(struct run_record *r, int side, double t_s, int step, double accuracy,
+                  double loss);
 
 /* Zeroes the record and sets who fills it; busy_s gets `workers` zeroed entries. */
 void run_init(struct run_record *r, enum strategy_id strategy, int workers, int batch, int steps);

@@ -983,6 +983,7 @@ static enum dmlsim_err read_recovery(struct reader *r, xmlNodePtr n, struct scen
     rs->max_restarts = (int)v;
     rs->from_survivor = attr_is(n, "restore-from", "survivor");
     rs->skip_lost = attr_is(n, "lost-batches", "skip");
+    rs->per_side = attr_is(n, "rendezvous", "per-side");
 out:
     return rc;
 }

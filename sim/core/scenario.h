@@ -225,6 +225,10 @@ struct recovery_spec {
                                    last checkpoint, or the initial state) */
     bool skip_lost;             /* lost-batches="skip": the batches of rolled-back steps are not
                                    read again (else replayed, the same data order) */
+    bool per_side;              /* rendezvous="per-side": the store has a replica on every node
+                                   and no quorum, so each side of a partition forms its own
+                                   membership (split brain); else one store, and a side cut
+                                   off from it waits for the heal */
     int line;
 };
 

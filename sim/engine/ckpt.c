@@ -127,6 +127,7 @@ struct job {
     sg_sem_t counted;     /* released when the checkpoint counts, or NULL */
     int counts_after;     /* 1: after the disk write, 2: on receipt (the cache) */
     int steps;            /* steps it captures */
+    int epoch;            /* the checkpoint's epoch when it was started (ckpt_abandon) */
     double version;       /* version it captures (PS) */
     double *version_slot; /* where to record the version when it counts */
     int flush_to_store;   /* cache: after counting, flush to the storage host */
@@ -148,7 +149,8 @@ static void spawn_job(struct job *j, sg_host_t h)
 static void count(struct job *j)
 {
     struct ckpt *c = j->c;
-    if (j->steps > c->last_step || j->version_slot != NULL) {
+    /* a write of an abandoned lineage (ckpt_abandon) is durable, but nobody's state */
+    if (j->epoch == c->epoch && (j->steps > c->last_step || j->version_slot != NULL)) {
         c->last_step = j->steps > c->last_step ? j->steps : c->last_step;
         if (j->version_slot) *j->version_slot = j->version;
     }
@@ -213,6 +215,7 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
     j->steps = steps_done;
     j->version = version;
     j->version_slot = version_slot;
+    j->epoch = c->epoch;
     snprintf(j->in, sizeof j->in, "ckpt-%d", c->seq++);
     struct ckpt_sync *y = sync_new(c); /* the writer's reference */
     j->sync = y;
@@ -248,6 +251,12 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
     c->overhead_s += blocked;
     sync_unref(c, y); /* a background stage may still hold (and release) the semaphores */
     return blocked;
+}
+
+void ckpt_abandon(struct ckpt *c, int step)
+{
+    c->last_step = step;
+    c->epoch += 1;
 }
 
 double ckpt_restore(struct ckpt *c, sg_host_t host)

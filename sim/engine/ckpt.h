@@ -31,6 +31,7 @@ struct ckpt {
     double overhead_s;   /* time writers spent blocked */
     struct run_record *rec; /* where completions are logged, or NULL */
     int seq;             /* unique mailbox names */
+    int epoch;           /* writes started before the last ckpt_abandon do not count */
     struct ckpt_sync *live; /* the writes whose semaphores someone still holds (ckpt.c) */
 };
 
@@ -48,6 +49,10 @@ bool ckpt_due(struct ckpt *c, int steps_done, double last_time_s, double now_s);
  * *version_slot (if not NULL) = version. */
 double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version,
                   double *version_slot);
+
+/* Split brain's merge: the lineage of the checkpoints after `step` is given up; the last counted
+ * checkpoint is `step`'s (0: none), and writes still in flight complete without counting. */
+void ckpt_abandon(struct ckpt *c, int step);
 
 /* Restores the last counted checkpoint to `host` (called by an actor on it); returns the time it
  * took (0 when there is none). */

@@ -16,6 +16,7 @@
 enum { RDZV_MEMBERSHIP = 100, RDZV_STOP };
 
 struct ctl_msg {
+    struct rdzv *owner;   /* the replica whose list holds it */
     int type;             /* enum rdzv_msg, RDZV_MEMBERSHIP or RDZV_STOP */
     int rank;             /* sender (reports) or subject (REMOVE) */
     int membership;       /* the membership the sender is in */
@@ -28,13 +29,14 @@ struct ctl_msg {
 static struct ctl_msg *ctl_new(struct rdzv *z, int type)
 {
     struct ctl_msg *m = owned_alloc(&z->msgs, sizeof *m);
+    m->owner = z;
     m->type = type;
     return m;
 }
 
-static void ctl_free(struct rdzv *z, struct ctl_msg *m)
+static void ctl_free(struct ctl_msg *m)
 {
-    owned_free(&z->msgs, m);
+    owned_free(&m->owner->msgs, m);
 }
 
 static sg_mailbox_t ctl_box(int rank)
@@ -61,6 +63,7 @@ static struct membership *membership_new(struct rdzv *z, int id, const int *rank
     memcpy(m->members, ranks, (size_t)n * sizeof *ranks);
     m->resume_step = resume;
     m->start_s = simgrid_get_clock();
+    m->owner = z;
     m->prev = z->cur;
     if (z->hooks.formed) z->hooks.formed(z->hooks.ctx, m);
     return m;
@@ -84,6 +87,11 @@ void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
     z->joiners = xbt_new0(int, P);
     z->reported = xbt_new0(int, P);
     z->next = xbt_new0(int, P);
+    z->chain = xbt_new(struct rdzv *, 1);
+    z->chain[0] = z;
+    z->nchain = 1;
+    z->ids = &z->own_id;
+    snprintf(z->box, sizeof z->box, "rdzv");
     int *all = xbt_new(int, P);
     for (int r = 0; r < P; r++)
         all[r] = r;
@@ -91,35 +99,94 @@ void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
     free(all);
 }
 
+void rdzv_add_replica(struct rdzv *store, struct rdzv *z, sg_host_t host, void *ctx)
+{
+    int n = store->nchain;
+    store->chain = xbt_realloc(store->chain, (size_t)(n + 1) * sizeof *store->chain);
+    store->chain[n] = z;
+    store->nchain = n + 1;
+    struct rdzv_hooks hooks = store->hooks;
+    hooks.ctx = ctx;
+    *z = (struct rdzv){.P = store->P, .hosts = store->hosts, .host = host, .rs = store->rs,
+                       .timeout_s = store->timeout_s, .rec = store->rec, .traffic = store->traffic,
+                       .inj = store->inj, .hooks = hooks, .index = n, .ids = store->ids};
+    z->removals = xbt_new0(int, z->P);
+    z->joiners = xbt_new0(int, z->P);
+    z->reported = xbt_new0(int, z->P);
+    z->next = xbt_new0(int, z->P);
+    snprintf(z->box, sizeof z->box, "rdzv%d", n);
+    z->cur = xbt_new0(struct membership, 1); /* no members until workers reach it */
+    z->cur->id = -1;
+    z->cur->members = xbt_new(int, 1);
+    z->cur->owner = z;
+    for (int i = 0; i <= n; i++) { /* every replica sees the whole chain */
+        store->chain[i]->chain = store->chain;
+        store->chain[i]->nchain = n + 1;
+    }
+}
+
+/* The job is over for a worker of z's (its side finished, or the job failed). */
+static bool over(const struct rdzv *z)
+{
+    return z->done || z->aborted || z->chain[0]->aborted;
+}
+
+/* One report to replica `to`. */
+static enum net_status send_report(struct rdzv *to, enum rdzv_msg type, int rank, int membership)
+{
+    struct ctl_msg *m = ctl_new(to, (int)type);
+    m->rank = rank;
+    m->membership = membership;
+    traffic_add(to->traffic, sg_host_self(), to->host, RDZV_CTL_B);
+    enum net_status st = net_send(sg_mailbox_by_name(to->box), m, RDZV_CTL_B, RDZV_RETRY_S);
+    if (st != NET_OK) ctl_free(m);
+    return st;
+}
+
 bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
 {
-    while (!z->done && !z->aborted) {
-        struct ctl_msg *m = ctl_new(z, (int)type);
-        m->rank = rank;
-        m->membership = membership;
-        traffic_add(z->traffic, sg_host_self(), z->host, RDZV_CTL_B);
-        if (net_send(sg_mailbox_by_name("rdzv"), m, RDZV_CTL_B, RDZV_RETRY_S) == NET_OK)
-            return true;
-        ctl_free(z, m);
+    while (!over(z)) {
+        if (send_report(z, type, rank, membership) == NET_OK) return true;
         sg_actor_sleep_for(RDZV_RETRY_S);
     }
     return false;
 }
 
+/* Reports to the first replica of the chain it reaches, store first: a replica whose route has
+ * failed is passed over, one that is slow to answer (a timeout) is tried again after
+ * RDZV_RETRY_S, so only a cut route makes a worker fall back. Returns the replica, or NULL when
+ * the job is over. */
+static struct rdzv *report_any(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
+{
+    struct rdzv *store = z->chain[0];
+    while (!store->done && !store->aborted) {
+        for (int i = 0; i < z->nchain; i++) {
+            struct rdzv *to = z->chain[i];
+            if (over(to)) continue;
+            enum net_status st = send_report(to, type, rank, membership);
+            if (st == NET_OK) return to;
+            if (st == NET_TIMEOUT) break;
+        }
+        sg_actor_sleep_for(RDZV_RETRY_S);
+    }
+    return NULL;
+}
+
 struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int membership)
 {
-    if (!rdzv_report(z, why, rank, membership)) return NULL;
+    struct rdzv *to = report_any(z, why, rank, membership);
+    if (to == NULL) return NULL;
     double patience = z->rs->rendezvous_s + z->rs->replacement_s + 10 * RDZV_RETRY_S;
     for (;;) {
         struct ctl_msg *m;
         enum net_status st = net_recv(ctl_box(rank), (void **)&m, patience);
-        if (z->done || z->aborted) return NULL;
+        if (over(to)) return NULL;
         if (st != NET_OK) { /* nothing came: say it again (the rendezvous may have missed us) */
-            if (!rdzv_report(z, RDZV_JOIN, rank, membership)) return NULL;
+            if ((to = report_any(z, RDZV_JOIN, rank, membership)) == NULL) return NULL;
             continue;
         }
         struct membership *next = m->type == RDZV_MEMBERSHIP ? m->m : NULL;
-        ctl_free(z, m);
+        ctl_free(m);
         return next;
     }
 }
@@ -140,6 +207,10 @@ static int cmp_int(const void *x, const void *y)
 static bool note(struct rdzv *z, struct ctl_msg *m, int *reported, int *nrep)
 {
     bool start = false;
+    if (m->type == RDZV_PROBE) { /* a replica checking that the store is reachable */
+        ctl_free(m);
+        return false;
+    }
     /* a member of the current membership that is waiting (whatever it says) is not training:
      * that is a failure of this membership */
     bool waiting_member = m->membership == z->cur->id && rdzv_index(z->cur, m->rank) >= 0;
@@ -158,7 +229,7 @@ static bool note(struct rdzv *z, struct ctl_msg *m, int *reported, int *nrep)
         if (rdzv_index(z->cur, m->rank) < 0 || m->membership < z->cur->id)
             z->change_pending = z->cur->id + 1;
     }
-    ctl_free(z, m);
+    ctl_free(m);
     return start;
 }
 
@@ -177,7 +248,7 @@ static void collect(struct rdzv *z, double end, bool until_all, int *reported, i
         if (!missing || simgrid_get_clock() >= end) return;
         struct ctl_msg *m;
         /* a failed receive (a sender cut off mid-message) is not the end of the window */
-        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, end - simgrid_get_clock()) != NET_OK)
+        if (net_recv(sg_mailbox_by_name(z->box), (void **)&m, end - simgrid_get_clock()) != NET_OK)
             continue;
         note(z, m, reported, nrep);
     }
@@ -203,27 +274,34 @@ static void send_ctl(struct rdzv *z, int rank, int type, struct membership *m)
     traffic_add(z->traffic, z->host, z->hosts[rank], RDZV_CTL_B);
     sg_comm_t comm = net_isend(ctl_box(rank), c, RDZV_CTL_B);
     if (net_wait(comm, simgrid_get_clock() + RDZV_RETRY_S) != NET_OK)
-        ctl_free(z, c); /* it will report again */
+        ctl_free(c); /* it will report again */
 }
 
 static void form(struct rdzv *z, int *reported, int nrep)
 {
-    struct membership *cur = z->cur;
     collect(z, simgrid_get_clock() + z->timeout_s + z->rs->rendezvous_s, true, reported, &nrep);
     if (!z->rs->elastic) /* policy wait: give the missing members time to come back */
         collect(z, simgrid_get_clock() + z->rs->replacement_s, false, reported, &nrep);
     if (z->done) return; /* the last step was committed meanwhile: nothing to re-form */
     int *next = z->next;
     int n = next_members(z, reported, nrep, next);
-    int resume = z->hooks.resume ? z->hooks.resume(z->hooks.ctx, next, n) : 0;
-    if (z->hooks.rollback) z->hooks.rollback(z->hooks.ctx, resume);
+    /* a replica left with nobody forms nothing; the store's side decides whether the job goes on */
+    bool nobody = n == 0 && z->index > 0;
+    int resume = !nobody && z->hooks.resume ? z->hooks.resume(z->hooks.ctx, next, n) : 0;
+    if (z->hooks.rollback && !nobody) z->hooks.rollback(z->hooks.ctx, resume);
     for (int i = 0; i < nrep; i++) /* the members told to leave */
         if (!contains(next, n, reported[i])) {
             send_ctl(z, reported[i], RDZV_STOP, NULL);
             z->rec->removed_stragglers += 1;
         }
-    if (n == 0 || cur->id + 1 > z->rs->max_restarts) {
+    if (nobody) {
+        z->nremovals = z->njoiners = 0;
+        return;
+    }
+    /* memberships after the first, over every replica (torchrun's --max-restarts) */
+    if (n == 0 || z->rec->membership_changes + 1 > z->rs->max_restarts) {
         z->aborted = true;
+        z->chain[0]->aborted = true;
         inject_finish(z->inj);
         z->rec->job_failed = true;
         snprintf(z->rec->failure, sizeof z->rec->failure,
@@ -233,16 +311,41 @@ static void form(struct rdzv *z, int *reported, int nrep)
                       "training cannot continue (%s)", n == 0 ? "no workers" : "max-restarts reached");
         return;
     }
-    struct membership *m = membership_new(z, cur->id + 1, next, n, resume);
+    struct membership *m = membership_new(z, ++*z->ids, next, n, resume);
     z->cur = m;
     z->change_pending = 0;
+    z->healed = false;
     z->nremovals = 0;
     z->njoiners = 0;
     z->rec->membership_changes += 1;
-    run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, n,
-                  "membership %d: %d worker(s), resume at step %d", m->id, n, resume);
+    if (z->index == 0)
+        run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, n,
+                      "membership %d: %d worker(s), resume at step %d", m->id, n, resume);
+    else
+        run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, n,
+                      "membership %d at %s's replica: %d worker(s), resume at step %d", m->id,
+                      sg_host_get_name(z->host), n, resume);
     for (int i = 0; i < n; i++)
         send_ctl(z, next[i], RDZV_MEMBERSHIP, m);
+}
+
+/* A replica serving a membership, cut off from the store: is the store reachable yet? */
+static bool probing(const struct rdzv *z)
+{
+    return z->index > 0 && z->cur->n > 0 && !z->healed && !over(z);
+}
+
+/* Once a probe gets through, the replica's members report at their next step boundary, and
+ * reach the store first. */
+static void probe(struct rdzv *z)
+{
+    struct rdzv *store = z->chain[0];
+    if (send_report(store, RDZV_PROBE, -1, -1) != NET_OK) return;
+    z->healed = true;
+    z->change_pending = z->cur->id + 1;
+    run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, -1, z->cur->n,
+                  "%s's replica reaches the store: membership %d merges",
+                  sg_host_get_name(z->host), z->cur->id);
 }
 
 static void rendezvous_actor(int argc, char **argv)
@@ -257,17 +360,20 @@ static void rendezvous_actor(int argc, char **argv)
          * watchdog period (the members are all dead or stuck), a membership is formed anyway. */
         double patience = z->timeout_s + z->rs->rendezvous_s;
         double wait = joiners_since >= 0 ? joiners_since + patience - simgrid_get_clock() : 1e9;
+        if (probing(z) && wait > RDZV_RETRY_S) wait = RDZV_RETRY_S;
         struct ctl_msg *m = NULL;
         int nrep = 0;
-        if (net_recv(sg_mailbox_by_name("rdzv"), (void **)&m, wait > 0 ? wait : 0) != NET_OK) {
+        if (net_recv(sg_mailbox_by_name(z->box), (void **)&m, wait > 0 ? wait : 0) != NET_OK) {
             if (joiners_since >= 0 && simgrid_get_clock() >= joiners_since + patience) {
                 joiners_since = -1; /* whatever happens now, the patience is over */
                 if (z->njoiners > 0 && !z->done) form(z, reported, 0);
+            } else if (probing(z)) {
+                probe(z);
             }
             continue;
         }
         if (z->done) { /* the job has finished: a late joiner must not roll it back */
-            ctl_free(z, m);
+            ctl_free(m);
             joiners_since = -1;
             continue;
         }
@@ -293,7 +399,7 @@ void rdzv_release(struct rdzv *z)
 {
     for (struct membership *m = z->cur; m;) {
         struct membership *prev = m->prev;
-        if (z->hooks.dispose) z->hooks.dispose(z->hooks.ctx, m);
+        if (z->hooks.dispose && m->data) z->hooks.dispose(z->hooks.ctx, m);
         free(m->members);
         free(m);
         m = prev;
@@ -304,4 +410,5 @@ void rdzv_release(struct rdzv *z)
     free(z->reported);
     free(z->next);
     owned_release(&z->msgs);
+    if (z->index == 0) free(z->chain);
 }

@@ -16,6 +16,18 @@
  * record says why).
  * Workers that cannot reach the store retry every RDZV_RETRY_S (a partitioned worker until the
  * heal).
+ *
+ * Split brain (<recovery rendezvous="per-side">): the store has replicas, one on each node's CPU
+ * host (or GPU host where a node has none), with no quorum between them: each forms memberships
+ * of whoever reaches it, alone. A worker reports to the first replica it reaches, in the order
+ * store, node 0, node 1, ...; so while a partition cuts workers off the store, the replica of the
+ * lowest node on their side forms their membership (a joiner-only formation: it waits one
+ * watchdog period plus the rendezvous timeout for its side's workers) and both sides train.
+ * A replica serving a membership probes the store every RDZV_RETRY_S; once a probe gets through
+ * (the heal) it asks its members to report at their next step boundary, they reach the store
+ * first, and the store forms one membership of both sides (the strategy decides what state it
+ * resumes from). Membership ids are unique over the replicas (mailbox names depend on them); a
+ * replica left with no workers forms nothing, and max-restarts counts the memberships of all.
  */
 #ifndef DMLSIM_RENDEZVOUS_H
 #define DMLSIM_RENDEZVOUS_H
@@ -33,7 +45,9 @@
 #define RDZV_RETRY_S         0.05 /* a worker that cannot reach the rendezvous tries again */
 #define RDZV_CTL_B           64.0 /* a control message (report, membership) */
 
-enum rdzv_msg { RDZV_FAIL, RDZV_JOIN, RDZV_SYNC, RDZV_REMOVE };
+enum rdzv_msg { RDZV_FAIL, RDZV_JOIN, RDZV_SYNC, RDZV_REMOVE, RDZV_PROBE };
+
+struct rdzv;
 
 struct membership {
     int id;                  /* 0, 1, ... */
@@ -42,6 +56,7 @@ struct membership {
     int resume_step;         /* the step they start from */
     double start_s;          /* when it was formed */
     void *data;              /* the strategy's state for it (its collective world) */
+    struct rdzv *owner;      /* the replica that formed it */
     struct membership *prev; /* older memberships, freed by rdzv_release */
 };
 
@@ -74,6 +89,14 @@ struct rdzv {
     /* the rendezvous actor's buffers (P ranks each), here since a daemon is killed at the end */
     int *reported, *next;
     struct owned msgs;              /* control messages not yet freed (rendezvous.c) */
+    /* split brain: the replicas in reporting order (chain[0] the store), shared by all */
+    struct rdzv **chain;            /* nchain replicas; {this} with a single store */
+    int nchain;
+    int index;                      /* this replica's place in chain */
+    int *ids;                       /* the last membership id formed by any replica */
+    int own_id;                     /* ... that counter, for the store */
+    bool healed;                    /* a replica's probe reached the store: its members merge */
+    char box[16];                   /* its mailbox: "rdzv", "rdzv1", ... */
 };
 
 /* Prepares the rendezvous with membership 0 of every rank (hooks.formed is called for it). */
@@ -81,17 +104,22 @@ void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
                const struct recovery_spec *rs, double timeout_s, struct run_record *rec,
                struct traffic *traffic, struct injector *inj, struct rdzv_hooks hooks);
 
+/* Split brain: makes z a replica of `store` (an initialised rendezvous) on `host`, last in the
+ * reporting order, with the store's policy and hooks but hooks.ctx = ctx, and no membership until
+ * workers reach it. The store owns the chain: rdzv_release every replica before the store. */
+void rdzv_add_replica(struct rdzv *store, struct rdzv *z, sg_host_t host, void *ctx);
+
 /* Starts its actor. */
 void rdzv_start(struct rdzv *z);
 
 /* Position of `rank` in m, or -1. */
 int rdzv_index(const struct membership *m, int rank);
 
-/* Sends a report to the rendezvous, retrying until it gets through; false if the job is over. */
+/* Sends a report to the rendezvous z, retrying until it gets through; false if the job is over. */
 bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership);
 
-/* Reports `why` and waits for the next membership; NULL when this worker is out (removed, or
- * the job is over). */
+/* Reports `why` to the first replica of z's chain that it reaches and waits for that replica's
+ * next membership; NULL when this worker is out (removed, or the job, or its side, is over). */
 struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int membership);
 
 /* Frees every membership, and the control messages that actors killed by a crash or by the end of

@@ -19,7 +19,7 @@ struct instant {
 };
 
 struct counter {
-    const char *name;
+    char name[48]; /* the track */
     double value, t_s;
 };
 
@@ -91,7 +91,10 @@ void trace_counter(struct trace *tr, const char *name, double value, double t_s)
         tr->ccap = tr->ccap ? 2 * tr->ccap : 64;
         tr->counters = xbt_realloc(tr->counters, tr->ccap * sizeof *tr->counters);
     }
-    tr->counters[tr->ncounters++] = (struct counter){name, value, t_s};
+    struct counter *c = &tr->counters[tr->ncounters++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->value = value;
+    c->t_s = t_s;
 }
 
 void trace_json_string(FILE *out, const char *s)

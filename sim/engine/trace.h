@@ -24,7 +24,7 @@ void trace_slice(struct trace *tr, int track, const char *name, double t0_s, dou
 /* An instant event across the whole run (copied). */
 void trace_instant(struct trace *tr, const char *category, const char *text, double t_s);
 
-/* A counter track's value from time t on (`name`: a string literal or outliving the trace). */
+/* A counter track's value from time t on (`name` is copied, up to 47 characters). */
 void trace_counter(struct trace *tr, const char *name, double value, double t_s);
 
 /* Writes the trace as Chrome JSON. */

@@ -169,10 +169,14 @@ void report_csv(const struct run_record *rec, FILE *out)
             fputc('\n', out);
         }
     }
-    for (size_t i = 0; i < rec->nevals; i++) /* numerics: the test-set evaluations */
-        fprintf(out, "eval,%.9g,%d,,,,,%d,accuracy=%.9g;loss=%.9g%s%s\n", rec->evals[i].t_s,
-                rec->evals[i].step, rec->workers, rec->evals[i].accuracy, rec->evals[i].loss,
-                rec->proxy[0] ? ";cost-model proxy=" : "", rec->proxy);
+    for (size_t i = 0; i < rec->nevals; i++) { /* numerics: the test-set evaluations */
+        const struct run_eval *e = &rec->evals[i];
+        fprintf(out, "eval,%.9g,%d,,,,,%d,accuracy=%.9g;loss=%.9g%s%s", e->t_s, e->step,
+                rec->workers, e->accuracy, e->loss, rec->proxy[0] ? ";cost-model proxy=" : "",
+                rec->proxy);
+        if (e->side > 0) fprintf(out, ";side=%d", e->side); /* split brain: not the job's model */
+        fputc('\n', out);
+    }
 }
 
 void report_summary(const struct run_record *rec, FILE *out)
@@ -257,9 +261,11 @@ static void json_events(const struct run_record *rec, FILE *out)
     if (!rec->numerics) return;
     fprintf(out, "  \"evals\": [");
     for (size_t i = 0; i < rec->nevals; i++)
-        fprintf(out, "%s\n    {\"step\": %d, \"t_s\": %.9g, \"accuracy\": %.9g, \"loss\": %.9g}",
+        fprintf(out,
+                "%s\n    {\"step\": %d, \"t_s\": %.9g, \"accuracy\": %.9g, \"loss\": %.9g, "
+                "\"side\": %d}",
                 i ? "," : "", rec->evals[i].step, rec->evals[i].t_s, rec->evals[i].accuracy,
-                rec->evals[i].loss);
+                rec->evals[i].loss, rec->evals[i].side);
     fprintf(out, "\n  ],\n  \"params_fnv1a\": \"%016llx\",\n", rec->params_fnv);
 }
 

@@ -18,6 +18,7 @@
 #include <xbt/sysdep.h>
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,37 @@
 
 struct ar_ctx;
 
+/* A side: the lineage of memberships one rendezvous replica forms. There is one (the store's)
+ * unless <recovery rendezvous="per-side">, where a replica cut off from the store forms its own
+ * side's memberships (split brain; rendezvous.h) until the heal merges it back. */
+struct ar_side {
+    struct ar_ctx *t;
+    int index;                 /* 0: the store's; k: the k-th replica's */
+    struct rdzv z;             /* its rendezvous */
+    double *committed;         /* per global step: gradients applied (member count) */
+    double *committed_samples; /* per global step: samples consumed */
+    int max_committed;         /* steps committed so far (highest) */
+    double last_commit_s;      /* its last commit (its step rows measure from it) */
+    long long data_offset;     /* data position - step: the batches skipped after failures */
+    int source;                /* the next membership's source (resume_step), or -1 */
+    bool *needs;               /* ... and who needs its state (P) */
+    int fork;                  /* k > 0: the store's membership its state descends from, or -1 */
+    bool active;               /* k > 0: it has trained since its fork and not merged back */
+    bool merging;              /* k > 0: its members join the store's membership being formed */
+};
+
+/* A checkpoint the store's side wrote: its membership and step, and whether it counted. */
+struct ckpt_entry {
+    int membership;
+    int step;
+    double counted;          /* set to 1 by the checkpoint module when it counts */
+    struct ckpt_entry *next; /* the one written before */
+};
+
 /* The collective state of one membership (membership.data). */
 struct ar_world {
+    struct ar_side *side;         /* whose lineage it is */
+    int *commits;                 /* per global step: members that finished it */
     struct coll_world world;      /* collectives among the members (mailboxes per membership) */
     const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
                                      refuses this membership */
@@ -58,6 +88,9 @@ struct worker {
     bool in_computed;          /* its gradient has been computed */
     struct replica rep;        /* numerics: the parameters it holds */
     int held;                  /* steps its state holds (-1: none, a restarted process) */
+    struct ar_side *side;      /* the side of the membership it was last in */
+    int ms_id;                 /* ... that membership */
+    long long offset;          /* the data offset its state was trained with */
 };
 
 struct ar_ctx {
@@ -70,24 +103,18 @@ struct ar_ctx {
     double data_scale;         /* simulated gradient bytes per real one (1; a proxy: more) */
     size_t nbuckets;           /* buckets per step */
     struct worker *workers;    /* P workers */
-    struct rdzv z;             /* memberships */
+    struct ar_side *sides;     /* nsides: the store's, then one per replica (split brain) */
+    int nsides;
     struct injector inj;       /* faults */
     struct traffic *traffic;   /* what the messages carried */
-    double *committed;         /* per global step: gradients applied (member count) */
-    double *committed_samples; /* per global step: samples consumed */
-    int *commits;              /* per global step: members that finished it (this membership) */
-    int max_committed;         /* steps committed so far (highest) */
-    double last_commit_s;      /* the last commit (step rows measure from it) */
+    struct ckpt_entry *ckpts;  /* split brain: the checkpoints written, the last first */
     double *last_compute;      /* per rank: compute of its last step */
     int *slow_streak;          /* per rank: consecutive slow steps */
     struct ckpt ckpt;          /* checkpoints */
     double last_ckpt_s;        /* when the last one was started */
     struct sem_set sems;       /* every worker semaphore, of every incarnation */
     struct run_record *rec;
-    long long data_offset;     /* data position - step: the batches skipped after failures */
     long long furthest_pos;    /* the furthest data position read */
-    int source;                /* the next membership's source (resume_step), or -1 */
-    bool *needs;               /* ... and who needs its state (P) */
     struct nn_states snaps;    /* numerics: the states of the checkpoints written */
 };
 
@@ -206,6 +233,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
 {
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
+    long long pos = step + world_of(ms)->side->data_offset;
     bool corrupt = worker_read_batch(rec, &t->inj, step, ms->n);
     double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step);
     double busy0 = rec->busy_s[w->rank];
@@ -218,8 +246,8 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     if (t->j->nm && corrupt) /* a skipped batch adds nothing to the sum */
         memset(w->rep.grad, 0, t->j->nm->net.nparams * sizeof *w->rep.grad);
     else if (t->j->nm)
-        replica_gradient(t->j->nm, &w->rep, w->rank, step + t->data_offset);
-    if (step + t->data_offset > t->furthest_pos) t->furthest_pos = step + t->data_offset;
+        replica_gradient(t->j->nm, &w->rep, w->rank, pos);
+    if (pos > t->furthest_pos) t->furthest_pos = pos;
     /* Layers run back to back on one GPU, so the forward is one exec of all their work and the
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
@@ -268,7 +296,7 @@ static void watch_stragglers(struct ar_ctx *t, struct membership *ms)
             run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, -1, ms->n,
                           "straggler rank %d flagged for removal", r);
             inject_detected(&t->inj);
-            rdzv_report(&t->z, RDZV_REMOVE, r, ms->id);
+            rdzv_report(ms->owner, RDZV_REMOVE, r, ms->id);
         }
     }
 }
@@ -284,14 +312,14 @@ static void on_worker_exit(int failed, void *data)
 }
 
 /* Numerics: every eval-every steps and at the last, the test accuracy of the model (every
- * replica holds the same parameters: the leader's). */
+ * replica of a membership holds the same parameters: the leader's), per side. */
 static void evaluate(struct ar_ctx *t, const struct membership *ms, int steps, double now)
 {
     if (t->j->nm == NULL) return;
     const struct numerics_spec *sp = &t->sc->train.numerics;
     if (steps % sp->eval_every != 0 && steps != t->sc->train.steps) return;
     double loss, acc = numerics_evaluate(t->j->nm, t->workers[ms->members[0]].rep.params, &loss);
-    run_eval_add(t->rec, now, steps, acc, loss);
+    run_eval_add(t->rec, world_of(ms)->side->index, now, steps, acc, loss);
 }
 
 /* This worker finished `step` (0-based) of membership ms: account, and the last member to finish
@@ -300,40 +328,74 @@ static void commit(struct worker *w, struct membership *ms, int step, bool corru
 {
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
+    struct ar_world *aw = world_of(ms);
+    struct ar_side *s = aw->side;
     if (!corrupt) {
         rec->applied += 1;
-        t->committed[step] += 1;
-        t->committed_samples[step] += rec->batch;
+        s->committed[step] += 1;
+        s->committed_samples[step] += rec->batch;
         rec->consumed_samples += rec->batch;
     }
-    if (step + 1 > t->max_committed) t->max_committed = step + 1;
-    if (++t->commits[step] < ms->n) return;
+    w->offset = s->data_offset;
+    if (step + 1 > s->max_committed) s->max_committed = step + 1;
+    if (++aw->commits[step] < ms->n) return;
     double now = simgrid_get_clock(), slowest = 0;
     for (int i = 0; i < ms->n; i++)
         slowest = fmax(slowest, t->last_compute[ms->members[i]]);
-    run_step_add(rec, now, step + 1, now - t->last_commit_s, slowest, t->committed_samples[step],
+    run_step_add(rec, now, step + 1, now - s->last_commit_s, slowest, s->committed_samples[step],
                  ms->n);
-    t->last_commit_s = now;
+    s->last_commit_s = now;
     evaluate(t, ms, step + 1, now);
     inject_progress(&t->inj, ms->start_s);
-    if (step + 1 == t->sc->train.steps) {
-        t->z.done = true;
-        inject_finish(&t->inj);
+    if (step + 1 == t->sc->train.steps) { /* a side that lost the store finishes on its own */
+        s->z.done = true;
+        if (s->index == 0) inject_finish(&t->inj);
     }
 }
 
 /* ---- the state of a new membership --------------------------------------------------------- */
 
-/* Numerics: the leader's state as the checkpoint of `steps` steps captures it (the states of
- * checkpoints superseded by a counted one are dropped). */
-static void snapshot(struct worker *w, int steps)
+/* Split brain: the last counted checkpoint that the store's membership `fork` or an earlier one
+ * wrote (0: none), which a side that forked from `fork` and the store's side both descend from. */
+static int agreed_step(const struct ar_ctx *t, int fork)
+{
+    int step = 0;
+    for (const struct ckpt_entry *e = t->ckpts; e; e = e->next)
+        if (e->membership <= fork && e->counted > 0 && e->step > step) step = e->step;
+    return step;
+}
+
+/* The oldest checkpoint still needed: the last counted one, or an earlier one that a side cut
+ * off from the store will roll back to when it merges. */
+static int oldest_needed(const struct ar_ctx *t)
+{
+    int keep = t->ckpt.last_step;
+    for (int k = 1; k < t->nsides; k++)
+        if (t->sides[k].active && agreed_step(t, t->sides[k].fork) < keep)
+            keep = agreed_step(t, t->sides[k].fork);
+    return keep;
+}
+
+/* The leader of a store's membership writes a checkpoint of `steps` steps; under numerics its
+ * state as the checkpoint captures it (the states no longer needed are dropped). */
+static void checkpoint(struct worker *w, struct membership *ms, int steps)
 {
     struct ar_ctx *t = w->t;
-    if (t->j->nm == NULL) return;
-    struct nn_state st;
-    nn_state_save(&st, w->rep.params, &w->rep.opt, steps, steps + t->data_offset);
-    nn_states_put(&t->snaps, &st);
-    nn_states_prune(&t->snaps, t->ckpt.last_step);
+    double *counted = NULL;
+    if (t->nsides > 1) { /* split brain: which membership wrote it, for the merge */
+        struct ckpt_entry *e = xbt_new0(struct ckpt_entry, 1);
+        *e = (struct ckpt_entry){ms->id, steps, 0, t->ckpts};
+        t->ckpts = e;
+        counted = &e->counted;
+    }
+    if (t->j->nm) {
+        struct nn_state st;
+        nn_state_save(&st, w->rep.params, &w->rep.opt, steps,
+                      steps + world_of(ms)->side->data_offset);
+        nn_states_put(&t->snaps, &st);
+        nn_states_prune(&t->snaps, oldest_needed(t));
+    }
+    ckpt_write(&t->ckpt, sg_host_self(), steps, 1, counted);
 }
 
 static sg_mailbox_t state_box(int membership, int rank)
@@ -351,7 +413,7 @@ static bool send_state(struct worker *w, struct membership *ms)
     struct ar_world *aw = world_of(ms);
     if (t->j->nm) {
         aw->state = xbt_new0(struct nn_state, 1);
-        nn_state_save(aw->state, w->rep.params, &w->rep.opt, w->held, w->held + t->data_offset);
+        nn_state_save(aw->state, w->rep.params, &w->rep.opt, w->held, w->held + w->offset);
     }
     sg_comm_t *comms = xbt_new0(sg_comm_t, ms->n);
     int n = 0;
@@ -405,15 +467,18 @@ static bool recover(struct worker *w, struct membership *ms)
     if (keeps && w->held != ms->resume_step) return false;
     if (aw->source == w->rank && !send_state(w, ms)) return false;
     if (aw->source >= 0 && aw->needs[w->rank] && !receive_state(w, ms)) return false;
-    if (aw->source < 0) {
-        if (t->sc->ckpt.present) ckpt_restore(&t->ckpt, sg_host_self());
-        const struct nn_state *st = nn_states_find(&t->snaps, ms->resume_step);
+    if (aw->source < 0) { /* a side cut off from the store has no checkpoint to restore */
+        bool store_side = aw->side->index == 0;
+        if (t->sc->ckpt.present && store_side) ckpt_restore(&t->ckpt, sg_host_self());
+        const struct nn_state *st =
+                store_side ? nn_states_find(&t->snaps, ms->resume_step) : NULL;
         if (t->j->nm && st)
             nn_state_load(st, w->rep.params, &w->rep.opt);
         else if (t->j->nm) /* nothing counted: from the start */
             replica_reset(t->j->nm, &w->rep);
     }
     w->held = ms->resume_step;
+    w->offset = aw->side->data_offset;
     return true;
 }
 
@@ -421,34 +486,37 @@ static bool recover(struct worker *w, struct membership *ms)
 static struct membership *train_in(struct worker *w, struct membership *ms)
 {
     struct ar_ctx *t = w->t;
+    struct rdzv *store = &t->sides[0].z;
     int idx = rdzv_index(ms, w->rank);
     if (idx < 0) return NULL;
     if (ms->id > 0 && !recover(w, ms)) {
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
                       "rank %d: the state transfer of membership %d failed, reporting", w->rank,
                       ms->id);
-        return rdzv_await(&t->z, RDZV_FAIL, w->rank, ms->id);
+        return rdzv_await(store, RDZV_FAIL, w->rank, ms->id);
     }
-    for (int step = ms->resume_step; step < t->sc->train.steps && !t->z.aborted; step++) {
-        if (t->z.change_pending > ms->id) /* leave cleanly: report at the boundary */
-            return rdzv_await(&t->z, RDZV_SYNC, w->rank, ms->id);
+    w->side = world_of(ms)->side;
+    w->ms_id = ms->id;
+    for (int step = ms->resume_step; step < t->sc->train.steps && !store->aborted; step++) {
+        if (ms->owner->change_pending > ms->id) /* leave cleanly: report at the boundary */
+            return rdzv_await(store, RDZV_SYNC, w->rank, ms->id);
         inject_step(&t->inj, step);
         bool corrupt;
         if (!run_step(w, ms, step, &corrupt)) {
             run_lose_step(t->rec, corrupt, !corrupt);
             run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, step, ms->n,
                           "rank %d: step %d failed, reporting", w->rank, step);
-            return rdzv_await(&t->z, RDZV_FAIL, w->rank, ms->id);
+            return rdzv_await(store, RDZV_FAIL, w->rank, ms->id);
         }
         w->held = step + 1;
         commit(w, ms, step, corrupt);
         if (idx == 0) { /* the leader watches for stragglers and writes checkpoints */
             double now = simgrid_get_clock();
             watch_stragglers(t, ms);
-            if (ckpt_due(&t->ckpt, step + 1, t->last_ckpt_s, now)) {
+            /* a side cut off from the store writes none: the store keeps the checkpoints' list */
+            if (w->side->index == 0 && ckpt_due(&t->ckpt, step + 1, t->last_ckpt_s, now)) {
                 t->last_ckpt_s = now;
-                snapshot(w, step + 1);
-                ckpt_write(&t->ckpt, sg_host_self(), step + 1, 0, NULL);
+                checkpoint(w, ms, step + 1);
             }
         }
     }
@@ -477,8 +545,9 @@ static void compute_actor(int argc, char **argv)
     struct worker *w = sg_actor_self_get_data();
     struct ar_ctx *t = w->t;
     sg_actor_on_exit(on_worker_exit, w);
+    struct rdzv *store = &t->sides[0].z;
     struct membership *ms =
-            w->incarnation == 0 ? t->z.cur : rdzv_await(&t->z, RDZV_JOIN, w->rank, -1);
+            w->incarnation == 0 ? store->cur : rdzv_await(store, RDZV_JOIN, w->rank, -1);
     if (w->incarnation == 0 && t->sc->train.broadcast) broadcast_model(w, ms);
     while (ms != NULL)
         ms = train_in(w, ms);
@@ -488,9 +557,19 @@ static void compute_actor(int argc, char **argv)
 
 static void formed(void *ctx, struct membership *ms)
 {
-    struct ar_ctx *t = ctx;
+    struct ar_side *side = ctx;
+    struct ar_ctx *t = side->t;
     const struct train_spec *ts = &t->sc->train;
     struct ar_world *aw = xbt_new0(struct ar_world, 1);
+    aw->side = side;
+    aw->commits = xbt_new0(int, ts->steps);
+    if (side->index > 0 && !side->active) { /* one more side training apart */
+        side->active = true;
+        double n = 1;
+        for (int k = 1; k < t->nsides; k++)
+            n += t->sides[k].active;
+        if (n > t->rec->sides) t->rec->sides = n;
+    }
     sg_host_t *hosts = xbt_new(sg_host_t, ms->n > 0 ? ms->n : 1);
     for (int i = 0; i < ms->n; i++)
         hosts[i] = t->j->pf->gpus[ms->members[i]];
@@ -504,9 +583,9 @@ static void formed(void *ctx, struct membership *ms)
     aw->world.netcal = t->j->cal ? t->j->cal->netcal : NULL;
     aw->world.data_scale = t->data_scale;
     aw->algo = collective_get(ts->algo);
-    aw->source = ms->id > 0 ? t->source : -1;
+    aw->source = ms->id > 0 ? side->source : -1;
     aw->needs = xbt_new0(bool, t->P);
-    if (ms->id > 0) memcpy(aw->needs, t->needs, (size_t)t->P * sizeof *aw->needs);
+    if (ms->id > 0) memcpy(aw->needs, side->needs, (size_t)t->P * sizeof *aw->needs);
     const char *why = collective_check(&aw->world, aw->algo, COLL_ALLREDUCE, false);
     if (why != NULL) { /* e.g. hierarchical after a crash left nodes of unequal size */
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
@@ -525,53 +604,162 @@ static void dispose(void *ctx, struct membership *ms)
     if (aw->state) nn_state_release(aw->state);
     free(aw->state);
     free(aw->needs);
+    free(aw->commits);
     free(aw);
 }
 
-/* restore-from="survivor": the member of the next membership whose state is furthest on (its
- * step), if one has a state; it sends it to the members at another step. Else the last counted
- * checkpoint's step, or 0. */
-static int resume_step(void *ctx, const int *next, int n)
+/* A member of `next` whose state is side s's (it was last in one of s's memberships), or NULL. */
+static const struct worker *member_of_side(const struct ar_ctx *t, const struct ar_side *s,
+                                           const int *next, int n)
 {
-    struct ar_ctx *t = ctx;
-    t->source = -1;
-    for (int i = 0; t->sc->rec.from_survivor && i < n; i++) {
-        const struct worker *w = &t->workers[next[i]];
-        if (w->held >= 0 && (t->source < 0 || w->held > t->workers[t->source].held))
-            t->source = next[i];
+    for (int i = 0; i < n; i++)
+        if (t->workers[next[i]].side == s && t->workers[next[i]].held >= 0)
+            return &t->workers[next[i]];
+    return NULL;
+}
+
+/* Numerics: two sides' models compared, logged ("merge" or "end") and the largest L2 distance
+ * kept; a (the store's side) may be NULL when none of its members holds a state. */
+static void compare_sides(struct ar_ctx *t, const struct worker *a, const struct worker *b,
+                          int side, const char *when)
+{
+    if (b == NULL) return;
+    if (t->j->nm == NULL || a == NULL) {
+        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, -1,
+                      "%s: side %d at step %d, the store's at step %d", when, side, b->held,
+                      a ? a->held : -1);
+        return;
     }
-    int resume = t->source >= 0              ? t->workers[t->source].held
+    double l2 = 0, norm = 0, loss;
+    for (size_t i = 0; i < t->j->nm->net.nparams; i++) {
+        double d = (double)a->rep.params[i] - (double)b->rep.params[i];
+        l2 += d * d;
+        norm += (double)a->rep.params[i] * (double)a->rep.params[i];
+    }
+    l2 = sqrt(l2);
+    double acc_a = numerics_evaluate(t->j->nm, a->rep.params, &loss),
+           acc_b = numerics_evaluate(t->j->nm, b->rep.params, &loss);
+    if (l2 > t->rec->divergence_l2) t->rec->divergence_l2 = l2;
+    run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, -1,
+                  "%s: side %d at %d acc %.4f; store's at %d acc %.4f; L2 %.4g, %.3g relative",
+                  when, side, b->held, acc_b, a->held, acc_a, l2, norm > 0 ? l2 / sqrt(norm) : 0);
+}
+
+/* The store forms a membership: the sides cut off from it whose members join it are merged (their
+ * models compared with the store side's); returns the store membership that every merged side
+ * and the store's side descend from, or INT_MAX when no side merges. */
+static int merge_sides(struct ar_side *s0, const int *next, int n)
+{
+    struct ar_ctx *t = s0->t;
+    int fork = INT_MAX;
+    const struct worker *ref = member_of_side(t, s0, next, n);
+    for (int k = 1; k < t->nsides; k++) {
+        struct ar_side *s = &t->sides[k];
+        const struct worker *o = member_of_side(t, s, next, n);
+        if (o == NULL) continue;
+        s->merging = true;
+        if (s->fork < fork) fork = s->fork;
+        compare_sides(t, ref, o, k, "merge");
+    }
+    return fork;
+}
+
+/* restore-from="survivor", and always on a side cut off from the store: the member of the next
+ * membership whose state is furthest on (its step), if one has a state; it sends it to the
+ * members at another step. Else the last counted checkpoint's step, or 0. */
+static int survivor_or_checkpoint(struct ar_side *s, const int *next, int n, bool survivor)
+{
+    struct ar_ctx *t = s->t;
+    s->source = -1;
+    for (int i = 0; survivor && i < n; i++) {
+        const struct worker *w = &t->workers[next[i]];
+        if (w->held >= 0 && (s->source < 0 || w->held > t->workers[s->source].held))
+            s->source = next[i];
+    }
+    int resume = s->source >= 0        ? t->workers[s->source].held
                  : t->sc->ckpt.present ? t->ckpt.last_step
-                                             : 0;
-    memset(t->needs, 0, (size_t)t->P * sizeof *t->needs);
-    for (int i = 0; t->source >= 0 && i < n; i++)
-        t->needs[next[i]] = next[i] != t->source && t->workers[next[i]].held != resume;
+                                       : 0;
+    memset(s->needs, 0, (size_t)t->P * sizeof *s->needs);
+    for (int i = 0; s->source >= 0 && i < n; i++)
+        s->needs[next[i]] = next[i] != s->source && t->workers[next[i]].held != resume;
     return resume;
 }
 
-/* Rolls back what was committed after the checkpoint everyone restarts from. */
+/* The step a new membership of side s resumes from. The store's side merging sides that were
+ * cut off rolls back to the last checkpoint all of them agree on (the seed's "everyone must
+ * roll back to the last checkpoint where all agreed"); a side forking from the store's starts
+ * from its survivors' state (it cannot reach the store's checkpoints), or from scratch. */
+static int resume_step(void *ctx, const int *next, int n)
+{
+    struct ar_side *s = ctx;
+    struct ar_ctx *t = s->t;
+    if (s->index == 0) {
+        int fork = merge_sides(s, next, n);
+        if (fork == INT_MAX) return survivor_or_checkpoint(s, next, n, t->sc->rec.from_survivor);
+        s->source = -1;
+        memset(s->needs, 0, (size_t)t->P * sizeof *s->needs);
+        return t->sc->ckpt.present ? agreed_step(t, fork) : 0;
+    }
+    int resume = survivor_or_checkpoint(s, next, n, true);
+    s->fork = -1; /* the lineage its state comes from */
+    s->data_offset = 0;
+    if (s->source >= 0) {
+        const struct worker *src = &t->workers[s->source];
+        s->fork = src->side->index == 0 ? src->ms_id : src->side->fork;
+        s->data_offset = src->offset;
+    }
+    return resume;
+}
+
+/* Rolls back what side s committed from step `resume` on. */
+static void rollback_side(struct ar_side *s, int resume)
+{
+    struct run_record *r = s->t->rec;
+    for (int k = resume; k < s->max_committed; k++) {
+        r->lost_steps += 1;
+        r->lost_gradients += s->committed[k];
+        r->applied -= s->committed[k];
+        r->replayed_samples += s->committed_samples[k];
+        r->consumed_samples -= s->committed_samples[k];
+        s->committed[k] = s->committed_samples[k] = 0;
+    }
+    s->max_committed = resume;
+}
+
+/* After a merge: the merged sides' commits are rolled back and their lineage ends; the store's
+ * checkpoints written since the fork are no longer anyone's (a write still in flight will not
+ * count) and its states are dropped. */
+static void end_merged_sides(struct ar_ctx *t, int resume)
+{
+    bool merged = false;
+    for (int k = 1; k < t->nsides; k++) {
+        struct ar_side *s = &t->sides[k];
+        if (!s->merging) continue;
+        rollback_side(s, 0);
+        s->merging = s->active = false;
+        merged = true;
+    }
+    if (!merged || !t->sc->ckpt.present) return;
+    for (struct ckpt_entry *e = t->ckpts; e; e = e->next)
+        if (e->step > resume) e->membership = INT_MAX;
+    ckpt_abandon(&t->ckpt, resume);
+    nn_states_drop_after(&t->snaps, resume);
+}
+
+/* Rolls back what was committed after the step a new membership of side s resumes from. */
 static void rollback(void *ctx, int resume)
 {
-    struct ar_ctx *t = ctx;
-    struct run_record *r = t->rec;
-    for (int s = resume; s < t->max_committed; s++) {
-        r->lost_steps += 1;
-        r->lost_gradients += t->committed[s];
-        r->applied -= t->committed[s];
-        r->replayed_samples += t->committed_samples[s];
-        r->consumed_samples -= t->committed_samples[s];
-        t->committed[s] = t->committed_samples[s] = 0;
-    }
-    for (int s = resume; s < t->sc->train.steps; s++)
-        t->commits[s] = 0;
-    t->max_committed = resume;
+    struct ar_side *s = ctx;
+    struct ar_ctx *t = s->t;
+    rollback_side(s, resume);
+    if (s->index == 0) end_merged_sides(t, resume);
     /* the data order: lost-batches="skip" goes on past every batch read; replay reads from the
      * restored state's position (a survivor's: the current offset) */
     const struct nn_state *st = nn_states_find(&t->snaps, resume);
     if (t->sc->rec.skip_lost)
-        t->data_offset = t->furthest_pos + 1 - resume;
-    else if (t->source < 0)
-        t->data_offset = st ? st->pos - st->step : 0;
+        s->data_offset = t->furthest_pos + 1 - resume;
+    else if (s->source < 0 && s->index == 0)
+        s->data_offset = st ? st->pos - st->step : 0;
 }
 
 static void start_worker(struct ar_ctx *t, int rank, int incarnation);
@@ -580,7 +768,8 @@ static void restarted(void *ctx, sg_host_t h)
 {
     struct ar_ctx *t = ctx;
     for (int r = 0; r < t->P; r++)
-        if (t->j->pf->gpus[r] == h && !t->z.done) start_worker(t, r, t->workers[r].incarnation + 1);
+        if (t->j->pf->gpus[r] == h && !t->sides[0].z.done)
+            start_worker(t, r, t->workers[r].incarnation + 1);
 }
 
 /* A crash hurts the job if a worker runs there. */
@@ -595,7 +784,7 @@ static bool relevant(void *ctx, sg_host_t h)
 static int members_now(void *ctx)
 {
     struct ar_ctx *t = ctx;
-    return t->z.cur ? t->z.cur->n : t->P;
+    return t->sides[0].z.cur ? t->sides[0].z.cur->n : t->P;
 }
 
 /* ---- setup ------------------------------------------------------------------------------- */
@@ -717,16 +906,52 @@ static void trace_tracks(struct ar_ctx *t)
     }
 }
 
+/* The rendezvous replicas' hosts under rendezvous="per-side": each node's CPU host, or its GPU
+ * hosts where it has none, in rank order, the store's host excepted; returns how many. */
+static int replica_hosts(const struct ar_ctx *t, sg_host_t store, sg_host_t *out)
+{
+    int n = 0;
+    for (int r = 0; r < t->P; r++) {
+        sg_host_t h = ckpt_node_cpu(t->j->pf, t->j->pf->gpus[r]);
+        if (h == NULL) h = t->j->pf->gpus[r];
+        bool seen = h == store;
+        for (int i = 0; i < n && !seen; i++)
+            seen = out[i] == h;
+        if (!seen) out[n++] = h;
+    }
+    return n;
+}
+
+/* The store's side, and under rendezvous="per-side" one side per replica. */
+static void make_sides(struct ar_ctx *t, sg_host_t store)
+{
+    const struct train_spec *ts = &t->sc->train;
+    sg_host_t *hosts = xbt_new(sg_host_t, t->P);
+    int nrep = t->sc->rec.per_side ? replica_hosts(t, store, hosts) : 0;
+    t->nsides = 1 + nrep;
+    t->sides = xbt_new0(struct ar_side, t->nsides);
+    t->rec->sides = 1;
+    for (int k = 0; k < t->nsides; k++) {
+        struct ar_side *s = &t->sides[k];
+        *s = (struct ar_side){.t = t, .index = k, .source = -1, .fork = -1};
+        s->committed = xbt_new0(double, ts->steps);
+        s->committed_samples = xbt_new0(double, ts->steps);
+        s->needs = xbt_new0(bool, t->P);
+    }
+    rdzv_init(&t->sides[0].z, t->P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec,
+              t->traffic, &t->inj,
+              (struct rdzv_hooks){resume_step, rollback, formed, dispose, &t->sides[0]});
+    for (int k = 1; k < t->nsides; k++)
+        rdzv_add_replica(&t->sides[0].z, &t->sides[k].z, hosts[k - 1], &t->sides[k]);
+    free(hosts);
+}
+
 static void setup(struct ar_ctx *t)
 {
     const struct train_spec *ts = &t->sc->train;
     int P = t->P;
     t->traffic = traffic_new();
-    t->committed = xbt_new0(double, ts->steps);
-    t->committed_samples = xbt_new0(double, ts->steps);
-    t->commits = xbt_new0(int, ts->steps);
     t->last_compute = xbt_new0(double, P);
-    t->needs = xbt_new0(bool, P);
     t->furthest_pos = -1;
     t->slow_streak = xbt_new0(int, P);
     /* Horovod fuses per-layer tensors by time: each layer's gradient is its own "bucket" */
@@ -739,17 +964,31 @@ static void setup(struct ar_ctx *t)
     inject_init(&t->inj, t->j->plan, t->rec, store,
                 (struct inject_hooks){NULL, restarted, members_now, relevant, t});
     t->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
-    rdzv_init(&t->z, P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec, t->traffic,
-              &t->inj, (struct rdzv_hooks){resume_step, rollback, formed, dispose, t});
     t->workers = xbt_new0(struct worker, P);
-    for (int r = 0; t->j->nm && r < P; r++) /* the same initial parameters everywhere */
-        replica_init(t->j->nm, &t->workers[r].rep);
+    make_sides(t, store);
+    for (int r = 0; r < P; r++) {
+        t->workers[r].side = &t->sides[0];
+        if (t->j->nm) /* the same initial parameters everywhere */
+            replica_init(t->j->nm, &t->workers[r].rep);
+    }
     job_record_numerics(t->j, t->rec);
 }
 
 static void teardown(struct ar_ctx *t)
 {
-    rdzv_release(&t->z);
+    for (int k = t->nsides; k-- > 0;) { /* the replicas before the store */
+        struct ar_side *s = &t->sides[k];
+        rdzv_release(&s->z);
+        free(s->committed);
+        free(s->committed_samples);
+        free(s->needs);
+    }
+    free(t->sides);
+    for (struct ckpt_entry *e = t->ckpts; e;) {
+        struct ckpt_entry *next = e->next;
+        free(e);
+        e = next;
+    }
     inject_release(&t->inj);
     for (int r = 0; r < t->P; r++) {
         free(t->workers[r].queue);
@@ -762,14 +1001,27 @@ static void teardown(struct ar_ctx *t)
     free(t->bucket_B);
     free(t->bucket_close);
     free(t->bucket_off);
-    free(t->committed);
-    free(t->committed_samples);
-    free(t->commits);
     free(t->last_compute);
     free(t->slow_streak);
-    free(t->needs);
     nn_states_release(&t->snaps);
     traffic_free(t->traffic);
+}
+
+/* After the run: a side still cut off from the store (or that finished apart) is compared with
+ * the store's model; returns the run time, the last commit of any side. */
+static double end_sides(struct ar_ctx *t)
+{
+    const struct rdzv *z = &t->sides[0].z;
+    const struct worker *ref = z->aborted ? NULL : &t->workers[z->cur->members[0]];
+    double end = t->sides[0].last_commit_s;
+    for (int k = 1; k < t->nsides; k++) {
+        const struct ar_side *s = &t->sides[k];
+        if (!s->active) continue;
+        end = fmax(end, s->last_commit_s);
+        const struct worker *o = member_of_side(t, s, s->z.cur->members, s->z.cur->n);
+        compare_sides(t, ref, o, k, "run ends split");
+    }
+    return end;
 }
 
 void allreduce_run(const struct job *j, struct run_record *rec)
@@ -790,32 +1042,35 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     setup(&t);
     for (int r = 0; r < t.P; r++)
         start_worker(&t, r, 0);
-    rdzv_start(&t.z);
+    for (int k = 0; k < t.nsides; k++)
+        rdzv_start(&t.sides[k].z);
     inject_start(&t.inj);
     simgrid_run();
 
-    rec->total_s = t.last_commit_s;
+    const struct rdzv *z = &t.sides[0].z;
+    int done = t.sides[0].max_committed;
+    rec->total_s = end_sides(&t);
     rec->nbuckets = (double)t.nbuckets;
     for (size_t b = 0; b < t.nbuckets; b++)
         rec->grad_B += t.bucket_B[b];
     rec->mem = model_memory(j->m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(rec, &t.workers[0].amt, j->pf->models[0], ts->dtype);
-    rec->steps_completed = t.max_committed;
+    rec->steps_completed = done;
     int alive = 0; /* members of the last membership whose host is up */
-    for (int i = 0; !t.z.aborted && i < t.z.cur->n; i++)
-        alive += sg_host_is_on(j->pf->gpus[t.z.cur->members[i]]);
+    for (int i = 0; !z->aborted && i < z->cur->n; i++)
+        alive += sg_host_is_on(j->pf->gpus[z->cur->members[i]]);
     rec->final_workers = alive;
-    if (j->nm && !t.z.aborted) /* the model: the last membership's first member's replica */
-        rec->params_fnv = numerics_fingerprint(t.workers[t.z.cur->members[0]].rep.params,
+    if (j->nm && !z->aborted) /* the model: the last membership's first member's replica */
+        rec->params_fnv = numerics_fingerprint(t.workers[z->cur->members[0]].rep.params,
                                                j->nm->net.nparams);
     rec->checkpoints = t.ckpt.completed;
     rec->ckpt_overhead_s = t.ckpt.overhead_s;
-    if (!rec->job_failed && t.max_committed < ts->steps) {
+    if (!rec->job_failed && done < ts->steps) {
         rec->job_failed = true;
         snprintf(rec->failure, sizeof rec->failure,
                  "%d of %d steps committed when the run ended; %d of the last membership's %d "
                  "worker(s) alive",
-                 t.max_committed, ts->steps, alive, t.z.aborted ? 0 : t.z.cur->n);
+                 done, ts->steps, alive, z->aborted ? 0 : z->cur->n);
     }
     job_finish(rec, t.traffic);
     teardown(&t);

@@ -147,7 +147,13 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
             trace_instant(rec->trace, run_event_kind_name(rec->ev[i].kind), rec->ev[i].what,
                           rec->ev[i].t_s);
     for (size_t i = 0; rec->trace && i < rec->nevals; i++) { /* numerics: counter tracks */
-        trace_counter(rec->trace, "test accuracy", rec->evals[i].accuracy, rec->evals[i].t_s);
-        trace_counter(rec->trace, "test loss", rec->evals[i].loss, rec->evals[i].t_s);
+        const struct run_eval *e = &rec->evals[i];
+        char acc[40] = "test accuracy", loss[40] = "test loss";
+        if (e->side > 0) { /* a side cut off from the store: its own tracks */
+            snprintf(acc, sizeof acc, "test accuracy, side %d", e->side);
+            snprintf(loss, sizeof loss, "test loss, side %d", e->side);
+        }
+        trace_counter(rec->trace, acc, e->accuracy, e->t_s);
+        trace_counter(rec->trace, loss, e->loss, e->t_s);
     }
 }

@@ -970,7 +970,7 @@ static void ps_evaluate(struct ps_ctx *c, bool last, double now)
     for (int k = 0; k < c->K; k++)
         pslice_scatter(&c->shards[k].num.sl, c->shards[k].num.w, c->eval_params);
     double loss, acc = numerics_evaluate(c->j->nm, c->eval_params, &loss);
-    run_eval_add(c->res, now, lo, acc, loss);
+    run_eval_add(c->res, 0, now, lo, acc, loss);
     c->evaluated = lo;
 }
 
