@@ -252,10 +252,12 @@ END_TEST
 
 /* ---- failures and the real state ------------------------------------------------------------ */
 
-/* Two one-GPU nodes train 12 steps of b = 8 through the ring (the dataset of numerics_train in
- * dir); `extra` adds elements after <training>. Written as a scenario file and loaded by the
- * parser, as a user's would be. */
-static struct scenario two_nodes(char *dir, const char *extra)
+/* `nodes` one-GPU nodes train `steps` steps of b = 8 through the ring (the dataset of
+ * numerics_train in dir), with `timing` added to <training> and `numerics` to <numerics>; `extra`
+ * adds elements after <training>. Written as a scenario file and loaded by the parser, as a
+ * user's would be. */
+static struct scenario nodes_scenario(char *dir, int nodes, int steps, const char *timing,
+                                      const char *numerics, const char *extra)
 {
     struct scenario sc = numerics_scenario(1, 8, 12, strdup(dir)); /* writes the dataset */
     scenario_release(&sc);
@@ -264,16 +266,22 @@ static struct scenario two_nodes(char *dir, const char *extra)
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     fprintf(f, "<scenario name=\"t\" seed=\"1\">\n"
-               "  <cluster nodes=\"2\" gpus-per-node=\"1\" gpu=\"h100\" nic=\"ib-hdr\"/>\n"
+               "  <cluster nodes=\"%d\" gpus-per-node=\"1\" gpu=\"h100\" nic=\"ib-hdr\"/>\n"
                "  <training strategy=\"allreduce\" algo=\"ring\" batch-per-gpu=\"8\" "
-               "steps=\"12\" optimizer=\"momentum\" timeout=\"50ms\">\n"
+               "steps=\"%d\" optimizer=\"momentum\" %s>\n"
                "    <numerics dataset=\"idx\" dir=\"%s\" hidden=\"8\" lr=\"0.1\" "
-               "eval-every=\"4\"/>\n  </training>\n%s</scenario>\n",
-            dir, extra);
+               "eval-every=\"4\"%s/>\n  </training>\n%s</scenario>\n",
+            nodes, steps, timing, dir, numerics, extra);
     fclose(f);
     struct dmlsim_error err = {0};
     ck_assert_msg(scenario_load(path, &sc, &err) == DMLSIM_OK, "%s", err.msg);
     return sc;
+}
+
+/* Two one-GPU nodes train 12 steps (nodes_scenario). */
+static struct scenario two_nodes(char *dir, const char *extra)
+{
+    return nodes_scenario(dir, 2, 12, "timeout=\"50ms\"", "", extra);
 }
 
 /* A crash of node1's worker at the start of step 6, back after 1 s; the survivors wait for it. */
@@ -287,8 +295,9 @@ struct outcome {
     double loss, lost_steps, membership_changes;
 };
 
-/* Runs two_nodes(extra) in a child process (SimGrid initialises once per process). */
-static struct outcome run_two_nodes(const char *extra)
+/* Runs nodes_scenario(...) in a child process (SimGrid initialises once per process). */
+static struct outcome run_nodes(int nodes, int steps, const char *timing, const char *numerics,
+                                const char *extra)
 {
     struct outcome o = {0};
     int fd[2];
@@ -297,7 +306,7 @@ static struct outcome run_two_nodes(const char *extra)
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         char *dir = temp_dir();
-        struct scenario sc = two_nodes(dir, extra);
+        struct scenario sc = nodes_scenario(dir, nodes, steps, timing, numerics, extra);
         struct numerics nm;
         struct run_record rec;
         run_numerics(&sc, &nm, &rec);
@@ -312,6 +321,11 @@ static struct outcome run_two_nodes(const char *extra)
     waitpid(pid, &status, 0);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     return o;
+}
+
+static struct outcome run_two_nodes(const char *extra)
+{
+    return run_nodes(2, 12, "timeout=\"50ms\"", "", extra);
 }
 
 /* Checkpoints every 4 steps, the crash at step 6: everyone rolls back to the checkpoint of step 4
@@ -374,6 +388,132 @@ START_TEST(test_skip_reads_on)
 }
 END_TEST
 
+/* ---- split brain ----------------------------------------------------------------------------- */
+
+/* Four nodes, 60 steps with ResNet-50's step cost (tens of ms, so the partition and the
+ * heal fall mid-run), checkpoints every 4 steps; node0,node1 | node2,node3 partitioned from
+ * 100 ms for 500 ms; `rdzv` is the <recovery> attribute under test. */
+#define SPLIT_TIMING "timeout=\"200ms\""
+#define SPLIT_COST " cost-model=\"resnet50\""
+#define SPLIT_FAULTS                                                                               \
+    "  <checkpoint every=\"4 steps\"/>\n"                                                        \
+    "  <recovery policy=\"elastic\" rendezvous-timeout=\"20ms\"%s/>\n"                           \
+    "  <faults><partition groups=\"node0,node1|node2,node3\" at=\"100ms\" "                    \
+    "heal-after=\"500ms\"/></faults>\n"
+
+/* Large-batch SGD with momentum from ref's state over steps [from, to), each step the mean
+ * gradient of ranks lo..hi-1 of 4 (their examples are contiguous: (4 s + r) b ..). */
+static void large_batch_steps(struct numerics *nm, struct replica *ref, int from, int to, int lo,
+                              int hi)
+{
+    int b = 8, n = (hi - lo) * b;
+    struct nn_work w;
+    nn_work_init(&w, &nm->net, n);
+    for (int s = from; s < to; s++) {
+        int first = (4 * s + lo) * b % nm->train.n;
+        nn_loss_grad(&nm->net, ref->params, nm->train.x + (size_t)first * IN,
+                     nm->train.y + first, n, ref->grad, &w);
+        nn_opt_step(&ref->opt, ref->params, ref->grad);
+    }
+    nn_work_release(&w);
+}
+
+/* The recovery events' steps: the store side's rollback (c0), the fork of node2's side (h), the
+ * merge (the side at x, the store's at y) and the step the merged membership resumes at (r). */
+struct split_steps {
+    int c0, h, x, y, r;
+};
+
+static struct split_steps split_steps_of(const struct run_record *rec)
+{
+    struct split_steps st = {-1, -1, -1, -1, -1};
+    for (size_t i = 0; i < rec->nev; i++) {
+        const struct run_event *e = &rec->ev[i];
+        int id, n, side;
+        if (e->kind != RUN_RECOVERY) continue;
+        if (strstr(e->what, "replica:") && st.h < 0)
+            st.h = e->step;
+        else if (st.c0 < 0 && sscanf(e->what, "membership %d: %d worker(s)", &id, &n) == 2 && n == 2)
+            st.c0 = e->step;
+        else if (st.x < 0 && sscanf(e->what, "merge: side %d at %d acc %*f; store's at %d", &side,
+                                    &st.x, &st.y) == 3)
+            continue;
+        else if (st.x >= 0 && sscanf(e->what, "membership %d: %d worker(s)", &id, &n) == 2)
+            st.r = e->step;
+    }
+    return st;
+}
+
+/* rendezvous="per-side": both sides train on, node0,node1 from the checkpoint they roll back to
+ * (c0), node2,node3 from the state they held (h), as two rings of 2; at the heal the two models'
+ * L2 distance is the distance between large-batch SGD over ranks 0,1 for c0..y and over ranks
+ * 2,3 for h..x, each after large-batch SGD of all four up to its start; then everyone rolls back
+ * to the checkpoint written before the split, the last all agree on, and replays: the final
+ * parameters are those of the run without the partition, to the bit. */
+START_TEST(test_split_brain_diverges_and_merges)
+{
+    struct outcome plain = /* first: SimGrid initialises once per process */
+            run_nodes(4, 60, SPLIT_TIMING, SPLIT_COST, "  <checkpoint every=\"4 steps\"/>\n");
+    char *dir = temp_dir(), extra[512];
+    snprintf(extra, sizeof extra, SPLIT_FAULTS, " rendezvous=\"per-side\"");
+    struct scenario sc = nodes_scenario(dir, 4, 60, SPLIT_TIMING, SPLIT_COST, extra);
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    struct split_steps st = split_steps_of(&rec);
+    ck_assert_double_eq(rec.sides, 2);
+    ck_assert_int_ge(st.c0, 0);
+    ck_assert_int_gt(st.h, st.c0 - 1);
+    ck_assert_msg(st.x > st.h && st.y > st.c0, "no merge after both sides trained (%d %d %d %d)",
+                  st.c0, st.h, st.x, st.y);
+    /* the last checkpoint all agree on: the last the first membership wrote (every 4 steps) up to
+     * the state the side took, not a later one of the store's side */
+    ck_assert_int_eq(st.r, st.h / 4 * 4);
+    ck_assert_int_lt(st.r, st.y / 4 * 4);
+    struct replica a, b;
+    replica_init(&nm, &a);
+    replica_init(&nm, &b);
+    large_batch_steps(&nm, &a, 0, st.c0, 0, 4);
+    large_batch_steps(&nm, &a, st.c0, st.y, 0, 2);
+    large_batch_steps(&nm, &b, 0, st.h, 0, 4);
+    large_batch_steps(&nm, &b, st.h, st.x, 2, 4);
+    double l2 = 0;
+    for (size_t i = 0; i < nm.net.nparams; i++)
+        l2 += ((double)a.params[i] - b.params[i]) * ((double)a.params[i] - b.params[i]);
+    test_assert_rel(rec.divergence_l2, sqrt(l2), 1e-4, "L2 distance of the two sides' models");
+    replica_release(&a);
+    replica_release(&b);
+    ck_assert_double_eq(plain.membership_changes, 0);
+    ck_assert_msg(rec.params_fnv == plain.fnv, "final parameters differ from the uninterrupted "
+                  "run's: %016llx, %016llx", rec.params_fnv, plain.fnv);
+    numerics_close(&nm);
+    run_release(&rec);
+    scenario_release(&sc);
+    free(dir);
+}
+END_TEST
+
+/* The single store (the default): the side without it waits for the heal, so one model only. */
+START_TEST(test_single_store_never_splits)
+{
+    char *dir = temp_dir(), extra[512];
+    snprintf(extra, sizeof extra, SPLIT_FAULTS, "");
+    struct scenario sc = nodes_scenario(dir, 4, 60, SPLIT_TIMING, SPLIT_COST, extra);
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    ck_assert_double_eq(rec.sides, 1);
+    ck_assert_double_eq(rec.divergence_l2, 0);
+    ck_assert_double_eq(rec.steps_completed, 60);
+    for (size_t i = 0; i < rec.nevals; i++)
+        ck_assert_int_eq(rec.evals[i].side, 0);
+    numerics_close(&nm);
+    run_release(&rec);
+    scenario_release(&sc);
+    free(dir);
+}
+END_TEST
+
 static Suite *numerics_suite(void)
 {
     Suite *s = suite_create("numerics");
@@ -394,6 +534,11 @@ static Suite *numerics_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_restore_is_bitwise, 0, 3);
     tcase_add_test(tc, test_skip_reads_on);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("split brain");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_split_brain_diverges_and_merges);
+    tcase_add_test(tc, test_single_store_never_splits);
     suite_add_tcase(s, tc);
     return s;
 }
