@@ -5,8 +5,11 @@
 #                                 cost-model="resnet50" (each step costs ResNet-50's time: a proxy)
 #   scenarios/numerics-faults.xml accuracy over time through a crash and a partition (rollbacks
 #                                 to the real checkpointed state)
+#   scenarios/numerics-split.xml  split brain: a partition with a rendezvous replica per node, both
+#                                 sides' accuracy until the merge rolls them back
 #   scenarios/numerics-lr.xml     sweep of 1..16 workers, lr-scaling none vs linear
-# and draws out/tta.png, out/accuracy-faults.png and out/lr-scaling.png; prints a table of each
+# and draws out/tta.png, out/accuracy-faults.png, out/accuracy-split.png and out/lr-scaling.png;
+# prints a table of each
 # run's time to target. Every figure is a row of a run's CSV or a sweep's table. Build first
 # (tools/main.sh calls it).
 #   tools/tta.sh
@@ -40,7 +43,14 @@ for proxy in "" resnet50; do
     done
 done
 $dm run scenarios/numerics-faults.xml --csv out/accuracy-faults.csv >out/accuracy-faults.txt &
+$dm run scenarios/numerics-split.xml --csv out/accuracy-split.csv >out/accuracy-split.txt &
 wait
+# split brain: the store side's evaluations and the other side's (";side=K" rows), and the
+# partition, heal and merge times as "t_s kind"
+awk -F, '$1 == "eval" { split($9, a, /[=;]/); f = $9 ~ /side=/ ? "1" : "0"
+    print $2, $3, a[2], a[4] >"out/accuracy-split-" f ".dat" }' out/accuracy-split.csv
+awk -F, '($1 == "fault" && $9 ~ /g0/) || ($1 == "recovery" && $9 ~ /^"merge/) {
+    print $2, ($1 == "fault" ? "fault" : "merge") }' out/accuracy-split.csv >out/accuracy-split-events.dat
 evals out/accuracy-faults.csv >out/accuracy-faults.dat
 # its faults, new memberships and counted checkpoints as "t_s kind"
 awk -F, '$1 == "fault" || $1 == "checkpoint" || ($1 == "recovery" && $9 ~ /membership/) {
@@ -68,6 +78,8 @@ gnuplot -e "dir='out'; out='out/tta.png'" plots/tta.gp
 gnuplot -e "dir='out'; sfx='-resnet50'; unit='s'; out='out/tta-resnet50.png'" plots/tta.gp
 gnuplot -e "ev='out/accuracy-faults-events.dat'; dat='out/accuracy-faults.dat'; out='out/accuracy-faults.png'" \
     plots/accuracy-faults.gp
+gnuplot -e "dir='out'; out='out/accuracy-split.png'" plots/accuracy-split.gp
 gnuplot -e "none='out/lr-none.txt'; linear='out/lr-linear.txt'; out='out/lr-scaling.png'" \
     plots/lr-scaling.gp
-echo "plots: out/tta.png out/tta-resnet50.png out/accuracy-faults.png out/lr-scaling.png (data: out/)"
+echo "plots: out/tta.png out/tta-resnet50.png out/accuracy-faults.png out/accuracy-split.png" \
+    "out/lr-scaling.png (data: out/)"

@@ -88,6 +88,11 @@ static bool split_brain(const struct run_record *r)
     return r->sides > 1;
 }
 
+static bool split_numerics(const struct run_record *r)
+{
+    return r->sides > 1 && r->numerics;
+}
+
 static bool reached_target(const struct run_record *r)
 {
     return r->numerics && r->steps_to_accuracy >= 0;
@@ -208,7 +213,7 @@ static const struct metric metrics[] = {
          "numerics: the largest L2 distance between two sides' models when they merged or the "
          "run ended split",
          METRIC_ALLREDUCE, "split brain", "; their models %.6g apart (L2)", 1, NULL, NULL, NULL, 0,
-         0, 0, get_divergence_l2, split_brain},
+         0, 0, get_divergence_l2, split_numerics},
         {"checkpoints", "1", "checkpoints completed", METRIC_ALL, "checkpoints", "%.0f", 1, NULL,
          NULL, NULL, 0, 0, 0, get_checkpoints, NULL},
         {"checkpoint_bytes", "B", "size of one checkpoint (all shards)", METRIC_ALL, "checkpoints",

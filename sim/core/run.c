@@ -78,9 +78,10 @@ void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, i
 }
 
 void run_step_add(struct run_record *r, double t_s, int step, double time_s, double compute_s,
-                  double samples, int workers)
+                  double samples, int workers, int side)
 {
     struct run_event *e = push(r, t_s, RUN_STEP, step, workers);
+    e->side = side;
     e->time_s = time_s;
     e->compute_s = compute_s;
     e->samples = samples;

@@ -42,6 +42,7 @@ struct run_event {
     double compute_s;         /* step: the slowest worker's compute in it */
     double samples;           /* step: samples whose gradients were computed in it */
     int workers;              /* members at that moment */
+    int side;                 /* step: 0, or the side cut off from the store (split brain) */
     char what[96];            /* faults, recoveries, checkpoints: a short description */
     size_t seq;               /* order of insertion, for a stable sort */
 };
@@ -175,9 +176,9 @@ void run_config_num(struct run_record *r, const char *key, const char *fmt, ...)
 void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, int step,
                    int workers, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-/* Appends a step row ending at t_s. */
+/* Appends a step row ending at t_s (side: 0, or the split-brain side that committed it). */
 void run_step_add(struct run_record *r, double t_s, int step, double time_s, double compute_s,
-                  double samples, int workers);
+                  double samples, int workers, int side);
 
 /* Losses: a step execution thrown away with its batch (read again unless corrupt) and, if it
  * was computed, its gradient. */

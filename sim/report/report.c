@@ -24,9 +24,11 @@ static void print_steps(const struct run_record *rec, FILE *out)
     for (size_t i = 0; i < rec->nev; i++) {
         const struct run_event *e = &rec->ev[i];
         if (e->kind != RUN_STEP) continue;
-        fprintf(out, " %7d %12.3f %12.3f %12.3f %12.1f %8d\n", e->step, e->time_s * 1e3,
+        fprintf(out, " %7d %12.3f %12.3f %12.3f %12.1f %8d", e->step, e->time_s * 1e3,
                 e->compute_s * 1e3, run_step_exposed(e) * 1e3,
                 e->time_s > 0 ? e->samples / e->time_s : 0, e->workers);
+        if (e->side > 0) fprintf(out, "  side %d", e->side); /* split brain: not the store's */
+        fputc('\n', out);
     }
 }
 
@@ -159,9 +161,11 @@ void report_csv(const struct run_record *rec, FILE *out)
     for (size_t i = 0; i < rec->nev; i++) {
         const struct run_event *e = &rec->ev[i];
         if (e->kind == RUN_STEP) {
-            fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,\n", e->t_s, e->step, e->time_s,
+            fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,", e->t_s, e->step, e->time_s,
                     e->compute_s, run_step_exposed(e), e->time_s > 0 ? e->samples / e->time_s : 0,
                     e->workers);
+            if (e->side > 0) fprintf(out, "side=%d", e->side);
+            fputc('\n', out);
         } else {
             fprintf(out, "%s,%.9g,%d,,,,,%d,", run_event_kind_name(e->kind), e->t_s, e->step,
                     e->workers);
@@ -238,10 +242,12 @@ static void json_events(const struct run_record *rec, FILE *out)
         if (e->kind != RUN_STEP) continue;
         fprintf(out,
                 "%s\n    {\"step\": %d, \"t_s\": %.9g, \"time_s\": %.9g, \"compute_s\": %.9g, "
-                "\"exposed_s\": %.9g, \"samples\": %.9g, \"workers\": %d, \"tflops\": %.9g}",
+                "\"exposed_s\": %.9g, \"samples\": %.9g, \"workers\": %d, \"tflops\": %.9g",
                 first ? "" : ",", e->step, e->t_s, e->time_s, e->compute_s, run_step_exposed(e),
                 e->samples, e->workers,
                 e->compute_s > 0 ? rec->step_flops / e->compute_s / 1e12 : 0);
+        if (e->side > 0) fprintf(out, ", \"side\": %d", e->side); /* split brain */
+        fputc('}', out);
         first = false;
     }
     fprintf(out, "\n  ],\n  \"events\": [");

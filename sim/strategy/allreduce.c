@@ -343,7 +343,7 @@ static void commit(struct worker *w, struct membership *ms, int step, bool corru
     for (int i = 0; i < ms->n; i++)
         slowest = fmax(slowest, t->last_compute[ms->members[i]]);
     run_step_add(rec, now, step + 1, now - s->last_commit_s, slowest, s->committed_samples[step],
-                 ms->n);
+                 ms->n, s->index);
     s->last_commit_s = now;
     evaluate(t, ms, step + 1, now);
     inject_progress(&t->inj, ms->start_s);

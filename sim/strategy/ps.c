@@ -1396,6 +1396,11 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
                            ps->dedicated ? "ps-nodes=\"K\" on <cluster> (or hosts with property "
                                            "role=ps)"
                                          : "hosts with property role=cpu");
+    if (sc->rec.per_side) /* the PS recovers per worker and shard: no membership to split */
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <recovery rendezvous=\"per-side\">: the parameter server has no "
+                           "rendezvous; expected rendezvous=\"store\" or strategy=\"allreduce\"",
+                           sc->path, sc->rec.line);
     if (ps->mode == PS_SYNC && ps->backup >= P)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would be "
@@ -1657,7 +1662,7 @@ static void sync_rows(struct ps_ctx *c)
                 done++;
             }
         }
-        run_step_add(c->res, t, s + 1, t - prev, compute, samples, done);
+        run_step_add(c->res, t, s + 1, t - prev, compute, samples, done, 0);
         prev = t;
     }
 }
@@ -1706,7 +1711,7 @@ static void async_rows(struct ps_ctx *c)
             in[f[i].rank] = true;
         }
         double t = f[end - 1].end_s;
-        run_step_add(c->res, t, (int)row + 1, t - prev, compute, samples, workers);
+        run_step_add(c->res, t, (int)row + 1, t - prev, compute, samples, workers, 0);
         prev = t;
         c->res->total_s = t;
     }
