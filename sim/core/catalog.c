@@ -217,6 +217,33 @@ static const struct gpu_model gpus[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+static const struct dataset datasets[] = {
+        {"imagenet", 1281167, /* ILSVRC-2012 train images (tensorflow/models imagenet_main.py) */
+         147897477120.0 / 1281167, /* its 138 GB tar (147,897,477,120 B) / images: 115.4 kB */
+         3 * 224 * 224 * 4, /* torchvision's RandomResizedCrop(224) + ToTensor: float32 CHW */
+         96.0 / 31278, /* FFCV (libffcv docs/benchmarks.rst): 31,278 images/s decoding and
+                          augmenting (random resized crop, flip) on a p3dn.24xlarge's 96 vCPUs:
+                          3.07 ms a core, a lower bound (JIT loader, images pre-resized) */
+         "ILSVRC-2012 train; FFCV decode rate"},
+};
+
+const struct dataset *catalog_dataset(const char *name)
+{
+    for (size_t i = 0; i < sizeof datasets / sizeof datasets[0]; i++)
+        if (strcmp(datasets[i].name, name) == 0) return &datasets[i];
+    return NULL;
+}
+
+const char *catalog_dataset_names(void)
+{
+    static char buf[256];
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof datasets / sizeof datasets[0]; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
+                                datasets[i].name);
+    return buf;
+}
+
 const struct link_class *catalog_link(const char *name)
 {
     for (size_t i = 0; i < COUNT(links); i++)

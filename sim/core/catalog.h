@@ -79,6 +79,41 @@ struct gpu_model {
     4.6e12 /* AMD EPYC 7742 (DGX A100's CPU): 64 cores x 2.25 GHz x 32 FP32 \
               FLOP/cycle (2 x 256-bit FMA, Zen 2) = 4.6 TFLOPS; AMD spec */
 
+#define CATALOG_CPU_CORES \
+    64 /* the same EPYC 7742: 64 cores; a loader worker process runs on one, at \
+          CATALOG_CPU_FLOPS / CATALOG_CPU_CORES */
+
+/* The input pipeline (<data>, sim/engine/loader.h). */
+#define CATALOG_NVME_REQUEST_S \
+    88e-6 /* a datacenter NVMe's 4 KiB random read at queue depth 1: 88.15 us measured \
+             (Samsung PM963, CrystalDiskMark RND4K Q1T1, gist tana3n/73ea2b7d) */
+#define CATALOG_OBJECT_REQUEST_S \
+    10e-3 /* an object store's request latency: "median latencies are often in the tens of \
+             milliseconds range" for requests under 512 KB (AWS, Amazon S3 performance \
+             design patterns); the low end */
+#define CATALOG_OBJECT_CONN_BPS \
+    87.5e6 /* one object-store connection: "one concurrent request for each 85-90 MB/s of \
+              desired network throughput" (AWS, Amazon S3 performance design patterns) */
+#define CATALOG_STAGING_COPY_BPS \
+    40.5e9 /* a pageable host-to-device copy first copies into a pinned staging buffer \
+              (Harris, "How to Optimize Data Transfers in CUDA C/C++", NVIDIA blog 2012); \
+              his GTX 680 desktop measured 5.368503 GB/s pageable vs 6.186581 GB/s pinned, \
+              so the staging copy runs at 1 / (1/5.3685 - 1/6.1866) = 40.5 GB/s */
+
+/* A dataset preset for <data preset>: what a sample costs on the input path. */
+struct dataset {
+    const char *name;
+    double samples;   /* training samples */
+    double sample_B;  /* stored bytes of a sample (mean) */
+    double decoded_B; /* bytes of the decoded sample handed to the GPU */
+    double decode_s;  /* CPU time to decode and augment a sample, one core */
+    const char *source;
+};
+
+/* The preset `name`, or NULL; catalog_dataset_names lists them ("imagenet"). */
+const struct dataset *catalog_dataset(const char *name);
+const char *catalog_dataset_names(void);
+
 /* Storage for checkpoints. */
 #define CATALOG_NVME_BPS \
     7e9 /* a node's NVMe Gen4 drive: about 7 GB/s sequential (vendor specs, \

@@ -77,14 +77,15 @@ void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, i
         fprintf(stderr, "%.9f %s %d %s\n", t_s, run_event_kind_name(kind), step, e->what);
 }
 
-void run_step_add(struct run_record *r, double t_s, int step, double time_s, double compute_s,
-                  double samples, int workers, int side)
+struct run_event *run_step_add(struct run_record *r, double t_s, int step, double time_s,
+                               double compute_s, double samples, int workers, int side)
 {
     struct run_event *e = push(r, t_s, RUN_STEP, step, workers);
     e->side = side;
     e->time_s = time_s;
     e->compute_s = compute_s;
     e->samples = samples;
+    return e;
 }
 
 void run_lose_step(struct run_record *r, bool corrupt, bool computed)

@@ -39,6 +39,7 @@ struct run_event {
     enum run_event_kind kind; /* what */
     int step;                 /* global step (step rows: 1, 2, ...), or -1 */
     double time_s;            /* step: time since the previous step row ended */
+    double input_s;           /* step: the slowest member's wait for its batch (<data>) */
     double compute_s;         /* step: the slowest worker's compute in it */
     double samples;           /* step: samples whose gradients were computed in it */
     int workers;              /* members at that moment */
@@ -58,6 +59,16 @@ struct shard_report {
 };
 
 struct trace;
+
+#define RUN_STAGES 3 /* input pipeline stages: read, decode, copy */
+
+/* One stage of the input pipeline over the run. */
+struct stage_report {
+    char name[8];  /* "read", "decode", "copy" */
+    double busy_s; /* time its actors spent in it, summed */
+    double lanes;  /* its actors (that many could be busy at once) */
+    double bytes;  /* bytes it moved */
+};
 
 #define RUN_CONFIG   16 /* configuration entries a strategy records */
 #define RUN_KCLASSES 8 /* kernel classes of the compute breakdown */
@@ -147,6 +158,10 @@ struct run_record {
     int steps_to_accuracy;     /* its step; -1: not reached */
     unsigned long long params_fnv; /* FNV-1a (64 bits) of the final parameters' bytes */
     char proxy[48];                /* the cost-model preset whose timing the steps took, or "" */
+    /* the input pipeline (<data>, loader.h) */
+    bool input;                    /* a pipeline fed the workers */
+    double input_wait_total_s;     /* every worker's waits for its batches */
+    struct stage_report stages[RUN_STAGES]; /* read, decode, copy */
 };
 
 /* An evaluation of the model on the test set. */
@@ -177,8 +192,8 @@ void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, i
                    int workers, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Appends a step row ending at t_s (side: 0, or the split-brain side that committed it). */
-void run_step_add(struct run_record *r, double t_s, int step, double time_s, double compute_s,
-                  double samples, int workers, int side);
+struct run_event *run_step_add(struct run_record *r, double t_s, int step, double time_s,
+                               double compute_s, double samples, int workers, int side);
 
 /* Losses: a step execution thrown away with its batch (read again unless corrupt) and, if it
  * was computed, its gradient. */

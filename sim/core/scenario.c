@@ -840,6 +840,81 @@ out:
     return rc;
 }
 
+/* <data preset>: the dataset's defaults, or the sizes given (a sample of 1 B, free to decode). */
+static enum dmlsim_err data_dataset(struct reader *r, xmlNodePtr n, struct data_spec *d)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    char *p = attr_dup(n, "preset");
+    const struct dataset *ds = p ? catalog_dataset(p) : NULL;
+    if (p && ds == NULL)
+        rc = fail_at(r, n, "<data preset=\"%s\">: unknown dataset; expected one of: %s", p,
+                     catalog_dataset_names());
+    free(p);
+    if (rc != DMLSIM_OK) return rc;
+    long v;
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_int(r, n, "samples", 1, 1L << 40, ds ? (long)ds->samples : 1L << 20, &v),
+                      out);
+    d->samples = (double)v;
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "sample-size", UNIT_SIZE, UNIT_POSITIVE,
+                                   ds ? ds->sample_B : 1, &d->sample_B), out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "decoded-size", UNIT_SIZE, UNIT_POSITIVE,
+                                   ds ? ds->decoded_B : d->sample_B, &d->decoded_B), out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "decode", UNIT_TIME, UNIT_NONNEG, ds ? ds->decode_s : 0,
+                                   &d->decode_s), out);
+out:
+    return rc;
+}
+
+/* <data>: the format's access pattern, where it lives, and the loader. */
+static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct data_spec *d)
+{
+    enum dmlsim_err rc;
+    long v;
+    d->present = true;
+    d->line = (int)node_line(n);
+    DMLSIM_CHECK_GOTO(rc, data_dataset(r, n, d), out);
+    static const char *const formats[] = {"idx", "webdataset", "mds", "parquet"};
+    static const char *const sources[] = {"local-nvme", "remote", "memory"};
+    d->format = DATA_IDX;
+    for (int i = 0; i < 4; i++)
+        if (attr_is(n, "format", formats[i])) d->format = (enum data_format)i;
+    d->source = DATA_LOCAL_NVME;
+    for (int i = 0; i < 3; i++)
+        if (attr_is(n, "source", sources[i])) d->source = (enum data_source)i;
+    /* webdataset: 5,000 samples a shard (the seed notes' SHARD_SIZE); parquet: pyarrow's row
+     * group of 1 Mi rows (apache/arrow #34280) */
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shard-samples", 1, 1L << 40,
+                              d->format == DATA_PARQUET ? 1L << 20 : 5000, &v), out);
+    d->shard_samples = (double)v;
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "columns", 0, false, 1, &d->columns), out);
+    if (d->columns > 1) {
+        rc = fail_at(r, n, "<data columns=\"%g\">: expected the selected columns' share of a "
+                       "row's bytes, in (0, 1]", d->columns);
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "request-latency", UNIT_TIME, UNIT_NONNEG,
+                                   d->source == DATA_REMOTE ? CATALOG_OBJECT_REQUEST_S
+                                   : d->source == DATA_LOCAL_NVME ? CATALOG_NVME_REQUEST_S
+                                                                  : 0,
+                                   &d->request_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "connection-rate", UNIT_BANDWIDTH, UNIT_POSITIVE,
+                                   CATALOG_OBJECT_CONN_BPS, &d->conn_Bps), out);
+    /* PyTorch's DataLoader defaults: num_workers 0 (in the training loop), prefetch_factor 2 */
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "loader-workers", 0, 1024, 0, &v), out);
+    d->workers = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "prefetch", 1, 1024, 2, &v), out);
+    d->prefetch = (int)v;
+    d->pinned = attr_is(n, "pin-memory", "yes");
+    d->gds = attr_is(n, "gds", "yes");
+    if (d->gds && (d->source != DATA_LOCAL_NVME || d->decode_s > 0))
+        rc = fail_at(r, n, "<data gds=\"yes\">: GPUDirect Storage reads a node's NVMe into GPU "
+                       "memory, where no CPU decodes; expected source=\"local-nvme\" and "
+                       "decode=\"0\" (stored tensors)");
+out:
+    return rc;
+}
+
 /* What is trained: a <model> (timings only), or the <numerics> network, which is then also the
  * simulated model, so the two exclude each other; numerics needs fp32 (its gradients are the
  * floats the collectives carry). */
@@ -879,9 +954,9 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
         if (c->type == XML_ELEMENT_NODE)
             DMLSIM_CHECK_GOTO(rc,
-                              strcmp((const char *)c->name, "ps") == 0
-                                      ? read_ps(r, c, &t->ps)
-                                      : read_numerics(r, c, &t->numerics),
+                              strcmp((const char *)c->name, "ps") == 0     ? read_ps(r, c, &t->ps)
+                              : strcmp((const char *)c->name, "data") == 0 ? read_data(r, c, &t->data)
+                                                                           : read_numerics(r, c, &t->numerics),
                               out);
     DMLSIM_CHECK_GOTO(rc,
                       read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level, &t->gpus,

@@ -138,6 +138,39 @@ struct numerics_spec {
     int line;                         /* line of <numerics> */
 };
 
+/* The input pipeline (<data>, sim/engine/loader.h): how each worker's batches get from storage
+ * to its GPU. */
+enum data_format {
+    DATA_IDX,        /* one sequential file: a read request per batch */
+    DATA_WEBDATASET, /* tar shards read sequentially, whole shards per loader worker */
+    DATA_MDS,        /* MosaicML MDS: random access through the shard index, a request a sample */
+    DATA_PARQUET,    /* row groups, only the selected columns' bytes read */
+};
+enum data_source {
+    DATA_LOCAL_NVME, /* each node's NVMe drive */
+    DATA_REMOTE,     /* an object store on the storage host, over the network */
+    DATA_MEMORY,     /* already in host memory (page cache): no read */
+};
+
+struct data_spec {
+    bool present;
+    double samples;          /* samples in the dataset */
+    double sample_B;         /* stored bytes of a sample (mean) */
+    double decoded_B;        /* bytes of a decoded sample, what crosses PCIe */
+    double decode_s;         /* CPU time to decode and augment a sample, on one core */
+    enum data_format format;
+    double shard_samples;    /* webdataset: samples per tar shard; parquet: rows per row group */
+    double columns;          /* parquet: the selected columns' share of a row's bytes */
+    enum data_source source;
+    double request_s;        /* latency of each read request (first byte) */
+    double conn_Bps;         /* remote: throughput of one connection (a loader worker's) */
+    int workers;             /* loader worker processes per GPU (0: in the training loop) */
+    int prefetch;            /* batches each worker loads in advance (PyTorch prefetch_factor) */
+    bool pinned;             /* batches in pinned host memory (else pageable: a staging copy) */
+    bool gds;                /* GPUDirect Storage: NVMe straight into GPU memory */
+    int line;                /* line of <data> */
+};
+
 struct train_spec {
     enum strategy_id strategy; /* STRAT_NONE when absent */
     enum coll_algo_id algo;    /* all-reduce algorithm (default nccl) */
@@ -154,6 +187,7 @@ struct train_spec {
     int chunks;                /* pipeline chunks (tree) */
     struct ps_spec ps;         /* parameter-server settings (strategy ps) */
     struct numerics_spec numerics; /* real training (present == false: timings only) */
+    struct data_spec data;     /* the input pipeline (present == false: batches always ready) */
     double kernel_launch_s;    /* a GPU kernel lasts at least this (CPU-side launch) */
     double bucket_overhead_s;  /* per gradient bucket: the hook and the collective's launch */
     double step_overhead_s;    /* per step: host work of the framework (0 by default) */

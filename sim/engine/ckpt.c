@@ -48,26 +48,6 @@ bool ckpt_due(struct ckpt *c, int steps_done, double last_time_s, double now_s)
     return floor(now_s / s->every_s) > floor(last_time_s / s->every_s);
 }
 
-sg_host_t ckpt_node_cpu(const struct platform *pf, sg_host_t gpu)
-{
-    const char *node = sg_host_get_property_value(gpu, "node");
-    for (size_t i = 0; node && i < pf->ncpus; i++) {
-        const char *n = sg_host_get_property_value(pf->cpu_hosts[i], "node");
-        if (n && strcmp(n, node) == 0) return pf->cpu_hosts[i];
-    }
-    return NULL;
-}
-
-static sg_disk_t disk_of(sg_host_t h)
-{
-    unsigned int n = 0;
-    sg_disk_t *disks = NULL;
-    sg_host_get_disks(h, &n, &disks);
-    sg_disk_t d = n > 0 ? disks[0] : NULL;
-    free(disks);
-    return d;
-}
-
 /* The semaphores one write shares between its writer and its stages, with a count of those
  * that hold it: the last to let go destroys them (a stage lets go when its actor ends, even
  * killed by a crash); ckpt_release destroys the ones a writer killed while waiting still held. */
@@ -178,7 +158,7 @@ static void job_actor(int argc, char **argv)
     struct ckpt *c = j->c;
     sg_actor_on_exit(job_exit, j); /* frees j */
     double timeout = IO_DEADLINE_S;
-    sg_disk_t disk = disk_of(sg_host_self());
+    sg_disk_t disk = platform_host_disk(sg_host_self());
     if (j->in[0]) {
         void *p;
         if (net_recv(sg_mailbox_by_name(j->in), &p, timeout) != NET_OK) return;
@@ -209,7 +189,7 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
 {
     const struct checkpoint_spec *s = &c->sc->ckpt;
     double t0 = simgrid_get_clock(), timeout = IO_DEADLINE_S;
-    sg_host_t cpu = ckpt_node_cpu(c->pf, host), store = c->pf->storage;
+    sg_host_t cpu = platform_node_cpu(c->pf, host), store = c->pf->storage;
     struct job *j = xbt_new0(struct job, 1);
     j->c = c;
     j->steps = steps_done;
@@ -264,7 +244,7 @@ double ckpt_restore(struct ckpt *c, sg_host_t host)
     if (c->completed == 0) return 0;
     const struct checkpoint_spec *s = &c->sc->ckpt;
     double t0 = simgrid_get_clock();
-    sg_host_t cpu = ckpt_node_cpu(c->pf, host), src;
+    sg_host_t cpu = platform_node_cpu(c->pf, host), src;
     src = s->target == CKPT_REMOTE || cpu == NULL ? c->pf->storage : cpu;
     if (src == NULL) return 0;
     struct job *j = xbt_new0(struct job, 1);

@@ -62,7 +62,4 @@ double ckpt_restore(struct ckpt *c, sg_host_t host);
  * waiting on them). */
 void ckpt_release(struct ckpt *c);
 
-/* The CPU host of the node `gpu` belongs to (property node), or NULL. */
-sg_host_t ckpt_node_cpu(const struct platform *pf, sg_host_t gpu);
-
 #endif

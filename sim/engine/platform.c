@@ -1194,3 +1194,23 @@ void platform_free(struct platform *pf)
     free(pf->description);
     free(pf);
 }
+
+sg_host_t platform_node_cpu(const struct platform *pf, sg_host_t gpu)
+{
+    const char *node = sg_host_get_property_value(gpu, "node");
+    for (size_t i = 0; node && i < pf->ncpus; i++) {
+        const char *n = sg_host_get_property_value(pf->cpu_hosts[i], "node");
+        if (n && strcmp(n, node) == 0) return pf->cpu_hosts[i];
+    }
+    return NULL;
+}
+
+sg_disk_t platform_host_disk(sg_host_t h)
+{
+    unsigned int n = 0;
+    sg_disk_t *disks = NULL;
+    sg_host_get_disks(h, &n, &disks);
+    sg_disk_t d = n > 0 ? disks[0] : NULL;
+    free(disks);
+    return d;
+}

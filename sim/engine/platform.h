@@ -112,6 +112,12 @@ enum dmlsim_err platform_setup(const struct scenario *sc, struct fault_plan *pla
 
 void platform_free(struct platform *pf);
 
+/* The CPU host of the node `gpu` belongs to (property node), or NULL. */
+sg_host_t platform_node_cpu(const struct platform *pf, sg_host_t gpu);
+
+/* The first disk of host h (a node's NVMe, the store's disk), or NULL. */
+sg_disk_t platform_host_disk(sg_host_t h);
+
 /* Natural order of host names: digit runs compare as numbers (node2 < node10). */
 int platform_name_cmp(const char *a, const char *b);
 

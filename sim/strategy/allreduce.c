@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "collective.h"
 #include "inject.h"
+#include "loader.h"
 #include "net.h"
 #include "rendezvous.h"
 #include "semset.h"
@@ -109,6 +110,9 @@ struct ar_ctx {
     struct traffic *traffic;   /* what the messages carried */
     struct ckpt_entry *ckpts;  /* split brain: the checkpoints written, the last first */
     double *last_compute;      /* per rank: compute of its last step */
+    double *last_input;        /* per rank: its wait for its last step's batch */
+    struct input_hook input;   /* before each forward: the loader's, or the job's */
+    struct loader *loader;     /* <data>: the input pipeline, else NULL */
     int *slow_streak;          /* per rank: consecutive slow steps */
     struct ckpt ckpt;          /* checkpoints */
     double last_ckpt_s;        /* when the last one was started */
@@ -242,7 +246,9 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     w->in_step = true; /* from the read on: a crash from here loses this batch */
     w->in_corrupt = corrupt;
     w->in_computed = false;
-    worker_before_forward(&t->j->input, w->rank, step);
+    double in0 = simgrid_get_clock();
+    worker_before_forward(&t->input, w->rank, step);
+    t->last_input[w->rank] = simgrid_get_clock() - in0;
     if (t->j->nm && corrupt) /* a skipped batch adds nothing to the sum */
         memset(w->rep.grad, 0, t->j->nm->net.nparams * sizeof *w->rep.grad);
     else if (t->j->nm)
@@ -339,11 +345,14 @@ static void commit(struct worker *w, struct membership *ms, int step, bool corru
     w->offset = s->data_offset;
     if (step + 1 > s->max_committed) s->max_committed = step + 1;
     if (++aw->commits[step] < ms->n) return;
-    double now = simgrid_get_clock(), slowest = 0;
-    for (int i = 0; i < ms->n; i++)
+    double now = simgrid_get_clock(), slowest = 0, input = 0;
+    for (int i = 0; i < ms->n; i++) {
         slowest = fmax(slowest, t->last_compute[ms->members[i]]);
+        input = fmax(input, t->last_input[ms->members[i]]);
+    }
     run_step_add(rec, now, step + 1, now - s->last_commit_s, slowest, s->committed_samples[step],
-                 ms->n, s->index);
+                 ms->n, s->index)
+            ->input_s = input;
     s->last_commit_s = now;
     evaluate(t, ms, step + 1, now);
     inject_progress(&t->inj, ms->start_s);
@@ -912,7 +921,7 @@ static int replica_hosts(const struct ar_ctx *t, sg_host_t store, sg_host_t *out
 {
     int n = 0;
     for (int r = 0; r < t->P; r++) {
-        sg_host_t h = ckpt_node_cpu(t->j->pf, t->j->pf->gpus[r]);
+        sg_host_t h = platform_node_cpu(t->j->pf, t->j->pf->gpus[r]);
         if (h == NULL) h = t->j->pf->gpus[r];
         bool seen = h == store;
         for (int i = 0; i < n && !seen; i++)
@@ -952,6 +961,7 @@ static void setup(struct ar_ctx *t)
     int P = t->P;
     t->traffic = traffic_new();
     t->last_compute = xbt_new0(double, P);
+    t->last_input = xbt_new0(double, P);
     t->furthest_pos = -1;
     t->slow_streak = xbt_new0(int, P);
     /* Horovod fuses per-layer tensors by time: each layer's gradient is its own "bucket" */
@@ -972,6 +982,11 @@ static void setup(struct ar_ctx *t)
             replica_init(t->j->nm, &t->workers[r].rep);
     }
     job_record_numerics(t->j, t->rec);
+    t->input = t->j->input;
+    if (ts->data.present) { /* the input pipeline feeds every worker */
+        t->loader = loader_new(&ts->data, t->j->pf, P, ts->batch, t->rec, t->traffic);
+        t->input = loader_hook(t->loader);
+    }
 }
 
 static void teardown(struct ar_ctx *t)
@@ -1002,7 +1017,9 @@ static void teardown(struct ar_ctx *t)
     free(t->bucket_close);
     free(t->bucket_off);
     free(t->last_compute);
+    free(t->last_input);
     free(t->slow_streak);
+    loader_free(t->loader);
     nn_states_release(&t->snaps);
     traffic_free(t->traffic);
 }
@@ -1044,8 +1061,10 @@ void allreduce_run(const struct job *j, struct run_record *rec)
         start_worker(&t, r, 0);
     for (int k = 0; k < t.nsides; k++)
         rdzv_start(&t.sides[k].z);
+    if (t.loader) loader_start(t.loader);
     inject_start(&t.inj);
     simgrid_run();
+    if (t.loader) loader_report(t.loader, rec);
 
     const struct rdzv *z = &t.sides[0].z;
     int done = t.sides[0].max_committed;

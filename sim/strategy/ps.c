@@ -3,6 +3,7 @@
 
 #include "ckpt.h"
 #include "inject.h"
+#include "loader.h"
 #include "net.h"
 #include "owned.h"
 #include "psnum.h"
@@ -160,6 +161,8 @@ struct ps_ctx {
     const struct model *m;
     const struct platform *pf;
     struct injector inj; /* faults */
+    struct input_hook input; /* before each forward: the loader's, or the job's */
+    struct loader *loader;   /* <data>: the input pipeline, else NULL */
     int P, K, quorum; /* workers, shards, pushes a sync version waits for */
     double model_B;   /* the model's parameter (and gradient) bytes */
     double total_versions; /* versions each shard may reach */
@@ -771,7 +774,7 @@ static void follower_actor(int argc, char **argv)
         msg_free(c, pm);
         if (c->j->nm && !corrupt) replica_gradient(c->j->nm, &w->rep, w->rank, it);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
-        worker_before_forward(&c->j->input, w->rank, it);
+        worker_before_forward(&c->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
         worker_exec(c->res, w->rank, w->work * scale);
         trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
@@ -826,7 +829,7 @@ static void worker_actor(int argc, char **argv)
             break;
         }
         if (w->nfollow > 0) bcast_params(w, it);
-        worker_before_forward(&c->j->input, w->rank, it);
+        worker_before_forward(&c->input, w->rank, it);
         if (c->j->nm && !corrupt) /* with the parameters it pulled, on its own batch */
             replica_gradient(c->j->nm, &w->rep, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
@@ -1720,10 +1723,22 @@ static void async_rows(struct ps_ctx *c)
 }
 
 /* What the run leaves in the record, besides the rows. */
+/* <data>: the input pipeline feeds every worker (else the job's hook: batches always ready). */
+static void start_input(struct ps_ctx *c)
+{
+    const struct data_spec *d = &c->sc->train.data;
+    c->input = c->j->input;
+    if (!d->present) return;
+    c->loader = loader_new(d, c->pf, c->P, c->sc->train.batch, c->res, c->traffic);
+    c->input = loader_hook(c->loader);
+    loader_start(c->loader);
+}
+
 static void results(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
     struct run_record *res = c->res;
+    if (c->loader) loader_report(c->loader, res);
     for (int r = 0; r < c->P; r++) /* still inside an iteration when the run ended */
         account_unfinished(&c->workers[r]);
     for (int k = 0; k < c->K; k++) {
@@ -1776,6 +1791,7 @@ static void fingerprint(struct ps_ctx *c)
 
 static void teardown(struct ps_ctx *c)
 {
+    loader_free(c->loader);
     for (int k = 0; k < c->K; k++) {
         struct shard *s = &c->shards[k];
         while (s->head) {
@@ -1898,6 +1914,7 @@ void ps_run(const struct job *j, struct run_record *res)
         start_coordinator(&c);
     }
     setup_workers(&c);
+    start_input(&c);
     inject_start(&c.inj);
     simgrid_run();
 

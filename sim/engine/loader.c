@@ -1,0 +1,495 @@
+/* loader.c - the input pipeline (see loader.h). */
+#include "loader.h"
+
+#include "catalog.h"
+#include "net.h"
+#include "trace.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/disk.h>
+#include <simgrid/engine.h>
+#include <simgrid/exec.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
+#include <xbt/sysdep.h>
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOADER_RETRY_S 0.05 /* a copy whose GPU is down is tried again (its host restarts) */
+
+enum { STAGE_READ, STAGE_DECODE, STAGE_COPY };
+static const char *const stage_names[RUN_STAGES] = {"read", "decode", "copy"};
+
+/* A batch of the window: which batch the slot holds and how far it got. */
+struct slot {
+    int batch;    /* -1: empty */
+    bool decoded; /* in host memory (or, with GDS, already on the GPU) */
+    bool ready;   /* on the GPU */
+};
+
+struct worker_arg;
+
+struct fetch {
+    sg_disk_t disk; /* the storage host's */
+    double bytes;
+    char box[24];
+    sg_sem_t read;  /* released when the storage host's disk has read it */
+};
+
+/* One loader worker process: its lane, its index, and its remote read in flight. */
+struct worker_arg {
+    struct lane *ln;
+    int w;
+    struct fetch fetch;
+};
+
+struct lane {
+    struct loader *l;
+    int rank;
+    struct worker_arg *args; /* W */
+    int alive;           /* its worker and copier actors running */
+    sg_host_t cpu, gpu;  /* where its loader actors run, and the GPU they feed */
+    sg_disk_t disk;      /* the node's NVMe (local-nvme, gds) */
+    sg_mutex_t mu;       /* guards what follows */
+    sg_cond_t cv;
+    int gen;             /* the iterator: +1 each time the loop asks out of order */
+    int base;            /* the iterator's first batch */
+    int got;             /* the last batch the loop took (base - 1 before) */
+    int want;            /* the batch the loop waits for, or -1 */
+    int copy_next;       /* the next batch the copier copies */
+    struct slot *slots;  /* window: batch k in slots[k % nslots] */
+    int nslots;
+    bool device_up;      /* its device actor is running */
+    bool started;        /* its actors were started once */
+    double last_wait_s;  /* the loop's wait for its last batch */
+    char box[24];        /* the DMA mailbox of the device actor */
+};
+
+struct loader {
+    const struct data_spec *d;
+    const struct platform *pf;
+    struct run_record *rec;
+    struct traffic *traffic;
+    int P, batch;
+    int W;               /* worker actors per lane (1 when loading in the training loop) */
+    int ahead;           /* batches a worker may start beyond the last taken (W x prefetch) */
+    double core_flops;   /* one core of a node's CPU */
+    struct lane *lanes;
+    double busy_s[RUN_STAGES], bytes[RUN_STAGES];
+    int seq;             /* unique mailbox names for remote reads */
+};
+
+/* ---- the window ------------------------------------------------------------------------ */
+
+static struct slot *slot_of(struct lane *ln, int k)
+{
+    return &ln->slots[k % ln->nslots];
+}
+
+/* A new iterator from batch `base` (the loop asked for it out of order). Called locked. */
+static void restart(struct lane *ln, int base)
+{
+    ln->gen++;
+    ln->base = base;
+    ln->got = base - 1;
+    ln->copy_next = base;
+    for (int i = 0; i < ln->nslots; i++)
+        ln->slots[i] = (struct slot){-1, false, false};
+    sg_cond_notify_all(ln->cv);
+}
+
+/* May worker w of the current iterator start batch k? */
+static bool may_start(const struct lane *ln, int k)
+{
+    const struct loader *l = ln->l;
+    if (l->d->workers == 0) return ln->want == k; /* in the training loop: on demand */
+    return k <= ln->got + l->ahead;
+}
+
+/* ---- the stages -------------------------------------------------------------------------- */
+
+/* Read requests a batch needs, for a worker whose stream is at sample `pos` of its own. */
+static double requests(const struct data_spec *d, double pos, int batch)
+{
+    switch (d->format) {
+    case DATA_MDS:
+        return batch;
+    case DATA_WEBDATASET:
+    case DATA_PARQUET: /* the shards or row groups this batch begins */
+        return floor((pos + batch - 1) / d->shard_samples) - floor((pos - 1) / d->shard_samples);
+    default:
+        return 1;
+    }
+}
+
+/* The storage host's side of a remote read: the disk read while the bytes stream out. */
+static void fetch_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct fetch *f = sg_actor_self_get_data();
+    static int token;
+    sg_comm_t c = net_isend(sg_mailbox_by_name(f->box), &token, f->bytes);
+    if (f->disk) sg_disk_read(f->disk, (sg_size_t)f->bytes);
+    sg_sem_release(f->read);
+    net_wait(c, simgrid_get_clock() + 1e9);
+}
+
+/* A remote read of `bytes` by worker `a`: the storage host's disk, the network and the
+ * connection's rate at once. */
+static void read_remote(struct worker_arg *a, double bytes)
+{
+    struct lane *ln = a->ln;
+    struct loader *l = ln->l;
+    sg_host_t store = l->pf->storage;
+    struct fetch *f = &a->fetch;
+    f->disk = platform_host_disk(store);
+    f->bytes = bytes;
+    snprintf(f->box, sizeof f->box, "fetch-%d", l->seq++);
+    sg_mailbox_t mb = sg_mailbox_by_name(f->box);
+    traffic_add(l->traffic, store, ln->cpu, bytes);
+    sg_actor_t act = sg_actor_init("fetch", store);
+    sg_actor_set_data(act, f); /* not a daemon: a read in flight ends before the run does */
+    sg_actor_start(act, fetch_actor, 0, NULL);
+    void *p;
+    sg_comm_t c = net_irecv(mb, &p);
+    sg_actor_sleep_for(bytes / l->d->conn_Bps); /* the connection's limit */
+    net_wait(c, simgrid_get_clock() + 1e9);
+    sg_sem_acquire(f->read);
+}
+
+/* The bytes of batch k to GPU memory straight from the NVMe (GPUDirect Storage). */
+static void read_gds(struct lane *ln, double bytes)
+{
+    static int token;
+    traffic_add(ln->l->traffic, ln->cpu, ln->gpu, bytes);
+    sg_comm_t c = net_isend(sg_mailbox_by_name(ln->box), &token, bytes);
+    if (ln->disk) sg_disk_read(ln->disk, (sg_size_t)bytes);
+    net_wait(c, simgrid_get_clock() + 1e9);
+}
+
+/* Worker a reads a batch (its stream at sample pos); returns the bytes read. */
+static double read_batch(struct worker_arg *a, double pos)
+{
+    struct lane *ln = a->ln;
+    struct loader *l = ln->l;
+    const struct data_spec *d = l->d;
+    double bytes = l->batch * d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1);
+    double req = requests(d, pos, l->batch);
+    if (req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
+    if (d->gds)
+        read_gds(ln, bytes);
+    else if (d->source == DATA_REMOTE)
+        read_remote(a, bytes);
+    else if (d->source == DATA_LOCAL_NVME && ln->disk)
+        sg_disk_read(ln->disk, (sg_size_t)bytes);
+    return bytes;
+}
+
+/* `seconds` of work on one core of the current host. */
+static void on_one_core(struct loader *l, double seconds)
+{
+    if (seconds <= 0) return;
+    sg_exec_t e = sg_actor_exec_init(seconds * l->core_flops);
+    sg_exec_set_bound(e, l->core_flops);
+    sg_exec_start(e);
+    sg_exec_wait(e);
+}
+
+/* One stage's time and bytes into the totals and the trace. */
+static void account(struct lane *ln, int stage, int track, double t0, double bytes)
+{
+    struct loader *l = ln->l;
+    double now = simgrid_get_clock();
+    l->busy_s[stage] += now - t0;
+    l->bytes[stage] += bytes;
+    trace_slice(l->rec->trace, track, stage_names[stage], t0, now);
+}
+
+/* ---- the actors ------------------------------------------------------------------------- */
+
+/* The trace tracks of a lane: after the strategy's 2 per rank, W workers and the copier. */
+static int track_of(const struct lane *ln, int which)
+{
+    return 2 * ln->l->P + ln->rank * (ln->l->W + 1) + which;
+}
+
+/* Worker w's next batch of the current iterator at or after `from`. Called locked. */
+static int next_of(const struct lane *ln, int w, int from)
+{
+    int W = ln->l->W, k = from > ln->base ? from : ln->base;
+    return k + ((w - (k - ln->base)) % W + W) % W;
+}
+
+static void lane_exit(int failed, void *data)
+{
+    (void)failed;
+    struct lane *ln = data;
+    ln->alive--;
+}
+
+static void worker_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct worker_arg *a = sg_actor_self_get_data();
+    struct lane *ln = a->ln;
+    sg_actor_on_exit(lane_exit, ln);
+    struct loader *l = ln->l;
+    int w = a->w, gen = -1, k = 0;
+    for (;;) { /* a daemon */
+        sg_mutex_lock(ln->mu);
+        k = gen == ln->gen ? next_of(ln, w, k + 1) : next_of(ln, w, ln->base);
+        gen = ln->gen;
+        while (gen == ln->gen && !may_start(ln, k))
+            sg_cond_wait(ln->cv, ln->mu);
+        bool current = gen == ln->gen;
+        sg_mutex_unlock(ln->mu);
+        if (!current) {
+            gen = -1;
+            continue;
+        }
+        double t0 = simgrid_get_clock();
+        double pos = (double)(k / l->W) * l->batch; /* this worker's own stream */
+        double bytes = read_batch(a, pos);
+        account(ln, STAGE_READ, track_of(ln, w), t0, bytes);
+        t0 = simgrid_get_clock();
+        on_one_core(l, l->batch * l->d->decode_s);
+        account(ln, STAGE_DECODE, track_of(ln, w), t0, 0);
+        sg_mutex_lock(ln->mu);
+        if (gen == ln->gen) {
+            *slot_of(ln, k) = (struct slot){k, true, l->d->gds};
+            sg_cond_notify_all(ln->cv);
+        }
+        sg_mutex_unlock(ln->mu);
+    }
+}
+
+static void device_exit(int failed, void *data)
+{
+    (void)failed;
+    struct lane *ln = data;
+    ln->device_up = false;
+}
+
+/* Receives the DMAs to its GPU (they carry no data the simulation uses). */
+static void device_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct lane *ln = sg_actor_self_get_data();
+    sg_actor_on_exit(device_exit, ln);
+    for (;;) {
+        void *p;
+        net_recv(sg_mailbox_by_name(ln->box), &p, 1e9);
+    }
+}
+
+static void start_device(struct lane *ln)
+{
+    sg_actor_t a = sg_actor_init("h2d", ln->gpu);
+    sg_actor_set_data(a, ln);
+    sg_actor_daemonize(a);
+    sg_actor_start(a, device_actor, 0, NULL);
+    ln->device_up = true;
+}
+
+/* Copies batch k to the GPU; false if the DMA failed (the GPU's host is down). */
+static bool copy_batch(struct lane *ln, int k)
+{
+    struct loader *l = ln->l;
+    double bytes = l->batch * l->d->decoded_B, t0 = simgrid_get_clock();
+    if (!l->d->pinned) on_one_core(l, bytes / CATALOG_STAGING_COPY_BPS);
+    static int token;
+    traffic_add(l->traffic, ln->cpu, ln->gpu, bytes);
+    enum net_status st = net_send(sg_mailbox_by_name(ln->box), &token, bytes, 1e9);
+    account(ln, STAGE_COPY, track_of(ln, l->W), t0, st == NET_OK ? bytes : 0);
+    (void)k;
+    return st == NET_OK;
+}
+
+static void copier_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct lane *ln = sg_actor_self_get_data();
+    sg_actor_on_exit(lane_exit, ln);
+    for (;;) { /* a daemon */
+        sg_mutex_lock(ln->mu);
+        int k = ln->copy_next;
+        while (!(slot_of(ln, k)->batch == k && slot_of(ln, k)->decoded && ln->want == k)) {
+            sg_cond_wait(ln->cv, ln->mu);
+            k = ln->copy_next;
+        }
+        int gen = ln->gen;
+        sg_mutex_unlock(ln->mu);
+        bool ok = copy_batch(ln, k);
+        sg_mutex_lock(ln->mu);
+        if (ok && gen == ln->gen && slot_of(ln, k)->batch == k) {
+            slot_of(ln, k)->ready = true;
+            ln->copy_next = k + 1;
+            sg_cond_notify_all(ln->cv);
+        }
+        sg_mutex_unlock(ln->mu);
+        if (!ok) sg_actor_sleep_for(LOADER_RETRY_S);
+    }
+}
+
+static void start_actors(struct lane *ln);
+
+/* ---- the hook ---------------------------------------------------------------------------- */
+
+/* The training loop of `rank` takes batch `step`: waits until it is on the GPU. */
+static void wait_batch(void *ctx, int rank, int step)
+{
+    struct loader *l = ctx;
+    struct lane *ln = &l->lanes[rank];
+    double t0 = simgrid_get_clock();
+    if (!ln->device_up) start_device(ln); /* its GPU restarted */
+    if (ln->alive < l->W + !l->d->gds) start_actors(ln); /* its node restarted */
+    sg_mutex_lock(ln->mu);
+    if (step != ln->got + 1) restart(ln, step);
+    ln->want = step;
+    sg_cond_notify_all(ln->cv);
+    while (!(slot_of(ln, step)->batch == step && slot_of(ln, step)->ready))
+        sg_cond_wait(ln->cv, ln->mu);
+    ln->got = step;
+    ln->want = -1;
+    slot_of(ln, step)->batch = -1; /* taken: its slot is free */
+    sg_cond_notify_all(ln->cv);
+    sg_mutex_unlock(ln->mu);
+    ln->last_wait_s = simgrid_get_clock() - t0;
+    l->rec->input_wait_total_s += ln->last_wait_s;
+    trace_slice(l->rec->trace, 2 * rank, "input wait", t0, simgrid_get_clock());
+}
+
+struct input_hook loader_hook(struct loader *l)
+{
+    return (struct input_hook){wait_batch, l};
+}
+
+double loader_last_wait(const struct loader *l, int rank)
+{
+    return l->lanes[rank].last_wait_s;
+}
+
+/* ---- setup ------------------------------------------------------------------------------- */
+
+struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
+                          struct run_record *rec, struct traffic *traffic)
+{
+    struct loader *l = xbt_new0(struct loader, 1);
+    *l = (struct loader){.d = d, .pf = pf, .rec = rec, .traffic = traffic, .P = P,
+                         .batch = batch, .W = d->workers > 0 ? d->workers : 1,
+                         .ahead = d->workers * d->prefetch,
+                         .core_flops = CATALOG_CPU_FLOPS / CATALOG_CPU_CORES};
+    l->lanes = xbt_new0(struct lane, P);
+    for (int r = 0; r < P; r++) {
+        struct lane *ln = &l->lanes[r];
+        ln->l = l;
+        ln->rank = r;
+        ln->gpu = pf->gpus[r];
+        ln->cpu = platform_node_cpu(pf, ln->gpu);
+        if (ln->cpu == NULL) ln->cpu = ln->gpu; /* a user platform without CPU hosts */
+        ln->disk = platform_host_disk(ln->cpu);
+        ln->nslots = l->ahead + 2;
+        ln->args = xbt_new0(struct worker_arg, l->W);
+        for (int w = 0; w < l->W; w++)
+            ln->args[w] = (struct worker_arg){.ln = ln, .w = w};
+        ln->slots = xbt_new0(struct slot, ln->nslots);
+        ln->want = -1;
+        snprintf(ln->box, sizeof ln->box, "h2d-%d", r);
+    }
+    rec->input = true;
+    return l;
+}
+
+/* The lane's worker and copier actors (again after its node restarted: a new iterator; actors
+ * of the old one still alive keep running). */
+static void start_actors(struct lane *ln)
+{
+    struct loader *l = ln->l;
+    if (ln->started) {
+        sg_mutex_lock(ln->mu);
+        restart(ln, ln->got + 1);
+        sg_mutex_unlock(ln->mu);
+    }
+    ln->started = true;
+    for (int w = 0; w < l->W; w++) {
+        struct worker_arg *a = &ln->args[w];
+        char name[32];
+        snprintf(name, sizeof name, "loader-%d.%d", ln->rank, w);
+        sg_actor_t act = sg_actor_init(name, ln->cpu);
+        sg_actor_set_data(act, a);
+        sg_actor_daemonize(act);
+        sg_actor_start(act, worker_actor, 0, NULL);
+        ln->alive++;
+    }
+    if (l->d->gds) return;
+    sg_actor_t act = sg_actor_init("copier", ln->cpu);
+    sg_actor_set_data(act, ln);
+    sg_actor_daemonize(act);
+    sg_actor_start(act, copier_actor, 0, NULL);
+    ln->alive++;
+}
+
+static void start_lane(struct lane *ln)
+{
+    for (int w = 0; w < ln->l->W; w++)
+        ln->args[w].fetch.read = sg_sem_init(0);
+    ln->mu = sg_mutex_init();
+    ln->cv = sg_cond_init();
+    ln->gen = -1;
+    restart(ln, 0);
+    start_actors(ln);
+    start_device(ln);
+}
+
+void loader_start(struct loader *l)
+{
+    for (int r = 0; r < l->P; r++) {
+        start_lane(&l->lanes[r]);
+        for (int w = 0; w < l->W; w++) {
+            char *name = bprintf("rank %d loader %d", r, w);
+            trace_track(l->rec->trace, track_of(&l->lanes[r], w), name);
+            free(name);
+        }
+        char *name = bprintf("rank %d copy to GPU", r);
+        trace_track(l->rec->trace, track_of(&l->lanes[r], l->W), name);
+        free(name);
+    }
+}
+
+void loader_report(const struct loader *l, struct run_record *rec)
+{
+    double lanes[RUN_STAGES] = {l->P * l->W, l->P * l->W, l->d->gds ? 0 : l->P};
+    for (int s = 0; s < RUN_STAGES; s++) {
+        struct stage_report *st = &rec->stages[s];
+        snprintf(st->name, sizeof st->name, "%s", stage_names[s]);
+        st->busy_s = l->busy_s[s];
+        st->lanes = lanes[s];
+        st->bytes = l->bytes[s];
+    }
+}
+
+void loader_free(struct loader *l)
+{
+    if (l == NULL) return;
+    for (int r = 0; r < l->P; r++) {
+        for (int w = 0; w < l->W && l->lanes[r].mu; w++)
+            sg_sem_destroy(l->lanes[r].args[w].fetch.read);
+        free(l->lanes[r].slots);
+        free(l->lanes[r].args);
+        if (l->lanes[r].mu) sg_mutex_destroy(l->lanes[r].mu);
+        if (l->lanes[r].cv) sg_cond_destroy(l->lanes[r].cv);
+    }
+    free(l->lanes);
+    free(l);
+}

@@ -1,0 +1,71 @@
+/* loader.h - the input pipeline (<data>): how each worker's batches get from storage to its GPU,
+ * as SimGrid actors, so a step can be input-bound.
+ *
+ * Per worker (a "lane"), on its node's CPU host, as PyTorch's DataLoader runs it
+ * (torch/utils/data/dataloader.py):
+ *   - W loader worker actors (loader-workers; processes, each on one CPU core). Batch k of the
+ *     current iterator goes to worker (k - base) mod W (round robin, itertools.cycle over the
+ *     workers); a worker starts batch k once k <= got + W x prefetch, got being the last batch
+ *     the training loop took (prefetch_factor: "number of batches loaded in advance by each
+ *     worker", W x prefetch primed when the iterator starts). W = 0 loads in the training loop:
+ *     one actor that starts batch k only once the loop asks for it.
+ *     Each batch is read (format and source below), then decoded on the worker's core (an exec
+ *     bounded to one core's speed, CATALOG_CPU_FLOPS / CATALOG_CPU_CORES, so the node's cores
+ *     are shared only past 64 busy workers).
+ *   - one copier actor: takes the decoded batches in order and copies batch k to the GPU when
+ *     the loop asks for it (in_order delivery; the .cuda() of the training loop, so the copy is
+ *     on the step's critical path as in PyTorch without a side-stream prefetcher): pageable
+ *     memory first copies into a pinned staging buffer (CATALOG_STAGING_COPY_BPS, on one core),
+ *     then the DMA is a transfer of the decoded bytes over the node's PCIe to the GPU host.
+ *   - one device actor on the GPU host receiving the DMAs (respawned after its host restarts).
+ * GPUDirect Storage (gds): the worker's read streams from the NVMe into GPU memory (disk read
+ * and PCIe transfer at once), with no decode and no copier.
+ *
+ * Reads: format -> requests per batch, each request-latency before its bytes flow, in turn:
+ *   idx         one per batch (a worker's batches are not adjacent in the file);
+ *   webdataset  one per tar shard begun (shard-samples samples read sequentially, whole shards
+ *               to a worker);
+ *   mds         one per sample (random access through the shard index);
+ *   parquet     one per row group begun (shard-samples rows), reading columns x the bytes.
+ * source: local-nvme reads the node's NVMe (SimGrid disk, 7 GB/s shared by its readers);
+ * remote sends each request to the storage host, whose disk read, the network transfer to the
+ * node and the connection's rate limit run at once (a streamed GET: the slowest sets the time);
+ * memory costs nothing to read.
+ *
+ * The training loop waits in the strategy's input hook (worker.h) until its batch is on the
+ * GPU. A loop that asks for another batch than the next (a rollback, a restarted worker
+ * joining at the resume step) starts a new iterator there: the old one's loads are discarded
+ * as they finish. Stage occupancy (the fraction of the run each stage's actors were busy) and
+ * bytes go to the run record; the stage most occupied is the slowest link.
+ */
+#ifndef DMLSIM_LOADER_H
+#define DMLSIM_LOADER_H
+
+#include "platform.h"
+#include "run.h"
+#include "scenario.h"
+#include "traffic.h"
+#include "worker.h"
+
+struct loader;
+
+/* A pipeline for the first P GPUs of pf, batches of `batch` samples. Returns a new loader owned
+ * by the caller (loader_free, after simgrid_run). */
+struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
+                          struct run_record *rec, struct traffic *traffic);
+
+/* Starts its actors (daemons); call before simgrid_run. */
+void loader_start(struct loader *l);
+
+/* The hook the strategy's workers call before each forward. */
+struct input_hook loader_hook(struct loader *l);
+
+/* Input wait of `rank`'s last step (0 before any). */
+double loader_last_wait(const struct loader *l, int rank);
+
+/* After simgrid_run: the stages' figures into the record (run time: rec->total_s). */
+void loader_report(const struct loader *l, struct run_record *rec);
+
+void loader_free(struct loader *l);
+
+#endif
