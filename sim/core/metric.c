@@ -70,6 +70,9 @@ GET(dropped_samples, r->dropped_samples)
 GET(replayed_samples, r->replayed_samples)
 GET(accounting_ok, run_identities_hold(r))
 GET(job_failed, r->job_failed)
+GET(input_wait_s, r->input_wait_s)
+GET(input_fraction, r->input_frac)
+GET(input_bound, r->input_bound)
 GET(sides, r->sides)
 GET(divergence_l2, r->divergence_l2)
 GET(final_accuracy, last_eval(r) ? last_eval(r)->accuracy : 0)
@@ -81,6 +84,11 @@ GET(steps_to_accuracy, r->steps_to_accuracy)
 static bool has_numerics(const struct run_record *r)
 {
     return r->numerics;
+}
+
+static bool has_input(const struct run_record *r)
+{
+    return r->input;
 }
 
 static bool split_brain(const struct run_record *r)
@@ -204,6 +212,16 @@ static const struct metric metrics[] = {
         {"max_recover_s", "s", "longest time from a fault to training progressing again",
          METRIC_ALL, "detect/recover", ", %.6f s to resume training", 1, NULL, NULL, NULL, 0, 0, 0,
          get_max_recover_s, NULL},
+        {"input_wait_s", "s", "<data>: a worker's mean wait for its next batch before a forward",
+         METRIC_ALL, "input", "%.6f s a batch waited for", 1, NULL, NULL, "input_ms", 14, 10, 3,
+         get_input_wait_s, has_input},
+        {"input_fraction", "1", "<data>: input_wait_s / mean_step_s", METRIC_ALL, "input",
+         ", %.1f%% of a step", 100, NULL, NULL, NULL, 0, 0, 0, get_input_fraction, has_input},
+        {"input_bound", "1",
+         "<data>: 1 if the wait for batches is longer than the compute and than the rest of the "
+         "step's exposed time",
+         METRIC_ALL, "input", NULL, 1, "; input-bound", "; not input-bound", NULL, 0, 0, 0,
+         get_input_bound, has_input},
         {"sides", "1",
          "all-reduce, rendezvous=\"per-side\": the most sides of a partition training apart at "
          "one time (1: none)",
@@ -285,11 +303,25 @@ static bool staleness_lag(const struct run_record *r, const char *lag, double *o
     return true;
 }
 
+static bool stage_busy(const struct run_record *r, const char *stage, double *out)
+{
+    *out = 0;
+    for (int s = 0; s < RUN_STAGES; s++)
+        if (strcmp(stage, run_stage_names[s]) == 0) {
+            if (r->input) *out = run_stage_busy(r, s);
+            return true;
+        }
+    return false;
+}
+
 static const struct metric_family families[] = {
         {"bytes_on:", "CLASS", "B",
          "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)", bytes_on},
         {"staleness_lag:", "N", "1",
          "ps: applied slices with version lag N, 0..16 (16: 16 or more)", staleness_lag},
+        {"stage_busy:", "STAGE", "1",
+         "<data>: fraction of the run the input stage STAGE (read, decode, copy) kept its actors "
+         "busy", stage_busy},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 

@@ -132,6 +132,10 @@ void run_finish(struct run_record *r)
     r->idle_frac = T > 0 && r->workers > 0 ? fmin(1, fmax(0, 1 - busy / (r->workers * T))) : 0;
     r->compute_flops_s = r->compute1_s > 0 ? r->step_flops / r->compute1_s : 0;
     r->compute_peak_frac = r->peak_flops > 0 ? r->compute_flops_s / r->peak_flops : 0;
+    r->input_wait_s = r->input_batches > 0 ? r->input_wait_total_s / r->input_batches : 0;
+    r->input_frac = r->mean_step_s > 0 ? r->input_wait_s / r->mean_step_s : 0;
+    r->input_bound = r->input_wait_s > r->compute1_s &&
+                     r->input_wait_s > r->mean_step_s - r->compute1_s - r->input_wait_s;
 }
 
 bool run_identities_hold(const struct run_record *r)
@@ -140,6 +144,15 @@ bool run_identities_hold(const struct run_record *r)
     double samples =
             r->consumed_samples + r->skipped_samples + r->dropped_samples + r->replayed_samples;
     return fabs(r->computed - grads) < 0.5 && fabs(r->read_samples - samples) < 0.5;
+}
+
+const char *const run_stage_names[RUN_STAGES] = {"read", "decode", "copy"};
+
+double run_stage_busy(const struct run_record *r, int s)
+{
+    const struct stage_report *st = &r->stages[s];
+    double cap = st->lanes * r->total_s;
+    return cap > 0 ? st->busy_s / cap : 0;
 }
 
 const char *run_event_kind_name(enum run_event_kind k)

@@ -61,6 +61,7 @@ struct shard_report {
 struct trace;
 
 #define RUN_STAGES 3 /* input pipeline stages: read, decode, copy */
+extern const char *const run_stage_names[RUN_STAGES]; /* "read", "decode", "copy" */
 
 /* One stage of the input pipeline over the run. */
 struct stage_report {
@@ -148,6 +149,10 @@ struct run_record {
     double throughput, goodput, mean_step_s, compute1_s, efficiency, idle_frac, exposed_s;
     double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
     double compute_peak_frac; /* that / peak_flops */
+    double input_wait_s;      /* a worker's mean wait for a batch (input_wait_total_s / batches) */
+    double input_frac;        /* that / mean_step_s */
+    bool input_bound;         /* the wait is longer than the compute and than the rest of the
+                                 step's exposed time: the input pipeline sets the pace */
     struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
     /* numerics (<numerics>): evaluations on the test set */
     bool numerics;             /* the workers really trained */
@@ -161,6 +166,7 @@ struct run_record {
     /* the input pipeline (<data>, loader.h) */
     bool input;                    /* a pipeline fed the workers */
     double input_wait_total_s;     /* every worker's waits for its batches */
+    double input_batches;          /* batches the workers took from the pipeline */
     struct stage_report stages[RUN_STAGES]; /* read, decode, copy */
 };
 
@@ -206,6 +212,10 @@ bool run_identities_hold(const struct run_record *r);
 
 /* A step row's exposed time: its time not covered by compute, >= 0. */
 double run_step_exposed(const struct run_event *e);
+
+/* Input stage s's busy fraction: its actors' busy time over theirs x the run time (0 with no
+ * actor). */
+double run_stage_busy(const struct run_record *r, int s);
 
 const char *run_event_kind_name(enum run_event_kind k);
 

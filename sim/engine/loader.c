@@ -24,14 +24,15 @@
 
 #define LOADER_RETRY_S 0.05 /* a copy whose GPU is down is tried again (its host restarts) */
 
-enum { STAGE_READ, STAGE_DECODE, STAGE_COPY };
-static const char *const stage_names[RUN_STAGES] = {"read", "decode", "copy"};
+enum { STAGE_READ, STAGE_DECODE, STAGE_COPY }; /* run_stage_names' order */
 
 /* A batch of the window: which batch the slot holds and how far it got. */
 struct slot {
-    int batch;    /* -1: empty */
-    bool decoded; /* in host memory (or, with GDS, already on the GPU) */
-    bool ready;   /* on the GPU */
+    int batch;      /* -1: empty */
+    bool decoded;   /* in host memory (or, with GDS, already on the GPU) */
+    bool ready;     /* on the GPU */
+    double stage_s[RUN_STAGES]; /* the time each stage spent on it */
+    double bytes[RUN_STAGES];   /* ... and the bytes it moved */
 };
 
 struct worker_arg;
@@ -101,7 +102,7 @@ static void restart(struct lane *ln, int base)
     ln->got = base - 1;
     ln->copy_next = base;
     for (int i = 0; i < ln->nslots; i++)
-        ln->slots[i] = (struct slot){-1, false, false};
+        ln->slots[i] = (struct slot){.batch = -1};
     sg_cond_notify_all(ln->cv);
 }
 
@@ -203,14 +204,15 @@ static void on_one_core(struct loader *l, double seconds)
     sg_exec_wait(e);
 }
 
-/* One stage's time and bytes into the totals and the trace. */
-static void account(struct lane *ln, int stage, int track, double t0, double bytes)
+/* One stage's work on a batch: into `sl` (counted when the loop takes the batch: loads past
+ * the run's end or of an abandoned iterator are not) and the trace. */
+static void account(struct lane *ln, struct slot *sl, int stage, int track, double t0,
+                    double bytes)
 {
-    struct loader *l = ln->l;
     double now = simgrid_get_clock();
-    l->busy_s[stage] += now - t0;
-    l->bytes[stage] += bytes;
-    trace_slice(l->rec->trace, track, stage_names[stage], t0, now);
+    sl->stage_s[stage] = now - t0;
+    sl->bytes[stage] = bytes;
+    trace_slice(ln->l->rec->trace, track, run_stage_names[stage], t0, now);
 }
 
 /* ---- the actors ------------------------------------------------------------------------- */
@@ -256,16 +258,17 @@ static void worker_actor(int argc, char **argv)
             gen = -1;
             continue;
         }
+        struct slot done = {.batch = k, .decoded = true, .ready = l->d->gds};
         double t0 = simgrid_get_clock();
         double pos = (double)(k / l->W) * l->batch; /* this worker's own stream */
         double bytes = read_batch(a, pos);
-        account(ln, STAGE_READ, track_of(ln, w), t0, bytes);
+        account(ln, &done, STAGE_READ, track_of(ln, w), t0, bytes);
         t0 = simgrid_get_clock();
         on_one_core(l, l->batch * l->d->decode_s);
-        account(ln, STAGE_DECODE, track_of(ln, w), t0, 0);
+        account(ln, &done, STAGE_DECODE, track_of(ln, w), t0, 0);
         sg_mutex_lock(ln->mu);
         if (gen == ln->gen) {
-            *slot_of(ln, k) = (struct slot){k, true, l->d->gds};
+            *slot_of(ln, k) = done;
             sg_cond_notify_all(ln->cv);
         }
         sg_mutex_unlock(ln->mu);
@@ -301,8 +304,9 @@ static void start_device(struct lane *ln)
     ln->device_up = true;
 }
 
-/* Copies batch k to the GPU; false if the DMA failed (the GPU's host is down). */
-static bool copy_batch(struct lane *ln, int k)
+/* Copies a batch to the GPU (its stage time into *sl); false if the DMA failed (the GPU's host
+ * is down). */
+static bool copy_batch(struct lane *ln, struct slot *sl)
 {
     struct loader *l = ln->l;
     double bytes = l->batch * l->d->decoded_B, t0 = simgrid_get_clock();
@@ -310,8 +314,7 @@ static bool copy_batch(struct lane *ln, int k)
     static int token;
     traffic_add(l->traffic, ln->cpu, ln->gpu, bytes);
     enum net_status st = net_send(sg_mailbox_by_name(ln->box), &token, bytes, 1e9);
-    account(ln, STAGE_COPY, track_of(ln, l->W), t0, st == NET_OK ? bytes : 0);
-    (void)k;
+    account(ln, sl, STAGE_COPY, track_of(ln, l->W), t0, st == NET_OK ? bytes : 0);
     return st == NET_OK;
 }
 
@@ -330,10 +333,13 @@ static void copier_actor(int argc, char **argv)
         }
         int gen = ln->gen;
         sg_mutex_unlock(ln->mu);
-        bool ok = copy_batch(ln, k);
+        struct slot copied = {0};
+        bool ok = copy_batch(ln, &copied);
         sg_mutex_lock(ln->mu);
         if (ok && gen == ln->gen && slot_of(ln, k)->batch == k) {
             slot_of(ln, k)->ready = true;
+            slot_of(ln, k)->stage_s[STAGE_COPY] = copied.stage_s[STAGE_COPY];
+            slot_of(ln, k)->bytes[STAGE_COPY] = copied.bytes[STAGE_COPY];
             ln->copy_next = k + 1;
             sg_cond_notify_all(ln->cv);
         }
@@ -362,11 +368,17 @@ static void wait_batch(void *ctx, int rank, int step)
         sg_cond_wait(ln->cv, ln->mu);
     ln->got = step;
     ln->want = -1;
-    slot_of(ln, step)->batch = -1; /* taken: its slot is free */
+    struct slot *sl = slot_of(ln, step);
+    for (int s = 0; s < RUN_STAGES; s++) { /* the work that went into a batch trained on */
+        l->busy_s[s] += sl->stage_s[s];
+        l->bytes[s] += sl->bytes[s];
+    }
+    sl->batch = -1; /* taken: its slot is free */
     sg_cond_notify_all(ln->cv);
     sg_mutex_unlock(ln->mu);
     ln->last_wait_s = simgrid_get_clock() - t0;
     l->rec->input_wait_total_s += ln->last_wait_s;
+    l->rec->input_batches += 1;
     trace_slice(l->rec->trace, 2 * rank, "input wait", t0, simgrid_get_clock());
 }
 
@@ -472,7 +484,7 @@ void loader_report(const struct loader *l, struct run_record *rec)
     double lanes[RUN_STAGES] = {l->P * l->W, l->P * l->W, l->d->gds ? 0 : l->P};
     for (int s = 0; s < RUN_STAGES; s++) {
         struct stage_report *st = &rec->stages[s];
-        snprintf(st->name, sizeof st->name, "%s", stage_names[s]);
+        snprintf(st->name, sizeof st->name, "%s", run_stage_names[s]);
         st->busy_s = l->busy_s[s];
         st->lanes = lanes[s];
         st->bytes = l->bytes[s];

@@ -16,16 +16,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The per-step table; with an input pipeline, the slowest member's wait for its batch too (part
+ * of the exposed time). */
 static void print_steps(const struct run_record *rec, FILE *out)
 {
-    fprintf(out, "#%7s %12s %12s %12s %12s %8s\n", "step", "time", "compute", "exposed",
+    const char *in = rec->input ? "        input" : "", *unit = rec->input ? "         (ms)" : "";
+    fprintf(out, "#%7s %12s %12s%s %12s %12s %8s\n", "step", "time", "compute", in, "exposed",
             "samples/s", "workers");
-    fprintf(out, "#%7s %12s %12s %12s %12s %8s\n", "", "(ms)", "(ms)", "(ms)", "", "");
+    fprintf(out, "#%7s %12s %12s%s %12s %12s %8s\n", "", "(ms)", "(ms)", unit, "(ms)", "", "");
     for (size_t i = 0; i < rec->nev; i++) {
         const struct run_event *e = &rec->ev[i];
         if (e->kind != RUN_STEP) continue;
-        fprintf(out, " %7d %12.3f %12.3f %12.3f %12.1f %8d", e->step, e->time_s * 1e3,
-                e->compute_s * 1e3, run_step_exposed(e) * 1e3,
+        fprintf(out, " %7d %12.3f %12.3f", e->step, e->time_s * 1e3, e->compute_s * 1e3);
+        if (rec->input) fprintf(out, " %12.3f", e->input_s * 1e3);
+        fprintf(out, " %12.3f %12.1f %8d", run_step_exposed(e) * 1e3,
                 e->time_s > 0 ? e->samples / e->time_s : 0, e->workers);
         if (e->side > 0) fprintf(out, "  side %d", e->side); /* split brain: not the store's */
         fputc('\n', out);
@@ -55,6 +59,21 @@ static void print_kernels(const struct run_record *rec, FILE *out)
     fputc('\n', out);
 }
 
+/* The input pipeline's stages: how busy each was, its throughput, and the slowest (busiest). */
+static void print_stages(const struct run_record *rec, FILE *out)
+{
+    int slowest = 0;
+    fprintf(out, "#   input stages    ");
+    for (int s = 0; s < RUN_STAGES; s++) {
+        const struct stage_report *st = &rec->stages[s];
+        if (run_stage_busy(rec, s) > run_stage_busy(rec, slowest)) slowest = s;
+        fprintf(out, "%s %s %.1f%% busy", s ? ";" : "", st->name, 100 * run_stage_busy(rec, s));
+        if (st->bytes > 0 && rec->total_s > 0)
+            fprintf(out, ", %.3f GB/s", st->bytes / rec->total_s / 1e9);
+    }
+    fprintf(out, "; the slowest: %s\n", rec->stages[slowest].name);
+}
+
 /* Lines of the summary that are lists rather than one metric each. */
 static void extras_after(const char *label, const struct run_record *rec, FILE *out)
 {
@@ -62,6 +81,7 @@ static void extras_after(const char *label, const struct run_record *rec, FILE *
     if (strcmp(label, "messages") == 0)
         for (size_t i = 0; i < rec->nclasses; i++)
             fprintf(out, "#   bytes on %-10s %.0f B\n", rec->class_name[i], rec->class_B[i]);
+    if (strcmp(label, "input") == 0) print_stages(rec, out);
     if (strcmp(label, "failed collectives") == 0 || strcmp(label, "messages") == 0) return;
     if (strcmp(label, "lost updates") == 0 && rec->nshards > 0) {
         fprintf(out, "#   staleness        applied slices by version lag:");
@@ -164,6 +184,7 @@ void report_csv(const struct run_record *rec, FILE *out)
             fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,", e->t_s, e->step, e->time_s,
                     e->compute_s, run_step_exposed(e), e->time_s > 0 ? e->samples / e->time_s : 0,
                     e->workers);
+            if (rec->input) fprintf(out, "input_s=%.9g%s", e->input_s, e->side > 0 ? ";" : "");
             if (e->side > 0) fprintf(out, "side=%d", e->side);
             fputc('\n', out);
         } else {
@@ -246,6 +267,7 @@ static void json_events(const struct run_record *rec, FILE *out)
                 first ? "" : ",", e->step, e->t_s, e->time_s, e->compute_s, run_step_exposed(e),
                 e->samples, e->workers,
                 e->compute_s > 0 ? rec->step_flops / e->compute_s / 1e12 : 0);
+        if (rec->input) fprintf(out, ", \"input_s\": %.9g", e->input_s);
         if (e->side > 0) fprintf(out, ", \"side\": %d", e->side); /* split brain */
         fputc('}', out);
         first = false;
@@ -295,6 +317,13 @@ static void json_lists(const struct run_record *rec, FILE *out)
         fprintf(out, ": %.0f", rec->class_B[i]);
     }
     fprintf(out, "}");
+    if (rec->input) {
+        fprintf(out, ",\n    \"input_stages\": {");
+        for (int s = 0; s < RUN_STAGES; s++)
+            fprintf(out, "%s\"%s\": {\"busy\": %.9g, \"bytes\": %.0f}", s ? ", " : "",
+                    rec->stages[s].name, run_stage_busy(rec, s), rec->stages[s].bytes);
+        fprintf(out, "}");
+    }
     if (rec->nshards == 0) return;
     fprintf(out, ",\n    \"staleness\": [");
     for (int i = 0; i < RUN_HIST; i++)
