@@ -69,6 +69,15 @@ static struct membership *membership_new(struct rdzv *z, int id, const int *rank
     return m;
 }
 
+/* The rank lists of a replica (P entries each). */
+static void alloc_lists(struct rdzv *z)
+{
+    z->removals = xbt_new0(int, z->P);
+    z->joiners = xbt_new0(int, z->P);
+    z->reported = xbt_new0(int, z->P);
+    z->next = xbt_new0(int, z->P);
+}
+
 void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
                const struct recovery_spec *rs, double timeout_s, struct run_record *rec,
                struct traffic *traffic, struct injector *inj, struct rdzv_hooks hooks)
@@ -83,10 +92,7 @@ void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
     z->traffic = traffic;
     z->inj = inj;
     z->hooks = hooks;
-    z->removals = xbt_new0(int, P);
-    z->joiners = xbt_new0(int, P);
-    z->reported = xbt_new0(int, P);
-    z->next = xbt_new0(int, P);
+    alloc_lists(z);
     z->chain = xbt_new(struct rdzv *, 1);
     z->chain[0] = z;
     z->nchain = 1;
@@ -110,10 +116,7 @@ void rdzv_add_replica(struct rdzv *store, struct rdzv *z, sg_host_t host, void *
     *z = (struct rdzv){.P = store->P, .hosts = store->hosts, .host = host, .rs = store->rs,
                        .timeout_s = store->timeout_s, .rec = store->rec, .traffic = store->traffic,
                        .inj = store->inj, .hooks = hooks, .index = n, .ids = store->ids};
-    z->removals = xbt_new0(int, z->P);
-    z->joiners = xbt_new0(int, z->P);
-    z->reported = xbt_new0(int, z->P);
-    z->next = xbt_new0(int, z->P);
+    alloc_lists(z);
     snprintf(z->box, sizeof z->box, "rdzv%d", n);
     z->cur = xbt_new0(struct membership, 1); /* no members until workers reach it */
     z->cur->id = -1;
@@ -153,16 +156,18 @@ bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
 }
 
 /* Reports to the first replica of the chain it reaches, store first: a replica whose route has
- * failed is passed over, one that is slow to answer (a timeout) is tried again after
- * RDZV_RETRY_S, so only a cut route makes a worker fall back. Returns the replica, or NULL when
- * the job is over. */
-static struct rdzv *report_any(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
+ * failed, or whose host is down (a refused connection), is passed over; one that is slow to
+ * answer (a timeout) is tried again after RDZV_RETRY_S, so only a cut route makes a worker fall
+ * back. Returns the replica, or NULL once the worker's side (home) or the job is over: the store
+ * side done (a side cut off from it trains on to its end, but a worker of it that fails after
+ * that leaves). */
+static struct rdzv *report_any(struct rdzv *home, enum rdzv_msg type, int rank, int membership)
 {
-    struct rdzv *store = z->chain[0];
-    while (!store->done && !store->aborted) {
-        for (int i = 0; i < z->nchain; i++) {
-            struct rdzv *to = z->chain[i];
-            if (over(to)) continue;
+    const struct rdzv *store = home->chain[0];
+    while (!over(home) && !store->done) {
+        for (int i = 0; i < home->nchain; i++) {
+            struct rdzv *to = home->chain[i];
+            if (over(to) || !sg_host_is_on(to->host)) continue;
             enum net_status st = send_report(to, type, rank, membership);
             if (st == NET_OK) return to;
             if (st == NET_TIMEOUT) break;
@@ -285,7 +290,14 @@ static void form(struct rdzv *z, int *reported, int nrep)
     if (z->done) return; /* the last step was committed meanwhile: nothing to re-form */
     int *next = z->next;
     int n = next_members(z, reported, nrep, next);
-    /* a replica left with nobody forms nothing; the store's side decides whether the job goes on */
+    /* a replica left with nobody, or with nobody holding a state (it cannot reach the store's
+     * checkpoints), forms nothing: the store's side decides whether the job goes on, and the
+     * workers report again (at the store after the heal) */
+    bool stateless = n > 0 && z->index > 0 && z->hooks.viable && !z->hooks.viable(z->hooks.ctx, next, n);
+    if (stateless) {
+        z->nremovals = z->njoiners = 0;
+        return;
+    }
     bool nobody = n == 0 && z->index > 0;
     int resume = !nobody && z->hooks.resume ? z->hooks.resume(z->hooks.ctx, next, n) : 0;
     if (z->hooks.rollback && !nobody) z->hooks.rollback(z->hooks.ctx, resume);

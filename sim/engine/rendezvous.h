@@ -66,6 +66,8 @@ struct rdzv_hooks {
     void (*rollback)(void *ctx, int resume);                /* undo commits after that step */
     void (*formed)(void *ctx, struct membership *m);        /* fill m->data */
     void (*dispose)(void *ctx, struct membership *m);       /* free m->data */
+    bool (*viable)(void *ctx, const int *next, int n);      /* a replica's membership of
+                                                               next[0..n) can start (NULL: yes) */
     void *ctx;
 };
 
@@ -91,7 +93,7 @@ struct rdzv {
     struct owned msgs;              /* control messages not yet freed (rendezvous.c) */
     /* split brain: the replicas in reporting order (chain[0] the store), shared by all */
     struct rdzv **chain;            /* nchain replicas; {this} with a single store */
-    int nchain;
+    int nchain;                     /* replicas in the chain */
     int index;                      /* this replica's place in chain */
     int *ids;                       /* the last membership id formed by any replica */
     int own_id;                     /* ... that counter, for the store */
@@ -119,7 +121,8 @@ int rdzv_index(const struct membership *m, int rank);
 bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership);
 
 /* Reports `why` to the first replica of z's chain that it reaches and waits for that replica's
- * next membership; NULL when this worker is out (removed, or the job, or its side, is over). */
+ * next membership; z is the worker's home (the replica of its last membership, or the store):
+ * NULL when this worker is out (removed, or its side, or the job, is over). */
 struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int membership);
 
 /* Frees every membership, and the control messages that actors killed by a crash or by the end of

@@ -288,12 +288,13 @@ static void json_events(const struct run_record *rec, FILE *out)
     fprintf(out, "\n  ],\n");
     if (!rec->numerics) return;
     fprintf(out, "  \"evals\": [");
-    for (size_t i = 0; i < rec->nevals; i++)
-        fprintf(out,
-                "%s\n    {\"step\": %d, \"t_s\": %.9g, \"accuracy\": %.9g, \"loss\": %.9g, "
-                "\"side\": %d}",
+    for (size_t i = 0; i < rec->nevals; i++) {
+        fprintf(out, "%s\n    {\"step\": %d, \"t_s\": %.9g, \"accuracy\": %.9g, \"loss\": %.9g",
                 i ? "," : "", rec->evals[i].step, rec->evals[i].t_s, rec->evals[i].accuracy,
-                rec->evals[i].loss, rec->evals[i].side);
+                rec->evals[i].loss);
+        if (rec->evals[i].side > 0) fprintf(out, ", \"side\": %d", rec->evals[i].side);
+        fputc('}', out);
+    }
     fprintf(out, "\n  ],\n  \"params_fnv1a\": \"%016llx\",\n", rec->params_fnv);
 }
 

@@ -31,7 +31,7 @@ struct ar_ctx;
  * unless <recovery rendezvous="per-side">, where a replica cut off from the store forms its own
  * side's memberships (split brain; rendezvous.h) until the heal merges it back. */
 struct ar_side {
-    struct ar_ctx *t;
+    struct ar_ctx *t;          /* the run */
     int index;                 /* 0: the store's; k: the k-th replica's */
     struct rdzv z;             /* its rendezvous */
     double *committed;         /* per global step: gradients applied (member count) */
@@ -42,14 +42,15 @@ struct ar_side {
     int source;                /* the next membership's source (resume_step), or -1 */
     bool *needs;               /* ... and who needs its state (P) */
     int fork;                  /* k > 0: the store's membership its state descends from, or -1 */
+    int start;                 /* k > 0: the step it forked at (its steps before are not its) */
     bool active;               /* k > 0: it has trained since its fork and not merged back */
     bool merging;              /* k > 0: its members join the store's membership being formed */
 };
 
 /* A checkpoint the store's side wrote: its membership and step, and whether it counted. */
 struct ckpt_entry {
-    int membership;
-    int step;
+    int membership;          /* the membership whose leader wrote it */
+    int step;                /* the steps it holds */
     double counted;          /* set to 1 by the checkpoint module when it counts */
     struct ckpt_entry *next; /* the one written before */
 };
@@ -92,6 +93,7 @@ struct worker {
     struct ar_side *side;      /* the side of the membership it was last in */
     int ms_id;                 /* ... that membership */
     long long offset;          /* the data offset its state was trained with */
+    double commit_s;           /* when it last finished a step */
 };
 
 struct ar_ctx {
@@ -105,7 +107,7 @@ struct ar_ctx {
     size_t nbuckets;           /* buckets per step */
     struct worker *workers;    /* P workers */
     struct ar_side *sides;     /* nsides: the store's, then one per replica (split brain) */
-    int nsides;
+    int nsides;                /* 1, or 1 + the replicas */
     struct injector inj;       /* faults */
     struct traffic *traffic;   /* what the messages carried */
     struct ckpt_entry *ckpts;  /* split brain: the checkpoints written, the last first */
@@ -343,6 +345,7 @@ static void commit(struct worker *w, struct membership *ms, int step, bool corru
         rec->consumed_samples += rec->batch;
     }
     w->offset = s->data_offset;
+    w->commit_s = simgrid_get_clock();
     if (step + 1 > s->max_committed) s->max_committed = step + 1;
     if (++aw->commits[step] < ms->n) return;
     double now = simgrid_get_clock(), slowest = 0, input = 0;
@@ -478,7 +481,8 @@ static bool recover(struct worker *w, struct membership *ms)
     if (aw->source >= 0 && aw->needs[w->rank] && !receive_state(w, ms)) return false;
     if (aw->source < 0) { /* a side cut off from the store has no checkpoint to restore */
         bool store_side = aw->side->index == 0;
-        if (t->sc->ckpt.present && store_side) ckpt_restore(&t->ckpt, sg_host_self());
+        if (t->sc->ckpt.present && store_side && ms->resume_step > 0)
+            ckpt_restore(&t->ckpt, sg_host_self());
         const struct nn_state *st =
                 store_side ? nn_states_find(&t->snaps, ms->resume_step) : NULL;
         if (t->j->nm && st)
@@ -502,20 +506,20 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
                       "rank %d: the state transfer of membership %d failed, reporting", w->rank,
                       ms->id);
-        return rdzv_await(store, RDZV_FAIL, w->rank, ms->id);
+        return rdzv_await(ms->owner, RDZV_FAIL, w->rank, ms->id);
     }
     w->side = world_of(ms)->side;
     w->ms_id = ms->id;
     for (int step = ms->resume_step; step < t->sc->train.steps && !store->aborted; step++) {
         if (ms->owner->change_pending > ms->id) /* leave cleanly: report at the boundary */
-            return rdzv_await(store, RDZV_SYNC, w->rank, ms->id);
+            return rdzv_await(ms->owner, RDZV_SYNC, w->rank, ms->id);
         inject_step(&t->inj, step);
         bool corrupt;
         if (!run_step(w, ms, step, &corrupt)) {
             run_lose_step(t->rec, corrupt, !corrupt);
             run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, step, ms->n,
                           "rank %d: step %d failed, reporting", w->rank, step);
-            return rdzv_await(store, RDZV_FAIL, w->rank, ms->id);
+            return rdzv_await(ms->owner, RDZV_FAIL, w->rank, ms->id);
         }
         w->held = step + 1;
         commit(w, ms, step, corrupt);
@@ -630,11 +634,11 @@ static const struct worker *member_of_side(const struct ar_ctx *t, const struct 
 /* Numerics: two sides' models compared, logged ("merge" or "end") and the largest L2 distance
  * kept; a (the store's side) may be NULL when none of its members holds a state. */
 static void compare_sides(struct ar_ctx *t, const struct worker *a, const struct worker *b,
-                          int side, const char *when)
+                          int side, const char *when, int n)
 {
     if (b == NULL) return;
     if (t->j->nm == NULL || a == NULL) {
-        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, -1,
+        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, n,
                       "%s: side %d at step %d, the store's at step %d", when, side, b->held,
                       a ? a->held : -1);
         return;
@@ -649,7 +653,7 @@ static void compare_sides(struct ar_ctx *t, const struct worker *a, const struct
     double acc_a = numerics_evaluate(t->j->nm, a->rep.params, &loss),
            acc_b = numerics_evaluate(t->j->nm, b->rep.params, &loss);
     if (l2 > t->rec->divergence_l2) t->rec->divergence_l2 = l2;
-    run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, -1,
+    run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, n,
                   "%s: side %d at %d acc %.4f; store's at %d acc %.4f; L2 %.4g, %.3g relative",
                   when, side, b->held, acc_b, a->held, acc_a, l2, norm > 0 ? l2 / sqrt(norm) : 0);
 }
@@ -664,11 +668,11 @@ static int merge_sides(struct ar_side *s0, const int *next, int n)
     const struct worker *ref = member_of_side(t, s0, next, n);
     for (int k = 1; k < t->nsides; k++) {
         struct ar_side *s = &t->sides[k];
-        const struct worker *o = member_of_side(t, s, next, n);
+        const struct worker *o = s->active ? member_of_side(t, s, next, n) : NULL;
         if (o == NULL) continue;
         s->merging = true;
         if (s->fork < fork) fork = s->fork;
-        compare_sides(t, ref, o, k, "merge");
+        compare_sides(t, ref, o, k, "merge", n);
     }
     return fork;
 }
@@ -709,15 +713,26 @@ static int resume_step(void *ctx, const int *next, int n)
         memset(s->needs, 0, (size_t)t->P * sizeof *s->needs);
         return t->sc->ckpt.present ? agreed_step(t, fork) : 0;
     }
-    int resume = survivor_or_checkpoint(s, next, n, true);
-    s->fork = -1; /* the lineage its state comes from */
-    s->data_offset = 0;
-    if (s->source >= 0) {
-        const struct worker *src = &t->workers[s->source];
-        s->fork = src->side->index == 0 ? src->ms_id : src->side->fork;
-        s->data_offset = src->offset;
+    int resume = survivor_or_checkpoint(s, next, n, true); /* viable: a survivor has a state */
+    const struct worker *src = &t->workers[s->source];
+    /* the lineage its state comes from (read before writing: src may be on this side) */
+    int fork = src->side->index == 0 ? src->ms_id : src->side->fork;
+    s->fork = fork;
+    s->data_offset = src->offset;
+    if (!s->active) { /* a new side: its rows start from the source's last step */
+        s->start = resume;
+        s->last_commit_s = src->commit_s;
     }
     return resume;
+}
+
+/* rdzv_hooks.viable: a side cut off from the store starts only from a survivor's state. */
+static bool viable(void *ctx, const int *next, int n)
+{
+    struct ar_side *s = ctx;
+    for (int i = 0; i < n; i++)
+        if (s->t->workers[next[i]].held >= 0) return true;
+    return false;
 }
 
 /* Rolls back what side s committed from step `resume` on. */
@@ -735,7 +750,8 @@ static void rollback_side(struct ar_side *s, int resume)
     s->max_committed = resume;
 }
 
-/* After a merge: the merged sides' commits are rolled back and their lineage ends; the store's
+/* After a merge: the merged sides' commits are rolled back and their lineage ends (their
+ * workers, in the new membership or not, hold no state of it any more); the store's
  * checkpoints written since the fork are no longer anyone's (a write still in flight will not
  * count) and its states are dropped. */
 static void end_merged_sides(struct ar_ctx *t, int resume)
@@ -744,9 +760,14 @@ static void end_merged_sides(struct ar_ctx *t, int resume)
     for (int k = 1; k < t->nsides; k++) {
         struct ar_side *s = &t->sides[k];
         if (!s->merging) continue;
-        rollback_side(s, 0);
+        rollback_side(s, s->start);
         s->merging = s->active = false;
         merged = true;
+        for (int r = 0; r < t->P; r++)
+            if (t->workers[r].side == s) {
+                t->workers[r].held = -1;
+                t->workers[r].side = &t->sides[0];
+            }
     }
     if (!merged || !t->sc->ckpt.present) return;
     for (struct ckpt_entry *e = t->ckpts; e; e = e->next)
@@ -776,6 +797,8 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation);
 static void restarted(void *ctx, sg_host_t h)
 {
     struct ar_ctx *t = ctx;
+    for (int k = 1; k < t->nsides; k++) /* a replica's host back: its actor again */
+        if (t->sides[k].z.host == h) rdzv_start(&t->sides[k].z);
     for (int r = 0; r < t->P; r++)
         if (t->j->pf->gpus[r] == h && !t->sides[0].z.done)
             start_worker(t, r, t->workers[r].incarnation + 1);
@@ -949,7 +972,7 @@ static void make_sides(struct ar_ctx *t, sg_host_t store)
     }
     rdzv_init(&t->sides[0].z, t->P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec,
               t->traffic, &t->inj,
-              (struct rdzv_hooks){resume_step, rollback, formed, dispose, &t->sides[0]});
+              (struct rdzv_hooks){resume_step, rollback, formed, dispose, viable, &t->sides[0]});
     for (int k = 1; k < t->nsides; k++)
         rdzv_add_replica(&t->sides[0].z, &t->sides[k].z, hosts[k - 1], &t->sides[k]);
     free(hosts);
@@ -1029,14 +1052,15 @@ static void teardown(struct ar_ctx *t)
 static double end_sides(struct ar_ctx *t)
 {
     const struct rdzv *z = &t->sides[0].z;
-    const struct worker *ref = z->aborted ? NULL : &t->workers[z->cur->members[0]];
+    const struct worker *ref =
+            z->aborted ? NULL : member_of_side(t, &t->sides[0], z->cur->members, z->cur->n);
     double end = t->sides[0].last_commit_s;
     for (int k = 1; k < t->nsides; k++) {
         const struct ar_side *s = &t->sides[k];
         if (!s->active) continue;
         end = fmax(end, s->last_commit_s);
         const struct worker *o = member_of_side(t, s, s->z.cur->members, s->z.cur->n);
-        compare_sides(t, ref, o, k, "run ends split");
+        compare_sides(t, ref, o, k, "run ends split", s->z.cur->n);
     }
     return end;
 }
