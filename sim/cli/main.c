@@ -8,6 +8,7 @@
 #include "error.h"
 #include "expect.h"
 #include "fault.h"
+#include "loader.h"
 #include "metric.h"
 #include "model.h"
 #include "platform.h"
@@ -256,6 +257,7 @@ static void print_training(const struct job *j, const struct strategy *st)
                j->nm->net.nparams, j->m->name);
     print_calibration(j->cal);
     st->describe(j, stdout);
+    if (j->sc->train.data.present) loader_describe(&j->sc->train.data, stdout);
     printf("#\n");
 }
 

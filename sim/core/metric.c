@@ -218,8 +218,8 @@ static const struct metric metrics[] = {
         {"input_fraction", "1", "<data>: input_wait_s / mean_step_s", METRIC_ALL, "input",
          ", %.1f%% of a step", 100, NULL, NULL, NULL, 0, 0, 0, get_input_fraction, has_input},
         {"input_bound", "1",
-         "<data>: 1 if the wait for batches is longer than the compute and than the rest of the "
-         "step's exposed time",
+         "<data>: 1 if the wait for batches is at least 1% of a step and most of its time not "
+         "covered by compute (the pipeline holds the GPUs back)",
          METRIC_ALL, "input", NULL, 1, "; input-bound", "; not input-bound", NULL, 0, 0, 0,
          get_input_bound, has_input},
         {"sides", "1",

@@ -134,7 +134,7 @@ void run_finish(struct run_record *r)
     r->compute_peak_frac = r->peak_flops > 0 ? r->compute_flops_s / r->peak_flops : 0;
     r->input_wait_s = r->input_batches > 0 ? r->input_wait_total_s / r->input_batches : 0;
     r->input_frac = r->mean_step_s > 0 ? r->input_wait_s / r->mean_step_s : 0;
-    r->input_bound = r->input_wait_s > r->compute1_s &&
+    r->input_bound = r->input_frac >= 0.01 &&
                      r->input_wait_s > r->mean_step_s - r->compute1_s - r->input_wait_s;
 }
 

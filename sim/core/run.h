@@ -151,8 +151,8 @@ struct run_record {
     double compute_peak_frac; /* that / peak_flops */
     double input_wait_s;      /* a worker's mean wait for a batch (input_wait_total_s / batches) */
     double input_frac;        /* that / mean_step_s */
-    bool input_bound;         /* the wait is longer than the compute and than the rest of the
-                                 step's exposed time: the input pipeline sets the pace */
+    bool input_bound;         /* the pipeline holds the GPUs back: the wait is at least 1% of a
+                                 step and most of its time not covered by compute */
     struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
     /* numerics (<numerics>): evaluations on the test set */
     bool numerics;             /* the workers really trained */

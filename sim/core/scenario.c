@@ -866,6 +866,19 @@ out:
     return rc;
 }
 
+static const char *const data_formats[] = {"idx", "webdataset", "mds", "parquet"};
+static const char *const data_sources[] = {"local-nvme", "remote", "memory"};
+
+const char *scenario_data_format_name(enum data_format f)
+{
+    return data_formats[f];
+}
+
+const char *scenario_data_source_name(enum data_source s)
+{
+    return data_sources[s];
+}
+
 /* <data>: the format's access pattern, where it lives, and the loader. */
 static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct data_spec *d)
 {
@@ -874,14 +887,12 @@ static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct data_spe
     d->present = true;
     d->line = (int)node_line(n);
     DMLSIM_CHECK_GOTO(rc, data_dataset(r, n, d), out);
-    static const char *const formats[] = {"idx", "webdataset", "mds", "parquet"};
-    static const char *const sources[] = {"local-nvme", "remote", "memory"};
     d->format = DATA_IDX;
-    for (int i = 0; i < 4; i++)
-        if (attr_is(n, "format", formats[i])) d->format = (enum data_format)i;
+    for (size_t i = 0; i < sizeof data_formats / sizeof data_formats[0]; i++)
+        if (attr_is(n, "format", data_formats[i])) d->format = (enum data_format)i;
     d->source = DATA_LOCAL_NVME;
-    for (int i = 0; i < 3; i++)
-        if (attr_is(n, "source", sources[i])) d->source = (enum data_source)i;
+    for (size_t i = 0; i < sizeof data_sources / sizeof data_sources[0]; i++)
+        if (attr_is(n, "source", data_sources[i])) d->source = (enum data_source)i;
     /* webdataset: 5,000 samples a shard (the seed notes' SHARD_SIZE); parquet: pyarrow's row
      * group of 1 Mi rows (apache/arrow #34280) */
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shard-samples", 1, 1L << 40,

@@ -313,6 +313,10 @@ enum dmlsim_err scenario_load_with(const char *path, const struct scenario_overr
 void scenario_build_model(const struct scenario *sc, struct model *m);
 
 /* Frees what scenario_load allocated; `sc` may be zeroed or already released. */
+/* The <data> attribute values of a format ("idx", ...) and a source ("local-nvme", ...). */
+const char *scenario_data_format_name(enum data_format f);
+const char *scenario_data_source_name(enum data_source s);
+
 /* The element name of a fault kind ("crash", "mtbf", ...). */
 const char *scenario_fault_element(enum fault_spec_kind k);
 

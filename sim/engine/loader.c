@@ -194,12 +194,13 @@ static double read_batch(struct worker_arg *a, double pos)
     return bytes;
 }
 
-/* `seconds` of work on one core of the current host. */
+/* `seconds` of work on one core of the current host (seconds at its nominal speed: a slowed
+ * host, a straggling loader, takes longer). */
 static void on_one_core(struct loader *l, double seconds)
 {
     if (seconds <= 0) return;
     sg_exec_t e = sg_actor_exec_init(seconds * l->core_flops);
-    sg_exec_set_bound(e, l->core_flops);
+    sg_exec_set_bound(e, sg_host_get_speed(sg_host_self()) / CATALOG_CPU_CORES);
     sg_exec_start(e);
     sg_exec_wait(e);
 }
@@ -380,6 +381,21 @@ static void wait_batch(void *ctx, int rank, int step)
     l->rec->input_wait_total_s += ln->last_wait_s;
     l->rec->input_batches += 1;
     trace_slice(l->rec->trace, 2 * rank, "input wait", t0, simgrid_get_clock());
+}
+
+void loader_describe(const struct data_spec *d, FILE *out)
+{
+    fprintf(out,
+            "# data          %.0f samples of %.0f B (decoded %.0f B, %.3f ms a sample on a core), "
+            "%s from %s, ",
+            d->samples, d->sample_B, d->decoded_B, d->decode_s * 1e3,
+            scenario_data_format_name(d->format), scenario_data_source_name(d->source));
+    if (d->workers == 0)
+        fprintf(out, "loaded in the training loop");
+    else
+        fprintf(out, "%d loader worker(s) x prefetch %d per GPU", d->workers, d->prefetch);
+    fprintf(out, ", %s%s\n", d->pinned ? "pinned" : "pageable",
+            d->gds ? ", GPUDirect Storage" : "");
 }
 
 struct input_hook loader_hook(struct loader *l)

@@ -54,6 +54,9 @@ struct loader;
 struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
                           struct run_record *rec, struct traffic *traffic);
 
+/* The "# data" configuration line of d. */
+void loader_describe(const struct data_spec *d, FILE *out);
+
 /* Starts its actors (daemons); call before simgrid_run. */
 void loader_start(struct loader *l);
 

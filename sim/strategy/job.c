@@ -33,8 +33,29 @@ sg_host_t job_store_host(const struct job *j)
     return pf->ncpus ? pf->cpu_hosts[0] : pf->gpus[0];
 }
 
-/* The plan's crashes against what the job can do: the store host never crashes, and a crash at
- * a step needs a worker on its host to reach that step. */
+/* Does crash e of a node's CPU host come without its GPUs' (crash host="node1" crashes them all
+ * at once)? */
+static bool cpu_crash_alone(const struct job *j, const struct fault_event *e)
+{
+    sg_host_t h = sg_host_by_name(e->target);
+    const char *role = h ? sg_host_get_property_value(h, "role") : NULL;
+    if (role == NULL || strcmp(role, "cpu") != 0) return false;
+    for (size_t r = 0; r < j->pf->ngpus; r++) {
+        if (platform_node_cpu(j->pf, j->pf->gpus[r]) != h) continue;
+        bool with = false;
+        for (size_t i = 0; i < j->plan->n && !with; i++) {
+            const struct fault_event *g = &j->plan->ev[i];
+            with = g->kind == FAULT_CRASH && g->t_s == e->t_s &&
+                   strcmp(g->target, sg_host_get_name(j->pf->gpus[r])) == 0;
+        }
+        if (!with) return true;
+    }
+    return false;
+}
+
+/* The plan's crashes against what the job can do: the store host never crashes, a crash at
+ * a step needs a worker on its host to reach that step, and with an input pipeline a node's CPU
+ * host (its loaders) crashes only with the node. */
 static enum dmlsim_err check_crashes(const struct job *j, struct dmlsim_error *err)
 {
     const struct fault_event *e = crash_of(j->plan, job_store_host(j));
@@ -47,6 +68,12 @@ static enum dmlsim_err check_crashes(const struct job *j, struct dmlsim_error *e
     int P = job_workers(j);
     for (size_t i = 0; j->plan && i < j->plan->n; i++) {
         e = &j->plan->ev[i];
+        if (e->kind == FAULT_CRASH && j->sc->train.data.present && cpu_crash_alone(j, e))
+            return dmlsim_fail(err, DMLSIM_EVALUE,
+                               "%s:%d: <crash host=\"%s\">: the node's CPU host runs its workers' "
+                               "input pipelines, which crash with the node; expected the node "
+                               "(host=\"nodeN\") or a GPU",
+                               j->sc->path, e->line, e->target);
         if (e->kind != FAULT_CRASH || e->step < 0) continue;
         bool worker = false;
         for (int r = 0; r < P && !worker; r++)
@@ -95,6 +122,12 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
                            "and the store; expected a cluster with a nic, or a host with property "
                            "role=storage",
                            sc->path, ts->line);
+    if (ts->data.present && ts->data.source == DATA_REMOTE && pf->storage == NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <data source=\"remote\">: the platform has no storage host for "
+                           "the object store; expected a cluster with a nic, or a host with "
+                           "property role=storage",
+                           sc->path, ts->data.line);
     return check_crashes(j, err);
 }
 
