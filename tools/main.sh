@@ -5,6 +5,8 @@
 #   scaling.png     NCCL all-reduce scaling, 1 to 64 GPUs of the shipped 32 x 8 H100 fat-tree
 #   staleness.png   asynchronous parameter server against the staleness bound (drop, bounded)
 #   faults.png      throughput over time through a crash, a partition and a straggler
+#   input.png       the input pipeline: samples/s and the wait for batches against the loader
+#                   workers per GPU and the prefetch depth
 # and, training a real MLP on Fashion-MNIST through the simulated protocols (tools/tta.sh):
 #   tta.png         test accuracy over time: ring, sync PS, async PS at tau 0, 2, 8, 32
 #   accuracy-faults.png  accuracy through a crash and a partition, rolled back to checkpoints
@@ -29,6 +31,10 @@ sweep scenarios/scaling.xml --set training.gpus=$gpus -o out/scaling.txt
 sweep scenarios/staleness.xml --set ps.staleness=0,1,2,4,8,16 -o out/staleness.txt
 sweep scenarios/staleness.xml --set ps.consistency=bounded --set ps.staleness=0,1,2,4,8,16 \
     -o out/staleness-bounded.txt
+for p in 1 2 4; do
+    sweep scenarios/input.xml --set data.loader-workers=0,1,2,3,4,6,8,12 --set data.prefetch=$p \
+        -o out/input-p$p.txt
+done
 
 build/dmlsim run scenarios/faults.xml --csv out/faults.csv |
     grep -E '^# *(steps committed|detect|checkpoints|goodput|gradients .*computed|samples .*read|accounting|expect)'
@@ -42,6 +48,8 @@ gnuplot -e "in='out/staleness.txt'; bd='out/staleness-bounded.txt'; out='out/sta
     plots/staleness.gp
 gnuplot -e "in='out/faults.csv'; out='out/faults.png'; name='ResNet-50 on 16 A100: crash, partition, straggler'" \
     plots/faults.gp
-echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png out/faults.png (data: out/)"
+gnuplot -e "dir='out'; out='out/input.png'" plots/input.gp
+echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png out/faults.png out/input.png" \
+    "(data: out/)"
 echo
 tools/tta.sh
