@@ -271,6 +271,42 @@ START_TEST(test_gds_against_bounce)
 }
 END_TEST
 
+/* The cache tier in front of the store (in memory, one worker, a dataset of 4 batches): epoch 0
+ * misses, every batch L + b S / conn from the store; from epoch 1 on every sample hits when the
+ * tier holds the dataset (the loop's K + C sets the pace), and only the first two batches' when
+ * it holds half (the last two of each epoch miss again). */
+START_TEST(test_cache_cold_then_warm)
+{
+    double f = 1e8, S = 1e6, L = CATALOG_OBJECT_REQUEST_S;
+    int b = 4;
+    bool half = _i == 1;
+    struct env e = env_of();
+    struct scenario sc = data_scenario(
+            f, b, (struct data_spec){.samples = 4 * b, .sample_B = S, .decoded_B = 1,
+                                     .source = DATA_REMOTE, .request_s = L,
+                                     .conn_Bps = CATALOG_OBJECT_CONN_BPS, .cache = CACHE_MEMORY,
+                                     .cache_B = (half ? 2 : 4) * b * S, .workers = 1,
+                                     .pinned = true});
+    struct run_record rec;
+    run(&sc, &rec);
+    double miss = L + b * S / CATALOG_OBJECT_CONN_BPS, loop = e.a + b / e.B + compute_of(f, b);
+    ck_assert(miss > 2 * loop);
+    for (int s = 1; s < 4; s++) /* epoch 0: cold */
+        test_assert_rel(test_step(&rec, s)->time_s, miss, 1e-6, "a cold step");
+    if (!half) {
+        for (int s = 5; s < STEPS; s++)
+            test_assert_rel(test_step(&rec, s)->time_s, loop, 1e-6, "a warm step");
+        test_assert_rel(rec.cache_hits / (rec.cache_hits + rec.cache_misses), 0.6, 1e-9,
+                        "hits: 24 of the 40 samples (epochs 1 and 2)");
+    } else { /* batches 6 and 7 miss: loaded one after the other from when the loop took 4 and 5 */
+        double t = test_step(&rec, 7)->t_s - test_step(&rec, 3)->t_s;
+        test_assert_rel(t, 2 * loop + miss + miss, 1e-3, "epoch 1, half of it warm");
+    }
+    run_release(&rec);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -286,6 +322,7 @@ static Suite *loader_suite(void)
     tcase_add_loop_test(tc, test_format_requests, 0, 2);
     tcase_add_loop_test(tc, test_gds_against_bounce, 0, 2);
     tcase_add_loop_test(tc, test_prefetch_hides_up_to_its_depth, 0, 2);
+    tcase_add_loop_test(tc, test_cache_cold_then_warm, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

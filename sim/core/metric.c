@@ -73,6 +73,9 @@ GET(job_failed, r->job_failed)
 GET(input_wait_s, r->input_wait_s)
 GET(input_fraction, r->input_frac)
 GET(input_bound, r->input_bound)
+GET(cache_hit_fraction, r->cache_hits + r->cache_misses > 0
+                                ? r->cache_hits / (r->cache_hits + r->cache_misses)
+                                : 0)
 GET(sides, r->sides)
 GET(divergence_l2, r->divergence_l2)
 GET(final_accuracy, last_eval(r) ? last_eval(r)->accuracy : 0)
@@ -89,6 +92,11 @@ static bool has_numerics(const struct run_record *r)
 static bool has_input(const struct run_record *r)
 {
     return r->input;
+}
+
+static bool has_cache(const struct run_record *r)
+{
+    return r->cache;
 }
 
 static bool split_brain(const struct run_record *r)
@@ -222,6 +230,10 @@ static const struct metric metrics[] = {
          "covered by compute (the pipeline holds the GPUs back)",
          METRIC_ALL, "input", NULL, 1, "; input-bound", "; not input-bound", NULL, 0, 0, 0,
          get_input_bound, has_input},
+        {"cache_hit_fraction", "1",
+         "<data cache>: the share of the samples trained on that their node's cache tier held",
+         METRIC_ALL, "input", "; cache hits %.1f%%", 100, NULL, NULL, NULL, 0, 0, 0,
+         get_cache_hit_fraction, has_cache},
         {"sides", "1",
          "all-reduce, rendezvous=\"per-side\": the most sides of a partition training apart at "
          "one time (1: none)",

@@ -167,6 +167,8 @@ struct run_record {
     bool input;                    /* a pipeline fed the workers */
     double input_wait_total_s;     /* every worker's waits for its batches */
     double input_batches;          /* batches the workers took from the pipeline */
+    bool cache;                    /* a cache tier in front of the remote store */
+    double cache_hits, cache_misses; /* samples the loaders found in it, and did not */
     struct stage_report stages[RUN_STAGES]; /* read, decode, copy */
 };
 

@@ -868,6 +868,7 @@ out:
 
 static const char *const data_formats[] = {"idx", "webdataset", "mds", "parquet"};
 static const char *const data_sources[] = {"local-nvme", "remote", "memory"};
+static const char *const data_caches[] = {"none", "memory", "nvme"};
 
 const char *scenario_data_format_name(enum data_format f)
 {
@@ -877,6 +878,33 @@ const char *scenario_data_format_name(enum data_format f)
 const char *scenario_data_source_name(enum data_source s)
 {
     return data_sources[s];
+}
+
+const char *scenario_data_cache_name(enum data_cache c)
+{
+    return data_caches[c];
+}
+
+/* <data cache>: a tier in front of the remote store, with its capacity. */
+static enum dmlsim_err data_cache(struct reader *r, xmlNodePtr n, struct data_spec *d)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    d->cache = CACHE_NONE;
+    for (size_t i = 0; i < sizeof data_caches / sizeof data_caches[0]; i++)
+        if (attr_is(n, "cache", data_caches[i])) d->cache = (enum data_cache)i;
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "cache-capacity", UNIT_SIZE, UNIT_NONNEG, 0,
+                                        &d->cache_B), out);
+    if (d->cache != CACHE_NONE && d->source != DATA_REMOTE)
+        rc = fail_at(r, n, "<data cache=\"%s\">: a cache tier sits in front of the remote store; "
+                     "expected source=\"remote\"", data_caches[d->cache]);
+    else if (d->cache != CACHE_NONE && d->cache_B <= 0)
+        rc = fail_at(r, n, "<data cache=\"%s\">: expected cache-capacity=\"SIZE\" > 0",
+                     data_caches[d->cache]);
+    else if (d->cache != CACHE_NONE && d->samples > DATA_CACHE_MAX_SAMPLES)
+        rc = fail_at(r, n, "<data samples=\"%.0f\">: a cache tracks at most %.0f samples; expected "
+                     "fewer samples, or no cache", d->samples, (double)DATA_CACHE_MAX_SAMPLES);
+out:
+    return rc;
 }
 
 /* <data>: the format's access pattern, where it lives, and the loader. */
@@ -911,6 +939,7 @@ static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct data_spe
                                    &d->request_s), out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "connection-rate", UNIT_BANDWIDTH, UNIT_POSITIVE,
                                    CATALOG_OBJECT_CONN_BPS, &d->conn_Bps), out);
+    DMLSIM_CHECK_GOTO(rc, data_cache(r, n, d), out);
     /* PyTorch's DataLoader defaults: num_workers 0 (in the training loop), prefetch_factor 2 */
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "loader-workers", 0, 1024, 0, &v), out);
     d->workers = (int)v;

@@ -151,6 +151,11 @@ enum data_source {
     DATA_REMOTE,     /* an object store on the storage host, over the network */
     DATA_MEMORY,     /* already in host memory (page cache): no read */
 };
+enum data_cache {
+    CACHE_NONE,
+    CACHE_MEMORY, /* a node's memory (lost when the node crashes) */
+    CACHE_NVME,   /* a node's NVMe (kept across a crash) */
+};
 
 struct data_spec {
     bool present;
@@ -164,6 +169,8 @@ struct data_spec {
     enum data_source source;
     double request_s;        /* latency of each read request (first byte) */
     double conn_Bps;         /* remote: throughput of one connection (a loader worker's) */
+    enum data_cache cache;   /* remote: a cache tier on each node in front of the store */
+    double cache_B;          /* ... and its capacity (bytes) */
     int workers;             /* loader worker processes per GPU (0: in the training loop) */
     int prefetch;            /* batches each worker loads in advance (PyTorch prefetch_factor) */
     bool pinned;             /* batches in pinned host memory (else pageable: a staging copy) */
@@ -313,9 +320,14 @@ enum dmlsim_err scenario_load_with(const char *path, const struct scenario_overr
 void scenario_build_model(const struct scenario *sc, struct model *m);
 
 /* Frees what scenario_load allocated; `sc` may be zeroed or already released. */
-/* The <data> attribute values of a format ("idx", ...) and a source ("local-nvme", ...). */
+/* The <data> attribute values of a format ("idx", ...), a source ("local-nvme", ...) and a cache
+ * tier ("none", "memory", "nvme"). */
 const char *scenario_data_format_name(enum data_format f);
 const char *scenario_data_source_name(enum data_source s);
+const char *scenario_data_cache_name(enum data_cache c);
+
+/* A cache tier keeps a bit per sample and node: at most this many samples (16 MiB a node). */
+#define DATA_CACHE_MAX_SAMPLES (1L << 27)
 
 /* The element name of a fault kind ("crash", "mtbf", ...). */
 const char *scenario_fault_element(enum fault_spec_kind k);

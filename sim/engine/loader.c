@@ -32,6 +32,7 @@ struct slot {
     bool decoded;   /* in host memory (or, with GDS, already on the GPU) */
     bool ready;     /* on the GPU */
     double stage_s[RUN_STAGES]; /* the time each stage spent on it */
+    int hits;                   /* its samples found in the cache tier */
     double bytes[RUN_STAGES];   /* ... and the bytes it moved */
 };
 
@@ -51,9 +52,17 @@ struct worker_arg {
     struct fetch fetch;
 };
 
+/* A node's cache tier: which samples it holds (a bit each) and their bytes. */
+struct node_cache {
+    sg_host_t cpu;        /* the node's CPU host */
+    unsigned char *bits;  /* samples bits */
+    double used_B;        /* bytes held */
+};
+
 struct lane {
     struct loader *l;
     int rank;
+    struct node_cache *cache; /* its node's cache tier, or NULL */
     struct worker_arg *args; /* W */
     int alive;           /* its worker and copier actors running */
     sg_host_t cpu, gpu;  /* where its loader actors run, and the GPU they feed */
@@ -83,6 +92,8 @@ struct loader {
     int ahead;           /* batches a worker may start beyond the last taken (W x prefetch) */
     double core_flops;   /* one core of a node's CPU */
     struct lane *lanes;
+    struct node_cache *caches; /* one per node with a lane (<data cache>) */
+    int ncaches;
     double busy_s[RUN_STAGES], bytes[RUN_STAGES];
     int seq;             /* unique mailbox names for remote reads */
 };
@@ -176,22 +187,44 @@ static void read_gds(struct lane *ln, double bytes)
     net_wait(c, simgrid_get_clock() + 1e9);
 }
 
-/* Worker a reads a batch (its stream at sample pos); returns the bytes read. */
-static double read_batch(struct worker_arg *a, double pos)
+/* The cache tier: how many samples of batch k of lane ln its node holds; the others are taken
+ * in while the tier has room (it keeps the first samples its node reads: later epochs hit). */
+static int cache_lookup(struct lane *ln, int k)
+{
+    struct loader *l = ln->l;
+    struct node_cache *c = ln->cache;
+    long long N = (long long)l->d->samples, hits = 0;
+    for (int j = 0; j < l->batch; j++) { /* sample ((k P + r) b + j) mod N, as numerics reads */
+        long long i = (((long long)k * l->P + ln->rank) * l->batch + j) % N;
+        if (c->bits[i / 8] & (1u << (i % 8))) {
+            hits++;
+        } else if (c->used_B + l->d->sample_B <= l->d->cache_B) {
+            c->bits[i / 8] |= (unsigned char)(1u << (i % 8));
+            c->used_B += l->d->sample_B;
+        }
+    }
+    return (int)hits;
+}
+
+/* Worker a reads batch k (its stream at sample pos) into sl; returns the bytes read. */
+static double read_batch(struct worker_arg *a, int k, double pos, struct slot *sl)
 {
     struct lane *ln = a->ln;
     struct loader *l = ln->l;
     const struct data_spec *d = l->d;
-    double bytes = l->batch * d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1);
-    double req = requests(d, pos, l->batch);
-    if (req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
+    double sample_B = d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1);
+    int hits = sl->hits = ln->cache ? cache_lookup(ln, k) : 0;
+    double bytes = (l->batch - hits) * sample_B, req = requests(d, pos, l->batch);
+    if (bytes > 0 && req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
     if (d->gds)
         read_gds(ln, bytes);
-    else if (d->source == DATA_REMOTE)
+    else if (d->source == DATA_REMOTE && bytes > 0)
         read_remote(a, bytes);
     else if (d->source == DATA_LOCAL_NVME && ln->disk)
         sg_disk_read(ln->disk, (sg_size_t)bytes);
-    return bytes;
+    if (hits > 0 && d->cache == CACHE_NVME && ln->disk) /* the tier on the node's NVMe */
+        sg_disk_read(ln->disk, (sg_size_t)(hits * sample_B));
+    return l->batch * sample_B;
 }
 
 /* `seconds` of work on one core of the current host (seconds at its nominal speed: a slowed
@@ -231,11 +264,15 @@ static int next_of(const struct lane *ln, int w, int from)
     return k + ((w - (k - ln->base)) % W + W) % W;
 }
 
+/* A lane actor ends: killed by its node's crash, a memory cache tier is lost with it. */
 static void lane_exit(int failed, void *data)
 {
-    (void)failed;
     struct lane *ln = data;
     ln->alive--;
+    if (failed && ln->cache && ln->l->d->cache == CACHE_MEMORY) {
+        memset(ln->cache->bits, 0, (size_t)(ln->l->d->samples / 8 + 1));
+        ln->cache->used_B = 0;
+    }
 }
 
 static void worker_actor(int argc, char **argv)
@@ -262,7 +299,7 @@ static void worker_actor(int argc, char **argv)
         struct slot done = {.batch = k, .decoded = true, .ready = l->d->gds};
         double t0 = simgrid_get_clock();
         double pos = (double)(k / l->W) * l->batch; /* this worker's own stream */
-        double bytes = read_batch(a, pos);
+        double bytes = read_batch(a, k, pos, &done);
         account(ln, &done, STAGE_READ, track_of(ln, w), t0, bytes);
         t0 = simgrid_get_clock();
         on_one_core(l, l->batch * l->d->decode_s);
@@ -374,6 +411,10 @@ static void wait_batch(void *ctx, int rank, int step)
         l->busy_s[s] += sl->stage_s[s];
         l->bytes[s] += sl->bytes[s];
     }
+    if (ln->cache) {
+        l->rec->cache_hits += sl->hits;
+        l->rec->cache_misses += l->batch - sl->hits;
+    }
     sl->batch = -1; /* taken: its slot is free */
     sg_cond_notify_all(ln->cv);
     sg_mutex_unlock(ln->mu);
@@ -394,8 +435,11 @@ void loader_describe(const struct data_spec *d, FILE *out)
         fprintf(out, "loaded in the training loop");
     else
         fprintf(out, "%d loader worker(s) x prefetch %d per GPU", d->workers, d->prefetch);
-    fprintf(out, ", %s%s\n", d->pinned ? "pinned" : "pageable",
-            d->gds ? ", GPUDirect Storage" : "");
+    fprintf(out, ", %s%s", d->pinned ? "pinned" : "pageable", d->gds ? ", GPUDirect Storage" : "");
+    if (d->cache != CACHE_NONE)
+        fprintf(out, ", a %.0f B %s cache tier per node", d->cache_B,
+                scenario_data_cache_name(d->cache));
+    fputc('\n', out);
 }
 
 struct input_hook loader_hook(struct loader *l)
@@ -409,6 +453,21 @@ double loader_last_wait(const struct loader *l, int rank)
 }
 
 /* ---- setup ------------------------------------------------------------------------------- */
+
+/* One cache tier per node (its CPU host) that feeds a lane. */
+static void attach_caches(struct loader *l)
+{
+    l->caches = xbt_new0(struct node_cache, l->P);
+    for (int r = 0; r < l->P; r++) {
+        struct lane *ln = &l->lanes[r];
+        for (int c = 0; c < l->ncaches && ln->cache == NULL; c++)
+            if (l->caches[c].cpu == ln->cpu) ln->cache = &l->caches[c];
+        if (ln->cache) continue;
+        ln->cache = &l->caches[l->ncaches++];
+        ln->cache->cpu = ln->cpu;
+        ln->cache->bits = xbt_new0(unsigned char, (size_t)(l->d->samples / 8 + 1));
+    }
+}
 
 struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
                           struct run_record *rec, struct traffic *traffic)
@@ -435,7 +494,9 @@ struct loader *loader_new(const struct data_spec *d, const struct platform *pf, 
         ln->want = -1;
         snprintf(ln->box, sizeof ln->box, "h2d-%d", r);
     }
+    if (d->cache != CACHE_NONE) attach_caches(l);
     rec->input = true;
+    rec->cache = d->cache != CACHE_NONE;
     return l;
 }
 
@@ -518,6 +579,9 @@ void loader_free(struct loader *l)
         if (l->lanes[r].mu) sg_mutex_destroy(l->lanes[r].mu);
         if (l->lanes[r].cv) sg_cond_destroy(l->lanes[r].cv);
     }
+    for (int c = 0; c < l->ncaches; c++)
+        free(l->caches[c].bits);
+    free(l->caches);
     free(l->lanes);
     free(l);
 }
