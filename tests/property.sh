@@ -15,7 +15,8 @@
 # of 1 or 2 GPUs (hierarchical: 2). "numerics": the workers really train a small MLP on Debian's
 # Fashion-MNIST (<numerics>), ring or hierarchical, with checkpoints under both strategies and
 # the state policies drawn too (restore-from, lost-batches, the PS coordinator). Every third
-# all-reduce plan has a rendezvous replica per node (rendezvous="per-side": split brain).
+# all-reduce plan has a rendezvous replica per node (rendezvous="per-side": split brain), and
+# every fourth plan an input pipeline (<data>: loaders from the NVMe or the remote store).
 set -u
 dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS] [ALGO]}
 runs=${2:-200}
@@ -102,6 +103,13 @@ scenario() { # strategy seed
         train="<training strategy=\"allreduce\" algo=\"$a\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"$watchdog\">$( (( numerics )) && echo "$num")</training>
   <checkpoint every=\"$every steps\" mode=\"$cmode\" target=\"remote\"/>
   <recovery policy=\"$policy\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"$state/>"
+    fi
+    # an input pipeline on every fourth plan (drawn from the plan's number, as split brain): its
+    # loaders, their prefetch and their restarts through the same faults
+    if (( seed % 4 == 1 )); then
+        local src=local-nvme cache=""
+        (( seed % 8 == 1 )) && src=remote cache=" cache=\"memory\" cache-capacity=\"100MB\""
+        train="${train/<\/training>/<data samples=\"2048\" sample-size=\"200kB\" decode=\"0.2ms\" source=\"$src\"$cache loader-workers=\"$(( seed % 3 ))\" prefetch=\"$(( seed % 2 + 1 ))\"/></training>}"
     fi
     faults "$n"
     cat <<XML

@@ -223,11 +223,14 @@ static const struct metric metrics[] = {
         {"input_wait_s", "s", "<data>: a worker's mean wait for its next batch before a forward",
          METRIC_ALL, "input", "%.6f s a batch waited for", 1, NULL, NULL, "input_ms", 14, 10, 3,
          get_input_wait_s, has_input},
-        {"input_fraction", "1", "<data>: input_wait_s / mean_step_s", METRIC_ALL, "input",
-         ", %.1f%% of a step", 100, NULL, NULL, NULL, 0, 0, 0, get_input_fraction, has_input},
+        {"input_fraction", "1",
+         "<data>: the workers' time spent waiting for batches (their waits / (workers x run "
+         "time))",
+         METRIC_ALL, "input", ", %.1f%% of the workers' time", 100, NULL, NULL, NULL, 0, 0, 0,
+         get_input_fraction, has_input},
         {"input_bound", "1",
-         "<data>: 1 if the wait for batches is at least 1% of a step and most of its time not "
-         "covered by compute (the pipeline holds the GPUs back)",
+         "<data>: 1 if waiting for batches is at least 1% of the workers' time and most of their "
+         "idle time (the pipeline holds the GPUs back)",
          METRIC_ALL, "input", NULL, 1, "; input-bound", "; not input-bound", NULL, 0, 0, 0,
          get_input_bound, has_input},
         {"cache_hit_fraction", "1",

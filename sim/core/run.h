@@ -150,9 +150,10 @@ struct run_record {
     double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
     double compute_peak_frac; /* that / peak_flops */
     double input_wait_s;      /* a worker's mean wait for a batch (input_wait_total_s / batches) */
-    double input_frac;        /* that / mean_step_s */
-    bool input_bound;         /* the pipeline holds the GPUs back: the wait is at least 1% of a
-                                 step and most of its time not covered by compute */
+    double input_frac;        /* the workers' time spent waiting for batches: input_wait_total_s
+                                 / (workers x run time) */
+    bool input_bound;         /* the pipeline holds the GPUs back: that is at least 1% and most
+                                 of the workers' idle time (idle_frac) */
     struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
     /* numerics (<numerics>): evaluations on the test set */
     bool numerics;             /* the workers really trained */
