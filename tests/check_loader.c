@@ -307,6 +307,35 @@ START_TEST(test_cache_cold_then_warm)
 }
 END_TEST
 
+/* Sizes spread (sample-sigma 0.5: lognormal sizes of mean S, a sample's the same in every
+ * epoch): one worker reading from the NVMe, read-bound, 400 steps of 64 samples. The mean step
+ * is the mean size's, L + b S / D, within 1% (the mean of 25,600 lognormal factors of mean 1 and
+ * standard deviation sqrt(e^0.25 - 1) = 0.53 has a standard error of 0.0033), while the steps
+ * differ (the largest batch at least 10% above the smallest). */
+START_TEST(test_size_spread)
+{
+    double f = 1e7, S = 1e6, L = CATALOG_NVME_REQUEST_S;
+    int b = 64, steps = 400;
+    struct scenario sc = data_scenario(f, b, (struct data_spec){.samples = 1e7, .sample_B = S,
+                                                                .sample_sigma = 0.5,
+                                                                .decoded_B = 1, .request_s = L,
+                                                                .workers = 1, .pinned = true});
+    sc.train.steps = steps;
+    struct run_record rec;
+    run(&sc, &rec);
+    double lo = 1e9, hi = 0;
+    for (int s = 2; s < steps; s++) {
+        lo = fmin(lo, test_step(&rec, s)->time_s);
+        hi = fmax(hi, test_step(&rec, s)->time_s);
+    }
+    double mean = (test_step(&rec, steps - 1)->t_s - test_step(&rec, 1)->t_s) / (steps - 2);
+    test_assert_rel(mean, L + b * S / CATALOG_NVME_BPS, 0.01, "the mean step");
+    ck_assert_msg(hi > 1.1 * lo, "steps from %g to %g s: no spread", lo, hi);
+    run_release(&rec);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -323,6 +352,7 @@ static Suite *loader_suite(void)
     tcase_add_loop_test(tc, test_gds_against_bounce, 0, 2);
     tcase_add_loop_test(tc, test_prefetch_hides_up_to_its_depth, 0, 2);
     tcase_add_loop_test(tc, test_cache_cold_then_warm, 0, 2);
+    tcase_add_test(tc, test_size_spread);
     suite_add_tcase(s, tc);
     return s;
 }

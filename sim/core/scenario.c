@@ -862,6 +862,11 @@ static enum dmlsim_err data_dataset(struct reader *r, xmlNodePtr n, struct data_
                                    ds ? ds->decoded_B : d->sample_B, &d->decoded_B), out);
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "decode", UNIT_TIME, UNIT_NONNEG, ds ? ds->decode_s : 0,
                                    &d->decode_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sample-sigma", 0, true, 0, &d->sample_sigma), out);
+    if (d->sample_sigma > MAX_JITTER_SIGMA)
+        rc = fail_at(r, n, "<data sample-sigma=\"%g\">: expected at most %g (the mean of the "
+                     "largest of a batch's samples grows as e^(sigma^2))",
+                     d->sample_sigma, (double)MAX_JITTER_SIGMA);
 out:
     return rc;
 }
@@ -908,11 +913,13 @@ out:
 }
 
 /* <data>: the format's access pattern, where it lives, and the loader. */
-static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct data_spec *d)
+static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
+    struct data_spec *d = &sc->train.data;
     enum dmlsim_err rc;
     long v;
     d->present = true;
+    d->seed = sc->seed;
     d->line = (int)node_line(n);
     DMLSIM_CHECK_GOTO(rc, data_dataset(r, n, d), out);
     d->format = DATA_IDX;
@@ -995,7 +1002,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
         if (c->type == XML_ELEMENT_NODE)
             DMLSIM_CHECK_GOTO(rc,
                               strcmp((const char *)c->name, "ps") == 0     ? read_ps(r, c, &t->ps)
-                              : strcmp((const char *)c->name, "data") == 0 ? read_data(r, c, &t->data)
+                              : strcmp((const char *)c->name, "data") == 0 ? read_data(r, c, sc)
                                                                            : read_numerics(r, c, &t->numerics),
                               out);
     DMLSIM_CHECK_GOTO(rc,

@@ -161,6 +161,9 @@ struct data_spec {
     bool present;
     double samples;          /* samples in the dataset */
     double sample_B;         /* stored bytes of a sample (mean) */
+    double sample_sigma;     /* lognormal spread of a sample's size (0: all the same); its
+                                decode time scales with its size */
+    unsigned long seed;      /* the scenario's seed (which sample has which size) */
     double decoded_B;        /* bytes of a decoded sample, what crosses PCIe */
     double decode_s;         /* CPU time to decode and augment a sample, on one core */
     enum data_format format;

@@ -18,6 +18,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,34 +188,69 @@ static void read_gds(struct lane *ln, double bytes)
     net_wait(c, simgrid_get_clock() + 1e9);
 }
 
-/* The cache tier: how many samples of batch k of lane ln its node holds; the others are taken
- * in while the tier has room (it keeps the first samples its node reads: later epochs hit). */
-static int cache_lookup(struct lane *ln, int k)
+/* Sample j of batch k of lane ln: ((k P + r) b + j) mod N, as <numerics> reads its examples. */
+static long long sample_of(const struct lane *ln, int k, int j)
+{
+    const struct loader *l = ln->l;
+    return (((long long)k * l->P + ln->rank) * l->batch + j) % (long long)l->d->samples;
+}
+
+/* Sample i's size over the mean: 1, or a lognormal draw exp(sigma z - sigma^2 / 2) of mean 1,
+ * the same for the sample in every epoch (z from a hash of the seed and i: SplitMix64, Steele et
+ * al. 2014, and Box-Muller). */
+static double size_factor(const struct data_spec *d, long long i)
+{
+    if (d->sample_sigma <= 0) return 1;
+    uint64_t x = d->seed * 0x9E3779B97F4A7C15ull + (uint64_t)i, u[2];
+    for (int n = 0; n < 2; n++) {
+        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        u[n] = z ^ (z >> 31);
+    }
+    double u1 = ((double)(u[0] >> 11) + 0.5) / 9007199254740992.0,
+           u2 = (double)(u[1] >> 11) / 9007199254740992.0;
+    double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2), s = d->sample_sigma;
+    return exp(s * z - s * s / 2);
+}
+
+/* Batch k of lane ln: its samples' size factors summed (all of them, and those the cache tier
+ * does not hold: it takes them in while it has room, keeping the first samples its node reads,
+ * so later epochs hit). */
+static void batch_sizes(struct lane *ln, int k, double *all, double *missed, int *hits)
 {
     struct loader *l = ln->l;
     struct node_cache *c = ln->cache;
-    long long N = (long long)l->d->samples, hits = 0;
-    for (int j = 0; j < l->batch; j++) { /* sample ((k P + r) b + j) mod N, as numerics reads */
-        long long i = (((long long)k * l->P + ln->rank) * l->batch + j) % N;
-        if (c->bits[i / 8] & (1u << (i % 8))) {
-            hits++;
-        } else if (c->used_B + l->d->sample_B <= l->d->cache_B) {
-            c->bits[i / 8] |= (unsigned char)(1u << (i % 8));
-            c->used_B += l->d->sample_B;
+    *all = *missed = 0;
+    *hits = 0;
+    for (int j = 0; j < l->batch; j++) {
+        long long i = sample_of(ln, k, j);
+        double f = size_factor(l->d, i);
+        *all += f;
+        if (c == NULL) {
+            *missed += f;
+        } else if (c->bits[i / 8] & (1u << (i % 8))) {
+            (*hits)++;
+        } else {
+            *missed += f;
+            if (c->used_B + f * l->d->sample_B <= l->d->cache_B) {
+                c->bits[i / 8] |= (unsigned char)(1u << (i % 8));
+                c->used_B += f * l->d->sample_B;
+            }
         }
     }
-    return (int)hits;
 }
 
-/* Worker a reads batch k (its stream at sample pos) into sl; returns the bytes read. */
-static double read_batch(struct worker_arg *a, int k, double pos, struct slot *sl)
+/* Worker a reads batch k (its stream at sample pos) into sl; returns the bytes read and sets
+ * *size its samples' size factors summed (for the decode). */
+static double read_batch(struct worker_arg *a, int k, double pos, struct slot *sl, double *size)
 {
     struct lane *ln = a->ln;
     struct loader *l = ln->l;
     const struct data_spec *d = l->d;
-    double sample_B = d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1);
-    int hits = sl->hits = ln->cache ? cache_lookup(ln, k) : 0;
-    double bytes = (l->batch - hits) * sample_B, req = requests(d, pos, l->batch);
+    double sample_B = d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1), missed;
+    batch_sizes(ln, k, size, &missed, &sl->hits);
+    double bytes = missed * sample_B, req = requests(d, pos, l->batch);
     if (bytes > 0 && req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
     if (d->gds)
         read_gds(ln, bytes);
@@ -222,9 +258,9 @@ static double read_batch(struct worker_arg *a, int k, double pos, struct slot *s
         read_remote(a, bytes);
     else if (d->source == DATA_LOCAL_NVME && ln->disk)
         sg_disk_read(ln->disk, (sg_size_t)bytes);
-    if (hits > 0 && d->cache == CACHE_NVME && ln->disk) /* the tier on the node's NVMe */
-        sg_disk_read(ln->disk, (sg_size_t)(hits * sample_B));
-    return l->batch * sample_B;
+    if (*size > missed && d->cache == CACHE_NVME && ln->disk) /* the tier on the node's NVMe */
+        sg_disk_read(ln->disk, (sg_size_t)((*size - missed) * sample_B));
+    return *size * sample_B;
 }
 
 /* `seconds` of work on one core of the current host (seconds at its nominal speed: a slowed
@@ -299,10 +335,10 @@ static void worker_actor(int argc, char **argv)
         struct slot done = {.batch = k, .decoded = true, .ready = l->d->gds};
         double t0 = simgrid_get_clock();
         double pos = (double)(k / l->W) * l->batch; /* this worker's own stream */
-        double bytes = read_batch(a, k, pos, &done);
+        double size, bytes = read_batch(a, k, pos, &done, &size);
         account(ln, &done, STAGE_READ, track_of(ln, w), t0, bytes);
         t0 = simgrid_get_clock();
-        on_one_core(l, l->batch * l->d->decode_s);
+        on_one_core(l, size * l->d->decode_s); /* decoding scales with the bytes */
         account(ln, &done, STAGE_DECODE, track_of(ln, w), t0, 0);
         sg_mutex_lock(ln->mu);
         if (gen == ln->gen) {
