@@ -356,6 +356,21 @@ static bool mixed(const struct ps_ctx *c, const int *version)
     return false;
 }
 
+/* Waits for shard k's answer to a pull on *comm (posted on the worker's mailbox from k) until
+ * `end`: true when the parameters came. An async push's verdict that came after its worker
+ * stopped waiting for it shares the mailbox: it is dropped and the receive posted again. */
+static bool recv_params(struct ps_ctx *c, int rank, int k, sg_comm_t *comm, struct ps_msg **in,
+                        double end)
+{
+    for (;;) {
+        if (net_wait(*comm, end) != NET_OK || *in == NULL) return false;
+        if ((*in)->type == MSG_PARAMS) return true;
+        msg_free(c, *in);
+        *in = NULL;
+        *comm = net_irecv(to_worker(rank, k), (void **)in);
+    }
+}
+
 /* Pulls every shard's parameters; a shard that does not answer is asked again, backing off,
  * until it does (its keys are blocked) or the replacement timeout passes (w->gave_up). Fills
  * version[]; false if some shard never answered, or answered only after a retry (a failure
@@ -388,7 +403,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
             if (got[k]) continue;
             if (net_wait(comms[k], end) != NET_OK) msg_free(c, req[k]); /* never received */
             req[k] = NULL;
-            if (net_wait(comms[c->K + k], end) == NET_OK && in[k] != NULL) {
+            if (recv_params(c, w->rank, k, &comms[c->K + k], &in[k], end)) {
                 version[k] = in[k]->version;
                 if (b->params) pslice_scatter(&c->shards[k].num.sl, in[k]->data, b->params);
                 got[k] = true;
