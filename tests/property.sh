@@ -109,7 +109,7 @@ scenario() { # strategy seed
     if (( seed % 4 == 1 )); then
         local src=local-nvme cache=""
         (( seed % 8 == 1 )) && src=remote cache=" cache=\"memory\" cache-capacity=\"100MB\""
-        train="${train/<\/training>/<data samples=\"2048\" sample-size=\"200kB\" decode=\"0.2ms\" source=\"$src\"$cache loader-workers=\"$(( seed % 3 ))\" prefetch=\"$(( seed % 2 + 1 ))\"/></training>}"
+        train="${train/<\/training>/<data samples=\"2048\" sample-size=\"200kB\" decode=\"0.2ms\" source=\"$src\"$cache loader-workers=\"$(( seed % 3 ))\" prefetch=\"$(( seed / 4 % 2 + 1 ))\"/></training>}"
     fi
     faults "$n"
     cat <<XML

@@ -95,10 +95,10 @@ struct gpu_model {
     87.5e6 /* one object-store connection: "one concurrent request for each 85-90 MB/s of \
               desired network throughput" (AWS, Amazon S3 performance design patterns) */
 #define CATALOG_STAGING_COPY_BPS \
-    40.5e9 /* a pageable host-to-device copy first copies into a pinned staging buffer \
+    40.6e9 /* a pageable host-to-device copy first copies into a pinned staging buffer \
               (Harris, "How to Optimize Data Transfers in CUDA C/C++", NVIDIA blog 2012); \
               his GTX 680 desktop measured 5.368503 GB/s pageable vs 6.186581 GB/s pinned, \
-              so the staging copy runs at 1 / (1/5.3685 - 1/6.1866) = 40.5 GB/s */
+              so the staging copy runs at 1 / (1/5.3685 - 1/6.1866) = 40.6 GB/s */
 
 /* A dataset preset for <data preset>: what a sample costs on the input path. */
 struct dataset {

@@ -871,6 +871,16 @@ out:
     return rc;
 }
 
+#define N_OF(a) (sizeof(a) / sizeof(a)[0])
+
+/* Which of names[0..n) attribute `name` is (the DTD admits no other), or 0 when absent. */
+static int attr_choice(xmlNodePtr n, const char *name, const char *const *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (attr_is(n, name, names[i])) return (int)i;
+    return 0;
+}
+
 static const char *const data_formats[] = {"idx", "webdataset", "mds", "parquet"};
 static const char *const data_sources[] = {"local-nvme", "remote", "memory"};
 static const char *const data_caches[] = {"none", "memory", "nvme"};
@@ -894,9 +904,7 @@ const char *scenario_data_cache_name(enum data_cache c)
 static enum dmlsim_err data_cache(struct reader *r, xmlNodePtr n, struct data_spec *d)
 {
     enum dmlsim_err rc = DMLSIM_OK;
-    d->cache = CACHE_NONE;
-    for (size_t i = 0; i < sizeof data_caches / sizeof data_caches[0]; i++)
-        if (attr_is(n, "cache", data_caches[i])) d->cache = (enum data_cache)i;
+    d->cache = (enum data_cache)attr_choice(n, "cache", data_caches, N_OF(data_caches));
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "cache-capacity", UNIT_SIZE, UNIT_NONNEG, 0,
                                         &d->cache_B), out);
     if (d->cache != CACHE_NONE && d->source != DATA_REMOTE)
@@ -922,12 +930,8 @@ static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario
     d->seed = sc->seed;
     d->line = (int)node_line(n);
     DMLSIM_CHECK_GOTO(rc, data_dataset(r, n, d), out);
-    d->format = DATA_IDX;
-    for (size_t i = 0; i < sizeof data_formats / sizeof data_formats[0]; i++)
-        if (attr_is(n, "format", data_formats[i])) d->format = (enum data_format)i;
-    d->source = DATA_LOCAL_NVME;
-    for (size_t i = 0; i < sizeof data_sources / sizeof data_sources[0]; i++)
-        if (attr_is(n, "source", data_sources[i])) d->source = (enum data_source)i;
+    d->format = (enum data_format)attr_choice(n, "format", data_formats, N_OF(data_formats));
+    d->source = (enum data_source)attr_choice(n, "source", data_sources, N_OF(data_sources));
     /* webdataset: 5,000 samples a shard (the seed notes' SHARD_SIZE); parquet: pyarrow's row
      * group of 1 Mi rows (apache/arrow #34280) */
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shard-samples", 1, 1L << 40,

@@ -13,7 +13,6 @@
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 #include <simgrid/mutex.h>
-#include <simgrid/semaphore.h>
 #include <xbt/sysdep.h>
 
 #include <assert.h>
@@ -23,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOADER_RETRY_S 0.05 /* a copy whose GPU is down is tried again (its host restarts) */
+#define LOADER_RETRY_S 0.05 /* a failed read or copy is tried again (as the rendezvous retries:
+                              rendezvous.h, RDZV_RETRY_S) */
+#define LOADER_FETCH_S 3600 /* a remote read's deadline (the network's, or the store's, failure
+                              ends it sooner) */
 
 enum { STAGE_READ, STAGE_DECODE, STAGE_COPY }; /* run_stage_names' order */
 
@@ -40,10 +42,8 @@ struct slot {
 struct worker_arg;
 
 struct fetch {
-    sg_disk_t disk; /* the storage host's */
     double bytes;
-    char box[24];
-    sg_sem_t read;  /* released when the storage host's disk has read it */
+    char box[32];   /* the worker's mailbox for its remote reads */
 };
 
 /* One loader worker process: its lane, its index, and its remote read in flight. */
@@ -96,7 +96,6 @@ struct loader {
     struct node_cache *caches; /* one per node with a lane (<data cache>) */
     int ncaches;
     double busy_s[RUN_STAGES], bytes[RUN_STAGES];
-    int seq;             /* unique mailbox names for remote reads */
 };
 
 /* ---- the window ------------------------------------------------------------------------ */
@@ -142,50 +141,54 @@ static double requests(const struct data_spec *d, double pos, int batch)
     }
 }
 
-/* The storage host's side of a remote read: the disk read while the bytes stream out. */
+/* The storage host's side of a remote read: it sends the bytes (the worker reads the store's
+ * disk meanwhile). */
 static void fetch_actor(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     struct fetch *f = sg_actor_self_get_data();
     static int token;
-    sg_comm_t c = net_isend(sg_mailbox_by_name(f->box), &token, f->bytes);
-    if (f->disk) sg_disk_read(f->disk, (sg_size_t)f->bytes);
-    sg_sem_release(f->read);
-    net_wait(c, simgrid_get_clock() + 1e9);
+    net_send(sg_mailbox_by_name(f->box), &token, f->bytes, LOADER_FETCH_S);
 }
 
 /* A remote read of `bytes` by worker `a`: the storage host's disk, the network and the
- * connection's rate at once. */
+ * connection's rate at once (the slowest sets the time); a read the network fails (a cut
+ * route, a crashed store) is tried again after LOADER_RETRY_S. */
 static void read_remote(struct worker_arg *a, double bytes)
 {
     struct lane *ln = a->ln;
     struct loader *l = ln->l;
     sg_host_t store = l->pf->storage;
     struct fetch *f = &a->fetch;
-    f->disk = platform_host_disk(store);
     f->bytes = bytes;
-    snprintf(f->box, sizeof f->box, "fetch-%d", l->seq++);
-    sg_mailbox_t mb = sg_mailbox_by_name(f->box);
+    for (;;) {
+        double t0 = simgrid_get_clock();
+        sg_actor_t act = sg_actor_init("fetch", store);
+        sg_actor_set_data(act, f); /* not a daemon: a read in flight ends before the run does */
+        sg_actor_start(act, fetch_actor, 0, NULL);
+        void *p;
+        sg_comm_t c = net_irecv(sg_mailbox_by_name(f->box), &p);
+        sg_disk_t disk = platform_host_disk(store);
+        if (disk) sg_disk_read(disk, (sg_size_t)bytes);
+        sg_actor_sleep_until(t0 + bytes / l->d->conn_Bps); /* the connection's limit */
+        if (net_wait(c, t0 + LOADER_FETCH_S) == NET_OK) break;
+        sg_actor_sleep_for(LOADER_RETRY_S);
+    }
     traffic_add(l->traffic, store, ln->cpu, bytes);
-    sg_actor_t act = sg_actor_init("fetch", store);
-    sg_actor_set_data(act, f); /* not a daemon: a read in flight ends before the run does */
-    sg_actor_start(act, fetch_actor, 0, NULL);
-    void *p;
-    sg_comm_t c = net_irecv(mb, &p);
-    sg_actor_sleep_for(bytes / l->d->conn_Bps); /* the connection's limit */
-    net_wait(c, simgrid_get_clock() + 1e9);
-    sg_sem_acquire(f->read);
 }
 
 /* The bytes of batch k to GPU memory straight from the NVMe (GPUDirect Storage). */
 static void read_gds(struct lane *ln, double bytes)
 {
     static int token;
+    for (;;) { /* until the GPU takes it (its host may be down) */
+        sg_comm_t c = net_isend(sg_mailbox_by_name(ln->box), &token, bytes);
+        if (ln->disk) sg_disk_read(ln->disk, (sg_size_t)bytes);
+        if (net_wait(c, simgrid_get_clock() + LOADER_FETCH_S) == NET_OK) break;
+        sg_actor_sleep_for(LOADER_RETRY_S);
+    }
     traffic_add(ln->l->traffic, ln->cpu, ln->gpu, bytes);
-    sg_comm_t c = net_isend(sg_mailbox_by_name(ln->box), &token, bytes);
-    if (ln->disk) sg_disk_read(ln->disk, (sg_size_t)bytes);
-    net_wait(c, simgrid_get_clock() + 1e9);
 }
 
 /* Sample j of batch k of lane ln: ((k P + r) b + j) mod N, as <numerics> reads its examples. */
@@ -214,9 +217,8 @@ static double size_factor(const struct data_spec *d, long long i)
     return exp(s * z - s * s / 2);
 }
 
-/* Batch k of lane ln: its samples' size factors summed (all of them, and those the cache tier
- * does not hold: it takes them in while it has room, keeping the first samples its node reads,
- * so later epochs hit). */
+/* Batch k of lane ln: its samples' size factors summed, all of them and those the cache tier
+ * does not hold (it keeps the first samples its node reads: later epochs hit). */
 static void batch_sizes(struct lane *ln, int k, double *all, double *missed, int *hits)
 {
     struct loader *l = ln->l;
@@ -233,11 +235,21 @@ static void batch_sizes(struct lane *ln, int k, double *all, double *missed, int
             (*hits)++;
         } else {
             *missed += f;
-            if (c->used_B + f * l->d->sample_B <= l->d->cache_B) {
-                c->bits[i / 8] |= (unsigned char)(1u << (i % 8));
-                c->used_B += f * l->d->sample_B;
-            }
         }
+    }
+}
+
+/* After batch k's read: the cache tier takes in its samples it lacks, while it has room. */
+static void cache_insert(struct lane *ln, int k)
+{
+    struct loader *l = ln->l;
+    struct node_cache *c = ln->cache;
+    for (int j = 0; c && j < l->batch; j++) {
+        long long i = sample_of(ln, k, j);
+        double B = size_factor(l->d, i) * l->d->sample_B;
+        if (c->bits[i / 8] & (1u << (i % 8)) || c->used_B + B > l->d->cache_B) continue;
+        c->bits[i / 8] |= (unsigned char)(1u << (i % 8));
+        c->used_B += B;
     }
 }
 
@@ -260,6 +272,7 @@ static double read_batch(struct worker_arg *a, int k, double pos, struct slot *s
         sg_disk_read(ln->disk, (sg_size_t)bytes);
     if (*size > missed && d->cache == CACHE_NVME && ln->disk) /* the tier on the node's NVMe */
         sg_disk_read(ln->disk, (sg_size_t)((*size - missed) * sample_B));
+    cache_insert(ln, k);
     return *size * sample_B;
 }
 
@@ -373,8 +386,9 @@ static void start_device(struct lane *ln)
 {
     sg_actor_t a = sg_actor_init("h2d", ln->gpu);
     sg_actor_set_data(a, ln);
-    sg_actor_daemonize(a);
     sg_actor_start(a, device_actor, 0, NULL);
+    sg_actor_daemonize(a); /* after the start: SimGrid 3.32 crashes killing a daemon started in
+                              the round the last non-daemon ends */
     ln->device_up = true;
 }
 
@@ -424,6 +438,15 @@ static void copier_actor(int argc, char **argv)
 
 static void start_actors(struct lane *ln);
 
+void loader_restarted(struct loader *l, sg_host_t h)
+{
+    for (int r = 0; r < l->P; r++) {
+        struct lane *ln = &l->lanes[r];
+        if (ln->cpu == h && ln->alive < l->W + !l->d->gds) start_actors(ln);
+        if (ln->gpu == h && !ln->device_up) start_device(ln);
+    }
+}
+
 /* ---- the hook ---------------------------------------------------------------------------- */
 
 /* The training loop of `rank` takes batch `step`: waits until it is on the GPU. */
@@ -433,13 +456,12 @@ static void wait_batch(void *ctx, int rank, int step)
     struct lane *ln = &l->lanes[rank];
     double t0 = simgrid_get_clock();
     if (!ln->device_up) start_device(ln); /* its GPU restarted */
-    if (ln->alive < l->W + !l->d->gds) start_actors(ln); /* its node restarted */
     sg_mutex_lock(ln->mu);
     if (step != ln->got + 1) restart(ln, step);
     ln->want = step;
     sg_cond_notify_all(ln->cv);
     while (!(slot_of(ln, step)->batch == step && slot_of(ln, step)->ready))
-        sg_cond_wait(ln->cv, ln->mu);
+        sg_cond_wait(ln->cv, ln->mu); /* a node that restarts gets its loaders back first */
     ln->got = step;
     ln->want = -1;
     struct slot *sl = slot_of(ln, step);
@@ -483,11 +505,6 @@ struct input_hook loader_hook(struct loader *l)
     return (struct input_hook){wait_batch, l};
 }
 
-double loader_last_wait(const struct loader *l, int rank)
-{
-    return l->lanes[rank].last_wait_s;
-}
-
 /* ---- setup ------------------------------------------------------------------------------- */
 
 /* One cache tier per node (its CPU host) that feeds a lane. */
@@ -524,8 +541,10 @@ struct loader *loader_new(const struct data_spec *d, const struct platform *pf, 
         ln->disk = platform_host_disk(ln->cpu);
         ln->nslots = l->ahead + 2;
         ln->args = xbt_new0(struct worker_arg, l->W);
-        for (int w = 0; w < l->W; w++)
+        for (int w = 0; w < l->W; w++) {
             ln->args[w] = (struct worker_arg){.ln = ln, .w = w};
+            snprintf(ln->args[w].fetch.box, sizeof ln->args[w].fetch.box, "fetch-%d.%d", r, w);
+        }
         ln->slots = xbt_new0(struct slot, ln->nslots);
         ln->want = -1;
         snprintf(ln->box, sizeof ln->box, "h2d-%d", r);
@@ -553,22 +572,20 @@ static void start_actors(struct lane *ln)
         snprintf(name, sizeof name, "loader-%d.%d", ln->rank, w);
         sg_actor_t act = sg_actor_init(name, ln->cpu);
         sg_actor_set_data(act, a);
-        sg_actor_daemonize(act);
         sg_actor_start(act, worker_actor, 0, NULL);
+        sg_actor_daemonize(act);
         ln->alive++;
     }
     if (l->d->gds) return;
     sg_actor_t act = sg_actor_init("copier", ln->cpu);
     sg_actor_set_data(act, ln);
-    sg_actor_daemonize(act);
     sg_actor_start(act, copier_actor, 0, NULL);
+    sg_actor_daemonize(act);
     ln->alive++;
 }
 
 static void start_lane(struct lane *ln)
 {
-    for (int w = 0; w < ln->l->W; w++)
-        ln->args[w].fetch.read = sg_sem_init(0);
     ln->mu = sg_mutex_init();
     ln->cv = sg_cond_init();
     ln->gen = -1;
@@ -608,8 +625,6 @@ void loader_free(struct loader *l)
 {
     if (l == NULL) return;
     for (int r = 0; r < l->P; r++) {
-        for (int w = 0; w < l->W && l->lanes[r].mu; w++)
-            sg_sem_destroy(l->lanes[r].args[w].fetch.read);
         free(l->lanes[r].slots);
         free(l->lanes[r].args);
         if (l->lanes[r].mu) sg_mutex_destroy(l->lanes[r].mu);

@@ -60,11 +60,12 @@ void loader_describe(const struct data_spec *d, FILE *out);
 /* Starts its actors (daemons); call before simgrid_run. */
 void loader_start(struct loader *l);
 
+/* Host h is back after a crash: the loaders it ran (a node's CPU) or the receiver of its DMAs
+ * (a GPU) start again; the strategy calls it from its restart hook. */
+void loader_restarted(struct loader *l, sg_host_t h);
+
 /* The hook the strategy's workers call before each forward. */
 struct input_hook loader_hook(struct loader *l);
-
-/* Input wait of `rank`'s last step (0 before any). */
-double loader_last_wait(const struct loader *l, int rank);
 
 /* After simgrid_run: the stages' figures into the record (run time: rec->total_s). */
 void loader_report(const struct loader *l, struct run_record *rec);

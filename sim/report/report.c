@@ -16,11 +16,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The per-step table; with an input pipeline, the slowest member's wait for its batch too (part
- * of the exposed time). */
+/* Do step rows carry the slowest member's wait for its batch? With an input pipeline under the
+ * all-reduce (the parameter server's rows are versions, not anyone's steps). */
+static bool step_input(const struct run_record *rec)
+{
+    return rec->input && rec->strategy_id == STRAT_ALLREDUCE;
+}
+
+/* The per-step table; with step_input, the input wait too (part of the exposed time). */
 static void print_steps(const struct run_record *rec, FILE *out)
 {
-    const char *in = rec->input ? "        input" : "", *unit = rec->input ? "         (ms)" : "";
+    bool input = step_input(rec);
+    const char *in = input ? "        input" : "", *unit = input ? "         (ms)" : "";
     fprintf(out, "#%7s %12s %12s%s %12s %12s %8s\n", "step", "time", "compute", in, "exposed",
             "samples/s", "workers");
     fprintf(out, "#%7s %12s %12s%s %12s %12s %8s\n", "", "(ms)", "(ms)", unit, "(ms)", "", "");
@@ -28,7 +35,7 @@ static void print_steps(const struct run_record *rec, FILE *out)
         const struct run_event *e = &rec->ev[i];
         if (e->kind != RUN_STEP) continue;
         fprintf(out, " %7d %12.3f %12.3f", e->step, e->time_s * 1e3, e->compute_s * 1e3);
-        if (rec->input) fprintf(out, " %12.3f", e->input_s * 1e3);
+        if (input) fprintf(out, " %12.3f", e->input_s * 1e3);
         fprintf(out, " %12.3f %12.1f %8d", run_step_exposed(e) * 1e3,
                 e->time_s > 0 ? e->samples / e->time_s : 0, e->workers);
         if (e->side > 0) fprintf(out, "  side %d", e->side); /* split brain: not the store's */
@@ -184,7 +191,7 @@ void report_csv(const struct run_record *rec, FILE *out)
             fprintf(out, "step,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%d,", e->t_s, e->step, e->time_s,
                     e->compute_s, run_step_exposed(e), e->time_s > 0 ? e->samples / e->time_s : 0,
                     e->workers);
-            if (rec->input) fprintf(out, "input_s=%.9g%s", e->input_s, e->side > 0 ? ";" : "");
+            if (step_input(rec)) fprintf(out, "input_s=%.9g%s", e->input_s, e->side > 0 ? ";" : "");
             if (e->side > 0) fprintf(out, "side=%d", e->side);
             fputc('\n', out);
         } else {
@@ -267,7 +274,7 @@ static void json_events(const struct run_record *rec, FILE *out)
                 first ? "" : ",", e->step, e->t_s, e->time_s, e->compute_s, run_step_exposed(e),
                 e->samples, e->workers,
                 e->compute_s > 0 ? rec->step_flops / e->compute_s / 1e12 : 0);
-        if (rec->input) fprintf(out, ", \"input_s\": %.9g", e->input_s);
+        if (step_input(rec)) fprintf(out, ", \"input_s\": %.9g", e->input_s);
         if (e->side > 0) fprintf(out, ", \"side\": %d", e->side); /* split brain */
         fputc('}', out);
         first = false;

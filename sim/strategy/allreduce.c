@@ -249,7 +249,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     w->in_corrupt = corrupt;
     w->in_computed = false;
     double in0 = simgrid_get_clock();
-    worker_before_forward(&t->input, w->rank, step);
+    worker_before_forward(&t->input, w->rank, (int)pos); /* the batch of its data position */
     t->last_input[w->rank] = simgrid_get_clock() - in0;
     if (t->j->nm && corrupt) /* a skipped batch adds nothing to the sum */
         memset(w->rep.grad, 0, t->j->nm->net.nparams * sizeof *w->rep.grad);
@@ -799,6 +799,7 @@ static void restarted(void *ctx, sg_host_t h)
     struct ar_ctx *t = ctx;
     for (int k = 1; k < t->nsides; k++) /* a replica's host back: its actor again */
         if (t->sides[k].z.host == h) rdzv_start(&t->sides[k].z);
+    if (t->loader) loader_restarted(t->loader, h);
     for (int r = 0; r < t->P; r++)
         if (t->j->pf->gpus[r] == h && !t->sides[0].z.done)
             start_worker(t, r, t->workers[r].incarnation + 1);

@@ -34,7 +34,7 @@ sg_host_t job_store_host(const struct job *j)
 }
 
 /* Does crash e of a node's CPU host come without its GPUs' (crash host="node1" crashes them all
- * at once)? */
+ * at once), or end after one of theirs (a GPU back before its loaders)? */
 static bool cpu_crash_alone(const struct job *j, const struct fault_event *e)
 {
     sg_host_t h = sg_host_by_name(e->target);
@@ -46,7 +46,8 @@ static bool cpu_crash_alone(const struct job *j, const struct fault_event *e)
         for (size_t i = 0; i < j->plan->n && !with; i++) {
             const struct fault_event *g = &j->plan->ev[i];
             with = g->kind == FAULT_CRASH && g->t_s == e->t_s &&
-                   strcmp(g->target, sg_host_get_name(j->pf->gpus[r])) == 0;
+                   strcmp(g->target, sg_host_get_name(j->pf->gpus[r])) == 0 &&
+                   (g->restart_s < 0 || (e->restart_s >= 0 && e->restart_s <= g->restart_s));
         }
         if (!with) return true;
     }

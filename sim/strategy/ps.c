@@ -1264,6 +1264,7 @@ static void ps_restarted(void *ctx, sg_host_t h)
             c->shards[k].incarnation++;
             start_shard(c, &c->shards[k]);
         }
+    if (c->loader && !over) loader_restarted(c->loader, h);
     for (int r = 0; r < c->P; r++)
         if (c->pf->gpus[r] == h &&
             (c->sc->train.ps.mode == PS_ASYNC ? c->budget > 0
@@ -1737,7 +1738,6 @@ static void async_rows(struct ps_ctx *c)
     free(f);
 }
 
-/* What the run leaves in the record, besides the rows. */
 /* <data>: the input pipeline feeds every worker (else the job's hook: batches always ready). */
 static void start_input(struct ps_ctx *c)
 {
@@ -1749,6 +1749,7 @@ static void start_input(struct ps_ctx *c)
     loader_start(c->loader);
 }
 
+/* What the run leaves in the record, besides the rows. */
 static void results(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
