@@ -16,6 +16,7 @@
  * The seed notes' example: a batch 1 s to load from a 3 GB/s SSD, 0.1 s on the GPU: the GPU idles
  * 90% of the time. */
 #include "calib.h"
+#include "order.h"
 #include "testlib.h"
 
 #define STEPS 10
@@ -336,6 +337,28 @@ START_TEST(test_size_spread)
 }
 END_TEST
 
+/* WebDataset's shuffle buffer (a buffer of K = 100 samples a loader worker, 2 workers): its
+ * memory is W K S a GPU, and a sample moves on average fewer than K places (check_order tests
+ * the order itself). */
+START_TEST(test_shuffle_buffer_memory)
+{
+    double f = 1e8, S = 3e5;
+    int b = 16, W = 2, K = 100;
+    struct scenario sc = data_scenario(f, b, (struct data_spec){.sample_B = S, .decoded_B = 1,
+                                                                .source = DATA_MEMORY,
+                                                                .format = DATA_WEBDATASET,
+                                                                .shuffle = SHUFFLE_BUFFER,
+                                                                .shuffle_buffer = K,
+                                                                .workers = W, .pinned = true});
+    struct run_record rec;
+    run(&sc, &rec);
+    test_assert_rel(rec.shuffle_buffer_B, W * K * S, 1e-12, "the shuffle buffers of a GPU");
+    ck_assert(rec.shuffle_moved > 0 && rec.shuffle_moved < K);
+    run_release(&rec);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -353,6 +376,7 @@ static Suite *loader_suite(void)
     tcase_add_loop_test(tc, test_prefetch_hides_up_to_its_depth, 0, 2);
     tcase_add_loop_test(tc, test_cache_cold_then_warm, 0, 2);
     tcase_add_test(tc, test_size_spread);
+    tcase_add_test(tc, test_shuffle_buffer_memory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -73,6 +73,8 @@ GET(job_failed, r->job_failed)
 GET(input_wait_s, r->input_wait_s)
 GET(input_fraction, r->input_frac)
 GET(input_bound, r->input_bound)
+GET(shuffle_buffer_bytes, r->shuffle_buffer_B)
+GET(shuffle_displacement, r->shuffle_moved)
 GET(cache_hit_fraction, r->cache_hits + r->cache_misses > 0
                                 ? r->cache_hits / (r->cache_hits + r->cache_misses)
                                 : 0)
@@ -97,6 +99,11 @@ static bool has_input(const struct run_record *r)
 static bool has_cache(const struct run_record *r)
 {
     return r->cache;
+}
+
+static bool has_buffer(const struct run_record *r)
+{
+    return r->shuffle_buffer_B > 0;
 }
 
 static bool split_brain(const struct run_record *r)
@@ -237,6 +244,16 @@ static const struct metric metrics[] = {
          "<data cache>: the share of the samples trained on that their node's cache tier held",
          METRIC_ALL, "input", "; cache hits %.1f%%", 100, NULL, NULL, NULL, 0, 0, 0,
          get_cache_hit_fraction, has_cache},
+        {"shuffle_buffer_bytes", "B",
+         "<data shuffle=\"buffer\">: the shuffle buffers of a GPU's loader workers (workers x "
+         "buffer x sample size)",
+         METRIC_ALL, "input", "; shuffle buffers %.0f B a GPU", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_shuffle_buffer_bytes, has_buffer},
+        {"shuffle_displacement", "samples",
+         "<data shuffle=\"buffer\">: how far a sample moves through a buffer, on average (a full "
+         "shuffle: about a third of the stream)",
+         METRIC_ALL, "input", ", a sample moved %.1f places", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_shuffle_displacement, has_buffer},
         {"sides", "1",
          "all-reduce, rendezvous=\"per-side\": the most sides of a partition training apart at "
          "one time (1: none)",

@@ -75,6 +75,9 @@ enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics 
     nm->batch = sc->train.batch;
     nm->workers = P;
     nm->seed = sc->seed;
+    const struct data_spec *d = &sc->train.data;
+    order_init(&nm->order, d->present ? (enum data_shuffle)d->shuffle : SHUFFLE_NONE,
+               nm->train.n, P, nm->batch, sc->seed, d->shuffle_buffer);
     nm->x = mem_new(float, (size_t)nm->batch * (size_t)nm->train.dim);
     nm->y = mem_new(unsigned char, (size_t)nm->batch);
     nn_work_init(&nm->work, &nm->net, nm->batch);
@@ -86,6 +89,7 @@ void numerics_close(struct numerics *nm)
 {
     idx_release(&nm->train);
     idx_release(&nm->test);
+    order_release(&nm->order);
     free(nm->x);
     free(nm->y);
     nn_work_release(&nm->work);
@@ -129,9 +133,8 @@ void replica_release(struct replica *rp)
 double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long long pos)
 {
     int b = nm->batch, dim = nm->train.dim;
-    long long first = (pos * nm->workers + rank) * b;
     for (int i = 0; i < b; i++) {
-        long long e = (first + i) % nm->train.n;
+        long long e = order_sample(&nm->order, rank, pos, i);
         memcpy(nm->x + (size_t)i * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
         nm->y[i] = nm->train.y[e];
     }

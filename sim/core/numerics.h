@@ -6,7 +6,8 @@
  *
  * Data: worker r of P, at data position s, reads examples (s P + r) b .. (s P + r) b + b - 1 of the
  * training set, modulo its size (every worker its own slice of each step's global batch, in
- * file order; an epoch is N / (P b) steps). Initial parameters come from the scenario's seed, the
+ * file order; an epoch is N / (P b) steps), or with an input pipeline the examples its shuffle
+ * puts in those slots (order.h). Initial parameters come from the scenario's seed, the
  * same for every replica. */
 #ifndef DMLSIM_NUMERICS_H
 #define DMLSIM_NUMERICS_H
@@ -15,6 +16,7 @@
 #include "idx.h"
 #include "model.h"
 #include "nn.h"
+#include "order.h"
 #include "scenario.h"
 
 struct numerics {
@@ -26,6 +28,7 @@ struct numerics {
     int batch;             /* examples per worker per step */
     int workers;
     unsigned long seed;
+    struct order order;    /* which examples a batch holds: <data shuffle>'s order, or the file's */
     float *x;              /* a batch's examples, gathered */
     unsigned char *y;
     struct nn_work work, eval_work;

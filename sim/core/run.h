@@ -169,6 +169,8 @@ struct run_record {
     double input_wait_total_s;     /* every worker's waits for its batches */
     double input_batches;          /* batches the workers took from the pipeline */
     bool cache;                    /* a cache tier in front of the remote store */
+    double shuffle_buffer_B;       /* WebDataset's shuffle buffers of a GPU's loader workers */
+    double shuffle_moved;          /* ... and how far a sample moves through one, on average */
     double cache_hits, cache_misses; /* samples the loaders found in it, and did not */
     struct stage_report stages[RUN_STAGES]; /* read, decode, copy */
 };

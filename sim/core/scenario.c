@@ -884,6 +884,7 @@ static int attr_choice(xmlNodePtr n, const char *name, const char *const *names,
 static const char *const data_formats[] = {"idx", "webdataset", "mds", "parquet"};
 static const char *const data_sources[] = {"local-nvme", "remote", "memory"};
 static const char *const data_caches[] = {"none", "memory", "nvme"};
+static const char *const data_shuffles[] = {"none", "epoch", "buffer"}; /* enum data_shuffle */
 
 const char *scenario_data_format_name(enum data_format f)
 {
@@ -951,6 +952,10 @@ static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "connection-rate", UNIT_BANDWIDTH, UNIT_POSITIVE,
                                    CATALOG_OBJECT_CONN_BPS, &d->conn_Bps), out);
     DMLSIM_CHECK_GOTO(rc, data_cache(r, n, d), out);
+    d->shuffle = attr_choice(n, "shuffle", data_shuffles, N_OF(data_shuffles));
+    /* WebDataset's default buffer: _shuffle(data, bufsize=1000, ...), webdataset/filters.py */
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shuffle-buffer", 1, 1L << 24, 1000, &v), out);
+    d->shuffle_buffer = (int)v;
     /* PyTorch's DataLoader defaults: num_workers 0 (in the training loop), prefetch_factor 2 */
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "loader-workers", 0, 1024, 0, &v), out);
     d->workers = (int)v;

@@ -168,6 +168,8 @@ struct data_spec {
     double decode_s;         /* CPU time to decode and augment a sample, on one core */
     enum data_format format;
     double shard_samples;    /* webdataset: samples per tar shard; parquet: rows per row group */
+    int shuffle;             /* enum data_shuffle (order.h): none, epoch (MDS), buffer */
+    int shuffle_buffer;      /* buffer: samples a loader worker's shuffle buffer holds */
     double columns;          /* parquet: the selected columns' share of a row's bytes */
     enum data_source source;
     double request_s;        /* latency of each read request (first byte) */

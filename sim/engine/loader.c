@@ -93,6 +93,8 @@ struct loader {
     int ahead;           /* batches a worker may start beyond the last taken (W x prefetch) */
     double core_flops;   /* one core of a node's CPU */
     struct lane *lanes;
+    struct order order;        /* which sample a slot holds (<data shuffle>) */
+    long long samples;         /* in the dataset */
     struct node_cache *caches; /* one per node with a lane (<data cache>) */
     int ncaches;
     double busy_s[RUN_STAGES], bytes[RUN_STAGES];
@@ -191,11 +193,10 @@ static void read_gds(struct lane *ln, double bytes)
     traffic_add(ln->l->traffic, ln->cpu, ln->gpu, bytes);
 }
 
-/* Sample j of batch k of lane ln: ((k P + r) b + j) mod N, as <numerics> reads its examples. */
+/* Sample j of batch k of lane ln, in the pipeline's order: the examples <numerics> trains on. */
 static long long sample_of(const struct lane *ln, int k, int j)
 {
-    const struct loader *l = ln->l;
-    return (((long long)k * l->P + ln->rank) * l->batch + j) % (long long)l->d->samples;
+    return order_sample(&ln->l->order, ln->rank, k, j);
 }
 
 /* Sample i's size over the mean: 1, or a lognormal draw exp(sigma z - sigma^2 / 2) of mean 1,
@@ -319,7 +320,7 @@ static void lane_exit(int failed, void *data)
     struct lane *ln = data;
     ln->alive--;
     if (failed && ln->cache && ln->l->d->cache == CACHE_MEMORY) {
-        memset(ln->cache->bits, 0, (size_t)(ln->l->d->samples / 8 + 1));
+        memset(ln->cache->bits, 0, (size_t)(ln->l->samples / 8 + 1));
         ln->cache->used_B = 0;
     }
 }
@@ -518,18 +519,21 @@ static void attach_caches(struct loader *l)
         if (ln->cache) continue;
         ln->cache = &l->caches[l->ncaches++];
         ln->cache->cpu = ln->cpu;
-        ln->cache->bits = xbt_new0(unsigned char, (size_t)(l->d->samples / 8 + 1));
+        ln->cache->bits = xbt_new0(unsigned char, (size_t)(l->samples / 8 + 1));
     }
 }
 
 struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
-                          struct run_record *rec, struct traffic *traffic)
+                          long long samples, struct run_record *rec, struct traffic *traffic)
 {
     struct loader *l = xbt_new0(struct loader, 1);
     *l = (struct loader){.d = d, .pf = pf, .rec = rec, .traffic = traffic, .P = P,
                          .batch = batch, .W = d->workers > 0 ? d->workers : 1,
                          .ahead = d->workers * d->prefetch,
-                         .core_flops = CATALOG_CPU_FLOPS / CATALOG_CPU_CORES};
+                         .core_flops = CATALOG_CPU_FLOPS / CATALOG_CPU_CORES,
+                         .samples = samples};
+    order_init(&l->order, (enum data_shuffle)d->shuffle, samples, P, batch, d->seed,
+               d->shuffle_buffer);
     l->lanes = xbt_new0(struct lane, P);
     for (int r = 0; r < P; r++) {
         struct lane *ln = &l->lanes[r];
@@ -611,6 +615,10 @@ void loader_start(struct loader *l)
 
 void loader_report(const struct loader *l, struct run_record *rec)
 {
+    if (l->d->shuffle == SHUFFLE_BUFFER) { /* per GPU: a buffer a loader worker */
+        rec->shuffle_buffer_B = l->W * l->d->shuffle_buffer * l->d->sample_B;
+        rec->shuffle_moved = l->order.outputs > 0 ? l->order.moved / l->order.outputs : 0;
+    }
     double lanes[RUN_STAGES] = {l->P * l->W, l->P * l->W, l->d->gds ? 0 : l->P};
     for (int s = 0; s < RUN_STAGES; s++) {
         struct stage_report *st = &rec->stages[s];
@@ -630,6 +638,7 @@ void loader_free(struct loader *l)
         if (l->lanes[r].mu) sg_mutex_destroy(l->lanes[r].mu);
         if (l->lanes[r].cv) sg_cond_destroy(l->lanes[r].cv);
     }
+    order_release(&l->order);
     for (int c = 0; c < l->ncaches; c++)
         free(l->caches[c].bits);
     free(l->caches);

@@ -41,6 +41,7 @@
 #ifndef DMLSIM_LOADER_H
 #define DMLSIM_LOADER_H
 
+#include "order.h"
 #include "platform.h"
 #include "run.h"
 #include "scenario.h"
@@ -49,10 +50,11 @@
 
 struct loader;
 
-/* A pipeline for the first P GPUs of pf, batches of `batch` samples. Returns a new loader owned
- * by the caller (loader_free, after simgrid_run). */
+/* A pipeline for the first P GPUs of pf, batches of `batch` samples of a dataset of `samples`
+ * (<numerics>' training set when it trains, so the order is its examples'). Returns a new
+ * loader owned by the caller (loader_free, after simgrid_run). */
 struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
-                          struct run_record *rec, struct traffic *traffic);
+                          long long samples, struct run_record *rec, struct traffic *traffic);
 
 /* The "# data" configuration line of d. */
 void loader_describe(const struct data_spec *d, FILE *out);

@@ -1008,7 +1008,8 @@ static void setup(struct ar_ctx *t)
     job_record_numerics(t->j, t->rec);
     t->input = t->j->input;
     if (ts->data.present) { /* the input pipeline feeds every worker */
-        t->loader = loader_new(&ts->data, t->j->pf, P, ts->batch, t->rec, t->traffic);
+        long long N = t->j->nm ? t->j->nm->train.n : (long long)ts->data.samples;
+        t->loader = loader_new(&ts->data, t->j->pf, P, ts->batch, N, t->rec, t->traffic);
         t->input = loader_hook(t->loader);
     }
 }

@@ -1744,7 +1744,8 @@ static void start_input(struct ps_ctx *c)
     const struct data_spec *d = &c->sc->train.data;
     c->input = c->j->input;
     if (!d->present) return;
-    c->loader = loader_new(d, c->pf, c->P, c->sc->train.batch, c->res, c->traffic);
+    long long N = c->j->nm ? c->j->nm->train.n : (long long)d->samples;
+    c->loader = loader_new(d, c->pf, c->P, c->sc->train.batch, N, c->res, c->traffic);
     c->input = loader_hook(c->loader);
     loader_start(c->loader);
 }
