@@ -186,6 +186,11 @@ START_TEST(test_seed_idle_90_percent)
         test_assert_rel(1 - st->compute_s / st->time_s, 0.9, 1e-5, "the GPU's idle fraction");
     }
     ck_assert(rec.input_bound);
+    /* the resources: the store's disk busy 10 s (10 batches of 3 GB at 3 GB/s), the slowest */
+    test_assert_rel(rec.resources[1].used / rec.resources[1].per_s, 10.0, 1e-9,
+                    "the store's disk, seconds busy");
+    for (int i = 0; i < RUN_RESOURCES; i++)
+        ck_assert(run_resource_util(&rec, i) <= run_resource_util(&rec, 1));
     run_release(&rec);
     scenario_release(&sc);
 }

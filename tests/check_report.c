@@ -52,7 +52,8 @@ static char *render(void (*fn)(const struct run_record *, FILE *), const struct 
 /* Does the summary line (after "#   ") start with a label of the table, or of a list? */
 static bool is_label(const char *line, unsigned bit)
 {
-    static const char *const lists[] = {"bytes on", "staleness", "elastic"};
+    static const char *const lists[] = {"bytes on", "staleness", "elastic", "input stages",
+                                        "input resources"};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         if (strncmp(line, lists[i], strlen(lists[i])) == 0) return true;
     for (size_t i = 0; i < metric_count(); i++) {

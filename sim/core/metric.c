@@ -346,6 +346,17 @@ static bool stage_busy(const struct run_record *r, const char *stage, double *ou
     return false;
 }
 
+static bool resource_util(const struct run_record *r, const char *res, double *out)
+{
+    *out = 0;
+    for (int i = 0; i < RUN_RESOURCES; i++)
+        if (strcmp(res, run_resource_names[i]) == 0) {
+            if (r->input) *out = run_resource_util(r, i);
+            return true;
+        }
+    return false;
+}
+
 static const struct metric_family families[] = {
         {"bytes_on:", "CLASS", "B",
          "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)", bytes_on},
@@ -354,6 +365,10 @@ static const struct metric_family families[] = {
         {"stage_busy:", "STAGE", "1",
          "<data>: fraction of the run the input stage STAGE (read, decode, copy) kept its actors "
          "busy", stage_busy},
+        {"resource_util:", "RES", "1",
+         "<data>: what the input pipeline used of resource RES (nvme, store-disk, network, cpu, "
+         "pcie) over its capacity and the run",
+         resource_util},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 

@@ -146,6 +146,15 @@ bool run_identities_hold(const struct run_record *r)
 }
 
 const char *const run_stage_names[RUN_STAGES] = {"read", "decode", "copy"};
+const char *const run_resource_names[RUN_RESOURCES] = {"nvme", "store-disk", "network", "cpu",
+                                                       "pcie"};
+
+double run_resource_util(const struct run_record *r, int i)
+{
+    const struct resource_report *x = &r->resources[i];
+    double cap = x->per_s * r->total_s;
+    return cap > 0 ? x->used / cap : 0;
+}
 
 double run_stage_busy(const struct run_record *r, int s)
 {

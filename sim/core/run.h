@@ -61,6 +61,15 @@ struct shard_report {
 struct trace;
 
 #define RUN_STAGES 3 /* input pipeline stages: read, decode, copy */
+#define RUN_RESOURCES 5 /* what the input pipeline uses: nvme, store-disk, network, cpu, pcie */
+extern const char *const run_resource_names[RUN_RESOURCES];
+
+/* A resource the input pipeline uses: how much of it the batches trained on took, against what
+ * it can give a second (summed over its instances: every node's NVMe, cores, PCIe). */
+struct resource_report {
+    double used;     /* bytes (disks, network, PCIe) or core-seconds (CPU) */
+    double per_s;    /* capacity a second */
+};
 extern const char *const run_stage_names[RUN_STAGES]; /* "read", "decode", "copy" */
 
 /* One stage of the input pipeline over the run. */
@@ -173,6 +182,7 @@ struct run_record {
     double shuffle_moved;          /* ... and how far a sample moves through one, on average */
     double cache_hits, cache_misses; /* samples the loaders found in it, and did not */
     struct stage_report stages[RUN_STAGES]; /* read, decode, copy */
+    struct resource_report resources[RUN_RESOURCES]; /* run_resource_names */
 };
 
 /* An evaluation of the model on the test set. */
@@ -221,6 +231,9 @@ double run_step_exposed(const struct run_event *e);
 /* Input stage s's busy fraction: its actors' busy time over theirs x the run time (0 with no
  * actor). */
 double run_stage_busy(const struct run_record *r, int s);
+
+/* Resource i's utilisation: what was used over its capacity x the run time (0 without one). */
+double run_resource_util(const struct run_record *r, int i);
 
 const char *run_event_kind_name(enum run_event_kind k);
 

@@ -28,6 +28,7 @@
                               ends it sooner) */
 
 enum { STAGE_READ, STAGE_DECODE, STAGE_COPY }; /* run_stage_names' order */
+enum { RES_NVME, RES_STORE, RES_NET, RES_CPU, RES_PCIE }; /* run_resource_names' order */
 
 /* A batch of the window: which batch the slot holds and how far it got. */
 struct slot {
@@ -37,6 +38,7 @@ struct slot {
     double stage_s[RUN_STAGES]; /* the time each stage spent on it */
     int hits;                   /* its samples found in the cache tier */
     double bytes[RUN_STAGES];   /* ... and the bytes it moved */
+    double res[RUN_RESOURCES];  /* what it took of each resource */
 };
 
 struct worker_arg;
@@ -96,6 +98,7 @@ struct loader {
     struct order order;        /* which sample a slot holds (<data shuffle>) */
     long long samples;         /* in the dataset */
     struct node_cache *caches; /* one per node with a lane (<data cache>) */
+    double res[RUN_RESOURCES]; /* what the batches trained on took */
     int ncaches;
     double busy_s[RUN_STAGES], bytes[RUN_STAGES];
 };
@@ -263,16 +266,23 @@ static double read_batch(struct worker_arg *a, int k, double pos, struct slot *s
     const struct data_spec *d = l->d;
     double sample_B = d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1), missed;
     batch_sizes(ln, k, size, &missed, &sl->hits);
-    double bytes = missed * sample_B, req = requests(d, pos, l->batch);
+    double bytes = missed * sample_B, hit_B = (*size - missed) * sample_B;
+    double req = requests(d, pos, l->batch);
     if (bytes > 0 && req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
-    if (d->gds)
+    if (d->gds) {
         read_gds(ln, bytes);
-    else if (d->source == DATA_REMOTE && bytes > 0)
+        sl->res[RES_NVME] = sl->res[RES_PCIE] = bytes;
+    } else if (d->source == DATA_REMOTE && bytes > 0) {
         read_remote(a, bytes);
-    else if (d->source == DATA_LOCAL_NVME && ln->disk)
+        sl->res[RES_STORE] = sl->res[RES_NET] = bytes;
+    } else if (d->source == DATA_LOCAL_NVME && ln->disk) {
         sg_disk_read(ln->disk, (sg_size_t)bytes);
-    if (*size > missed && d->cache == CACHE_NVME && ln->disk) /* the tier on the node's NVMe */
-        sg_disk_read(ln->disk, (sg_size_t)((*size - missed) * sample_B));
+        sl->res[RES_NVME] = bytes;
+    }
+    if (hit_B > 0 && d->cache == CACHE_NVME && ln->disk) { /* the tier on the node's NVMe */
+        sg_disk_read(ln->disk, (sg_size_t)hit_B);
+        sl->res[RES_NVME] += hit_B;
+    }
     cache_insert(ln, k);
     return *size * sample_B;
 }
@@ -353,6 +363,7 @@ static void worker_actor(int argc, char **argv)
         account(ln, &done, STAGE_READ, track_of(ln, w), t0, bytes);
         t0 = simgrid_get_clock();
         on_one_core(l, size * l->d->decode_s); /* decoding scales with the bytes */
+        done.res[RES_CPU] = size * l->d->decode_s;
         account(ln, &done, STAGE_DECODE, track_of(ln, w), t0, 0);
         sg_mutex_lock(ln->mu);
         if (gen == ln->gen) {
@@ -400,6 +411,8 @@ static bool copy_batch(struct lane *ln, struct slot *sl)
     struct loader *l = ln->l;
     double bytes = l->batch * l->d->decoded_B, t0 = simgrid_get_clock();
     if (!l->d->pinned) on_one_core(l, bytes / CATALOG_STAGING_COPY_BPS);
+    sl->res[RES_CPU] = l->d->pinned ? 0 : bytes / CATALOG_STAGING_COPY_BPS;
+    sl->res[RES_PCIE] = bytes;
     static int token;
     traffic_add(l->traffic, ln->cpu, ln->gpu, bytes);
     enum net_status st = net_send(sg_mailbox_by_name(ln->box), &token, bytes, 1e9);
@@ -429,6 +442,8 @@ static void copier_actor(int argc, char **argv)
             slot_of(ln, k)->ready = true;
             slot_of(ln, k)->stage_s[STAGE_COPY] = copied.stage_s[STAGE_COPY];
             slot_of(ln, k)->bytes[STAGE_COPY] = copied.bytes[STAGE_COPY];
+            slot_of(ln, k)->res[RES_CPU] += copied.res[RES_CPU];
+            slot_of(ln, k)->res[RES_PCIE] += copied.res[RES_PCIE];
             ln->copy_next = k + 1;
             sg_cond_notify_all(ln->cv);
         }
@@ -470,6 +485,8 @@ static void wait_batch(void *ctx, int rank, int step)
         l->busy_s[s] += sl->stage_s[s];
         l->bytes[s] += sl->bytes[s];
     }
+    for (int i = 0; i < RUN_RESOURCES; i++)
+        l->res[i] += sl->res[i];
     if (ln->cache) {
         l->rec->cache_hits += sl->hits;
         l->rec->cache_misses += l->batch - sl->hits;
@@ -613,8 +630,34 @@ void loader_start(struct loader *l)
     }
 }
 
+/* The resources' capacities a second: every node's NVMe, cores and CPU-to-switch PCIe, the
+ * store's disk and the route to it (its NIC). */
+static void capacities(const struct loader *l, double *per_s)
+{
+    int nodes = 0;
+    for (int r = 0; r < l->P; r++) {
+        const struct lane *ln = &l->lanes[r];
+        bool first = true;
+        for (int q = 0; q < r && first; q++)
+            first = l->lanes[q].cpu != ln->cpu;
+        if (!first) continue;
+        nodes++;
+        per_s[RES_NVME] += ln->disk ? sg_disk_read_bandwidth(ln->disk) : 0;
+        per_s[RES_PCIE] += ln->cpu != ln->gpu ? sg_host_get_route_bandwidth(ln->cpu, ln->gpu) : 0;
+    }
+    per_s[RES_CPU] = (double)nodes * CATALOG_CPU_CORES;
+    sg_host_t store = l->pf->storage;
+    sg_disk_t sd = store ? platform_host_disk(store) : NULL;
+    per_s[RES_STORE] = sd ? sg_disk_read_bandwidth(sd) : 0;
+    per_s[RES_NET] = store ? sg_host_get_route_bandwidth(store, l->lanes[0].cpu) : 0;
+}
+
 void loader_report(const struct loader *l, struct run_record *rec)
 {
+    double per_s[RUN_RESOURCES] = {0};
+    capacities(l, per_s);
+    for (int i = 0; i < RUN_RESOURCES; i++)
+        rec->resources[i] = (struct resource_report){l->res[i], per_s[i]};
     if (l->d->shuffle == SHUFFLE_BUFFER) { /* per GPU: a buffer a loader worker */
         rec->shuffle_buffer_B = l->W * l->d->shuffle_buffer * l->d->sample_B;
         rec->shuffle_moved = l->order.outputs > 0 ? l->order.moved / l->order.outputs : 0;

@@ -79,6 +79,14 @@ static void print_stages(const struct run_record *rec, FILE *out)
             fprintf(out, ", %.3f GB/s", st->bytes / rec->total_s / 1e9);
     }
     fprintf(out, "; the slowest: %s\n", rec->stages[slowest].name);
+    int busiest = 0;
+    fprintf(out, "#   input resources ");
+    for (int i = 0; i < RUN_RESOURCES; i++) {
+        if (run_resource_util(rec, i) > run_resource_util(rec, busiest)) busiest = i;
+        fprintf(out, "%s %s %.1f%%", i ? "," : "", run_resource_names[i],
+                100 * run_resource_util(rec, i));
+    }
+    fprintf(out, "; the busiest: %s\n", run_resource_names[busiest]);
 }
 
 /* Lines of the summary that are lists rather than one metric each. */
@@ -330,6 +338,11 @@ static void json_lists(const struct run_record *rec, FILE *out)
         for (int s = 0; s < RUN_STAGES; s++)
             fprintf(out, "%s\"%s\": {\"busy\": %.9g, \"bytes\": %.0f}", s ? ", " : "",
                     rec->stages[s].name, run_stage_busy(rec, s), rec->stages[s].bytes);
+        fprintf(out, "},\n    \"input_resources\": {");
+        for (int i = 0; i < RUN_RESOURCES; i++)
+            fprintf(out, "%s\"%s\": {\"used\": %.9g, \"per_s\": %.9g, \"util\": %.9g}",
+                    i ? ", " : "", run_resource_names[i], rec->resources[i].used,
+                    rec->resources[i].per_s, run_resource_util(rec, i));
         fprintf(out, "}");
     }
     if (rec->nshards == 0) return;
