@@ -335,26 +335,28 @@ static bool staleness_lag(const struct run_record *r, const char *lag, double *o
     return true;
 }
 
-static bool stage_busy(const struct run_record *r, const char *stage, double *out)
+/* An input pipeline's figure of the entry `arg` names among names[0..n): value(r, i), or 0 with
+ * no pipeline; false if no entry is called that. */
+static bool input_entry(const struct run_record *r, const char *arg, const char *const *names,
+                        int n, double (*value)(const struct run_record *, int), double *out)
 {
     *out = 0;
-    for (int s = 0; s < RUN_STAGES; s++)
-        if (strcmp(stage, run_stage_names[s]) == 0) {
-            if (r->input) *out = run_stage_busy(r, s);
+    for (int i = 0; i < n; i++)
+        if (strcmp(arg, names[i]) == 0) {
+            if (r->input) *out = value(r, i);
             return true;
         }
     return false;
 }
 
+static bool stage_busy(const struct run_record *r, const char *stage, double *out)
+{
+    return input_entry(r, stage, run_stage_names, RUN_STAGES, run_stage_busy, out);
+}
+
 static bool resource_util(const struct run_record *r, const char *res, double *out)
 {
-    *out = 0;
-    for (int i = 0; i < RUN_RESOURCES; i++)
-        if (strcmp(res, run_resource_names[i]) == 0) {
-            if (r->input) *out = run_resource_util(r, i);
-            return true;
-        }
-    return false;
+    return input_entry(r, res, run_resource_names, RUN_RESOURCES, run_resource_util, out);
 }
 
 static const struct metric_family families[] = {
