@@ -302,6 +302,76 @@ START_TEST(test_pipeline_order_is_learnt)
 }
 END_TEST
 
+/* The training set rewritten sorted by class (the test set as it was): a file in class order. */
+static void sort_by_class(const char *dir)
+{
+    struct idx_set set;
+    char path[256];
+    struct dmlsim_error err = {0};
+    snprintf(path, sizeof path, "%s/train-images-idx3-ubyte.gz", dir);
+    char lab[256];
+    snprintf(lab, sizeof lab, "%s/train-labels-idx1-ubyte.gz", dir);
+    ck_assert_msg(idx_load(path, lab, 0, &set, &err) == DMLSIM_OK, "%s", err.msg);
+    int n = set.n;
+    unsigned char *px = malloc((size_t)n * IN), *y = malloc((size_t)n);
+    int k = 0;
+    for (int c = 0; c < CLASSES; c++)
+        for (int i = 0; i < n; i++) {
+            if (set.y[i] != c) continue;
+            for (int d = 0; d < IN; d++)
+                px[k * IN + d] = (unsigned char)lrintf(set.x[(size_t)i * IN + d] * 255);
+            y[k++] = (unsigned char)c;
+        }
+    ck_assert_int_eq(k, n);
+    write_idx(path, 2051, (unsigned[]){(unsigned)n, 4, 4}, 3, px, (size_t)n * IN, 1);
+    write_idx(lab, 2049, (unsigned[]){(unsigned)n}, 1, y, (size_t)n, 1);
+    idx_release(&set);
+    free(px);
+    free(y);
+}
+
+/* What the order teaches, on a training set sorted by class (one worker, batch 8, 96 steps: 3
+ * epochs): in the file's order every batch holds one class, and the model ends trained on the
+ * last class it saw; MDS's epoch shuffle mixes the classes, and so does a WebDataset buffer of
+ * 64 samples, less well: the test loss orders them none > buffer > epoch. */
+START_TEST(test_shuffle_quality_is_learnt)
+{
+    static const int kinds[] = {SHUFFLE_NONE, SHUFFLE_BUFFER, SHUFFLE_EPOCH};
+    double loss[3];
+    for (int k = 0; k < 3; k++) {
+        int fd[2];
+        ck_assert_int_eq(pipe(fd), 0);
+        pid_t pid = fork();
+        if (pid == 0) { /* SimGrid initialises once per process */
+            char *dir = temp_dir();
+            struct scenario sc = numerics_scenario(1, 8, 96, dir);
+            sort_by_class(dir);
+            sc.train.numerics.eval_every = 96;
+            sc.train.data = (struct data_spec){.present = true, .samples = 256, .sample_B = 1,
+                                               .decoded_B = 1, .shuffle = kinds[k],
+                                               .shuffle_buffer = 64, .shard_samples = 5000,
+                                               .columns = 1, .source = DATA_MEMORY,
+                                               .conn_Bps = 1e15, .workers = 1, .prefetch = 2,
+                                               .pinned = true, .seed = sc.seed, .line = 1};
+            struct numerics nm;
+            struct run_record rec;
+            run_numerics(&sc, &nm, &rec);
+            double l = rec.evals[rec.nevals - 1].loss;
+            _exit(write(fd[1], &l, sizeof l) == (ssize_t)sizeof l ? 0 : 1);
+        }
+        close(fd[1]);
+        ck_assert_int_eq(read(fd[0], &loss[k], sizeof loss[k]), (ssize_t)sizeof loss[k]);
+        close(fd[0]);
+        int status;
+        waitpid(pid, &status, 0);
+        ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    ck_assert_msg(loss[0] > loss[1] && loss[1] > loss[2],
+                  "test loss: file order %g, buffer %g, epoch shuffle %g", loss[0], loss[1],
+                  loss[2]);
+}
+END_TEST
+
 /* ---- failures and the real state ------------------------------------------------------------ */
 
 /* `nodes` one-GPU nodes train `steps` steps of b = 8 through the ring (the dataset of
@@ -578,6 +648,7 @@ static Suite *numerics_suite(void)
     tcase_add_test(tc, test_ring_is_large_batch_sgd);
     tcase_add_loop_test(tc, test_warmup_is_large_batch_sgd, 0, 2);
     tcase_add_test(tc, test_pipeline_order_is_learnt);
+    tcase_add_test(tc, test_shuffle_quality_is_learnt);
     suite_add_tcase(s, tc);
     tc = tcase_create("ps");
     tcase_set_timeout(tc, 60);
