@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1175,11 +1176,19 @@ enum dmlsim_err platform_setup(const struct scenario *sc, struct fault_plan *pla
     struct platform_doc *doc = NULL;
     struct fault_names names;
     *pf = NULL;
+    /* the temporary folder lives from platform_open to platform_close: an interrupt (SIGINT,
+     * SIGTERM: the CLI's handler exits at once) waits until it is gone, or it would be left */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
     enum dmlsim_err rc = platform_open(sc, &doc, &names, err);
     if (rc == DMLSIM_OK) rc = fault_plan_build(sc, &names, plan, err);
     if (rc == DMLSIM_OK) rc = platform_load(sc, doc, plan, pf, err);
     platform_names_release(&names);
     platform_close(doc);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
 
