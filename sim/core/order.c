@@ -15,8 +15,7 @@ struct order_stream {
     uint64_t rng;     /* SplitMix64 state */
 };
 
-/* SplitMix64 (Steele, Lea and Flood, OOPSLA 2014). */
-static uint64_t splitmix(uint64_t *x)
+uint64_t order_splitmix(uint64_t *x)
 {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -27,13 +26,21 @@ static uint64_t splitmix(uint64_t *x)
 /* A uniform integer in [0, n) (Lemire's multiply-shift: negligible bias for n << 2^64). */
 static long long below(uint64_t *x, long long n)
 {
-    return (long long)(((unsigned __int128)splitmix(x) * (uint64_t)n) >> 64);
+    return (long long)(((unsigned __int128)order_splitmix(x) * (uint64_t)n) >> 64);
+}
+
+/* Worker r's shuffle buffer empty at the stream's start, its draws from the beginning. */
+static void stream_restart(struct order *o, int r)
+{
+    struct order_stream *st = &o->streams[r];
+    st->n = 0;
+    st->next_in = st->next_out = 0;
+    st->rng = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r;
 }
 
 void order_init(struct order *o, enum data_shuffle kind, long long N, int P, int b,
                 unsigned long seed, int K)
 {
-    memset(o, 0, sizeof *o);
     *o = (struct order){.kind = kind, .N = N, .P = P, .b = b, .seed = seed, .K = K,
                         .epoch = {-1, -1}};
     if (kind != SHUFFLE_BUFFER) return;
@@ -42,6 +49,7 @@ void order_init(struct order *o, enum data_shuffle kind, long long N, int P, int
     for (int r = 0; r < P; r++) {
         o->streams[r].buf = mem_new(long long, K);
         o->streams[r].out = mem_new(long long, o->ring);
+        stream_restart(o, r);
     }
 }
 
@@ -90,11 +98,7 @@ static long long buffered(struct order *o, int r, long long t)
 {
     struct order_stream *st = &o->streams[r];
     if (t < st->next_out && t >= st->next_out - o->ring) return st->out[t % o->ring];
-    if (t < st->next_out || (st->next_out == 0 && st->n == 0)) { /* the same draws again */
-        st->n = 0;
-        st->next_in = st->next_out = 0;
-        st->rng = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r;
-    }
+    if (t < st->next_out) stream_restart(o, r); /* the same draws again */
     long long u = 0;
     while (st->next_out <= t) {
         while (st->n < o->K) /* fill up from the stream */

@@ -44,4 +44,8 @@ void order_release(struct order *o);
 /* The sample in slot j of worker r's batch at data position s. */
 long long order_sample(struct order *o, int r, long long s, int j);
 
+/* SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): the next 64 random bits of state *x, the
+ * generator of every draw here (and of the loader's sample sizes). */
+uint64_t order_splitmix(uint64_t *x);
+
 #endif

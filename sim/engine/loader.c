@@ -81,7 +81,6 @@ struct lane {
     int nslots;
     bool device_up;      /* its device actor is running */
     bool started;        /* its actors were started once */
-    double last_wait_s;  /* the loop's wait for its last batch */
     char box[24];        /* the DMA mailbox of the device actor */
 };
 
@@ -94,6 +93,7 @@ struct loader {
     int W;               /* worker actors per lane (1 when loading in the training loop) */
     int ahead;           /* batches a worker may start beyond the last taken (W x prefetch) */
     double core_flops;   /* one core of a node's CPU */
+    sg_disk_t store_disk; /* the storage host's disk (remote reads), or NULL */
     struct lane *lanes;
     struct order order;        /* which sample a slot holds (<data shuffle>) */
     long long samples;         /* in the dataset */
@@ -174,8 +174,7 @@ static void read_remote(struct worker_arg *a, double bytes)
         sg_actor_start(act, fetch_actor, 0, NULL);
         void *p;
         sg_comm_t c = net_irecv(sg_mailbox_by_name(f->box), &p);
-        sg_disk_t disk = platform_host_disk(store);
-        if (disk) sg_disk_read(disk, (sg_size_t)bytes);
+        if (l->store_disk) sg_disk_read(l->store_disk, (sg_size_t)bytes);
         sg_actor_sleep_until(t0 + bytes / l->d->conn_Bps); /* the connection's limit */
         if (net_wait(c, t0 + LOADER_FETCH_S) == NET_OK) break;
         sg_actor_sleep_for(LOADER_RETRY_S);
@@ -203,18 +202,14 @@ static long long sample_of(const struct lane *ln, int k, int j)
 }
 
 /* Sample i's size over the mean: 1, or a lognormal draw exp(sigma z - sigma^2 / 2) of mean 1,
- * the same for the sample in every epoch (z from a hash of the seed and i: SplitMix64, Steele et
- * al. 2014, and Box-Muller). */
+ * the same for the sample in every epoch (z from SplitMix64 seeded by the seed and i, and
+ * Box-Muller). */
 static double size_factor(const struct data_spec *d, long long i)
 {
     if (d->sample_sigma <= 0) return 1;
     uint64_t x = d->seed * 0x9E3779B97F4A7C15ull + (uint64_t)i, u[2];
-    for (int n = 0; n < 2; n++) {
-        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        u[n] = z ^ (z >> 31);
-    }
+    for (int n = 0; n < 2; n++)
+        u[n] = order_splitmix(&x);
     double u1 = ((double)(u[0] >> 11) + 0.5) / 9007199254740992.0,
            u2 = (double)(u[1] >> 11) / 9007199254740992.0;
     double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2), s = d->sample_sigma;
@@ -494,8 +489,7 @@ static void wait_batch(void *ctx, int rank, int step)
     sl->batch = -1; /* taken: its slot is free */
     sg_cond_notify_all(ln->cv);
     sg_mutex_unlock(ln->mu);
-    ln->last_wait_s = simgrid_get_clock() - t0;
-    l->rec->input_wait_total_s += ln->last_wait_s;
+    l->rec->input_wait_total_s += simgrid_get_clock() - t0;
     l->rec->input_batches += 1;
     trace_slice(l->rec->trace, 2 * rank, "input wait", t0, simgrid_get_clock());
 }
@@ -548,7 +542,8 @@ struct loader *loader_new(const struct data_spec *d, const struct platform *pf, 
                          .batch = batch, .W = d->workers > 0 ? d->workers : 1,
                          .ahead = d->workers * d->prefetch,
                          .core_flops = CATALOG_CPU_FLOPS / CATALOG_CPU_CORES,
-                         .samples = samples};
+                         .samples = samples,
+                         .store_disk = pf->storage ? platform_host_disk(pf->storage) : NULL};
     order_init(&l->order, (enum data_shuffle)d->shuffle, samples, P, batch, d->seed,
                d->shuffle_buffer);
     l->lanes = xbt_new0(struct lane, P);
@@ -647,8 +642,7 @@ static void capacities(const struct loader *l, double *per_s)
     }
     per_s[RES_CPU] = (double)nodes * CATALOG_CPU_CORES;
     sg_host_t store = l->pf->storage;
-    sg_disk_t sd = store ? platform_host_disk(store) : NULL;
-    per_s[RES_STORE] = sd ? sg_disk_read_bandwidth(sd) : 0;
+    per_s[RES_STORE] = l->store_disk ? sg_disk_read_bandwidth(l->store_disk) : 0;
     per_s[RES_NET] = store ? sg_host_get_route_bandwidth(store, l->lanes[0].cpu) : 0;
 }
 
