@@ -330,6 +330,46 @@ static void sort_by_class(const char *dir)
     free(y);
 }
 
+/* Runs run(arg, out) in a child process (SimGrid initialises once per process) and copies its
+ * n bytes of out back; the child must succeed. */
+static void in_child(void (*run)(const void *arg, void *out), const void *arg, void *out,
+                     size_t n)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        run(arg, out);
+        _exit(write(fd[1], out, n) == (ssize_t)n ? 0 : 1);
+    }
+    close(fd[1]);
+    ck_assert_int_eq(read(fd[0], out, n), (ssize_t)n);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* The class-sorted run of test_shuffle_quality_is_learnt in order *kind: its last test loss. */
+static void sorted_run(const void *kind, void *loss)
+{
+    char *dir = temp_dir();
+    struct scenario sc = numerics_scenario(1, 8, 96, dir);
+    sort_by_class(dir);
+    sc.train.numerics.eval_every = 96;
+    sc.train.data = (struct data_spec){.present = true, .samples = 256, .sample_B = 1,
+                                       .decoded_B = 1, .shuffle = *(const int *)kind,
+                                       .shuffle_buffer = 64, .shard_samples = 5000,
+                                       .columns = 1, .source = DATA_MEMORY, .conn_Bps = 1e15,
+                                       .workers = 1, .prefetch = 2, .pinned = true,
+                                       .seed = sc.seed, .line = 1};
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    *(double *)loss = rec.evals[rec.nevals - 1].loss;
+}
+
 /* What the order teaches, on a training set sorted by class (one worker, batch 8, 96 steps: 3
  * epochs): in the file's order every batch holds one class, and the model ends trained on the
  * last class it saw; MDS's epoch shuffle mixes the classes, and so does a WebDataset buffer of
@@ -338,34 +378,8 @@ START_TEST(test_shuffle_quality_is_learnt)
 {
     static const int kinds[] = {SHUFFLE_NONE, SHUFFLE_BUFFER, SHUFFLE_EPOCH};
     double loss[3];
-    for (int k = 0; k < 3; k++) {
-        int fd[2];
-        ck_assert_int_eq(pipe(fd), 0);
-        pid_t pid = fork();
-        if (pid == 0) { /* SimGrid initialises once per process */
-            char *dir = temp_dir();
-            struct scenario sc = numerics_scenario(1, 8, 96, dir);
-            sort_by_class(dir);
-            sc.train.numerics.eval_every = 96;
-            sc.train.data = (struct data_spec){.present = true, .samples = 256, .sample_B = 1,
-                                               .decoded_B = 1, .shuffle = kinds[k],
-                                               .shuffle_buffer = 64, .shard_samples = 5000,
-                                               .columns = 1, .source = DATA_MEMORY,
-                                               .conn_Bps = 1e15, .workers = 1, .prefetch = 2,
-                                               .pinned = true, .seed = sc.seed, .line = 1};
-            struct numerics nm;
-            struct run_record rec;
-            run_numerics(&sc, &nm, &rec);
-            double l = rec.evals[rec.nevals - 1].loss;
-            _exit(write(fd[1], &l, sizeof l) == (ssize_t)sizeof l ? 0 : 1);
-        }
-        close(fd[1]);
-        ck_assert_int_eq(read(fd[0], &loss[k], sizeof loss[k]), (ssize_t)sizeof loss[k]);
-        close(fd[0]);
-        int status;
-        waitpid(pid, &status, 0);
-        ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    }
+    for (int k = 0; k < 3; k++)
+        in_child(sorted_run, &kinds[k], &loss[k], sizeof loss[k]);
     ck_assert_msg(loss[0] > loss[1] && loss[1] > loss[2],
                   "test loss: file order %g, buffer %g, epoch shuffle %g", loss[0], loss[1],
                   loss[2]);
@@ -418,30 +432,29 @@ struct outcome {
 };
 
 /* Runs nodes_scenario(...) in a child process (SimGrid initialises once per process). */
+struct nodes_args {
+    int nodes, steps;
+    const char *timing, *numerics, *extra;
+};
+
+static void nodes_run(const void *arg, void *out)
+{
+    const struct nodes_args *a = arg;
+    char *dir = temp_dir();
+    struct scenario sc = nodes_scenario(dir, a->nodes, a->steps, a->timing, a->numerics, a->extra);
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    *(struct outcome *)out = (struct outcome){rec.params_fnv, rec.evals[rec.nevals - 1].loss,
+                                              rec.lost_steps, rec.membership_changes};
+}
+
 static struct outcome run_nodes(int nodes, int steps, const char *timing, const char *numerics,
                                 const char *extra)
 {
     struct outcome o = {0};
-    int fd[2];
-    ck_assert_int_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        char *dir = temp_dir();
-        struct scenario sc = nodes_scenario(dir, nodes, steps, timing, numerics, extra);
-        struct numerics nm;
-        struct run_record rec;
-        run_numerics(&sc, &nm, &rec);
-        o = (struct outcome){rec.params_fnv, rec.evals[rec.nevals - 1].loss, rec.lost_steps,
-                             rec.membership_changes};
-        _exit(write(fd[1], &o, sizeof o) == (ssize_t)sizeof o ? 0 : 1);
-    }
-    close(fd[1]);
-    ck_assert_int_eq(read(fd[0], &o, sizeof o), (ssize_t)sizeof o);
-    close(fd[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct nodes_args a = {nodes, steps, timing, numerics, extra};
+    in_child(nodes_run, &a, &o, sizeof o);
     return o;
 }
 
