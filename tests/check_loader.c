@@ -364,6 +364,103 @@ START_TEST(test_shuffle_buffer_memory)
 }
 END_TEST
 
+/* A cache tier that crashes without its node (<cache-crash>, back at once, empty): the set-up
+ * of test_cache_cold_then_warm (4 batches a epoch, the tier holding them all, one worker, a
+ * window of 2), the crash in step 5, after the loop took batch 5 (so batches up to 7 were read)
+ * and before it took 6 (which lets batch 8 start). Batches 4-7 hit, 8 and 9 (epoch 2's first
+ * two) miss again: 16 of the 40 samples, not the fault-free 24; the run before the crash is
+ * the fault-free one's, and the crash is logged. A tier down for the whole run never hits. */
+static struct data_spec cache_spec(int b)
+{
+    return (struct data_spec){.samples = 4 * b, .sample_B = 1e6, .decoded_B = 1,
+                              .source = DATA_REMOTE, .request_s = CATALOG_OBJECT_REQUEST_S,
+                              .conn_Bps = CATALOG_OBJECT_CONN_BPS, .cache = CACHE_MEMORY,
+                              .cache_B = 4 * b * 1e6, .workers = 1, .pinned = true};
+}
+
+/* The fault-free run of test_cache_crash: its step ends (a child process: one simulation a
+ * process). */
+static void cache_free_run(const void *arg, void *out)
+{
+    (void)arg;
+    struct scenario sc = data_scenario(1e8, 4, cache_spec(4));
+    struct run_record rec;
+    run(&sc, &rec);
+    for (int s = 0; s < STEPS; s++)
+        ((double *)out)[s] = test_step(&rec, s)->t_s;
+    run_release(&rec);
+    scenario_release(&sc);
+}
+
+START_TEST(test_cache_crash)
+{
+    double f = 1e8, ends[STEPS];
+    int b = 4;
+    bool forever = _i == 1;
+    test_in_child(cache_free_run, NULL, ends, sizeof ends);
+    struct scenario sc = data_scenario(f, b, cache_spec(b));
+    sc.train.data.cache_crashes = calloc(1, sizeof *sc.train.data.cache_crashes);
+    sc.train.data.ncache_crashes = 1;
+    sc.train.data.cache_crashes[0] = (struct cache_crash){
+            .node = "node0", .at_s = forever ? 0 : (ends[4] + ends[5]) / 2,
+            .down_s = forever ? 1e9 : 0};
+    struct run_record rec;
+    run(&sc, &rec);
+    double hits = rec.cache_hits / (rec.cache_hits + rec.cache_misses);
+    if (forever) {
+        test_assert_rel(hits + 1, 1, 1e-12, "a tier down all along: no hit");
+    } else {
+        test_assert_rel(hits, 0.4, 1e-9, "hits: batches 4-7, 16 of the 40 samples");
+        for (int s = 0; s < 8; s++)
+            test_assert_rel(test_step(&rec, s)->t_s, ends[s], 1e-12,
+                            "before the crash, the fault-free run");
+        ck_assert(test_step(&rec, 8)->t_s > ends[8]);
+    }
+    bool logged = false;
+    for (size_t i = 0; i < rec.nev; i++)
+        logged |= strstr(rec.ev[i].what, "cache tier of node0 crashed") != NULL;
+    ck_assert(logged);
+    run_release(&rec);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* A corrupt shard (WebDataset shards of b/2 samples, shard 1 corrupt: the second half of batch
+ * 0 of each epoch of 4 batches), decoding from memory on one worker sets the pace, b d a
+ * batch: its samples are read, skipped (not decoded, not trained on) and counted. Steps 3-10
+ * take batches 2-9, two of them (4 and 8) with b/2 samples to decode: (8 b - b) d in all. The
+ * ten batches read 10 b samples, 3 b/2 of them skipped (batches 0, 4, 8), the rest consumed;
+ * the shard's skip is logged once an epoch (3). */
+START_TEST(test_corrupt_shard)
+{
+    double f = 1e8, d = 1e-3;
+    int b = 8;
+    struct scenario sc = data_scenario(f, b, (struct data_spec){.samples = 4 * b, .sample_B = 1,
+                                                                .decoded_B = 1, .decode_s = d,
+                                                                .format = DATA_WEBDATASET,
+                                                                .shard_samples = b / 2,
+                                                                .source = DATA_MEMORY,
+                                                                .workers = 1, .pinned = true});
+    sc.train.data.corrupt_shards = calloc(1, sizeof *sc.train.data.corrupt_shards);
+    sc.train.data.corrupt_shards[0] = 1;
+    sc.train.data.ncorrupt = 1;
+    struct run_record rec;
+    run(&sc, &rec);
+    double t = test_step(&rec, STEPS - 1)->t_s - test_step(&rec, 1)->t_s;
+    test_assert_rel(t, (8 * b - b) * d, 1e-6, "steps 3-10: 7 b samples decoded");
+    test_assert_rel(rec.read_samples, STEPS * b, 1e-12, "samples read");
+    test_assert_rel(rec.skipped_samples, 3 * b / 2, 1e-12, "samples skipped: 3 b / 2");
+    test_assert_rel(rec.consumed_samples, STEPS * b - 3 * b / 2, 1e-12, "samples consumed");
+    ck_assert(run_identities_hold(&rec));
+    int logged = 0;
+    for (size_t i = 0; i < rec.nev; i++)
+        logged += strstr(rec.ev[i].what, "corrupt shard 1 skipped") != NULL;
+    ck_assert_int_eq(logged, 3);
+    run_release(&rec);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -382,6 +479,8 @@ static Suite *loader_suite(void)
     tcase_add_loop_test(tc, test_cache_cold_then_warm, 0, 2);
     tcase_add_test(tc, test_size_spread);
     tcase_add_test(tc, test_shuffle_buffer_memory);
+    tcase_add_loop_test(tc, test_cache_crash, 0, 2);
+    tcase_add_test(tc, test_corrupt_shard);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -330,36 +330,79 @@ static void sort_by_class(const char *dir)
     free(y);
 }
 
-/* Runs run(arg, out) in a child process (SimGrid initialises once per process) and copies its
- * n bytes of out back; the child must succeed. */
-static void in_child(void (*run)(const void *arg, void *out), const void *arg, void *out,
-                     size_t n)
+/* Corrupt shards are not learnt: four workers of batch 8, WebDataset shards of 4 samples in the
+ * file's order, shards 1 and 6 corrupt (samples 4-7 and 24-27 of each epoch). Each worker's
+ * gradient is the mean over the samples of its batch outside them (PyTorch's mean loss over
+ * what the loader delivered), and the ring averages the four: the test losses equal that
+ * computed here (within 1e-5). */
+START_TEST(test_corrupt_shards_are_not_learnt)
 {
-    int fd[2];
-    ck_assert_int_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        run(arg, out);
-        _exit(write(fd[1], out, n) == (ssize_t)n ? 0 : 1);
+    char *dir = temp_dir();
+    struct scenario sc = numerics_scenario(4, 8, 12, dir);
+    sc.train.data = (struct data_spec){.present = true, .samples = 256, .sample_B = 1,
+                                       .decoded_B = 1, .format = DATA_WEBDATASET,
+                                       .shard_samples = 4, .columns = 1, .source = DATA_MEMORY,
+                                       .conn_Bps = 1e15, .workers = 1, .prefetch = 2,
+                                       .pinned = true, .seed = sc.seed, .shuffle_buffer = 1000,
+                                       .line = 1};
+    sc.train.data.corrupt_shards = calloc(2, sizeof *sc.train.data.corrupt_shards);
+    sc.train.data.corrupt_shards[0] = 1;
+    sc.train.data.corrupt_shards[1] = 6;
+    sc.train.data.ncorrupt = 2;
+    struct numerics nm;
+    struct run_record rec;
+    run_numerics(&sc, &nm, &rec);
+    ck_assert_uint_eq(rec.nevals, 3);
+    struct replica ref;
+    replica_init(&nm, &ref);
+    struct nn_work w;
+    nn_work_init(&w, &nm.net, 8);
+    float *x = malloc(8 * IN * sizeof *x), *sum = malloc(nm.net.nparams * sizeof *sum);
+    unsigned char y[8];
+    for (int s = 0, e = 0; s < 12; s++) {
+        memset(sum, 0, nm.net.nparams * sizeof *sum);
+        for (int r = 0; r < 4; r++) {
+            int n = 0;
+            for (int j = 0; j < 8; j++) {
+                long long i = (long long)(s * 32 + r * 8 + j) % nm.train.n, shard = i / 4;
+                if (shard == 1 || shard == 6) continue;
+                memcpy(x + n * IN, nm.train.x + i * IN, IN * sizeof *x);
+                y[n++] = nm.train.y[i];
+            }
+            nn_loss_grad(&nm.net, ref.params, x, y, n, ref.grad, &w);
+            for (size_t p = 0; p < nm.net.nparams; p++)
+                sum[p] += ref.grad[p] / 4;
+        }
+        nn_opt_step(&ref.opt, ref.params, sum);
+        if ((s + 1) % 4 != 0) continue;
+        double loss;
+        numerics_evaluate(&nm, ref.params, &loss);
+        test_assert_rel(rec.evals[e++].loss, loss, 1e-5, "test loss without the corrupt shards");
     }
-    close(fd[1]);
-    ck_assert_int_eq(read(fd[0], out, n), (ssize_t)n);
-    close(fd[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ck_assert(rec.skipped_samples > 0);
+    free(x);
+    free(sum);
+    nn_work_release(&w);
+    replica_release(&ref);
+    numerics_close(&nm);
+    run_release(&rec);
+    scenario_release(&sc);
 }
+END_TEST
 
-/* The class-sorted run of test_shuffle_quality_is_learnt in order *kind: its last test loss. */
+/* The class-sorted run of test_shuffle_quality_is_learnt in order *kind (+ BY_LAYOUT: the files
+ * left as they are, <data layout="by-class"> sorting them): its last test loss. */
+#define BY_LAYOUT 100
 static void sorted_run(const void *kind, void *loss)
 {
     char *dir = temp_dir();
+    int k = *(const int *)kind;
     struct scenario sc = numerics_scenario(1, 8, 96, dir);
-    sort_by_class(dir);
+    if (k < BY_LAYOUT) sort_by_class(dir);
     sc.train.numerics.eval_every = 96;
     sc.train.data = (struct data_spec){.present = true, .samples = 256, .sample_B = 1,
-                                       .decoded_B = 1, .shuffle = *(const int *)kind,
+                                       .decoded_B = 1, .shuffle = k % BY_LAYOUT,
+                                       .by_class = k >= BY_LAYOUT,
                                        .shuffle_buffer = 64, .shard_samples = 5000,
                                        .columns = 1, .source = DATA_MEMORY, .conn_Bps = 1e15,
                                        .workers = 1, .prefetch = 2, .pinned = true,
@@ -373,16 +416,21 @@ static void sorted_run(const void *kind, void *loss)
 /* What the order teaches, on a training set sorted by class (one worker, batch 8, 96 steps: 3
  * epochs): in the file's order every batch holds one class, and the model ends trained on the
  * last class it saw; MDS's epoch shuffle mixes the classes, and so does a WebDataset buffer of
- * 64 samples, less well: the test loss orders them none > buffer > epoch. */
+ * 64 samples, less well: the test loss orders them none > buffer > epoch. <data
+ * layout="by-class"> over the files as written gives the sorted files' run exactly. */
 START_TEST(test_shuffle_quality_is_learnt)
 {
-    static const int kinds[] = {SHUFFLE_NONE, SHUFFLE_BUFFER, SHUFFLE_EPOCH};
-    double loss[3];
-    for (int k = 0; k < 3; k++)
-        in_child(sorted_run, &kinds[k], &loss[k], sizeof loss[k]);
+    static const int kinds[] = {SHUFFLE_NONE, SHUFFLE_BUFFER, SHUFFLE_EPOCH,
+                                BY_LAYOUT + SHUFFLE_NONE};
+    double loss[4];
+    for (int k = 0; k < 4; k++)
+        test_in_child(sorted_run, &kinds[k], &loss[k], sizeof loss[k]);
     ck_assert_msg(loss[0] > loss[1] && loss[1] > loss[2],
                   "test loss: file order %g, buffer %g, epoch shuffle %g", loss[0], loss[1],
                   loss[2]);
+    /* layout="by-class" is the files sorted: the same run, to the bit */
+    ck_assert_msg(loss[3] == loss[0], "layout by-class %.17g, sorted files %.17g", loss[3],
+                  loss[0]);
 }
 END_TEST
 
@@ -454,7 +502,7 @@ static struct outcome run_nodes(int nodes, int steps, const char *timing, const 
 {
     struct outcome o = {0};
     struct nodes_args a = {nodes, steps, timing, numerics, extra};
-    in_child(nodes_run, &a, &o, sizeof o);
+    test_in_child(nodes_run, &a, &o, sizeof o);
     return o;
 }
 
@@ -662,6 +710,7 @@ static Suite *numerics_suite(void)
     tcase_add_loop_test(tc, test_warmup_is_large_batch_sgd, 0, 2);
     tcase_add_test(tc, test_pipeline_order_is_learnt);
     tcase_add_test(tc, test_shuffle_quality_is_learnt);
+    tcase_add_test(tc, test_corrupt_shards_are_not_learnt);
     suite_add_tcase(s, tc);
     tc = tcase_create("ps");
     tcase_set_timeout(tc, 60);

@@ -41,6 +41,51 @@ START_TEST(test_external_dtd_ignored)
 }
 END_TEST
 
+/* Loads a one-GPU scenario whose <training> holds the <data> element `data`. */
+static struct scenario load_data(const char *data)
+{
+    char path[] = "/tmp/dmlsim-data-XXXXXX.xml";
+    int fd = mkstemps(path, 4);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "<scenario><cluster nodes=\"1\" gpus-per-node=\"1\" gpu=\"h100\"/>"
+               "<model preset=\"resnet50\"/><training strategy=\"allreduce\" batch-per-gpu=\"8\">%s"
+               "</training>"
+               "</scenario>\n", data);
+    fclose(f);
+    struct scenario sc;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(scenario_load(path, &sc, &err) == DMLSIM_OK, "%s", err.msg);
+    unlink(path);
+    return sc;
+}
+
+/* Shards by bytes: a writer's limit of 10,500 B over samples of 1,000 B. WebDataset's
+ * ShardWriter opens a new shard once the size reached maxsize, so the sample that crosses it
+ * stays: 11 samples (ceil); MosaicML's MDSWriter (size_limit) and parquet-mr (parquet.block.size)
+ * close it before a sample would pass: 10 (floor). MDS's default limit, 1 << 26 B, holds 67
+ * samples of 1 MB. */
+START_TEST(test_shard_bytes)
+{
+    static const struct {
+        const char *data;
+        double want;
+    } cases[] = {
+            {"<data samples=\"1000\" sample-size=\"1000B\" format=\"webdataset\" "
+             "shard-bytes=\"10500B\"/>", 11},
+            {"<data samples=\"1000\" sample-size=\"1000B\" format=\"mds\" shard-bytes=\"10500B\"/>",
+             10},
+            {"<data samples=\"1000\" sample-size=\"1000B\" format=\"parquet\" "
+             "shard-bytes=\"10500B\"/>", 10},
+            {"<data samples=\"1000\" sample-size=\"1MB\" format=\"mds\"/>", 67},
+            {"<data samples=\"1000\" sample-size=\"1MB\" format=\"mds\" shard-samples=\"9\"/>", 9},
+    };
+    struct scenario sc = load_data(cases[_i].data);
+    ck_assert_double_eq(sc.train.data.shard_samples, cases[_i].want);
+    scenario_release(&sc);
+}
+END_TEST
+
 struct bad_code {
     const char *file;
     enum dmlsim_err code;
@@ -74,6 +119,7 @@ static Suite *scenario_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_p2p_scenario);
     tcase_add_test(tc, test_external_dtd_ignored);
+    tcase_add_loop_test(tc, test_shard_bytes, 0, 5);
     tcase_add_loop_test(tc, test_bad_codes, 0, sizeof bad_codes / sizeof bad_codes[0]);
     suite_add_tcase(s, tc);
     return s;

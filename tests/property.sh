@@ -16,7 +16,8 @@
 # Fashion-MNIST (<numerics>), ring or hierarchical, with checkpoints under both strategies and
 # the state policies drawn too (restore-from, lost-batches, the PS coordinator). Every third
 # all-reduce plan has a rendezvous replica per node (rendezvous="per-side": split brain), and
-# every fourth plan an input pipeline (<data>: loaders from the NVMe or the remote store).
+# every fourth plan an input pipeline (<data>: loaders from the NVMe or the remote store, a
+# corrupt shard, and a crash of a cache tier without its node).
 set -u
 dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [RUNS] [ALGO]}
 runs=${2:-200}
@@ -109,9 +110,15 @@ scenario() { # strategy seed
     if (( seed % 4 == 1 )); then
         local src=local-nvme cache=""
         (( seed % 8 == 1 )) && src=remote cache=" cache=\"memory\" cache-capacity=\"100MB\""
-        train="${train/<\/training>/<data samples=\"2048\" sample-size=\"200kB\" decode=\"0.2ms\" source=\"$src\"$cache loader-workers=\"$(( seed % 3 ))\" prefetch=\"$(( seed / 4 % 2 + 1 ))\"/></training>}"
+        train="${train/<\/training>/<data samples=\"2048\" sample-size=\"200kB\" decode=\"0.2ms\" format=\"webdataset\" shard-samples=\"40\" source=\"$src\"$cache loader-workers=\"$(( seed % 3 ))\" prefetch=\"$(( seed / 4 % 2 + 1 ))\"/></training>}"
     fi
     faults "$n"
+    # the pipeline's own faults: a corrupt shard (40 samples: it cuts batches of 16) and, with a
+    # cache tier, a crash of node0's tier without its node
+    if (( seed % 4 == 1 )); then
+        plan+=$'\n'"    <corrupt-shard shard=\"$(( seed % 51 ))\"/>"
+        (( seed % 8 == 1 )) && plan+=$'\n'"    <cache-crash node=\"node0\" at=\"0.0$(( seed % 9 + 1 ))s\" restart-after=\"20ms\"/>"
+    fi
     cat <<XML
 <?xml version="1.0"?>
 <scenario name="property-$strategy-$seed" seed="$seed">

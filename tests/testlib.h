@@ -18,6 +18,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* A generated cluster with the given classes (nic may be NULL for one node). */
 static inline struct scenario test_cluster(int nodes, int gpus, const char *gpu, const char *intra,
@@ -129,6 +131,27 @@ static inline int test_run_suite(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Runs run(arg, out) in a child process (SimGrid initialises once per process) and copies its
+ * n bytes of out back; the child must succeed. */
+static inline void test_in_child(void (*run)(const void *arg, void *out), const void *arg,
+                                 void *out, size_t n)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        run(arg, out);
+        _exit(write(fd[1], out, n) == (ssize_t)n ? 0 : 1);
+    }
+    close(fd[1]);
+    ck_assert_int_eq(read(fd[0], out, n), (ssize_t)n);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 #endif

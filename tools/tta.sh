@@ -7,8 +7,11 @@
 #                                 to the real checkpointed state)
 #   scenarios/numerics-split.xml  split brain: a partition with a rendezvous replica per node, both
 #                                 sides' accuracy until the merge rolls them back
+#   scenarios/numerics-shuffle.xml the files stored by class, read in order, through a WebDataset
+#                                 buffer, and with MDS's epoch shuffle: accuracy over time
 #   scenarios/numerics-lr.xml     sweep of 1..16 workers, lr-scaling none vs linear
-# and draws out/tta.png, out/accuracy-faults.png, out/accuracy-split.png and out/lr-scaling.png;
+# and draws out/tta.png, out/accuracy-faults.png, out/accuracy-split.png, out/accuracy-shuffle.png
+# and out/lr-scaling.png;
 # prints a table of each
 # run's time to target. Every figure is a row of a run's CSV or a sweep's table. Build first
 # (tools/main.sh calls it).
@@ -45,6 +48,16 @@ done
 $dm run scenarios/numerics-faults.xml --csv out/accuracy-faults.csv >out/accuracy-faults.txt &
 $dm run scenarios/numerics-split.xml --csv out/accuracy-split.csv >out/accuracy-split.txt &
 wait
+for sh in none buffer epoch; do
+    $dm run scenarios/numerics-shuffle.xml --set data.shuffle=$sh \
+        --csv "out/accuracy-shuffle-$sh.csv" >"out/accuracy-shuffle-$sh.txt" &
+done
+wait
+for sh in none buffer epoch; do
+    evals "out/accuracy-shuffle-$sh.csv" >"out/accuracy-shuffle-$sh.dat"
+    printf "# shuffle %-7s on files by class: accuracy %s\n" "$sh" \
+        "$(sed -n 's/^#   accuracy *//p' "out/accuracy-shuffle-$sh.txt")"
+done
 # split brain: the store side's evaluations and the other side's (";side=K" rows), and the
 # partition, heal and merge times as "t_s kind"
 awk -F, '$1 == "eval" { split($9, a, /[=;]/); f = $9 ~ /side=/ ? "1" : "0"
@@ -79,7 +92,9 @@ gnuplot -e "dir='out'; sfx='-resnet50'; unit='s'; out='out/tta-resnet50.png'" pl
 gnuplot -e "ev='out/accuracy-faults-events.dat'; dat='out/accuracy-faults.dat'; out='out/accuracy-faults.png'" \
     plots/accuracy-faults.gp
 gnuplot -e "dir='out'; out='out/accuracy-split.png'" plots/accuracy-split.gp
+gnuplot -e "dir='out'; out='out/accuracy-shuffle.png'" plots/accuracy-shuffle.gp
 gnuplot -e "none='out/lr-none.txt'; linear='out/lr-linear.txt'; out='out/lr-scaling.png'" \
     plots/lr-scaling.gp
 echo "plots: out/tta.png out/tta-resnet50.png out/accuracy-faults.png out/accuracy-split.png" \
+    "out/accuracy-shuffle.png" \
     "out/lr-scaling.png (data: out/)"

@@ -255,6 +255,13 @@ static enum dmlsim_err add_spec(struct builder *b, const struct scenario *sc,
     case FS_MTBF:
         add_mtbf(b, f, nm, rng);
         return DMLSIM_OK;
+    case FS_CORRUPT_SHARD: /* the loader's and the numerics' (scenario.h data_sample_corrupt) */
+        return DMLSIM_OK;
+    case FS_CACHE_CRASH: /* the loader's; its node must have a CPU host */
+        snprintf(bad, sizeof bad, "%s.cpu", f->node);
+        for (size_t h = 0; h < nm->nhosts; h++)
+            if (strcmp(nm->hosts[h], bad) == 0) return DMLSIM_OK;
+        return unknown(sc, f, "node with a CPU host", f->node, err);
     }
     return DMLSIM_OK;
 }

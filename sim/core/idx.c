@@ -130,6 +130,26 @@ enum dmlsim_err idx_load(const char *images, const char *labels, int max_n, stru
     return rc;
 }
 
+void idx_sort_by_class(struct idx_set *s)
+{
+    size_t start[257] = {0}, dim = (size_t)s->dim;
+    for (int i = 0; i < s->n; i++)
+        start[s->y[i] + 1]++;
+    for (int c = 1; c <= 256; c++)
+        start[c] += start[c - 1];
+    float *x = mem_new(float, (size_t)s->n * dim);
+    unsigned char *y = mem_new(unsigned char, (size_t)s->n);
+    for (int i = 0; i < s->n; i++) {
+        size_t k = start[s->y[i]]++;
+        memcpy(x + k * dim, s->x + (size_t)i * dim, dim * sizeof *x);
+        y[k] = s->y[i];
+    }
+    free(s->x);
+    free(s->y);
+    s->x = x;
+    s->y = y;
+}
+
 void idx_release(struct idx_set *s)
 {
     free(s->x);

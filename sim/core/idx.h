@@ -30,4 +30,8 @@ enum dmlsim_err idx_load(const char *images, const char *labels, int max_n, stru
 
 void idx_release(struct idx_set *s);
 
+/* Reorders s's examples grouped by label, 0 first, each class in its file order (a stable
+ * counting sort): a dataset stored by class, as ImageNet's training archive (a tar per class). */
+void idx_sort_by_class(struct idx_set *s);
+
 #endif

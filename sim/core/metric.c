@@ -289,7 +289,7 @@ static const struct metric metrics[] = {
         {"consumed_samples", "samples", "samples whose gradients are in the final model",
          METRIC_ALL, "samples", " = %.0f consumed", 1, NULL, NULL, NULL, 0, 0, 0,
          get_consumed_samples, NULL},
-        {"skipped_samples", "samples", "samples in corrupt batches", METRIC_ALL, "samples",
+        {"skipped_samples", "samples", "samples skipped as corrupt: whole corrupt batches, and the samples of corrupt shards", METRIC_ALL, "samples",
          " + %.0f skipped corrupt", 1, NULL, NULL, NULL, 0, 0, 0, get_skipped_samples, NULL},
         {"dropped_samples", "samples", "samples whose gradients were dropped stale or late",
          METRIC_ALL, "samples", " + %.0f dropped stale or late", 1, NULL, NULL, NULL, 0, 0, 0,

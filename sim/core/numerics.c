@@ -54,6 +54,8 @@ enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics 
     if (rc == DMLSIM_OK)
         rc = load_pair(sp->dir, "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", sp->test_n,
                        &nm->test, err);
+    if (rc == DMLSIM_OK && sc->train.data.present && sc->train.data.by_class)
+        idx_sort_by_class(&nm->train); /* the files as a dataset stored by class holds them */
     if (rc == DMLSIM_OK && nm->test.dim != nm->train.dim)
         rc = dmlsim_fail(err, DMLSIM_EVALUE,
                          "%s:%d: <numerics>: test examples of %d features, training examples of "
@@ -76,6 +78,7 @@ enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics 
     nm->workers = P;
     nm->seed = sc->seed;
     const struct data_spec *d = &sc->train.data;
+    nm->data = d->present ? d : NULL;
     order_init(&nm->order, d->present ? (enum data_shuffle)d->shuffle : SHUFFLE_NONE,
                nm->train.n, P, nm->batch, sc->seed, d->shuffle_buffer);
     nm->x = mem_new(float, (size_t)nm->batch * (size_t)nm->train.dim);
@@ -132,11 +135,12 @@ void replica_release(struct replica *rp)
 
 double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long long pos)
 {
-    int b = nm->batch, dim = nm->train.dim;
-    for (int i = 0; i < b; i++) {
+    int b = 0, dim = nm->train.dim;
+    for (int i = 0; i < nm->batch; i++) { /* samples of corrupt shards fail to decode: skipped */
         long long e = order_sample(&nm->order, rank, pos, i);
-        memcpy(nm->x + (size_t)i * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
-        nm->y[i] = nm->train.y[e];
+        if (nm->data && data_sample_corrupt(nm->data, e)) continue;
+        memcpy(nm->x + (size_t)b * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
+        nm->y[b++] = nm->train.y[e];
     }
     double t0 = numerics_wall_now(),
            loss = nn_loss_grad(&nm->net, rp->params, nm->x, nm->y, b, rp->grad, &nm->work);

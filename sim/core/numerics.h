@@ -29,6 +29,7 @@ struct numerics {
     int workers;
     unsigned long seed;
     struct order order;    /* which examples a batch holds: <data shuffle>'s order, or the file's */
+    const struct data_spec *data; /* the input pipeline (its corrupt shards), or NULL */
     float *x;              /* a batch's examples, gathered */
     unsigned char *y;
     struct nn_work work, eval_work;
@@ -59,8 +60,8 @@ void replica_init(const struct numerics *nm, struct replica *rp);
 void replica_release(struct replica *rp);
 
 /* rp->grad = the gradient of worker `rank`'s minibatch at data position `pos` (a step's worth of
- * batches per position: the step, unless batches were skipped after a failure); returns its mean
- * loss. */
+ * batches per position: the step, unless batches were skipped after a failure), over its samples
+ * outside the pipeline's corrupt shards (at least one); returns its mean loss. */
 double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long long pos);
 
 /* The initial state again (a process that starts with nothing to restore). */

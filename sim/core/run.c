@@ -88,10 +88,10 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
     return e;
 }
 
-void run_lose_step(struct run_record *r, bool corrupt, bool computed)
+void run_lose_step(struct run_record *r, int samples, bool computed)
 {
     if (computed) r->lost_gradients += 1;
-    if (!corrupt) r->replayed_samples += r->batch;
+    r->replayed_samples += samples;
 }
 
 double run_step_exposed(const struct run_event *e)

@@ -216,9 +216,9 @@ void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, i
 struct run_event *run_step_add(struct run_record *r, double t_s, int step, double time_s,
                                double compute_s, double samples, int workers, int side);
 
-/* Losses: a step execution thrown away with its batch (read again unless corrupt) and, if it
- * was computed, its gradient. */
-void run_lose_step(struct run_record *r, bool corrupt, bool computed);
+/* Losses: a step execution thrown away with its batch (its `samples` read again: those it
+ * trained on, none of a corrupt batch) and, if it was computed, its gradient. */
+void run_lose_step(struct run_record *r, int samples, bool computed);
 
 /* Sorts the log by time (stable) and derives the figures above. Call once, after the run. */
 void run_finish(struct run_record *r);

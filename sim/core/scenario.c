@@ -921,6 +921,50 @@ out:
     return rc;
 }
 
+/* A shard's samples when its writer closes it at `limit` bytes, samples of S bytes each:
+ * WebDataset's ShardWriter starts a new shard once the size reached maxsize (the sample that
+ * crosses it stays: ceil), MosaicML's MDSWriter and parquet-mr's row groups before a sample
+ * would pass the limit (floor); at least one. */
+static double shard_of_bytes(enum data_format f, double limit, double S)
+{
+    double k = f == DATA_WEBDATASET ? ceil(limit / S) : floor(limit / S);
+    return k < 1 ? 1 : k;
+}
+
+/* <data shard-samples | shard-bytes>: how the writer cut the dataset into shards (row groups). */
+static enum dmlsim_err data_shards(struct reader *r, xmlNodePtr n, struct data_spec *d)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    bool by_samples = xmlHasProp(n, (const xmlChar *)"shard-samples") != NULL;
+    if (by_samples && xmlHasProp(n, (const xmlChar *)"shard-bytes"))
+        return fail_at(r, n, "<data>: a shard is cut by samples or by bytes; expected one of "
+                       "shard-samples and shard-bytes");
+    /* MDS: MDSWriter's size_limit, 1 << 26 B (mosaicml/streaming, "Dataset Conversion Guide") */
+    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "shard-bytes", UNIT_SIZE, UNIT_POSITIVE,
+                                        d->format == DATA_MDS && !by_samples ? 67108864.0 : 0,
+                                        &d->shard_B), out);
+    /* webdataset: 5,000 samples a shard (the seed notes' SHARD_SIZE); parquet: pyarrow's row
+     * group of 1 Mi rows (apache/arrow #34280) */
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shard-samples", 1, 1L << 40,
+                              d->format == DATA_PARQUET ? 1L << 20 : 5000, &v), out);
+    d->shard_samples = d->shard_B > 0 ? shard_of_bytes(d->format, d->shard_B, d->sample_B)
+                                      : (double)v;
+    if (d->shard_B > 0 && d->format == DATA_IDX)
+        rc = fail_at(r, n, "<data shard-bytes>: an IDX file is one file, not shards; expected "
+                     "format=\"webdataset\", \"mds\" or \"parquet\"");
+out:
+    return rc;
+}
+
+bool data_sample_corrupt(const struct data_spec *d, long long i)
+{
+    long long shard = (long long)((double)i / d->shard_samples);
+    for (int k = 0; k < d->ncorrupt; k++)
+        if (d->corrupt_shards[k] == shard) return true;
+    return false;
+}
+
 /* <data>: the format's access pattern, where it lives, and the loader. */
 static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
@@ -933,11 +977,7 @@ static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario
     DMLSIM_CHECK_GOTO(rc, data_dataset(r, n, d), out);
     d->format = (enum data_format)attr_choice(n, "format", data_formats, N_OF(data_formats));
     d->source = (enum data_source)attr_choice(n, "source", data_sources, N_OF(data_sources));
-    /* webdataset: 5,000 samples a shard (the seed notes' SHARD_SIZE); parquet: pyarrow's row
-     * group of 1 Mi rows (apache/arrow #34280) */
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shard-samples", 1, 1L << 40,
-                              d->format == DATA_PARQUET ? 1L << 20 : 5000, &v), out);
-    d->shard_samples = (double)v;
+    DMLSIM_CHECK_GOTO(rc, data_shards(r, n, d), out);
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "columns", 0, false, 1, &d->columns), out);
     if (d->columns > 1) {
         rc = fail_at(r, n, "<data columns=\"%g\">: expected the selected columns' share of a "
@@ -953,6 +993,7 @@ static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario
                                    CATALOG_OBJECT_CONN_BPS, &d->conn_Bps), out);
     DMLSIM_CHECK_GOTO(rc, data_cache(r, n, d), out);
     d->shuffle = attr_choice(n, "shuffle", data_shuffles, N_OF(data_shuffles));
+    d->by_class = attr_is(n, "layout", "by-class");
     /* WebDataset's default buffer: _shuffle(data, bufsize=1000, ...), webdataset/filters.py */
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shuffle-buffer", 1, 1L << 24, 1000, &v), out);
     d->shuffle_buffer = (int)v;
@@ -1244,6 +1285,9 @@ static enum dmlsim_err read_fault_kind(struct reader *r, xmlNodePtr n, struct fa
         return DMLSIM_OK;
     case FS_MTBF:
         return read_mtbf(r, n, f);
+    case FS_CORRUPT_SHARD:
+    case FS_CACHE_CRASH:
+        return DMLSIM_OK; /* read_data_fault, which needs the <data> */
     }
 out:
     return rc;
@@ -1253,7 +1297,8 @@ out:
 static const char *const fault_elements[] = {
         [FS_CRASH] = "crash",         [FS_STRAGGLER] = "straggler", [FS_LINK_DOWN] = "link-down",
         [FS_DEGRADE] = "degrade",     [FS_PARTITION] = "partition", [FS_CORRUPT] = "corrupt-batch",
-        [FS_MTBF] = "mtbf"};
+        [FS_MTBF] = "mtbf",           [FS_CORRUPT_SHARD] = "corrupt-shard",
+        [FS_CACHE_CRASH] = "cache-crash"};
 
 const char *scenario_fault_element(enum fault_spec_kind k)
 {
@@ -1287,6 +1332,39 @@ void scenario_partition_link(const struct fault_spec *f, int g, char *buf, size_
     snprintf(buf, len, "partition.line%d.g%d", f->line, g);
 }
 
+/* <corrupt-shard shard="K">: the pipeline's format has shards, and K is one of them. */
+static enum dmlsim_err read_corrupt_shard(struct reader *r, xmlNodePtr n, struct data_spec *d)
+{
+    if (!d->present || d->format == DATA_IDX)
+        return fail_at(r, n, "<corrupt-shard>: a shard of the input pipeline's files; expected a "
+                       "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
+    long v, shards = (long)ceil(d->samples / d->shard_samples);
+    enum dmlsim_err rc = attr_int(r, n, "shard", 0, shards - 1, 0, &v);
+    if (rc != DMLSIM_OK) return rc;
+    d->corrupt_shards = mem_realloc(d->corrupt_shards,
+                                    (size_t)(d->ncorrupt + 1) * sizeof *d->corrupt_shards);
+    d->corrupt_shards[d->ncorrupt++] = v;
+    return DMLSIM_OK;
+}
+
+/* <cache-crash node at [restart-after]>: the pipeline has a cache tier. */
+static enum dmlsim_err read_cache_crash(struct reader *r, xmlNodePtr n, struct data_spec *d,
+                                        const struct fault_spec *f)
+{
+    if (!d->present || d->cache == CACHE_NONE)
+        return fail_at(r, n, "<cache-crash>: the cache tier of the input pipeline; expected a "
+                       "<data cache=\"memory\" or \"nvme\"> in <training>");
+    if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= sizeof d->cache_crashes->node)
+        return fail_at(r, n, "<cache-crash>: expected node=\"NAME\" and at=\"TIME\"");
+    d->cache_crashes = mem_realloc(d->cache_crashes,
+                                   (size_t)(d->ncache_crashes + 1) * sizeof *d->cache_crashes);
+    struct cache_crash *c = &d->cache_crashes[d->ncache_crashes++];
+    *c = (struct cache_crash){.at_s = f->at_s, .down_s = f->restart_s > 0 ? f->restart_s : 0,
+                              .line = f->line};
+    snprintf(c->node, sizeof c->node, "%s", f->node);
+    return DMLSIM_OK;
+}
+
 static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     enum dmlsim_err rc = DMLSIM_OK;
@@ -1312,6 +1390,10 @@ static enum dmlsim_err read_fault(struct reader *r, xmlNodePtr n, struct scenari
                        "happen; expected a step below %d", (const char *)n->name, f->step,
                        sc->train.steps - 1, sc->train.steps);
     rc = read_fault_kind(r, n, f);
+    if (rc == DMLSIM_OK && f->kind == FS_CORRUPT_SHARD)
+        rc = read_corrupt_shard(r, n, &sc->train.data);
+    else if (rc == DMLSIM_OK && f->kind == FS_CACHE_CRASH)
+        rc = read_cache_crash(r, n, &sc->train.data, f);
 out:
     return rc;
 }
@@ -1561,6 +1643,8 @@ void scenario_release(struct scenario *sc)
     }
     free(sc->bench.pairs);
     free(sc->model.preset);
+    free(sc->train.data.corrupt_shards);
+    free(sc->train.data.cache_crashes);
     free(sc->train.numerics.dir);
     free(sc->train.numerics.cost_model);
     for (size_t i = 0; i < sc->nfaults; i++) {

@@ -167,8 +167,16 @@ struct data_spec {
     double decoded_B;        /* bytes of a decoded sample, what crosses PCIe */
     double decode_s;         /* CPU time to decode and augment a sample, on one core */
     enum data_format format;
-    double shard_samples;    /* webdataset: samples per tar shard; parquet: rows per row group */
+    double shard_samples;    /* webdataset: samples per tar shard; mds: per shard file; parquet:
+                                rows per row group (given, or from shard_B) */
+    double shard_B;          /* shard-bytes: the writer's byte limit a shard, or 0 (by samples) */
+    long long *corrupt_shards; /* <corrupt-shard> of <faults>: shards whose samples are skipped */
+    int ncorrupt;
+    struct cache_crash *cache_crashes; /* <cache-crash> of <faults> */
+    int ncache_crashes;
     int shuffle;             /* enum data_shuffle (order.h): none, epoch (MDS), buffer */
+    bool by_class;           /* layout="by-class": the files hold the samples grouped by label
+                                (<numerics> trains on its set so arranged) */
     int shuffle_buffer;      /* buffer: samples a loader worker's shuffle buffer holds */
     double columns;          /* parquet: the selected columns' share of a row's bytes */
     enum data_source source;
@@ -182,6 +190,17 @@ struct data_spec {
     bool gds;                /* GPUDirect Storage: NVMe straight into GPU memory */
     int line;                /* line of <data> */
 };
+
+/* <cache-crash>: a node's cache tier (not the node) fails at at_s: its contents are lost, and
+ * for down_s every read goes to the store and nothing is cached; then it serves again, empty. */
+struct cache_crash {
+    char node[64]; /* the node's name (its CPU host is NODE.cpu) */
+    double at_s, down_s;
+    int line;
+};
+
+/* Is sample i (of the file order) in a corrupt shard of d? */
+bool data_sample_corrupt(const struct data_spec *d, long long i);
 
 struct train_spec {
     enum strategy_id strategy; /* STRAT_NONE when absent */
@@ -220,6 +239,8 @@ enum fault_spec_kind {
     FS_PARTITION, /* <partition> */
     FS_CORRUPT,   /* <corrupt-batch> */
     FS_MTBF,      /* <mtbf> */
+    FS_CORRUPT_SHARD, /* <corrupt-shard> (the data pipeline's: data_spec.corrupt_shards) */
+    FS_CACHE_CRASH,   /* <cache-crash> (data_spec.cache_crashes) */
 };
 
 /* One child of <faults>, as written (fault.h materialises the plan). */

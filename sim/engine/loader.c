@@ -37,6 +37,7 @@ struct slot {
     bool ready;     /* on the GPU */
     double stage_s[RUN_STAGES]; /* the time each stage spent on it */
     int hits;                   /* its samples found in the cache tier */
+    int bad;                    /* its samples in corrupt shards (read, not decoded or copied) */
     double bytes[RUN_STAGES];   /* ... and the bytes it moved */
     double res[RUN_RESOURCES];  /* what it took of each resource */
 };
@@ -101,6 +102,9 @@ struct loader {
     double res[RUN_RESOURCES]; /* what the batches trained on took */
     int ncaches;
     double busy_s[RUN_STAGES], bytes[RUN_STAGES];
+    long long *logged_epoch;   /* per corrupt shard: the last epoch its skip was logged in */
+    struct node_cache **crash_cache; /* per <cache-crash>: the tier it hits (NULL: no lane there) */
+    bool *crash_done;          /* ... and whether it has happened */
 };
 
 /* ---- the window ------------------------------------------------------------------------ */
@@ -216,33 +220,65 @@ static double size_factor(const struct data_spec *d, long long i)
     return exp(s * z - s * s / 2);
 }
 
-/* Batch k of lane ln: its samples' size factors summed, all of them and those the cache tier
- * does not hold (it keeps the first samples its node reads: later epochs hit). */
-static void batch_sizes(struct lane *ln, int k, double *all, double *missed, int *hits)
+/* Lane ln's cache tier as it stands now, or NULL (none, or down): applies the crashes due, which
+ * empty it (<cache-crash>, logged at their time). */
+static struct node_cache *live_cache(struct lane *ln)
 {
     struct loader *l = ln->l;
     struct node_cache *c = ln->cache;
-    *all = *missed = 0;
-    *hits = 0;
+    double now = simgrid_get_clock();
+    bool down = false;
+    for (int i = 0; c != NULL && i < l->d->ncache_crashes; i++) {
+        const struct cache_crash *cc = &l->d->cache_crashes[i];
+        if (l->crash_cache[i] != c || now < cc->at_s) continue;
+        if (!l->crash_done[i]) {
+            l->crash_done[i] = true;
+            run_event_add(l->rec, cc->at_s, RUN_FAULT, -1, -1,
+                          "cache tier of %s crashed: %.0f B lost, reads go to the store for %g s",
+                          cc->node, c->used_B, cc->down_s);
+            memset(c->bits, 0, (size_t)(l->samples / 8 + 1));
+            c->used_B = 0;
+        }
+        down |= now < cc->at_s + cc->down_s;
+    }
+    return down ? NULL : c;
+}
+
+/* The size factors of a batch's samples summed: all of them, those the cache tier does not
+ * hold (it keeps the first samples its node reads: later epochs hit), those outside corrupt
+ * shards (decoded). */
+struct batch_size {
+    double all, missed, good;
+    int hits, bad;
+};
+
+static struct batch_size batch_sizes(struct lane *ln, int k)
+{
+    struct loader *l = ln->l;
+    struct node_cache *c = live_cache(ln);
+    struct batch_size z = {0};
     for (int j = 0; j < l->batch; j++) {
         long long i = sample_of(ln, k, j);
         double f = size_factor(l->d, i);
-        *all += f;
-        if (c == NULL) {
-            *missed += f;
-        } else if (c->bits[i / 8] & (1u << (i % 8))) {
-            (*hits)++;
-        } else {
-            *missed += f;
-        }
+        z.all += f;
+        if (data_sample_corrupt(l->d, i))
+            z.bad++;
+        else
+            z.good += f;
+        if (c != NULL && c->bits[i / 8] & (1u << (i % 8)))
+            z.hits++;
+        else
+            z.missed += f;
     }
+    return z;
 }
 
-/* After batch k's read: the cache tier takes in its samples it lacks, while it has room. */
+/* After batch k's read: the cache tier takes in its samples it lacks, while it has room (none
+ * while it is down). */
 static void cache_insert(struct lane *ln, int k)
 {
     struct loader *l = ln->l;
-    struct node_cache *c = ln->cache;
+    struct node_cache *c = live_cache(ln);
     for (int j = 0; c && j < l->batch; j++) {
         long long i = sample_of(ln, k, j);
         double B = size_factor(l->d, i) * l->d->sample_B;
@@ -253,15 +289,18 @@ static void cache_insert(struct lane *ln, int k)
 }
 
 /* Worker a reads batch k (its stream at sample pos) into sl; returns the bytes read and sets
- * *size its samples' size factors summed (for the decode). */
+ * *size the size factors of its samples outside corrupt shards summed (for the decode). */
 static double read_batch(struct worker_arg *a, int k, double pos, struct slot *sl, double *size)
 {
     struct lane *ln = a->ln;
     struct loader *l = ln->l;
     const struct data_spec *d = l->d;
-    double sample_B = d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1), missed;
-    batch_sizes(ln, k, size, &missed, &sl->hits);
-    double bytes = missed * sample_B, hit_B = (*size - missed) * sample_B;
+    double sample_B = d->sample_B * (d->format == DATA_PARQUET ? d->columns : 1);
+    struct batch_size z = batch_sizes(ln, k);
+    sl->hits = z.hits;
+    sl->bad = z.bad;
+    *size = z.good;
+    double bytes = z.missed * sample_B, hit_B = (z.all - z.missed) * sample_B;
     double req = requests(d, pos, l->batch);
     if (bytes > 0 && req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
     if (d->gds) {
@@ -279,7 +318,7 @@ static double read_batch(struct worker_arg *a, int k, double pos, struct slot *s
         sl->res[RES_NVME] += hit_B;
     }
     cache_insert(ln, k);
-    return *size * sample_B;
+    return z.all * sample_B;
 }
 
 /* `seconds` of work on one core of the current host (seconds at its nominal speed: a slowed
@@ -401,10 +440,10 @@ static void start_device(struct lane *ln)
 
 /* Copies a batch to the GPU (its stage time into *sl); false if the DMA failed (the GPU's host
  * is down). */
-static bool copy_batch(struct lane *ln, struct slot *sl)
+static bool copy_batch(struct lane *ln, struct slot *sl, int bad)
 {
     struct loader *l = ln->l;
-    double bytes = l->batch * l->d->decoded_B, t0 = simgrid_get_clock();
+    double bytes = (l->batch - bad) * l->d->decoded_B, t0 = simgrid_get_clock();
     if (!l->d->pinned) on_one_core(l, bytes / CATALOG_STAGING_COPY_BPS);
     sl->res[RES_CPU] = l->d->pinned ? 0 : bytes / CATALOG_STAGING_COPY_BPS;
     sl->res[RES_PCIE] = bytes;
@@ -428,10 +467,10 @@ static void copier_actor(int argc, char **argv)
             sg_cond_wait(ln->cv, ln->mu);
             k = ln->copy_next;
         }
-        int gen = ln->gen;
+        int gen = ln->gen, bad = slot_of(ln, k)->bad;
         sg_mutex_unlock(ln->mu);
         struct slot copied = {0};
-        bool ok = copy_batch(ln, &copied);
+        bool ok = copy_batch(ln, &copied, bad);
         sg_mutex_lock(ln->mu);
         if (ok && gen == ln->gen && slot_of(ln, k)->batch == k) {
             slot_of(ln, k)->ready = true;
@@ -498,9 +537,14 @@ void loader_describe(const struct data_spec *d, FILE *out)
 {
     fprintf(out,
             "# data          %.0f samples of %.0f B (decoded %.0f B, %.3f ms a sample on a core), "
-            "%s from %s, ",
+            "%s",
             d->samples, d->sample_B, d->decoded_B, d->decode_s * 1e3,
-            scenario_data_format_name(d->format), scenario_data_source_name(d->source));
+            scenario_data_format_name(d->format));
+    if (d->format != DATA_IDX)
+        fprintf(out, " (%s of %.0f %s)", d->format == DATA_PARQUET ? "row groups" : "shards",
+                d->shard_samples, d->format == DATA_PARQUET ? "rows" : "samples");
+    fprintf(out, " from %s, %s", scenario_data_source_name(d->source),
+            d->by_class ? "stored by class, " : "");
     if (d->workers == 0)
         fprintf(out, "loaded in the training loop");
     else
@@ -512,9 +556,33 @@ void loader_describe(const struct data_spec *d, FILE *out)
     fputc('\n', out);
 }
 
+/* The samples of rank's batch at data position `step` in corrupt shards; the first time an
+ * epoch meets a corrupt shard, an event. */
+static int corrupt_in(void *ctx, int rank, int step, int members)
+{
+    struct loader *l = ctx;
+    const struct data_spec *d = l->d;
+    int bad = 0;
+    for (int j = 0; d->ncorrupt > 0 && j < l->batch; j++) {
+        long long i = order_sample(&l->order, rank, step, j);
+        if (!data_sample_corrupt(d, i)) continue;
+        bad++;
+        long long shard = (long long)((double)i / d->shard_samples),
+                  epoch = (((long long)step * l->P + rank) * l->batch + j) / l->samples;
+        for (int c = 0; c < d->ncorrupt; c++) {
+            if (d->corrupt_shards[c] != shard || l->logged_epoch[c] >= epoch) continue;
+            l->logged_epoch[c] = epoch;
+            run_event_add(l->rec, simgrid_get_clock(), RUN_FAULT, step, members,
+                          "corrupt shard %lld skipped: its samples fail to decode (epoch %lld, "
+                          "first met by rank %d)", shard, epoch, rank);
+        }
+    }
+    return bad;
+}
+
 struct input_hook loader_hook(struct loader *l)
 {
-    return (struct input_hook){wait_batch, l};
+    return (struct input_hook){wait_batch, corrupt_in, l};
 }
 
 /* ---- setup ------------------------------------------------------------------------------- */
@@ -532,6 +600,16 @@ static void attach_caches(struct loader *l)
         ln->cache->cpu = ln->cpu;
         ln->cache->bits = xbt_new0(unsigned char, (size_t)(l->samples / 8 + 1));
     }
+    int n = l->d->ncache_crashes;
+    l->crash_cache = xbt_new0(struct node_cache *, n + 1);
+    l->crash_done = xbt_new0(bool, n + 1);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < l->ncaches; c++) {
+            const char *name = sg_host_get_name(l->caches[c].cpu);
+            size_t len = strlen(l->d->cache_crashes[i].node);
+            if (strncmp(name, l->d->cache_crashes[i].node, len) == 0 && strcmp(name + len, ".cpu") == 0)
+                l->crash_cache[i] = &l->caches[c];
+        }
 }
 
 struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
@@ -566,6 +644,9 @@ struct loader *loader_new(const struct data_spec *d, const struct platform *pf, 
         snprintf(ln->box, sizeof ln->box, "h2d-%d", r);
     }
     if (d->cache != CACHE_NONE) attach_caches(l);
+    l->logged_epoch = xbt_new(long long, d->ncorrupt + 1);
+    for (int c = 0; c < d->ncorrupt; c++)
+        l->logged_epoch[c] = -1;
     rec->input = true;
     rec->cache = d->cache != CACHE_NONE;
     return l;
@@ -679,6 +760,9 @@ void loader_free(struct loader *l)
     for (int c = 0; c < l->ncaches; c++)
         free(l->caches[c].bits);
     free(l->caches);
+    free(l->crash_cache);
+    free(l->crash_done);
+    free(l->logged_epoch);
     free(l->lanes);
     free(l);
 }

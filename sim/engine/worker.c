@@ -98,7 +98,8 @@ double worker_exec(struct run_record *rec, int rank, double amount)
     return dt;
 }
 
-bool worker_read_batch(struct run_record *rec, const struct injector *inj, int step, int members)
+int worker_read_batch(struct run_record *rec, const struct injector *inj,
+                      const struct input_hook *h, int rank, int step, int pos, int members)
 {
     bool corrupt = inject_corrupt(inj, sg_host_self(), step);
     rec->read_samples += rec->batch;
@@ -106,8 +107,11 @@ bool worker_read_batch(struct run_record *rec, const struct injector *inj, int s
         rec->skipped_samples += rec->batch;
         run_event_add(rec, simgrid_get_clock(), RUN_FAULT, step, members,
                       "corrupt batch skipped: %s step %d", sg_host_get_name(sg_host_self()), step);
+        return 0;
     }
-    return corrupt;
+    int bad = h != NULL && h->corrupt != NULL ? h->corrupt(h->ctx, rank, pos, members) : 0;
+    rec->skipped_samples += bad;
+    return rec->batch - bad;
 }
 
 void worker_before_forward(const struct input_hook *h, int rank, int step)

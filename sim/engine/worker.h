@@ -55,17 +55,23 @@ void worker_amounts_release(struct worker_amounts *a);
  * `rank`'s compute time in `rec`, and returns it. */
 double worker_exec(struct run_record *rec, int rank, double amount);
 
-/* Reads the batch of `step` on the current host: counts its samples as read and, when the plan
- * makes it corrupt, as skipped, with an event (members: workers training now). Returns whether
- * it is corrupt (its compute is then skipped). */
-bool worker_read_batch(struct run_record *rec, const struct injector *inj, int step, int members);
-
 /* The hook before each forward: an input pipeline blocks the worker there until its batch is
- * ready (NULL wait: batches are always ready). */
+ * ready (NULL wait: batches are always ready), and names the samples of a batch that sit in
+ * corrupt shards (NULL corrupt: none). */
 struct input_hook {
     void (*wait)(void *ctx, int rank, int step);
+    /* samples of worker rank's batch at data position `step` in corrupt shards (logged the first
+     * time a shard is met in an epoch; members: workers training now) */
+    int (*corrupt)(void *ctx, int rank, int step, int members);
     void *ctx;
 };
+
+/* Worker `rank` on the current host reads its batch of `step` (data position `pos`): counts its
+ * samples as read and, when the plan makes the batch corrupt, or the pipeline's corrupt shards
+ * hold some of its samples, those as skipped, with an event (members: workers training now).
+ * Returns the samples it trains on: 0 for a corrupt batch (its compute is then skipped). */
+int worker_read_batch(struct run_record *rec, const struct injector *inj,
+                      const struct input_hook *h, int rank, int step, int pos, int members);
 
 void worker_before_forward(const struct input_hook *h, int rank, int step);
 

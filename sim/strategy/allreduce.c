@@ -86,7 +86,7 @@ struct worker {
     size_t qhead;              /* next request the comm actor takes */
     int incarnation;           /* 0, then +1 per restart of its host */
     bool in_step;              /* between reading a batch and the step's end */
-    bool in_corrupt;           /* that batch is corrupt */
+    int in_good;               /* the samples of that batch it trains on (0: corrupt) */
     bool in_computed;          /* its gradient has been computed */
     struct replica rep;        /* numerics: the parameters it holds */
     int held;                  /* steps its state holds (-1: none, a restarted process) */
@@ -235,18 +235,20 @@ static void backward(struct worker *w, struct membership *ms, double scale, bool
 }
 
 /* One step of one worker; returns false if a collective of it failed. */
-static bool run_step(struct worker *w, struct membership *ms, int step, bool *corrupt_out)
+static bool run_step(struct worker *w, struct membership *ms, int step, int *good_out)
 {
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
     long long pos = step + world_of(ms)->side->data_offset;
-    bool corrupt = worker_read_batch(rec, &t->inj, step, ms->n);
-    double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step);
+    int good = worker_read_batch(rec, &t->inj, &t->input, w->rank, step, (int)pos, ms->n);
+    bool corrupt = good == 0;
+    /* the compute of the samples left: a batch's kernels scale with its samples */
+    double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step) * good / rec->batch;
     double busy0 = rec->busy_s[w->rank];
     int failed = 0;
     if (t->sc->train.step_overhead_s > 0) sg_actor_sleep_for(t->sc->train.step_overhead_s);
     w->in_step = true; /* from the read on: a crash from here loses this batch */
-    w->in_corrupt = corrupt;
+    w->in_good = good;
     w->in_computed = false;
     double in0 = simgrid_get_clock();
     worker_before_forward(&t->input, w->rank, (int)pos); /* the batch of its data position */
@@ -276,7 +278,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, bool *co
     trace_slice(rec->trace, 2 * w->rank, "update", t0, simgrid_get_clock());
     w->in_step = false;
     t->last_compute[w->rank] = rec->busy_s[w->rank] - busy0;
-    *corrupt_out = corrupt;
+    *good_out = good;
     return !failed;
 }
 
@@ -315,7 +317,7 @@ static void on_worker_exit(int failed, void *data)
 {
     struct worker *w = data;
     if (!failed || !w->in_step) return;
-    run_lose_step(w->t->rec, w->in_corrupt, w->in_computed);
+    run_lose_step(w->t->rec, w->in_good, w->in_computed);
     w->in_step = false;
 }
 
@@ -332,17 +334,17 @@ static void evaluate(struct ar_ctx *t, const struct membership *ms, int steps, d
 
 /* This worker finished `step` (0-based) of membership ms: account, and the last member to finish
  * it commits the step. */
-static void commit(struct worker *w, struct membership *ms, int step, bool corrupt)
+static void commit(struct worker *w, struct membership *ms, int step, int good)
 {
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
     struct ar_world *aw = world_of(ms);
     struct ar_side *s = aw->side;
-    if (!corrupt) {
+    if (good > 0) {
         rec->applied += 1;
         s->committed[step] += 1;
-        s->committed_samples[step] += rec->batch;
-        rec->consumed_samples += rec->batch;
+        s->committed_samples[step] += good;
+        rec->consumed_samples += good;
     }
     w->offset = s->data_offset;
     w->commit_s = simgrid_get_clock();
@@ -514,15 +516,15 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
         if (ms->owner->change_pending > ms->id) /* leave cleanly: report at the boundary */
             return rdzv_await(ms->owner, RDZV_SYNC, w->rank, ms->id);
         inject_step(&t->inj, step);
-        bool corrupt;
-        if (!run_step(w, ms, step, &corrupt)) {
-            run_lose_step(t->rec, corrupt, !corrupt);
+        int good;
+        if (!run_step(w, ms, step, &good)) {
+            run_lose_step(t->rec, good, good > 0);
             run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, step, ms->n,
                           "rank %d: step %d failed, reporting", w->rank, step);
             return rdzv_await(ms->owner, RDZV_FAIL, w->rank, ms->id);
         }
         w->held = step + 1;
-        commit(w, ms, step, corrupt);
+        commit(w, ms, step, good);
         if (idx == 0) { /* the leader watches for stragglers and writes checkpoints */
             double now = simgrid_get_clock();
             watch_stragglers(t, ms);

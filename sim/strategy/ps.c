@@ -113,7 +113,8 @@ struct ps_worker {
     int cap;                   /* iterations the per-iteration arrays hold */
     bool active;               /* running and not through its iterations */
     int incarnation;           /* restarts of its host */
-    bool in_step, in_corrupt;  /* where a crash caught it */
+    bool in_step;       /* where a crash caught it */
+    int good;           /* the samples of its batch it trains on (0: a corrupt batch) */
     int handed;                /* slices of this iteration computed and handed on */
     /* push during the backward: the pusher actor serialises and posts the slices handed to it */
     sg_sem_t hand, posted; /* a slice handed over / posted */
@@ -580,16 +581,17 @@ static void backward_pushing(struct ps_worker *w, int it, const int *version, do
     finish_pushes(w, it, comms, in, w->first_post_s, true);
 }
 
-/* Reads the batch of iteration `it`: accounting, and whether it is corrupt. */
+/* Reads the batch of iteration `it`: accounting, and whether it is corrupt (none of its samples
+ * left to train on). */
 static bool read_batch(struct ps_worker *w, int it)
 {
     struct ps_ctx *c = w->c;
-    bool corrupt = worker_read_batch(c->res, &c->inj, it, c->P);
+    w->good = worker_read_batch(c->res, &c->inj, &c->input, w->rank, it, it, c->P);
+    bool corrupt = w->good == 0;
     w->in_step = true;
-    w->in_corrupt = corrupt;
     w->handed = 0;
     w->delivered = 0;
-    w->carry = corrupt ? 0 : c->sc->train.batch;
+    w->carry = w->good;
     w->ngrads = !corrupt;
     return corrupt;
 }
@@ -776,7 +778,8 @@ static void follower_actor(int argc, char **argv)
         inject_step(&c->inj, w->next_it);
         if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
         bool corrupt = read_batch(w, w->next_it);
-        double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, w->next_it);
+        double scale =
+                corrupt ? 0 : inject_jitter(&c->inj, w->rank, w->next_it) * w->good / ts->batch;
         struct ps_msg *pm;
         if (net_recv(to_follower(w->rank), (void **)&pm, ts->timeout_s) != NET_OK) {
             inject_detected(&c->inj); /* its leader is gone */
@@ -793,7 +796,7 @@ static void follower_actor(int argc, char **argv)
         double tc = w->iter_tc[it] = simgrid_get_clock();
         worker_exec(c->res, w->rank, w->work * scale);
         trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
-        if (!corrupt) w->iter_samples[it] = ts->batch;
+        if (!corrupt) w->iter_samples[it] = w->good;
         hand_to_leader(w, corrupt);
         w->iter_end[it] = simgrid_get_clock();
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
@@ -836,7 +839,7 @@ static void worker_actor(int argc, char **argv)
         inject_step(&c->inj, it);
         if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
         bool corrupt = read_batch(w, it);
-        double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it);
+        double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it) * w->good / ts->batch;
         if (!get_params(w, it, version)) inject_detected(&c->inj);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         if (w->gave_up) {
@@ -850,12 +853,12 @@ static void worker_actor(int argc, char **argv)
         double tc = w->iter_tc[it] = simgrid_get_clock();
         if (ts->ps.push_during && !corrupt) { /* the forward, then the pushing backward */
             worker_exec(c->res, w->rank, w->amt.fwd_all * scale);
-            w->iter_samples[it] = ts->batch;
+            w->iter_samples[it] = w->good;
             backward_pushing(w, it, version, scale, comms, in);
         } else {
             worker_exec(c->res, w->rank, w->work * scale);
             trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
-            if (!corrupt) w->iter_samples[it] = ts->batch;
+            if (!corrupt) w->iter_samples[it] = w->good;
             if (w->nfollow > 0) gather_grads(w);
             if (w->carry > 0)
                 push_all(w, it, version, comms, in);

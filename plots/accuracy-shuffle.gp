@@ -1,0 +1,18 @@
+# accuracy-shuffle.gp - what a shuffle is worth on files stored by class
+# (scenarios/numerics-shuffle.xml, tools/tta.sh): test accuracy over simulated time for the
+# pipeline's three orders. `dir` holds accuracy-shuffle-none.dat, -buffer.dat and -epoch.dat,
+# "t_s step accuracy loss" from each run's CSV eval rows; this computes nothing.
+#   gnuplot -e "dir='out'; out='out/accuracy-shuffle.png'" plots/accuracy-shuffle.gp
+if (!exists("dir")) dir = 'out'
+if (!exists("out")) out = 'out/accuracy-shuffle.png'
+set terminal pngcairo size 1000,560 noenhanced font ',11'
+set output out
+set title "Shuffle quality on files stored by class: MLP on Fashion-MNIST, 4 H100, ring, batch 32 per GPU"
+set xlabel 'simulated time (s)'
+set ylabel 'test accuracy'
+set yrange [0:1]
+set grid
+set key outside bottom center horizontal
+plot dir.'/accuracy-shuffle-none.dat' using 1:3 with linespoints lw 2 pt 7 ps 0.5 lc rgb '#d62728' title "shuffle none (the files' order: a class at a time)", \
+     dir.'/accuracy-shuffle-buffer.dat' using 1:3 with linespoints lw 2 pt 5 ps 0.5 lc rgb '#ff7f0e' title 'WebDataset buffer, 1,000 samples', \
+     dir.'/accuracy-shuffle-epoch.dat' using 1:3 with linespoints lw 2 pt 9 ps 0.5 lc rgb '#2ca02c' title "MDS epoch shuffle"
