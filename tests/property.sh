@@ -147,6 +147,10 @@ for strategy in allreduce ps; do
             fail=$((fail + 1))
             echo "FAIL: $strategy seed $seed: exit $rc ($( [ $rc -eq 124 ] && echo deadlock/timeout || tail -n 1 "$tmp/out"))"
             cat "$f"
+        elif grep -qE "^#   input .* (1[0-9][0-9]|[2-9][0-9][0-9])\.[0-9]% of the workers' time" "$tmp/out"; then
+            fail=$((fail + 1)) # waits counted beyond the run's time
+            echo "FAIL: $strategy seed $seed: $(grep '^#   input ' "$tmp/out")"
+            cat "$f"
         elif ! grep -q 'accounting       both identities hold' "$tmp/out"; then
             fail=$((fail + 1))
             echo "FAIL: $strategy seed $seed: accounting identities violated"

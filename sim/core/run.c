@@ -133,7 +133,7 @@ void run_finish(struct run_record *r)
     r->compute_flops_s = r->compute1_s > 0 ? r->step_flops / r->compute1_s : 0;
     r->compute_peak_frac = r->peak_flops > 0 ? r->compute_flops_s / r->peak_flops : 0;
     r->input_wait_s = r->input_batches > 0 ? r->input_wait_total_s / r->input_batches : 0;
-    r->input_frac = T > 0 && r->workers > 0 ? r->input_wait_total_s / (r->workers * T) : 0;
+    r->input_frac = T > 0 && r->workers > 0 ? r->input_wait_run_s / (r->workers * T) : 0;
     r->input_bound = r->input_frac >= 0.01 && r->input_frac > r->idle_frac - r->input_frac;
 }
 

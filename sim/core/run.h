@@ -159,7 +159,7 @@ struct run_record {
     double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
     double compute_peak_frac; /* that / peak_flops */
     double input_wait_s;      /* a worker's mean wait for a batch (input_wait_total_s / batches) */
-    double input_frac;        /* the workers' time spent waiting for batches: input_wait_total_s
+    double input_frac;        /* the workers' time spent waiting for batches: input_wait_run_s
                                  / (workers x run time) */
     bool input_bound;         /* the pipeline holds the GPUs back: that is at least 1% and most
                                  of the workers' idle time (idle_frac) */
@@ -176,6 +176,8 @@ struct run_record {
     /* the input pipeline (<data>, loader.h) */
     bool input;                    /* a pipeline fed the workers */
     double input_wait_total_s;     /* every worker's waits for its batches */
+    double input_wait_run_s;       /* ... the part of them within the run's time (a PS worker
+                                      may wait on after the last version the run counts) */
     double input_batches;          /* batches the workers took from the pipeline */
     bool cache;                    /* a cache tier in front of the remote store */
     double shuffle_buffer_B;       /* WebDataset's shuffle buffers of a GPU's loader workers */

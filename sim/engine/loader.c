@@ -81,6 +81,8 @@ struct lane {
     struct slot *slots;  /* window: batch k in slots[k % nslots] */
     int nslots;
     bool device_up;      /* its device actor is running */
+    double *waits;       /* the loop's waits for batches: start, end, ... */
+    int nwaits, capwaits;
     bool started;        /* its actors were started once */
     char box[24];        /* the DMA mailbox of the device actor */
 };
@@ -529,6 +531,12 @@ static void wait_batch(void *ctx, int rank, int step)
     sg_cond_notify_all(ln->cv);
     sg_mutex_unlock(ln->mu);
     l->rec->input_wait_total_s += simgrid_get_clock() - t0;
+    if (ln->nwaits == ln->capwaits) {
+        ln->capwaits = ln->capwaits ? 2 * ln->capwaits : 64;
+        ln->waits = xbt_realloc(ln->waits, 2 * (size_t)ln->capwaits * sizeof *ln->waits);
+    }
+    ln->waits[2 * ln->nwaits] = t0;
+    ln->waits[2 * ln->nwaits++ + 1] = simgrid_get_clock();
     l->rec->input_batches += 1;
     trace_slice(l->rec->trace, 2 * rank, "input wait", t0, simgrid_get_clock());
 }
@@ -729,7 +737,11 @@ static void capacities(const struct loader *l, double *per_s)
 
 void loader_report(const struct loader *l, struct run_record *rec)
 {
-    double per_s[RUN_RESOURCES] = {0};
+    double per_s[RUN_RESOURCES] = {0}, T = rec->total_s;
+    for (int r = 0; r < l->P; r++) /* the waits within the run's time */
+        for (int i = 0; i < l->lanes[r].nwaits; i++)
+            rec->input_wait_run_s += fmin(l->lanes[r].waits[2 * i + 1], T) -
+                                     fmin(l->lanes[r].waits[2 * i], T);
     capacities(l, per_s);
     for (int i = 0; i < RUN_RESOURCES; i++)
         rec->resources[i] = (struct resource_report){l->res[i], per_s[i]};
@@ -752,6 +764,7 @@ void loader_free(struct loader *l)
     if (l == NULL) return;
     for (int r = 0; r < l->P; r++) {
         free(l->lanes[r].slots);
+        free(l->lanes[r].waits);
         free(l->lanes[r].args);
         if (l->lanes[r].mu) sg_mutex_destroy(l->lanes[r].mu);
         if (l->lanes[r].cv) sg_cond_destroy(l->lanes[r].cv);

@@ -69,7 +69,7 @@ void loader_restarted(struct loader *l, sg_host_t h);
 /* The hook the strategy's workers call before each forward. */
 struct input_hook loader_hook(struct loader *l);
 
-/* After simgrid_run: the stages' figures into the record (run time: rec->total_s). */
+/* After simgrid_run, once rec->total_s is the run time: the stages' figures into the record. */
 void loader_report(const struct loader *l, struct run_record *rec);
 
 void loader_free(struct loader *l);

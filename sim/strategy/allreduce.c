@@ -1092,11 +1092,11 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     if (t.loader) loader_start(t.loader);
     inject_start(&t.inj);
     simgrid_run();
-    if (t.loader) loader_report(t.loader, rec);
 
     const struct rdzv *z = &t.sides[0].z;
     int done = t.sides[0].max_committed;
     rec->total_s = end_sides(&t);
+    if (t.loader) loader_report(t.loader, rec);
     rec->nbuckets = (double)t.nbuckets;
     for (size_t b = 0; b < t.nbuckets; b++)
         rec->grad_B += t.bucket_B[b];
