@@ -240,6 +240,7 @@ static void print_model(const struct scenario *sc, const struct model *m)
     struct memory_need need = model_memory(m, ts->dtype, ts->opt, ts->batch);
     printf("# model         %s: %.0f parameters, %zu layers, %.3f GFLOP forward per sample\n",
            m->name, model_params(m), m->nlayers, model_fwd_flops(m) / 1e9);
+    if (ts->strategy == STRAT_HYBRID) return; /* per rank: the strategy's lines */
     printf("# memory/gpu    %.2f GB = weights %.2f + gradients %.2f + optimizer %.2f + "
            "activations %.2f (batch %d)\n",
            need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,

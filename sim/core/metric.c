@@ -84,11 +84,29 @@ GET(final_accuracy, last_eval(r) ? last_eval(r)->accuracy : 0)
 GET(final_loss, last_eval(r) ? last_eval(r)->loss : 0)
 GET(time_to_accuracy_s, r->time_to_accuracy_s)
 GET(steps_to_accuracy, r->steps_to_accuracy)
+GET(mfu, r->mfu)
+GET(tokens_per_s, r->tokens_s)
+GET(pipeline_s, r->par_pipe_s)
+GET(bubble_fraction, r->par_bubble_frac)
+GET(par_compute_s, r->par_compute_s)
+GET(tp_exposed_s, r->par_tp_s)
+GET(bubble_s, r->par_bubble_s)
+GET(dp_exposed_s, r->par_dp_s)
+GET(update_s, r->par_update_s)
+GET(tp_bytes, r->par_bytes[0])
+GET(pp_bytes, r->par_bytes[1])
+GET(dp_bytes, r->par_bytes[2])
+GET(memory_per_gpu_bytes, r->par_mem_B)
 #undef GET
 
 static bool has_numerics(const struct run_record *r)
 {
     return r->numerics;
+}
+
+static bool has_hybrid(const struct run_record *r)
+{
+    return r->hybrid;
 }
 
 static bool has_input(const struct run_record *r)
@@ -145,9 +163,9 @@ static const struct metric metrics[] = {
         {"mean_step_s", "s", "run time / step rows", METRIC_ALL, "throughput",
          ", mean step %.3f ms", 1000, NULL, NULL, "step_ms", 3, 12, 3, get_mean_step_s, NULL},
         {"one_gpu_step_s", "s", "mean compute of a step (the slowest worker's): a step on one GPU",
-         METRIC_ALL, "1-GPU step", "%.3f ms (compute only)", 1000, NULL, NULL, NULL, 0, 0, 0,
+         METRIC_DATA_PARALLEL, "1-GPU step", "%.3f ms (compute only)", 1000, NULL, NULL, NULL, 0, 0, 0,
          get_one_gpu_step_s, NULL},
-        {"efficiency", "1", "throughput / (workers x batch / one_gpu_step_s)", METRIC_ALL,
+        {"efficiency", "1", "throughput / (workers x batch / one_gpu_step_s)", METRIC_DATA_PARALLEL,
          "1-GPU step", ": scaling efficiency %.1f%%", 100, NULL, NULL, "eff", 5, 10, 4,
          get_efficiency, NULL},
         {"compute_tflops", "TFLOP/s",
@@ -165,8 +183,52 @@ static const struct metric metrics[] = {
         {"goodput", "samples/s", "samples whose gradients are in the final model / run time",
          METRIC_ALL, "goodput", "%.1f samples/s (samples in the final model)", 1, NULL, NULL,
          "goodput", 10, 12, 1, get_goodput, NULL},
-        {"grad_bytes", "B", "gradient bytes a worker exchanges per step", METRIC_ALL,
+        {"grad_bytes", "B", "gradient bytes a worker exchanges per step", METRIC_DATA_PARALLEL,
          "gradient bytes", "%.0f B per step", 1, NULL, NULL, NULL, 0, 0, 0, get_grad_bytes, NULL},
+        {"mfu", "1",
+         "hybrid: model FLOPs utilisation, the model's forward and backward FLOPs (no "
+         "recomputation) of the samples trained / (run time x GPUs x the dtype's dense peak)",
+         METRIC_HYBRID, "parallel", "MFU %.1f%%", 100, NULL, NULL, "mfu", 15, 7, 4, get_mfu,
+         has_hybrid},
+        {"tokens_per_s", "tokens/s", "hybrid: tokens trained a second (samples x sequence length)",
+         METRIC_HYBRID, "parallel", ", %.0f tokens/s", 1, NULL, NULL, "tokens/s", 16, 12, 0,
+         get_tokens_per_s, has_hybrid},
+        {"memory_per_gpu_bytes", "B", "hybrid: memory per GPU, on the stage that needs the most",
+         METRIC_HYBRID, "parallel", ", %.0f B per GPU", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_memory_per_gpu_bytes, has_hybrid},
+        {"par_compute_s", "s", "hybrid: a rank's kernels in a step (mean over ranks and steps)",
+         METRIC_HYBRID, "step breakdown", "compute %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0,
+         get_par_compute_s, has_hybrid},
+        {"tp_exposed_s", "s",
+         "hybrid: a rank's tensor-parallel collectives in a step (on the critical path)",
+         METRIC_HYBRID, "step breakdown", " + tensor-parallel %.3f ms", 1000, NULL, NULL, NULL, 0,
+         0, 0, get_tp_exposed_s, has_hybrid},
+        {"bubble_s", "s",
+         "hybrid: the pipeline phase a rank spends neither computing nor in tensor-parallel "
+         "collectives (the bubble and the waits for activations)",
+         METRIC_HYBRID, "step breakdown", " + bubble %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0,
+         get_bubble_s, has_hybrid},
+        {"dp_exposed_s", "s",
+         "hybrid: a rank's data-parallel collectives in a step (gradients; ZeRO's gathers)",
+         METRIC_HYBRID, "step breakdown", " + data-parallel %.3f ms", 1000, NULL, NULL, NULL, 0, 0,
+         0, get_dp_exposed_s, has_hybrid},
+        {"update_s", "s", "hybrid: a rank's optimizer in a step", METRIC_HYBRID, "step breakdown",
+         " + update %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0, get_update_s, has_hybrid},
+        {"pipeline_s", "s", "hybrid: a step's pipeline phase, from its start to its last backward",
+         METRIC_HYBRID, "pipeline", "%.3f ms a step", 1000, NULL, NULL, NULL, 0, 0, 0,
+         get_pipeline_s, has_hybrid},
+        {"bubble_fraction", "1", "hybrid: bubble_s / pipeline_s ((p - 1) / (m + p - 1) for "
+         "uniform stages and free messages)", METRIC_HYBRID, "pipeline", ", bubble %.1f%% of it",
+         100, NULL, NULL, "bubble", 17, 7, 4, get_bubble_fraction, has_hybrid},
+        {"tp_bytes", "B", "hybrid: bytes of the tensor-parallel collectives' messages",
+         METRIC_HYBRID, "bytes by group", "tensor %.0f B", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_tp_bytes, has_hybrid},
+        {"pp_bytes", "B", "hybrid: bytes of the pipeline's activations and their gradients",
+         METRIC_HYBRID, "bytes by group", ", pipeline %.0f B", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_pp_bytes, has_hybrid},
+        {"dp_bytes", "B", "hybrid: bytes of the data-parallel collectives' messages",
+         METRIC_HYBRID, "bytes by group", ", data %.0f B", 1, NULL, NULL, NULL, 0, 0, 0,
+         get_dp_bytes, has_hybrid},
         {"buckets", "1", "all-reduce: gradient buckets per step", METRIC_ALLREDUCE,
          "gradient bytes", " in %.0f bucket(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_buckets, NULL},
         {"shards", "1", "parameter server: shards", METRIC_PS, "gradient bytes",
@@ -264,11 +326,11 @@ static const struct metric metrics[] = {
          "run ended split",
          METRIC_ALLREDUCE, "split brain", "; their models %.6g apart (L2)", 1, NULL, NULL, NULL, 0,
          0, 0, get_divergence_l2, split_numerics},
-        {"checkpoints", "1", "checkpoints completed", METRIC_ALL, "checkpoints", "%.0f", 1, NULL,
+        {"checkpoints", "1", "checkpoints completed", METRIC_DATA_PARALLEL, "checkpoints", "%.0f", 1, NULL,
          NULL, NULL, 0, 0, 0, get_checkpoints, NULL},
-        {"checkpoint_bytes", "B", "size of one checkpoint (all shards)", METRIC_ALL, "checkpoints",
+        {"checkpoint_bytes", "B", "size of one checkpoint (all shards)", METRIC_DATA_PARALLEL, "checkpoints",
          " of %.0f B", 1, NULL, NULL, NULL, 0, 0, 0, get_checkpoint_bytes, NULL},
-        {"checkpoint_overhead_s", "s", "training time spent blocked on checkpoints", METRIC_ALL,
+        {"checkpoint_overhead_s", "s", "training time spent blocked on checkpoints", METRIC_DATA_PARALLEL,
          "checkpoints", "; writers blocked %.6f s", 1, NULL, NULL, NULL, 0, 0, 0,
          get_checkpoint_overhead_s, NULL},
         {"computed", "1", "gradients computed (all-reduce: replicas; ps: slices)", METRIC_ALL,

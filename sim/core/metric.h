@@ -19,6 +19,8 @@
 #define METRIC_FOR(id)   (1u << (id))
 #define METRIC_ALLREDUCE METRIC_FOR(STRAT_ALLREDUCE)
 #define METRIC_PS        METRIC_FOR(STRAT_PS)
+#define METRIC_HYBRID    METRIC_FOR(STRAT_HYBRID)
+#define METRIC_DATA_PARALLEL (METRIC_ALLREDUCE | METRIC_PS) /* every GPU a whole replica */
 #define METRIC_ALL       (~0u)
 
 struct metric {

@@ -334,28 +334,81 @@ static void inception_v3(struct builder *b)
 
 /* ---- transformers ------------------------------------------------------------------------- */
 
-/* One block: attention (QKV and output projections with biases, two layer norms) and an MLP of
- * 4h. Parameters 12h^2 + 13h. FLOPs per token: 2 x (3h^2 + h^2 + 8h^2) for the GEMMs plus
- * 2 x 2 x s x h for the attention scores and the weighted sum. */
-static void transformer_block(struct builder *b, const char *name, double h, double a, double s)
+/* A transformer block as one tensor-parallel rank holds it (t = 1: the whole block). */
+struct block_shape {
+    double h, s, a;       /* hidden, tokens, attention heads */
+    double kv;            /* key/value heads (grouped-query attention; a: multi-head) */
+    double ffn;           /* MLP width */
+    bool llama;           /* SwiGLU, RMSNorm, no biases (gpt_config.llama) */
+    double experts, topk; /* MoE: MLPs, and those a token goes through (experts 0: dense) */
+    double t;             /* tensor-parallel ranks */
+    bool sp;              /* sequence parallelism */
+};
+
+static struct block_shape block_of(const struct gpt_config *g, double s)
 {
-    double params = 12 * h * h + 13 * h;
-    double fwd = s * (24 * h * h + 4 * s * h);
-    double act = s * h * (34 + 5 * a * s / h) * b->elem_B / 2; /* Korthikanti et al. 2022, eq. 1 */
-    double e = b->elem_B, sh = s * h, scores = s * s * a;
-    model_add(b->m, name, params, fwd, -1, act);
-    gemm(b, 4 * h, s, h);                           /* the MLP's first GEMM: the layer's shape */
-    model_add_gemm(b->m, h, s, 4 * h, false);       /* the MLP's second */
-    model_add_gemm(b->m, 3 * h, s, h, false);       /* QKV projection */
-    model_add_gemm(b->m, s, s * a, h / a, false);   /* scores: a heads of s x s over h/a */
-    model_add_gemm(b->m, h / a, s * a, s, false);   /* weighted sum of the values */
-    model_add_gemm(b->m, h, s, h, false);           /* output projection */
-    model_add_memk(b->m, KC_NORM, 2 * sh, e, NORM_PASSES); /* two layer norms */
+    double t = g->tp > 1 ? g->tp : 1;
+    return (struct block_shape){.h = g->hidden, .s = s, .a = g->heads,
+                                .kv = g->kv_heads > 0 ? g->kv_heads : g->heads,
+                                .ffn = g->ffn > 0 ? g->ffn : 4.0 * g->hidden, .llama = g->llama,
+                                .experts = g->experts, .topk = g->experts > 0 ? g->topk : 1,
+                                .t = t, .sp = g->sp && t > 1};
+}
+
+/* Parameters of one rank's share of a block: attention QKV (h x (h + 2 kv h/a)) and output
+ * (h x h), MLP (2 or, gated, 3 matrices of h x ffn, per expert), a router (h x experts,
+ * replicated), biases (GPT) and two norms (LayerNorm 2h each, RMSNorm h). GPT's: 12h^2 + 13h. */
+static double block_params(const struct block_shape *z)
+{
+    double h = z->h, qkv = h + 2 * z->kv * h / z->a, E = z->experts > 0 ? z->experts : 1;
+    double mats = z->llama ? 3 : 2;
+    double w = (h * qkv + h * h + E * mats * h * z->ffn) / z->t + (z->experts > 0 ? h * E : 0);
+    double bias = z->llama ? 0 : qkv / z->t + h + E * (z->ffn / z->t + h);
+    return w + bias + (z->llama ? 2 * h : 4 * h);
+}
+
+/* Activation bytes a rank keeps per sample of a block for its backward, at 16-bit: Korthikanti
+ * et al. 2022 ("Reducing Activation Recomputation in Large Transformer Models"), eq. 1
+ * sbh(34 + 5as/h) on one GPU, eq. 2 sbh(10 + 24/t + 5as/(ht)) under tensor parallelism, eq. 4
+ * sbh/t (34 + 5as/h) with sequence parallelism. Derived for GPT's block; taken for every one. */
+static double block_act_B(const struct block_shape *z, double elem_B)
+{
+    double sh = z->s * z->h, att = 5 * z->a * z->s / z->h, t = z->t;
+    double per = z->sp ? sh / t * (34 + att) : sh * (10 + 24 / t + att / t);
+    return per * elem_B / 2;
+}
+
+/* One block: attention (QKV and output projections, two norms) and an MLP (GELU of 4h for GPT,
+ * SwiGLU for Llama; per token, topk of the experts' MLPs for a mixture), split over t ranks as
+ * Megatron splits it (QKV and the MLP's first GEMMs by columns, the output projection and the
+ * MLP's last by rows, heads a / t each). FLOPs per token: 2 x the GEMMs' weights plus 2 x 2 x s
+ * x h / t for the attention scores and the weighted sum. */
+static void transformer_block(struct builder *b, const char *name, const struct block_shape *z)
+{
+    double h = z->h, s = z->s, t = z->t, hd = h / z->a, qkv = h + 2 * z->kv * hd;
+    double k = z->topk, mats = z->llama ? 3 : 2, at = z->a / t, e = b->elem_B;
+    double gemm_w = h * qkv / t + h * h / t + k * mats * h * z->ffn / t +
+                    (z->experts > 0 ? h * z->experts : 0);
+    double fwd = s * (2 * gemm_w + 4 * s * h / t);
+    model_add(b->m, name, block_params(z), fwd, -1, block_act_B(z, e));
+    double sh = s * h, shn = z->sp ? sh / t : sh, scores = s * s * at, mlp = s * k * z->ffn / t;
+    gemm(b, z->ffn / t, s * k, h);                   /* the MLP's first GEMM: the layer's shape */
+    if (z->llama) model_add_gemm(b->m, z->ffn / t, s * k, h, false); /* SwiGLU's gate */
+    model_add_gemm(b->m, h, s * k, z->ffn / t, false); /* the MLP's last (row-parallel) */
+    model_add_gemm(b->m, qkv / t, s, h, false);        /* QKV projection (column-parallel) */
+    model_add_gemm(b->m, s, s * at, hd, false);        /* scores: a / t heads of s x s */
+    model_add_gemm(b->m, hd, s * at, s, false);        /* weighted sum of the values */
+    model_add_gemm(b->m, h, s, h / t, false);          /* output projection (row-parallel) */
+    if (z->experts > 0) model_add_gemm(b->m, z->experts, s, h, false); /* the router */
+    model_add_memk(b->m, KC_NORM, 2 * shn, e, NORM_PASSES); /* two norms */
     model_add_memk(b->m, KC_SOFTMAX, scores, e, SMAX_PASSES);
-    model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES); /* attention dropout */
-    model_add_memk(b->m, KC_ELTWISE, 2 * sh, e, DROP_PASSES); /* two hidden dropouts */
-    model_add_memk(b->m, KC_ELTWISE, 2 * sh, e, ADD_PASSES);  /* two residual adds */
-    model_add_memk(b->m, KC_ACT, 4 * sh, e, ACT_PASSES);      /* GELU */
+    if (!z->llama) { /* GPT's dropouts: attention, and two on the hidden states */
+        model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES);
+        model_add_memk(b->m, KC_ELTWISE, 2 * shn, e, DROP_PASSES);
+    }
+    model_add_memk(b->m, KC_ELTWISE, 2 * shn, e, ADD_PASSES); /* two residual adds */
+    model_add_memk(b->m, KC_ACT, mlp, e, ACT_PASSES);         /* GELU, or SiLU */
+    if (z->llama) model_add_memk(b->m, KC_ELTWISE, mlp, e, ADD_PASSES); /* SwiGLU's product */
 }
 
 struct gpt_config model_gpt_defaults(void)
@@ -365,20 +418,64 @@ struct gpt_config model_gpt_defaults(void)
             .layers = 12, .hidden = 768, .heads = 12, .seq = 1024, .vocab = 50257};
 }
 
-/* GPT-style decoder: token + learned position embeddings, blocks, final layer norm, output
- * projection tied to the token embedding (no parameters, 2*h*vocab FLOPs per token). */
-static void gpt(struct builder *b, const struct gpt_config *g)
+/* The large transformers. GPT-3 175B: Brown et al. 2020, Table 2.1 (96 layers, d_model 12288,
+ * 96 heads, context 2048, d_ff = 4 d_model; GPT-2's 50257-token vocabulary). Llama 3: Dubey et
+ * al. 2024, "The Llama 3 Herd of Models", Table 3 (layers, model and FFN dimensions, heads, 8
+ * key/value heads; 8192 tokens in pre-training), vocabulary 128256 (meta-llama/llama-models
+ * sku_list.py). Mixtral 8x7B: Hugging Face transformers' MixtralConfig defaults
+ * (mistralai/Mixtral-8x7B-v0.1: hidden 4096, intermediate 14336, 32 layers, 32 heads, 8 key/
+ * value heads, 8 experts, 2 a token, vocabulary 32000), 4096 tokens. */
+static const struct {
+    const char *name;
+    struct gpt_config g;
+} large[] = {
+        {"gpt3-175b", {.layers = 96, .hidden = 12288, .heads = 96, .seq = 2048, .vocab = 50257}},
+        {"llama3-8b", {.layers = 32, .hidden = 4096, .heads = 32, .seq = 8192, .vocab = 128256,
+                       .ffn = 14336, .kv_heads = 8, .llama = true}},
+        {"llama3-70b", {.layers = 80, .hidden = 8192, .heads = 64, .seq = 8192, .vocab = 128256,
+                        .ffn = 28672, .kv_heads = 8, .llama = true}},
+        {"llama3-405b", {.layers = 126, .hidden = 16384, .heads = 128, .seq = 8192,
+                         .vocab = 128256, .ffn = 53248, .kv_heads = 8, .llama = true}},
+        {"mixtral-8x7b", {.layers = 32, .hidden = 4096, .heads = 32, .seq = 4096, .vocab = 32000,
+                          .ffn = 14336, .kv_heads = 8, .llama = true, .experts = 8, .topk = 2}},
+};
+
+bool model_transformer_shape(const char *name, struct gpt_config *g)
 {
-    double h = g->hidden, s = g->seq, v = g->vocab;
+    for (size_t i = 0; i < sizeof large / sizeof large[0]; i++)
+        if (strcmp(name, large[i].name) == 0) {
+            *g = large[i].g;
+            return true;
+        }
+    if (strcmp(name, "gpt") == 0) {
+        *g = model_gpt_defaults();
+        return true;
+    }
+    if (strcmp(name, "bert-large") == 0) {
+        *g = (struct gpt_config){.layers = 24, .hidden = 1024, .heads = 16, .seq = 512,
+                                 .vocab = 30522};
+        return true;
+    }
+    return false;
+}
+
+/* A decoder: token embeddings (+ learned positions, GPT), blocks, a final norm and the output
+ * projection (GPT: tied to the embedding, no parameters of its own; Llama: its own), the
+ * vocabulary split over the tensor-parallel ranks (Megatron's vocabulary-parallel embedding). */
+static void decoder(struct builder *b, const struct gpt_config *g)
+{
+    double h = g->hidden, s = g->seq, t = g->tp > 1 ? g->tp : 1, v = g->vocab / t;
+    struct block_shape z = block_of(g, s);
     char n[48];
-    model_add(b->m, "embed", v * h + s * h, 0, 0, s * h * b->elem_B);
-    model_add_memk(b->m, KC_EMBED, 2 * s * h, b->elem_B, EMB_PASSES); /* tokens and positions */
-    model_add_memk(b->m, KC_ELTWISE, s * h, b->elem_B, ADD_PASSES);
+    model_add(b->m, "embed", v * h + (g->llama ? 0 : s * h), 0, 0, s * h * b->elem_B);
+    model_add_memk(b->m, KC_EMBED, (g->llama ? 1 : 2) * s * h, b->elem_B, EMB_PASSES);
+    if (!g->llama) model_add_memk(b->m, KC_ELTWISE, s * h, b->elem_B, ADD_PASSES);
     for (int i = 0; i < g->layers; i++) {
         snprintf(n, sizeof n, "block%d", i);
-        transformer_block(b, n, h, g->heads, s);
+        transformer_block(b, n, &z);
     }
-    model_add(b->m, "ln_f+lm_head", 2 * h, 2 * s * h * v, -1, s * v * b->elem_B);
+    model_add(b->m, "ln_f+lm_head", (g->llama ? h + v * h : 2 * h), 2 * s * h * v, -1,
+              s * v * b->elem_B);
     model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
     gemm(b, v, s, h);
     model_add_memk(b->m, KC_SOFTMAX, s * v, b->elem_B, SMAX_PASSES); /* the loss's softmax */
@@ -386,9 +483,13 @@ static void gpt(struct builder *b, const struct gpt_config *g)
 
 /* BERT-large (Devlin et al. 2019; Hugging Face BertModel shapes): 24 blocks of 1024, 16 heads,
  * vocabulary 30522, 512 positions, 2 token types, embedding layer norm, pooler. */
-static void bert_large(struct builder *b, int seq)
+static void bert_large(struct builder *b, int seq, int tp)
 {
     double h = 1024, s = seq;
+    struct gpt_config g;
+    model_transformer_shape("bert-large", &g);
+    g.tp = tp;
+    struct block_shape z = block_of(&g, s);
     char n[48];
     model_add(b->m, "embeddings", 30522 * h + 512 * h + 2 * h + 2 * h, 0, 0, s * h * b->elem_B);
     model_add_memk(b->m, KC_EMBED, 3 * s * h, b->elem_B, EMB_PASSES); /* word, position, type */
@@ -396,7 +497,7 @@ static void bert_large(struct builder *b, int seq)
     model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
     for (int i = 0; i < 24; i++) {
         snprintf(n, sizeof n, "layer%d", i);
-        transformer_block(b, n, h, 16, s);
+        transformer_block(b, n, &z);
     }
     dense(b, "pooler", h, h);
 }
@@ -417,9 +518,11 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
     else if (strcmp(name, "inception-v3") == 0)
         inception_v3(&b);
     else if (strcmp(name, "bert-large") == 0)
-        bert_large(&b, g ? g->seq : 512);
+        bert_large(&b, g ? g->seq : 512, g ? g->tp : 1);
     else if (strcmp(name, "gpt") == 0)
-        gpt(&b, g ? g : &def);
+        decoder(&b, g ? g : &def);
+    else if (model_transformer_shape(name, &def))
+        decoder(&b, g ? g : &def);
     else
         return -1;
     return 0;
@@ -427,7 +530,8 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
 
 const char *model_preset_names(void)
 {
-    return "resnet50, resnet101, vgg16, inception-v3, bert-large, gpt";
+    return "resnet50, resnet101, vgg16, inception-v3, bert-large, gpt, gpt3-175b, llama3-8b, "
+           "llama3-70b, llama3-405b, mixtral-8x7b";
 }
 
 #define SUM_FIELD(m, field) \
@@ -464,6 +568,11 @@ static bool is_mixed(enum gpu_dtype dtype)
 static double opt_state_B(enum optimizer opt)
 {
     return opt == OPT_ADAM ? 8 : opt == OPT_MOMENTUM ? 4 : 0; /* FP32 moments */
+}
+
+double model_optimizer_bytes(enum gpu_dtype dtype, enum optimizer opt)
+{
+    return opt_state_B(opt) + (is_mixed(dtype) ? 4 : 0);
 }
 
 struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,

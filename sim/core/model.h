@@ -77,16 +77,28 @@ enum optimizer {
 };
 
 struct gpt_config {
-    int layers; /* transformer blocks */
-    int hidden; /* hidden size h */
-    int heads;  /* attention heads a */
-    int seq;    /* sequence length s (tokens per sample) */
-    int vocab;  /* vocabulary size */
+    int layers;   /* transformer blocks */
+    int hidden;   /* hidden size h */
+    int heads;    /* attention heads a */
+    int seq;      /* sequence length s (tokens per sample) */
+    int vocab;    /* vocabulary size */
+    int ffn;      /* MLP width (0: 4h) */
+    int kv_heads; /* key/value heads, grouped-query attention (0: heads) */
+    bool llama;   /* Llama-style: SwiGLU MLP (gate, up, down), RMSNorm, no biases, rotary
+                     positions, an output head of its own; else GPT-2/3: GELU MLP, LayerNorm,
+                     biases, learned positions, the head tied to the embedding */
+    int experts;  /* mixture of experts: MLPs per block (0: dense) ... */
+    int topk;     /* ... and those each token goes through */
+    int tp;       /* tensor-parallel ranks the blocks are split over (0 or 1: none): Megatron's
+                     column- then row-parallel GEMMs, heads split, vocabulary split */
+    bool sp;      /* sequence parallelism: norms, dropouts and residuals over s / tp */
 };
 
-/* Builds preset `name` ("resnet50", "resnet101", "vgg16", "inception-v3", "bert-large", "gpt")
- * for activations of `dtype`; `gpt` (for "gpt", and the sequence length of "bert-large") may be
- * NULL for the defaults. Returns 0, or -1 for an unknown name. */
+/* Builds preset `name` ("resnet50", "resnet101", "vgg16", "inception-v3", "bert-large", "gpt",
+ * and the large transformers of model_large_presets) for activations of `dtype`; `gpt` (for
+ * "gpt", the sequence length of "bert-large" and the large transformers, and the tensor
+ * parallelism of any transformer) may be NULL for the defaults. With gpt->tp > 1 the model is
+ * one tensor-parallel rank's share. Returns 0, or -1 for an unknown name. */
 int model_preset(const char *name, const struct gpt_config *gpt, enum gpu_dtype dtype,
                  struct model *m);
 
@@ -95,6 +107,10 @@ const char *model_preset_names(void);
 
 /* The defaults of a GPT-style preset (GPT-2 small: 12 x 768, 12 heads, 1024 tokens, 50257). */
 struct gpt_config model_gpt_defaults(void);
+
+/* The shape of a transformer preset ("gpt", "bert-large", or a large one: "gpt3-175b",
+ * "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b"), into *g; false for any other. */
+bool model_transformer_shape(const char *name, struct gpt_config *g);
 
 /* Sets the GEMM shape of the last layer added. */
 void model_set_gemm(struct model *m, double gm, double gn, double gk);
@@ -141,6 +157,10 @@ struct memory_need {
  * ZeRO, SC'20, section 3.1). */
 struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
                                 double batch);
+
+/* Bytes of optimizer state per parameter: its moments in FP32 (SGD 0, momentum 4, Adam 8), plus
+ * the FP32 master copy (4) in mixed precision. */
+double model_optimizer_bytes(enum gpu_dtype dtype, enum optimizer opt);
 
 /* Bytes of optimizer-update memory traffic per parameter (read weights, gradients and state,
  * write weights and state), for the memory-bound update kernel. */

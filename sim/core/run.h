@@ -175,6 +175,20 @@ struct run_record {
     char proxy[48];                /* the cost-model preset whose timing the steps took, or "" */
     /* the input pipeline (<data>, loader.h) */
     bool input;                    /* a pipeline fed the workers */
+    /* strategy hybrid (<parallel>): a step's breakdown, a rank's mean over the steps */
+    bool hybrid;
+    double par_compute_s;     /* its kernels */
+    double par_tp_s;          /* its tensor-parallel collectives (on the critical path) */
+    double par_bubble_s;      /* the pipeline phase not spent on those: the bubble, p2p waits */
+    double par_dp_s;          /* the data-parallel collectives after the pipeline phase */
+    double par_update_s;      /* the optimizer */
+    double par_pipe_s;        /* the pipeline phase: the step's start to its last backward */
+    double par_bubble_frac;   /* par_bubble_s / par_pipe_s */
+    double mfu;               /* model FLOPs a second (forward and backward, no recomputation)
+                                 over the GPUs' peak in the dtype */
+    double tokens_s;          /* tokens trained a second */
+    double par_bytes[3];      /* bytes the tensor, pipeline and data-parallel messages carried */
+    double par_mem_B;         /* memory per GPU (the stage needing the most) */
     double input_wait_total_s;     /* every worker's waits for its batches */
     double input_wait_run_s;       /* ... the part of them within the run's time (a PS worker
                                       may wait on after the last version the run counts) */

@@ -616,15 +616,14 @@ static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenari
     }
     static const char *const shape[] = {"layers", "hidden", "heads", "seq", "vocab"};
     int *field[] = {&ms->gpt.layers, &ms->gpt.hidden, &ms->gpt.heads, &ms->gpt.seq, &ms->gpt.vocab};
-    if (ms->preset && strcmp(ms->preset, "bert-large") == 0)
-        ms->gpt.seq = 512; /* BERT's maximum sequence length */
+    /* a transformer's shape (bert-large: its maximum sequence length, 512) */
+    bool transformer = ms->preset && model_transformer_shape(ms->preset, &ms->gpt);
     for (int i = 0; i < 5; i++) {
         if (!xmlHasProp(n, (const xmlChar *)shape[i])) continue;
-        bool ok = ms->preset && (strcmp(ms->preset, "gpt") == 0 ||
-                                 (strcmp(ms->preset, "bert-large") == 0 && i == 3));
+        bool ok = ms->preset && (strcmp(ms->preset, "gpt") == 0 || (transformer && i == 3));
         if (!ok)
             return fail_at(r, n, "<model %s>: only meaningful with preset=\"gpt\"%s", shape[i],
-                           i == 3 ? " or \"bert-large\"" : "");
+                           i == 3 ? " or another transformer preset" : "");
         DMLSIM_CHECK_GOTO(rc, attr_int(r, n, shape[i], 1, 1L << 24, 0, &v), out);
         *field[i] = (int)v;
     }
@@ -965,6 +964,45 @@ bool data_sample_corrupt(const struct data_spec *d, long long i)
     return false;
 }
 
+static const char *const pp_schedules[] = {"1f1b", "gpipe"}; /* enum pp_schedule */
+static const char *const recomputes[] = {"none", "selective", "full"}; /* enum recompute */
+
+/* <parallel>: the dimensions and how the state is split over them. */
+static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
+{
+    enum dmlsim_err rc;
+    long v[4];
+    static const char *const dims[] = {"tp", "pp", "dp", "microbatches"};
+    for (int i = 0; i < 4; i++)
+        DMLSIM_CHECK_GOTO(rc, attr_int(r, n, dims[i], 1, 1L << 20, 1, &v[i]), out);
+    p->tp = (int)v[0];
+    p->pp = (int)v[1];
+    p->dp = (int)v[2];
+    p->microbatches = (int)v[3];
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "zero", 0, 3, 0, &v[0]), out);
+    p->zero = (int)v[0];
+    p->schedule = (enum pp_schedule)attr_choice(n, "schedule", pp_schedules, N_OF(pp_schedules));
+    p->recompute = (enum recompute)attr_choice(n, "recompute", recomputes, N_OF(recomputes));
+    p->sp = attr_is(n, "sequence-parallel", "yes");
+    p->dp_outer = attr_is(n, "order", "tp-pp-dp");
+    p->line = (int)node_line(n);
+    if (p->sp && p->tp < 2)
+        rc = fail_at(r, n, "<parallel sequence-parallel=\"yes\">: it splits the sequence over "
+                     "the tensor-parallel ranks; expected tp of 2 or more");
+out:
+    return rc;
+}
+
+const char *scenario_pp_schedule_name(enum pp_schedule s)
+{
+    return pp_schedules[s];
+}
+
+const char *scenario_recompute_name(enum recompute r)
+{
+    return recomputes[r];
+}
+
 /* <data>: the format's access pattern, where it lives, and the loader. */
 static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
@@ -1041,6 +1079,8 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
         if (strcmp(strat, strategy_name((enum strategy_id)id)) == 0) t->strategy = id;
     free(strat);
     t->line = (int)node_line(n);
+    t->par = (struct parallel_spec){.tp = 1, .pp = 1, .dp = 1, .microbatches = 1,
+                                    .line = t->line};
     t->ps = (struct ps_spec){.shards = 1,
                              .dedicated = false,
                              .split_bytes = true,
@@ -1052,6 +1092,8 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
         if (c->type == XML_ELEMENT_NODE)
             DMLSIM_CHECK_GOTO(rc,
                               strcmp((const char *)c->name, "ps") == 0     ? read_ps(r, c, &t->ps)
+                              : strcmp((const char *)c->name, "parallel") == 0
+                                      ? read_parallel(r, c, &t->par)
                               : strcmp((const char *)c->name, "data") == 0 ? read_data(r, c, sc)
                                                                            : read_numerics(r, c, &t->numerics),
                               out);

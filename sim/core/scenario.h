@@ -117,6 +117,30 @@ struct ps_spec {
     int line;          /* line of <ps>, or of <training> when absent */
 };
 
+enum pp_schedule {
+    PP_1F1B,  /* PipeDream-Flush: p - 1 - stage forwards, then one forward one backward */
+    PP_GPIPE, /* every forward, then every backward */
+};
+
+enum recompute {
+    RECOMPUTE_NONE,      /* every activation kept */
+    RECOMPUTE_SELECTIVE, /* the attention's s x s tensors recomputed (Korthikanti et al. 2022) */
+    RECOMPUTE_FULL,      /* a block's input kept, the block recomputed in its backward */
+};
+
+/* <parallel> (strategy="hybrid"): tensor x pipeline x data parallelism on a transformer. */
+struct parallel_spec {
+    int tp, pp, dp;       /* ranks of each dimension; tp x pp x dp GPUs */
+    int microbatches;     /* m per pipeline per step (batch-per-gpu: a microbatch's samples) */
+    enum pp_schedule schedule;
+    int zero;             /* ZeRO stage over the data-parallel ranks: 0 (none) to 3 */
+    bool sp;              /* sequence parallelism inside the tensor-parallel group */
+    enum recompute recompute;
+    bool dp_outer;        /* order="tp-pp-dp": data-parallel replicas outermost (else
+                             "tp-dp-pp", Megatron's: pipeline stages outermost) */
+    int line;             /* line of <parallel> */
+};
+
 #define NUMERICS_MAX_HIDDEN 7 /* hidden layers of the numerics MLP (nn.h: NN_MAX_LAYERS - 1) */
 
 /* <numerics>: the workers really train (core/numerics.h). */
@@ -199,6 +223,9 @@ struct cache_crash {
     int line;
 };
 
+const char *scenario_pp_schedule_name(enum pp_schedule s);
+const char *scenario_recompute_name(enum recompute r);
+
 /* Is sample i (of the file order) in a corrupt shard of d? */
 bool data_sample_corrupt(const struct data_spec *d, long long i);
 
@@ -217,6 +244,7 @@ struct train_spec {
     double timeout_s;          /* deadline of every wait */
     int chunks;                /* pipeline chunks (tree) */
     struct ps_spec ps;         /* parameter-server settings (strategy ps) */
+    struct parallel_spec par;  /* strategy hybrid: the parallel dimensions */
     struct numerics_spec numerics; /* real training (present == false: timings only) */
     struct data_spec data;     /* the input pipeline (present == false: batches always ready) */
     double kernel_launch_s;    /* a GPU kernel lasts at least this (CPU-side launch) */

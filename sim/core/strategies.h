@@ -7,7 +7,8 @@
  * what each does is its row in the strategy table (strategy.h). X(ID, name) */
 #define STRATEGY_NAMES(X) \
     X(ALLREDUCE, "allreduce") /* synchronous data parallelism with all-reduce */ \
-    X(PS, "ps")               /* parameter server */
+    X(PS, "ps")               /* parameter server */ \
+    X(HYBRID, "hybrid")       /* tensor, pipeline and data parallelism composed (<parallel>) */
 
 enum strategy_id {
     STRAT_NONE, /* no <training> */

@@ -139,3 +139,11 @@ const char *traffic_class(const struct traffic *t, size_t i, double *bytes)
     *bytes = t->class_B[i];
     return t->names[i];
 }
+
+void traffic_merge(struct traffic *dst, const struct traffic *src)
+{
+    dst->messages += src->messages;
+    dst->bytes += src->bytes;
+    for (size_t i = 0; i < src->nclasses; i++)
+        dst->class_B[class_index(dst, src->names[i])] += src->class_B[i];
+}

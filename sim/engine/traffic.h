@@ -24,6 +24,9 @@ void traffic_add(struct traffic *t, sg_host_t a, sg_host_t b, double size_B);
 double traffic_messages(const struct traffic *t);
 double traffic_bytes(const struct traffic *t);
 
+/* Adds src's messages, bytes and classes to dst. */
+void traffic_merge(struct traffic *dst, const struct traffic *src);
+
 /* Link classes seen so far, in order of first use: name and bytes of class i < count. */
 size_t traffic_nclasses(const struct traffic *t);
 const char *traffic_class(const struct traffic *t, size_t i, double *bytes);

@@ -111,7 +111,9 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
         if (r > 0 && g == pf->models[r - 1]) continue; /* same model: same answer */
         enum dmlsim_err rc = j->cal ? calib_check_gpu(j->cal, g, err) : DMLSIM_OK;
         if (rc != DMLSIM_OK) return rc;
-        if (model_check_fit(j->m, ts->dtype, ts->opt, ts->batch, g, why, sizeof why) != 0)
+        /* a replicated model (the hybrid strategy checks its ranks' shares: parallel.h) */
+        if (ts->strategy != STRAT_HYBRID &&
+            model_check_fit(j->m, ts->dtype, ts->opt, ts->batch, g, why, sizeof why) != 0)
             return dmlsim_fail(err, DMLSIM_EVALUE,
                                "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
                                sc->path, ts->line, why);

@@ -2,6 +2,7 @@
 #include "strategy.h"
 
 #include "allreduce.h"
+#include "hybrid.h"
 #include "ps.h"
 
 #include <stddef.h>
@@ -10,6 +11,7 @@ static const struct strategy strategies[] = {
         /* id, name, check, describe, run */
         {STRAT_ALLREDUCE, "allreduce", allreduce_check, allreduce_describe, allreduce_run},
         {STRAT_PS, "ps", ps_check, ps_describe, ps_run},
+        {STRAT_HYBRID, "hybrid", hybrid_check, hybrid_describe, hybrid_run},
 };
 
 const struct strategy *strategy_get(enum strategy_id id)

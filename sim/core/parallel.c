@@ -1,0 +1,170 @@
+/* parallel.c - tensor, pipeline and data parallelism as plain data (see parallel.h). */
+#include "parallel.h"
+
+#include <math.h>
+#include <stdio.h>
+
+int par_rank(const struct parallel_spec *p, int t, int s, int d)
+{
+    return p->dp_outer ? t + p->tp * (s + p->pp * d) : t + p->tp * (d + p->dp * s);
+}
+
+void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d)
+{
+    *t = rank % p->tp;
+    int rest = rank / p->tp;
+    if (p->dp_outer) {
+        *s = rest % p->pp;
+        *d = rest / p->pp;
+    } else {
+        *d = rest % p->dp;
+        *s = rest / p->dp;
+    }
+}
+
+void par_stage_layers(const struct parallel_spec *p, int blocks, int s, int *first, int *last)
+{
+    int per = blocks / p->pp;
+    *first = s == 0 ? 0 : 1 + s * per;
+    *last = s == p->pp - 1 ? blocks + 2 : 1 + (s + 1) * per;
+}
+
+void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops)
+{
+    int m = p->microbatches, n = 0, f = 0, b = 0;
+    int warm = p->schedule == PP_GPIPE ? m : (p->pp - 1 - s < m ? p->pp - 1 - s : m);
+    while (f < warm)
+        ops[n++] = (struct pp_op){false, f++};
+    while (f < m) { /* one forward, one backward */
+        ops[n++] = (struct pp_op){false, f++};
+        ops[n++] = (struct pp_op){true, b++};
+    }
+    while (b < m)
+        ops[n++] = (struct pp_op){true, b++};
+}
+
+int par_in_flight(const struct parallel_spec *p, int s)
+{
+    int m = p->microbatches;
+    return p->schedule == PP_GPIPE || p->pp - s > m ? m : p->pp - s;
+}
+
+/* Activation bytes a rank keeps of one block for one sample, under p's recomputation. */
+static double block_act(const struct parallel_spec *p, const struct gpt_config *g,
+                        const struct layer *l, double e)
+{
+    double sh = (double)g->seq * g->hidden, t = p->tp;
+    switch (p->recompute) {
+    case RECOMPUTE_SELECTIVE: /* the attention's s x s tensors recomputed: no 5as/h term */
+        return (p->sp ? 34 * sh / t : sh * (10 + 24 / t)) * e / 2;
+    case RECOMPUTE_FULL: /* the block's input only */
+        return 2 * sh / (p->sp ? t : 1) * e / 2;
+    default:
+        return l->act_B;
+    }
+}
+
+struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
+                             const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
+                             int b)
+{
+    struct gpt_config gt = *g;
+    gt.tp = p->tp;
+    gt.sp = p->sp;
+    struct model m;
+    model_preset(preset, &gt, dtype, &m);
+    double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt), d = p->dp;
+    struct par_memory best = {.stage = -1};
+    for (int s = 0; s < p->pp; s++) {
+        int first, last;
+        par_stage_layers(p, g->layers, s, &first, &last);
+        double params = 0, act = 0;
+        for (int i = first; i < last && i < (int)m.nlayers; i++) {
+            params += m.layers[i].params;
+            bool block = i >= 1 && i <= g->layers;
+            act += block ? block_act(p, g, &m.layers[i], e) : m.layers[i].act_B;
+        }
+        struct par_memory x = {.weights_B = params * e / (p->zero >= 3 ? d : 1),
+                               .grads_B = params * e / (p->zero >= 2 ? d : 1),
+                               .optimizer_B = params * o / (p->zero >= 1 ? d : 1),
+                               .act_B = act * b * par_in_flight(p, s), .stage = s};
+        x.total_B = x.weights_B + x.grads_B + x.optimizer_B + x.act_B;
+        if (best.stage < 0 || x.total_B > best.total_B) best = x;
+    }
+    model_release(&m);
+    return best;
+}
+
+/* The name of the largest term of x. */
+static const char *largest(const struct par_memory *x)
+{
+    double v[] = {x->weights_B, x->grads_B, x->optimizer_B, x->act_B};
+    static const char *const names[] = {"weights", "gradients", "optimizer state", "activations"};
+    int k = 0;
+    for (int i = 1; i < 4; i++)
+        if (v[i] > v[k]) k = i;
+    return names[k];
+}
+
+/* The first single change of p (in the order of parallel.h) that fits mem_B, described into
+ * buf; false if none does. */
+static bool smallest_change(const struct parallel_spec *p, const char *preset,
+                            const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
+                            int b, double mem_B, char *buf, size_t len)
+{
+    for (int k = 0; k < 7; k++) {
+        struct parallel_spec q = *p;
+        int qb = b;
+        char what[64];
+        if (k == 0 && p->zero < 3 && p->dp > 1) {
+            q.zero = p->zero + 1;
+            snprintf(what, sizeof what, "zero=\"%d\"", q.zero);
+        } else if (k == 1 && p->recompute < RECOMPUTE_SELECTIVE) {
+            q.recompute = RECOMPUTE_SELECTIVE;
+            snprintf(what, sizeof what, "recompute=\"selective\"");
+        } else if (k == 2 && p->recompute < RECOMPUTE_FULL) {
+            q.recompute = RECOMPUTE_FULL;
+            snprintf(what, sizeof what, "recompute=\"full\"");
+        } else if (k == 3 && !p->sp && p->tp > 1) {
+            q.sp = true;
+            snprintf(what, sizeof what, "sequence-parallel=\"yes\"");
+        } else if (k == 4 && p->dp % 2 == 0 && g->layers % (2 * p->pp) == 0) {
+            q.pp *= 2;
+            q.dp /= 2;
+            snprintf(what, sizeof what, "pp=\"%d\" dp=\"%d\"", q.pp, q.dp);
+        } else if (k == 5 && p->dp % 2 == 0 && g->heads % (2 * p->tp) == 0) {
+            q.tp *= 2;
+            q.dp /= 2;
+            snprintf(what, sizeof what, "tp=\"%d\" dp=\"%d\"", q.tp, q.dp);
+        } else if (k == 6 && b > 1) {
+            qb = b / 2;
+            snprintf(what, sizeof what, "batch-per-gpu=\"%d\"", qb);
+        } else {
+            continue;
+        }
+        struct par_memory x = par_memory(&q, preset, g, dtype, opt, qb);
+        if (x.total_B <= mem_B) {
+            snprintf(buf, len, "%s (%.2f GB)", what, x.total_B / 1e9);
+            return true;
+        }
+    }
+    return false;
+}
+
+int par_check_fit(const struct parallel_spec *p, const char *preset, const struct gpt_config *g,
+                  enum gpu_dtype dtype, enum optimizer opt, int b, double mem_B, char *why,
+                  size_t len)
+{
+    struct par_memory x = par_memory(p, preset, g, dtype, opt, b);
+    if (x.total_B <= mem_B) return 0;
+    char change[96];
+    if (!smallest_change(p, preset, g, dtype, opt, b, mem_B, change, sizeof change))
+        snprintf(change, sizeof change, "more GPUs (no single change fits)");
+    snprintf(why, len,
+             "%s needs %.2f GB per GPU on pipeline stage %d (weights %.2f + gradients %.2f + "
+             "optimizer %.2f + activations %.2f GB), the largest its %s; a GPU has %.2f GB; "
+             "expected %s",
+             preset, x.total_B / 1e9, x.stage, x.weights_B / 1e9, x.grads_B / 1e9,
+             x.optimizer_B / 1e9, x.act_B / 1e9, largest(&x), mem_B / 1e9, change);
+    return -1;
+}

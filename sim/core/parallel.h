@@ -1,0 +1,69 @@
+/* parallel.h - tensor, pipeline and data parallelism as plain data: where each rank sits, which
+ * layers each pipeline stage holds, the order a stage runs its microbatches in, and the memory a
+ * rank needs (strategy="hybrid", <parallel>).
+ *
+ * Ranks: rank = t + tp (d + dp s) in Megatron's order tp-dp-pp (tensor ranks adjacent, so on one
+ * node; replicas next; pipeline stages outermost), or t + tp (s + pp d) in tp-pp-dp.
+ * Stages: the blocks split evenly (layers divisible by pp), the embedding with stage 0 and the
+ * output layer with the last (Megatron's).
+ * Schedules (Narayanan et al., SC'21, section 2.2): GPipe runs the m forwards, then the m
+ * backwards; 1F1B (PipeDream-Flush) runs min(m, p - 1 - s) forwards on stage s, then alternates
+ * one forward and one backward, then the remaining backwards. With uniform stages both take
+ * (m + p - 1)(t_f + t_b): a bubble of (p - 1) / (m + p - 1) of the pipeline's time; 1F1B keeps
+ * at most p - s microbatches' activations in flight instead of m.
+ * Memory per rank (max over the stages): weights, gradients and optimizer state of its stage's
+ * share of the parameters, ZeRO-sharded over the dp ranks (Rajbhandari et al., SC'20: stage 1
+ * the optimizer state, 2 also the gradients, 3 also the weights), plus the activations of the
+ * microbatches in flight (Korthikanti et al. 2022: per block sbh(10 + 24/t + 5as/(ht)) at 16-bit,
+ * sbh/t (34 + 5as/h) with sequence parallelism, without the 5as/h term under selective
+ * recomputation, and 2sbh, the block's input, under full recomputation), and the embedding's and
+ * the output layer's on their stages.
+ */
+#ifndef DMLSIM_PARALLEL_H
+#define DMLSIM_PARALLEL_H
+
+#include "model.h"
+#include "scenario.h"
+
+#include <stddef.h>
+
+/* The rank at tensor index t, pipeline stage s, replica d, and back. */
+int par_rank(const struct parallel_spec *p, int t, int s, int d);
+void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d);
+
+/* Model layers [*first, *last) of stage s of a model of `blocks` transformer blocks whose
+ * layers are the embedding, the blocks, the output layer. */
+void par_stage_layers(const struct parallel_spec *p, int blocks, int s, int *first, int *last);
+
+/* One step of a stage's schedule: the forward or the backward of a microbatch. */
+struct pp_op {
+    bool backward;
+    int mb;
+};
+
+/* Stage s's 2m operations in order into ops (room for 2m). */
+void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops);
+
+/* Microbatches whose activations stage s holds at once: m (GPipe) or min(m, p - s) (1F1B). */
+int par_in_flight(const struct parallel_spec *p, int s);
+
+struct par_memory {
+    double weights_B, grads_B, optimizer_B, act_B, total_B; /* per rank, on stage `stage` */
+    int stage;                                              /* the stage needing the most */
+};
+
+/* The memory per rank of `preset` (a transformer, with shape g) trained under p with microbatches
+ * of b samples in dtype with opt: the most any stage needs. */
+struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
+                             const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
+                             int b);
+
+/* Does it fit a GPU of mem_B bytes? 0 if so; else -1 and, in why, the need and its largest
+ * term, and the smallest single change that fits (a ZeRO stage, recomputation, sequence
+ * parallelism, more pipeline or tensor ranks for fewer replicas, a smaller microbatch), or
+ * none. */
+int par_check_fit(const struct parallel_spec *p, const char *preset, const struct gpt_config *g,
+                  enum gpu_dtype dtype, enum optimizer opt, int b, double mem_B, char *why,
+                  size_t len);
+
+#endif

@@ -1,0 +1,497 @@
+/* hybrid.c - tensor, pipeline and data parallelism composed (see hybrid.h). */
+#include "hybrid.h"
+
+#include "collective.h"
+#include "net.h"
+#include "parallel.h"
+#include "trace.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/barrier.h>
+#include <simgrid/engine.h>
+#include <simgrid/mailbox.h>
+#include <xbt/str.h>
+#include <xbt/sysdep.h>
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DIM_TP, DIM_PP, DIM_DP }; /* rec->par_bytes' order */
+
+struct hy_ctx;
+
+/* One GPU: its coordinates, its stage's layers, its schedule, and this step's figures. */
+struct hy_rank {
+    struct hy_ctx *c;
+    int rank, t, s, d;
+    int first, last;      /* its stage's model layers */
+    struct pp_op *ops;    /* its schedule, 2m operations */
+    sg_comm_t *sends;     /* this step's activations and gradients in flight, 2m at most */
+    void *payload[2];     /* the receives posted: this operation's and the next one's */
+    int nsends;
+    double params;        /* parameters of its share of the stage */
+    double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
+};
+
+struct hy_ctx {
+    const struct job *j;
+    const struct scenario *sc;
+    const struct parallel_spec *p;
+    struct run_record *rec;
+    int P;
+    struct model m;            /* one tensor rank's share of the model */
+    struct worker_amounts amt; /* its exec amounts for a microbatch */
+    double model_params;       /* of the share, all stages */
+    struct coll_world *tpw;    /* per (s, d): the tensor-parallel groups */
+    struct coll_world *dpw;    /* per (t, s): the data-parallel groups */
+    const struct coll_algo *algo;
+    struct traffic *traffic[3]; /* per dimension */
+    struct hy_rank *ranks;
+    sg_bar_t step_end;
+    double e;                  /* bytes per element of the dtype */
+    double act_B;              /* a microbatch's activations between stages, per tensor rank */
+    double tp_B;               /* each tensor-parallel collective */
+    double *start, *pipe, *compute, *tp, *dp, *update; /* per step: sums or maxima */
+};
+
+static bool is_block(const struct hy_ctx *c, int layer)
+{
+    return layer >= 1 && layer <= c->sc->model.gpt.layers;
+}
+
+/* ---- communication ----------------------------------------------------------------------- */
+
+/* A collective of the rank's tensor-parallel group (none with tp = 1); its time into r->tp_s. */
+static void tp_collective(struct hy_rank *r)
+{
+    struct hy_ctx *c = r->c;
+    if (c->p->tp < 2) return;
+    struct coll_world *w = &c->tpw[r->s * c->p->dp + r->d];
+    double t0 = simgrid_get_clock();
+    if (c->p->sp) { /* sequence parallelism: reduce-scatter, then all-gather */
+        collective_run(w, c->algo, COLL_REDUCESCATTER, r->t, c->tp_B, NULL);
+        collective_run(w, c->algo, COLL_ALLGATHER, r->t, c->tp_B, NULL);
+    } else {
+        collective_run(w, c->algo, COLL_ALLREDUCE, r->t, c->tp_B, NULL);
+    }
+    r->tp_s += simgrid_get_clock() - t0;
+}
+
+/* A collective of `op` of size_B over the rank's data-parallel group (none with dp = 1); its
+ * time into *acc. */
+static void dp_collective(struct hy_rank *r, enum coll_op op, double size_B, double *acc)
+{
+    struct hy_ctx *c = r->c;
+    if (c->p->dp < 2 || size_B <= 0) return;
+    double t0 = simgrid_get_clock();
+    collective_run(&c->dpw[r->t * c->p->pp + r->s], c->algo, op, r->d, size_B, NULL);
+    *acc += simgrid_get_clock() - t0;
+}
+
+/* The mailbox of the pipeline messages from stage `from` to `to` of tensor rank t, replica d. */
+static sg_mailbox_t pp_box(int d, int t, int from, int to)
+{
+    char name[48];
+    snprintf(name, sizeof name, "pp:%d:%d:%d>%d", d, t, from, to);
+    return sg_mailbox_by_name(name);
+}
+
+/* Posts this microbatch's activations (or their gradients) to stage `to`. */
+static void pp_send(struct hy_rank *r, int to)
+{
+    struct hy_ctx *c = r->c;
+    static int token;
+    sg_host_t dst = c->j->pf->gpus[par_rank(c->p, r->t, to, r->d)];
+    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, r->s, to), &token, c->act_B);
+    traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->act_B);
+}
+
+/* Does operation k of the schedule start with a message (activations from stage s - 1 for a
+ * forward, their gradients from s + 1 for a backward)? */
+static bool needs_recv(const struct hy_rank *r, int k)
+{
+    return r->ops[k].backward ? r->s < r->c->p->pp - 1 : r->s > 0;
+}
+
+/* Posts the receive of operation k's message (into payload slot k % 2). */
+static sg_comm_t post_recv(struct hy_rank *r, int k)
+{
+    int from = r->ops[k].backward ? r->s + 1 : r->s - 1;
+    return net_irecv(pp_box(r->d, r->t, from, r->s), &r->payload[k % 2]);
+}
+
+/* ---- the schedule ------------------------------------------------------------------------ */
+
+static void exec(struct hy_rank *r, double amount)
+{
+    double t0 = simgrid_get_clock();
+    worker_exec(r->c->rec, r->rank, amount);
+    r->compute_s += simgrid_get_clock() - t0;
+}
+
+/* ZeRO-3: a block's parameters gathered from the replicas before it runs. */
+static void zero3_gather(struct hy_rank *r, int layer)
+{
+    struct hy_ctx *c = r->c;
+    if (c->p->zero == 3) dp_collective(r, COLL_ALLGATHER, c->m.layers[layer].params * c->e, &r->dp_s);
+}
+
+static void forward(struct hy_rank *r)
+{
+    struct hy_ctx *c = r->c;
+    for (int i = r->first; i < r->last; i++) {
+        zero3_gather(r, i);
+        exec(r, c->amt.fwd[i]);
+        if (is_block(c, i)) { /* after the attention and after the MLP */
+            tp_collective(r);
+            tp_collective(r);
+        }
+    }
+    if (r->s < c->p->pp - 1) pp_send(r, r->s + 1);
+}
+
+static void backward(struct hy_rank *r)
+{
+    struct hy_ctx *c = r->c;
+    for (int i = r->last; i-- > r->first;) {
+        zero3_gather(r, i);
+        if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) { /* the block again */
+            exec(r, c->amt.fwd[i]);
+            tp_collective(r);
+            tp_collective(r);
+        }
+        exec(r, c->amt.bwd[i]);
+        if (is_block(c, i)) {
+            tp_collective(r);
+            tp_collective(r);
+        }
+        if (c->p->zero == 3) /* its gradients to the replica that owns them */
+            dp_collective(r, COLL_REDUCESCATTER, c->m.layers[i].params * c->e, &r->dp_s);
+    }
+    if (r->s > 0) pp_send(r, r->s - 1);
+}
+
+/* After the schedule: the gradients reduced over the replicas, the optimizer, the updated
+ * parameters gathered (ZeRO-1 and -2). */
+static void finish_step(struct hy_rank *r)
+{
+    struct hy_ctx *c = r->c;
+    const struct parallel_spec *p = c->p;
+    double grads_B = r->params * c->e, t0 = simgrid_get_clock();
+    if (p->zero == 0) dp_collective(r, COLL_ALLREDUCE, grads_B, &r->dp_s);
+    if (p->zero == 1 || p->zero == 2) /* each replica needs only the gradients it updates */
+        dp_collective(r, COLL_REDUCESCATTER, grads_B, &r->dp_s);
+    double share = r->params / c->model_params / (p->zero >= 1 ? p->dp : 1);
+    t0 = simgrid_get_clock();
+    worker_exec(c->rec, r->rank, c->amt.update * share);
+    r->update_s = simgrid_get_clock() - t0;
+    if (p->zero == 1 || p->zero == 2) dp_collective(r, COLL_ALLGATHER, grads_B, &r->dp_s);
+}
+
+/* The step's figures of rank r into the step's sums; the last rank's step row. */
+static void account(struct hy_rank *r, int step)
+{
+    struct hy_ctx *c = r->c;
+    c->pipe[step] = fmax(c->pipe[step], r->pipe_end - c->start[step]);
+    c->compute[step] += r->compute_s;
+    c->tp[step] += r->tp_s;
+    c->dp[step] += r->dp_s;
+    c->update[step] += r->update_s;
+}
+
+static void rank_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct hy_rank *r = sg_actor_self_get_data();
+    struct hy_ctx *c = r->c;
+    const struct parallel_spec *p = c->p;
+    for (int step = 0; step < c->sc->train.steps; step++) {
+        if (r->rank == 0) c->start[step] = simgrid_get_clock();
+        r->compute_s = r->tp_s = r->dp_s = r->update_s = 0;
+        r->nsends = 0;
+        int n = 2 * p->microbatches;
+        sg_comm_t next = needs_recv(r, 0) ? post_recv(r, 0) : NULL;
+        for (int k = 0; k < n; k++) {
+            /* the next operation's message is received while this one runs (Megatron posts
+             * its receive with this one's send) */
+            sg_comm_t mine = next;
+            next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
+            if (mine) net_wait(mine, simgrid_get_clock() + c->sc->train.timeout_s);
+            double o0 = simgrid_get_clock();
+            if (r->ops[k].backward)
+                backward(r);
+            else
+                forward(r);
+            trace_slice(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
+                        simgrid_get_clock());
+        }
+        r->pipe_end = simgrid_get_clock();
+        for (int k = 0; k < r->nsends; k++)
+            net_wait(r->sends[k], simgrid_get_clock() + c->sc->train.timeout_s);
+        double d0 = simgrid_get_clock();
+        finish_step(r);
+        trace_slice(c->rec->trace, r->rank, "data-parallel + update", d0, simgrid_get_clock());
+        account(r, step);
+        sg_barrier_wait(c->step_end);
+        if (r->rank == 0) {
+            double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
+            double samples = (double)p->dp * p->microbatches * c->sc->train.batch;
+            run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P, samples,
+                         c->P, 0);
+        }
+    }
+}
+
+/* ---- set-up ------------------------------------------------------------------------------ */
+
+static void make_worlds(struct hy_ctx *c)
+{
+    const struct parallel_spec *p = c->p;
+    const struct train_spec *ts = &c->sc->train;
+    int ntp = p->pp * p->dp, ndp = p->tp * p->pp, epoch = 1;
+    c->tpw = xbt_new0(struct coll_world, ntp);
+    c->dpw = xbt_new0(struct coll_world, ndp);
+    sg_host_t *hosts = xbt_new(sg_host_t, p->tp > p->dp ? p->tp : p->dp);
+    for (int g = 0; g < ntp + ndp; g++) {
+        bool tpg = g < ntp;
+        int n = tpg ? p->tp : p->dp, k = tpg ? g : g - ntp;
+        for (int i = 0; i < n; i++) /* tp group (s, d) = (k / dp, k % dp); dp group (t, s) */
+            hosts[i] = c->j->pf->gpus[tpg ? par_rank(p, i, k / p->dp, k % p->dp)
+                                          : par_rank(p, k / p->pp, k % p->pp, i)];
+        struct coll_world *w = tpg ? &c->tpw[k] : &c->dpw[k];
+        collective_world_init(w, n, hosts, ts->timeout_s);
+        w->level = ts->level;
+        w->nccl = ts->nccl;
+        w->epoch = epoch++; /* mailboxes of its own */
+        w->traffic = c->traffic[tpg ? DIM_TP : DIM_DP];
+    }
+    free(hosts);
+}
+
+static void make_ranks(struct hy_ctx *c)
+{
+    const struct parallel_spec *p = c->p;
+    c->ranks = xbt_new0(struct hy_rank, c->P);
+    for (int k = 0; k < c->P; k++) {
+        struct hy_rank *r = &c->ranks[k];
+        r->c = c;
+        r->rank = k;
+        par_coords(p, k, &r->t, &r->s, &r->d);
+        par_stage_layers(p, c->sc->model.gpt.layers, r->s, &r->first, &r->last);
+        r->ops = xbt_new(struct pp_op, 2 * p->microbatches);
+        par_schedule(p, r->s, r->ops);
+        r->sends = xbt_new(sg_comm_t, 2 * p->microbatches);
+        for (int i = r->first; i < r->last; i++)
+            r->params += c->m.layers[i].params;
+    }
+}
+
+static void setup(struct hy_ctx *c)
+{
+    const struct train_spec *ts = &c->sc->train;
+    const struct parallel_spec *p = c->p;
+    struct gpt_config g = c->sc->model.gpt;
+    g.tp = p->tp;
+    g.sp = p->sp;
+    model_preset(c->sc->model.preset, &g, ts->dtype, &c->m);
+    c->model_params = model_params(&c->m);
+    struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
+    worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &c->m,
+                   ts->batch, &kc, &c->amt);
+    c->e = model_dtype_bytes(ts->dtype);
+    c->tp_B = (double)ts->batch * g.seq * g.hidden * c->e;
+    c->act_B = c->tp_B / (p->sp ? p->tp : 1);
+    c->algo = collective_get(ts->algo);
+    for (int i = 0; i < 3; i++)
+        c->traffic[i] = traffic_new();
+    make_worlds(c);
+    make_ranks(c);
+    c->step_end = sg_barrier_init((unsigned)c->P);
+    double **figs[] = {&c->start, &c->pipe, &c->compute, &c->tp, &c->dp, &c->update};
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        *figs[i] = xbt_new0(double, ts->steps);
+}
+
+static void teardown(struct hy_ctx *c)
+{
+    for (int g = 0; g < c->p->pp * c->p->dp; g++)
+        collective_world_release(&c->tpw[g]);
+    for (int g = 0; g < c->p->tp * c->p->pp; g++)
+        collective_world_release(&c->dpw[g]);
+    free(c->tpw);
+    free(c->dpw);
+    for (int k = 0; k < c->P; k++) {
+        free(c->ranks[k].ops);
+        free(c->ranks[k].sends);
+    }
+    free(c->ranks);
+    for (int i = 0; i < 3; i++)
+        traffic_free(c->traffic[i]);
+    sg_barrier_destroy(c->step_end);
+    double *figs[] = {c->start, c->pipe, c->compute, c->tp, c->dp, c->update};
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        free(figs[i]);
+    worker_amounts_release(&c->amt);
+    model_release(&c->m);
+}
+
+/* ---- the strategy's row ------------------------------------------------------------------ */
+
+static enum dmlsim_err fail(const struct job *j, int line, struct dmlsim_error *err,
+                            const char *what)
+{
+    return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: %s", j->sc->path, line, what);
+}
+
+/* What the strategy does not do yet, and the shape rules. */
+static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err)
+{
+    const struct scenario *sc = j->sc;
+    const struct parallel_spec *p = &sc->train.par;
+    struct gpt_config g;
+    char why[256];
+    if (sc->model.preset == NULL || !model_transformer_shape(sc->model.preset, &g))
+        return fail(j, sc->train.line, err, "<training strategy=\"hybrid\">: it splits a "
+                    "transformer's blocks; expected a <model> transformer preset (gpt, "
+                    "bert-large, gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b)");
+    g = sc->model.gpt;
+    if (p->tp * p->pp * p->dp != job_workers(j)) {
+        snprintf(why, sizeof why, "<parallel tp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
+                 "tp x pp x dp = the %d workers", p->tp, p->pp, p->dp, p->tp * p->pp * p->dp,
+                 job_workers(j));
+        return fail(j, p->line, err, why);
+    }
+    if (g.layers % p->pp != 0 || g.heads % p->tp != 0) {
+        snprintf(why, sizeof why, "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks and %d heads; "
+                 "expected pp dividing the blocks and tp the heads", p->tp, p->pp,
+                 sc->model.preset, g.layers, g.heads);
+        return fail(j, p->line, err, why);
+    }
+    if (sc->nfaults > 0 || sc->ckpt.present || sc->train.numerics.present || sc->train.data.present)
+        return fail(j, sc->train.line, err, "<training strategy=\"hybrid\">: faults, checkpoints, "
+                    "<numerics> and <data> are not simulated under it yet; expected none of them");
+    return DMLSIM_OK;
+}
+
+enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
+{
+    const struct train_spec *ts = &j->sc->train;
+    enum dmlsim_err rc = check_shape(j, err);
+    if (rc == DMLSIM_OK) rc = job_check(j, err);
+    if (rc != DMLSIM_OK) return rc;
+    char why[640];
+    if (par_check_fit(&ts->par, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
+                      ts->batch, j->pf->models[0]->mem_B, why, sizeof why) != 0)
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path,
+                           ts->par.line, why);
+    struct coll_world w;
+    collective_world_init(&w, ts->par.tp > 1 ? ts->par.tp : ts->par.dp, j->pf->gpus, 1);
+    w.level = ts->level;
+    const char *no = collective_check(&w, collective_get(ts->algo), COLL_ALLREDUCE, false);
+    if (no == NULL && (ts->par.sp || ts->par.zero >= 1))
+        no = collective_check(&w, collective_get(ts->algo), COLL_REDUCESCATTER, false);
+    collective_world_release(&w);
+    if (no != NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
+                           ts->line, coll_algo_name(ts->algo), no);
+    return DMLSIM_OK;
+}
+
+void hybrid_describe(const struct job *j, FILE *out)
+{
+    const struct train_spec *ts = &j->sc->train;
+    const struct parallel_spec *p = &ts->par;
+    struct par_memory x = par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
+                                     ts->batch);
+    fprintf(out,
+            "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s), %d microbatch(es) "
+            "of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s level), %s, %s, %d step(s)\n",
+            p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp",
+            p->microbatches, ts->batch, j->sc->model.gpt.seq, scenario_pp_schedule_name(p->schedule),
+            p->zero, p->sp ? ", sequence parallel" : "", scenario_recompute_name(p->recompute),
+            coll_algo_name(ts->algo), ts->level == COLL_FLOW ? "flow" : "message",
+            catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
+    fprintf(out,
+            "# memory/gpu    %.2f GB on stage %d = weights %.2f + gradients %.2f + optimizer %.2f "
+            "+ activations %.2f (%d microbatch(es) in flight)\n",
+            x.total_B / 1e9, x.stage, x.weights_B / 1e9, x.grads_B / 1e9, x.optimizer_B / 1e9,
+            x.act_B / 1e9, par_in_flight(p, x.stage));
+}
+
+/* The run's hybrid figures: a rank's mean per step, MFU and tokens/s. */
+static void record(struct hy_ctx *c, struct run_record *rec, const struct model *full)
+{
+    const struct train_spec *ts = &c->sc->train;
+    int n = ts->steps;
+    double P = c->P;
+    for (int s = 0; s < n; s++) {
+        rec->par_pipe_s += c->pipe[s] / n;
+        rec->par_compute_s += c->compute[s] / P / n;
+        rec->par_tp_s += c->tp[s] / P / n;
+        rec->par_dp_s += c->dp[s] / P / n;
+        rec->par_update_s += c->update[s] / P / n;
+    }
+    rec->hybrid = true;
+    rec->par_bubble_s = fmax(0, rec->par_pipe_s - rec->par_compute_s - rec->par_tp_s);
+    rec->par_bubble_frac = rec->par_pipe_s > 0 ? rec->par_bubble_s / rec->par_pipe_s : 0;
+    double samples = (double)c->p->dp * c->p->microbatches * ts->batch * n;
+    double flops = samples * (model_fwd_flops(full) + model_bwd_flops(full));
+    double peak = c->j->pf->models[0]->peak_flops[ts->dtype];
+    rec->mfu = rec->total_s > 0 ? flops / rec->total_s / (P * peak) : 0;
+    rec->tokens_s = rec->total_s > 0 ? samples * c->sc->model.gpt.seq / rec->total_s : 0;
+    for (int i = 0; i < 3; i++)
+        rec->par_bytes[i] = traffic_bytes(c->traffic[i]);
+    rec->par_mem_B = par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt,
+                                ts->batch).total_B;
+}
+
+static void start_ranks(struct hy_ctx *c)
+{
+    for (int k = 0; k < c->P; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "rank-%d", k);
+        sg_actor_t a = sg_actor_init(name, c->j->pf->gpus[k]);
+        sg_actor_set_data(a, &c->ranks[k]);
+        sg_actor_start(a, rank_actor, 0, NULL);
+        if (c->rec->trace) {
+            char *t = bprintf("rank %d (tp %d, stage %d, replica %d)", k, c->ranks[k].t,
+                              c->ranks[k].s, c->ranks[k].d);
+            trace_track(c->rec->trace, k, t);
+            free(t);
+        }
+    }
+}
+
+void hybrid_run(const struct job *j, struct run_record *rec)
+{
+    const struct train_spec *ts = &j->sc->train;
+    struct hy_ctx c = {.j = j, .sc = j->sc, .p = &ts->par, .rec = rec, .P = job_workers(j)};
+    run_init(rec, STRAT_HYBRID, c.P, ts->batch * ts->par.microbatches, ts->steps);
+    rec->global_batch = (double)ts->par.dp * ts->par.microbatches * ts->batch;
+    run_config_num(rec, "tp", "%d", ts->par.tp);
+    run_config_num(rec, "pp", "%d", ts->par.pp);
+    run_config_num(rec, "dp", "%d", ts->par.dp);
+    run_config_num(rec, "microbatches", "%d", ts->par.microbatches);
+    run_config_str(rec, "schedule", scenario_pp_schedule_name(ts->par.schedule));
+    run_config_num(rec, "zero", "%d", ts->par.zero);
+    if (ts->trace) rec->trace = trace_new();
+    setup(&c);
+    start_ranks(&c);
+    simgrid_run();
+    rec->total_s = rec->nev > 0 ? rec->ev[rec->nev - 1].t_s : 0; /* the last step's end */
+    rec->steps_completed = ts->steps;
+    rec->final_workers = c.P;
+    rec->computed = rec->applied = (double)c.P * ts->steps;
+    rec->read_samples = rec->consumed_samples = rec->global_batch * ts->steps;
+    record(&c, rec, j->m);
+    rec->mem = model_memory(&c.m, ts->dtype, ts->opt, ts->batch);
+    job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
+    for (int i = 1; i < 3; i++)
+        traffic_merge(c.traffic[0], c.traffic[i]);
+    job_finish(rec, c.traffic[0]);
+    teardown(&c);
+}

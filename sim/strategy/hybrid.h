@@ -1,0 +1,40 @@
+/* hybrid.h - tensor, pipeline and data parallelism composed (strategy="hybrid", <parallel>), as
+ * SimGrid actors exchanging simulated messages.
+ *
+ * One actor per GPU, rank (t, s, d) of parallel.h, running its stage's schedule each step:
+ *   forward of a microbatch: the activations received from stage s - 1 (b s h bytes in the
+ *     training dtype, a message from the same tensor rank of the same replica; divided by tp
+ *     with sequence parallelism), then per layer of the stage its kernels (one tensor rank's
+ *     share: worker.h's roofline amounts of the model split by model_preset's tp), and after
+ *     each block the two tensor-parallel all-reduces of Megatron's forward (b s h bytes each, a
+ *     real collective among the tp ranks: reduce-scatter + all-gather with sequence
+ *     parallelism), then the activations sent on to stage s + 1 (posted, waited at the step's
+ *     end, as Megatron's batched isend);
+ *   backward: the same in reverse, the activations' gradients in and out, two all-reduces a
+ *     block; recomputation adds the block's forward (full) before its backward;
+ *   ZeRO-3: each block's parameters all-gathered over the replicas before its forward and its
+ *     backward, its gradients reduce-scattered after its backward;
+ *   after the schedule: the gradients of its stage's share reduced over the dp replicas
+ *     (all-reduce; ZeRO-1 and -2: reduce-scatter, each replica keeping the part it updates), the
+ *     optimizer on its share (1 / dp of it from ZeRO-1 on), the updated parameters all-gathered
+ *     (ZeRO-1 and -2: 2 Psi in all, as plain data parallelism; ZeRO-3: 3 Psi, each block's
+ *     parameters gathered for its forward and its backward and its gradients reduce-scattered:
+ *     Rajbhandari et al., SC'20, section 7); then the step ends for every
+ *     rank at once (Megatron's gradient-norm all-reduce spans every rank: a barrier here).
+ * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts.
+ */
+#ifndef DMLSIM_HYBRID_H
+#define DMLSIM_HYBRID_H
+
+#include "job.h"
+
+#include <stdio.h>
+
+/* tp x pp x dp against the workers, a transformer preset, uniform stages, divisible heads, the
+ * memory per rank (parallel.h), and what the strategy does not do yet (faults, numerics, an
+ * input pipeline, checkpoints). */
+enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err);
+void hybrid_describe(const struct job *j, FILE *out);
+void hybrid_run(const struct job *j, struct run_record *rec);
+
+#endif

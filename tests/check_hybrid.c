@@ -1,0 +1,226 @@
+/* check_hybrid.c - tensor, pipeline and data parallelism (strategy="hybrid", parallel.h,
+ * hybrid.h) against closed forms: the schedules and their bubble, the bytes each group's
+ * messages carry, ZeRO's and Megatron's memory per rank, and a composition of all three computed
+ * by hand.
+ *
+ * A small GPT (preset "gpt": blocks of 12h^2 + 13h parameters) on one node of H100s on NVLink4.
+ * Stage times come from the compute model (worker.h, tested in check_train): t_f(s), t_b(s) of
+ * stage s for one microbatch, the sum of its layers' exec amounts over the GPU's speed. A ring
+ * collective inside the node: all-reduce 2(t - 1)(a + S / (t B)), reduce-scatter and all-gather
+ * (t - 1)(a + S / (t B)), a the NVLink4 hop latency and B its rate (check_collective); a message
+ * between two GPUs a + S / B. */
+#include "parallel.h"
+#include "testlib.h"
+#include "worker.h"
+
+#include "calib.h"
+
+#include <simgrid/host.h>
+
+/* A one-node cluster of n H100s training a GPT of `layers` blocks of hidden h (16 heads, 256
+ * tokens, a vocabulary of 8: the embedding and the output layer nearly free) under p, ring
+ * collectives at message level, bf16, Adam, no kernel launch floor. */
+static struct scenario hy_scenario(int n, int layers, int h, int b, struct parallel_spec p)
+{
+    struct scenario sc = test_cluster(1, n, "h100", "nvlink4", NULL, 1);
+    sc.model.present = true;
+    sc.model.preset = strdup("gpt");
+    sc.model.gpt = (struct gpt_config){.layers = layers, .hidden = h, .heads = 16, .seq = 256,
+                                       .vocab = 8};
+    p.line = 1;
+    sc.train = (struct train_spec){.strategy = STRAT_HYBRID, .algo = COLL_ALGO_RING,
+                                   .level = COLL_MESSAGE, .batch = b, .steps = 2,
+                                   .dtype = DTYPE_BF16, .opt = OPT_ADAM, .timeout_s = 3600,
+                                   .chunks = 1, .par = p, .line = 1};
+    return sc;
+}
+
+struct hy_run {
+    struct run_record rec;
+    double tf[8], tb[8]; /* per stage: a microbatch's forward and backward (compute model) */
+    double a, B;         /* NVLink4: hop latency, rate */
+};
+
+/* Runs sc; the stage times from the compute model on the loaded platform. */
+static void hy_run(struct scenario *sc, struct hy_run *out)
+{
+    memset(out, 0, sizeof *out);
+    struct platform *pf = test_load(sc);
+    struct model full, share;
+    struct calib cal = calib_default();
+    scenario_build_model(sc, &full);
+    struct gpt_config g = sc->model.gpt;
+    g.tp = sc->train.par.tp;
+    g.sp = sc->train.par.sp;
+    model_preset("gpt", &g, sc->train.dtype, &share);
+    struct worker_amounts amt = {0};
+    struct kernel_costs kc = {0, false};
+    worker_amounts(&cal, pf->models[0], pf->gpus[0], sc->train.dtype, sc->train.opt, &share,
+                   sc->train.batch, &kc, &amt);
+    double speed = sg_host_get_speed(pf->gpus[0]);
+    for (int s = 0; s < sc->train.par.pp; s++) {
+        int first, last;
+        par_stage_layers(&sc->train.par, g.layers, s, &first, &last);
+        for (int i = first; i < last; i++) {
+            out->tf[s] += amt.fwd[i] / speed;
+            out->tb[s] += amt.bwd[i] / speed;
+        }
+    }
+    const struct link_class *nv = catalog_link("nvlink4");
+    out->a = nv->hop_lat_s;
+    out->B = nv->bw_Bps;
+    test_train(sc, pf, &full, &cal, &out->rec);
+    worker_amounts_release(&amt);
+    model_release(&share);
+    model_release(&full);
+    platform_free(pf);
+}
+
+/* The bubble: 4 stages, 8 microbatches, no tensor or data parallelism. GPipe's pipeline phase
+ * is its forward fill and drain plus its backward's: sum_s t_f(s) + (m - 1) max_s t_f(s), the
+ * same for t_b, plus 2 (p - 1) messages of b s h bytes (the fill and the drain wait for them;
+ * later ones are received while the previous microbatch runs). The stages are nearly uniform
+ * (the embedding and the output layer of a vocabulary of 8 are nearly free), so both schedules
+ * leave a bubble of (p - 1) / (m + p - 1) = 3/11 of the phase, within 2 points; 1F1B's phase is
+ * GPipe's within 1%. */
+START_TEST(test_bubble)
+{
+    struct parallel_spec p = {.tp = 1, .pp = 4, .dp = 1, .microbatches = 8,
+                              .schedule = _i == 0 ? PP_GPIPE : PP_1F1B};
+    struct scenario sc = hy_scenario(4, 8, 2048, 1, p);
+    struct hy_run r;
+    hy_run(&sc, &r);
+    double sf = 0, mf = 0, sb = 0, mb = 0, m = 8, x = r.a + 256.0 * 2048 * 2 / r.B;
+    for (int s = 0; s < 4; s++) {
+        sf += r.tf[s];
+        sb += r.tb[s];
+        mf = fmax(mf, r.tf[s]);
+        mb = fmax(mb, r.tb[s]);
+    }
+    double gpipe = sf + (m - 1) * mf + sb + (m - 1) * mb + 2 * 3 * x;
+    test_assert_rel(r.rec.par_pipe_s, gpipe, _i == 0 ? 1e-6 : 1e-2, "the pipeline phase");
+    ck_assert_msg(fabs(r.rec.par_bubble_frac - 3.0 / 11) < 0.02, "bubble %g, (p-1)/(m+p-1) %g",
+                  r.rec.par_bubble_frac, 3.0 / 11);
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* The bytes of each group, from the messages: tensor parallelism, 4 ranks, 2 microbatches of
+ * b = 2, 4 blocks: each block's forward and backward all-reduce b s h bytes twice, a ring
+ * sending 2(t - 1) S in all (Narayanan et al.: 8bsh(t - 1)/t a device per layer and
+ * microbatch); sequence parallelism the same bytes as a reduce-scatter and an all-gather; full
+ * recomputation adds the forward's two. Pipeline, 2 stages x 2 tensor ranks: every microbatch
+ * crosses the boundary forward and backward, b s h bytes from each tensor rank. Data
+ * parallelism, 2 replicas: the gradients of a rank's share Psi_r all-reduced, 2(d - 1) Psi_r
+ * bytes a group; ZeRO-3 gathers every layer's parameters for the forward and the backward and
+ * reduce-scatters its gradients, 3(d - 1) Psi_r: 1.5 times (ZeRO, section 7). */
+START_TEST(test_group_bytes)
+{
+    static const struct {
+        int tp, pp, dp, zero;
+        bool sp;
+        enum recompute rc;
+    } cases[] = {{4, 1, 1, 0, false, RECOMPUTE_NONE}, {4, 1, 1, 0, true, RECOMPUTE_NONE},
+                 {4, 1, 1, 0, false, RECOMPUTE_FULL}, {2, 2, 1, 0, false, RECOMPUTE_NONE},
+                 {1, 1, 2, 0, false, RECOMPUTE_NONE}, {1, 1, 2, 3, false, RECOMPUTE_NONE}};
+    int t = cases[_i].tp, pp = cases[_i].pp, d = cases[_i].dp, m = 2, b = 2, L = 4, h = 1024;
+    struct parallel_spec p = {.tp = t, .pp = pp, .dp = d, .microbatches = m,
+                              .zero = cases[_i].zero, .sp = cases[_i].sp,
+                              .recompute = cases[_i].rc};
+    struct scenario sc = hy_scenario(t * pp * d, L, h, b, p);
+    struct hy_run r;
+    hy_run(&sc, &r);
+    double S = (double)b * 256 * h * 2, steps = 2;
+    double ars = cases[_i].rc == RECOMPUTE_FULL ? 6 : 4; /* a block's, a microbatch */
+    double tp_B = t > 1 ? steps * m * L * ars * 2 * (t - 1) * S * pp * d / pp : 0;
+    double pp_B = steps * m * 2 * (pp - 1) * t * d * S / (cases[_i].sp ? t : 1);
+    /* Psi: the blocks' 12h^2 + 13h, the embedding's 8h + 256h, the final norm's 2h */
+    double psi = L * (12.0 * h * h + 13 * h) + (8 + 256) * h + 2 * h;
+    double dp_B = d < 2 ? 0 : steps * (cases[_i].zero == 3 ? 3 * m : 2) * (d - 1) * psi * 2;
+    test_assert_rel(r.rec.par_bytes[0] + 1, tp_B + 1, 1e-9, "tensor-parallel bytes");
+    test_assert_rel(r.rec.par_bytes[1] + 1, pp_B + 1, 1e-9, "pipeline bytes");
+    test_assert_rel(r.rec.par_bytes[2] + 1, dp_B + 1, 1e-9, "data-parallel bytes");
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* Memory per rank, bf16 and Adam (K = 12: the FP32 master copy and two moments): Psi_r = a
+ * stage's share of the parameters; plain 2 + 2 + 12 bytes each, ZeRO-1 4 Psi + 12 Psi / d,
+ * ZeRO-2 2 Psi + 14 Psi / d, ZeRO-3 16 Psi / d (Rajbhandari et al., SC'20, section 5.1).
+ * Activations of stage 0, the one holding the most (Korthikanti et al. 2022, bytes at 16-bit):
+ * b x (microbatches in flight) x (its blocks x sbh(10 + 24/t + 5as/(ht)) + the embedding's
+ * output, s h elements of 2 bytes), with 1F1B's p microbatches in flight on stage 0 against GPipe's m; sequence
+ * parallelism sbh/t (34 + 5as/h); selective recomputation drops the 5as/h term. */
+START_TEST(test_memory)
+{
+    int h = 1024, L = 8, a = 16, s = 256, b = 2, t = 2, pp = 2, d = 4, m = 6;
+    struct gpt_config g = {.layers = L, .hidden = h, .heads = a, .seq = s, .vocab = 8};
+    double sh = (double)s * h, att = 5.0 * a * s / h;
+    for (int zero = 0; zero <= 3; zero++) {
+        struct parallel_spec p = {.tp = t, .pp = pp, .dp = d, .microbatches = m, .zero = zero};
+        struct par_memory x = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
+        /* stage 0: its 4 blocks' shares (12h^2 / t + 4h^2 ... : QKV and the MLP's first GEMM
+         * split, biases of the split parts split), the embedding's share and positions */
+        double blk = (12.0 * h * h) / t + (3.0 * h + 4.0 * h) / t + h + h + 4 * h;
+        double psi = L / pp * blk + (8.0 / t) * h + (double)s * h;
+        double want[] = {16 * psi, 4 * psi + 12 * psi / d, 2 * psi + 14 * psi / d, 16 * psi / d};
+        double act = (double)b * pp * (L / pp * sh * (10 + 24.0 / t + att / t) + 2 * sh);
+        ck_assert_int_eq(x.stage, 0);
+        test_assert_rel(x.weights_B + x.grads_B + x.optimizer_B, want[zero], 1e-12,
+                        "weights, gradients and optimizer state");
+        test_assert_rel(x.act_B, act, 1e-12, "1F1B's activations on stage 0");
+    }
+    struct parallel_spec p = {.tp = t, .pp = pp, .dp = d, .microbatches = m,
+                              .schedule = PP_GPIPE};
+    struct par_memory x = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
+    double gp = (double)b * m * (L / pp * sh * (10 + 24.0 / t + att / t) + 2 * sh);
+    test_assert_rel(x.act_B, gp, 1e-12, "GPipe's: m microbatches in flight");
+    p = (struct parallel_spec){.tp = t, .pp = pp, .dp = d, .microbatches = m, .sp = true,
+                               .recompute = RECOMPUTE_SELECTIVE};
+    x = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
+    test_assert_rel(x.act_B, (double)b * pp * (L / pp * 34 * sh / t + 2 * sh), 1e-12,
+                    "sequence parallelism and selective recomputation: 34 sbh / t a block");
+}
+END_TEST
+
+/* An out-of-memory configuration names its largest term and the smallest change that fits:
+ * Llama 3 70B on 8 H100s by data parallelism alone needs 16 B a parameter (1.13 TB); no single
+ * change fits 80 GB. With tp 8 (weights 17.6 GB a rank) ZeRO-1 is the first change that fits. */
+START_TEST(test_out_of_memory)
+{
+    struct gpt_config g;
+    ck_assert(model_transformer_shape("llama3-70b", &g));
+    char why[512];
+    struct parallel_spec p = {.tp = 1, .pp = 1, .dp = 8, .microbatches = 1,
+                              .recompute = RECOMPUTE_FULL};
+    ck_assert_int_eq(par_check_fit(&p, "llama3-70b", &g, DTYPE_BF16, OPT_ADAM, 1, 80e9, why,
+                                   sizeof why), -1);
+    ck_assert_msg(strstr(why, "the largest its optimizer state") &&
+                          strstr(why, "no single change fits"), "%s", why);
+    p = (struct parallel_spec){.tp = 8, .pp = 1, .dp = 8, .microbatches = 1,
+                               .recompute = RECOMPUTE_FULL};
+    ck_assert_int_eq(par_check_fit(&p, "llama3-70b", &g, DTYPE_BF16, OPT_ADAM, 1, 80e9, why,
+                                   sizeof why), -1);
+    ck_assert_msg(strstr(why, "expected zero=\"1\""), "%s", why);
+}
+END_TEST
+
+static Suite *hybrid_suite(void)
+{
+    Suite *s = suite_create("hybrid");
+    TCase *tc = tcase_create("parallel");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_bubble, 0, 2);
+    tcase_add_loop_test(tc, test_group_bytes, 0, 6);
+    tcase_add_test(tc, test_memory);
+    tcase_add_test(tc, test_out_of_memory);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(hybrid_suite());
+}
