@@ -108,6 +108,51 @@ START_TEST(test_gpt_formula)
 }
 END_TEST
 
+/* The large presets against their published sizes (within 1%): GPT-3 175B's Table D.1 174.6B;
+ * Llama 3 8B, 70B and 405B (Meta's model cards: 8.03B, 70.6B, 405B); Mixtral 8x7B 46.7B
+ * parameters (Mistral AI, "Mixtral of experts": 46.7B total, 12.9B used per token). And the
+ * Llama block by hand: attention h (h + 2 kv h / a) + h^2, SwiGLU 3 h ffn, two RMSNorms h each,
+ * no biases; untied embedding and head v h each, a final norm h. Mixtral: 8 experts' MLPs, a
+ * router h x 8; per token 2 of the experts' FLOPs. Split over t = 8 tensor ranks, a rank holds
+ * the GEMMs' weights / 8 and the vocabulary / 8, the norms and router whole. */
+START_TEST(test_large_presets)
+{
+    static const struct {
+        const char *name;
+        double published;
+    } big[] = {{"gpt3-175b", 174.6e9}, {"llama3-8b", 8.03e9}, {"llama3-70b", 70.6e9},
+               {"llama3-405b", 405e9}, {"mixtral-8x7b", 46.7e9}};
+    struct model m;
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        ck_assert_int_eq(model_preset(big[i].name, NULL, DTYPE_BF16, &m), 0);
+        assert_within(model_params(&m), big[i].published, 0.01, big[i].name);
+        model_release(&m);
+    }
+    double h = 4096, q = h + 2 * 8 * 128, f = 14336, v = 128256, L = 32, s = 8192;
+    ck_assert_int_eq(model_preset("llama3-8b", NULL, DTYPE_BF16, &m), 0);
+    ck_assert_double_eq(model_params(&m), L * (h * q + h * h + 3 * h * f + 2 * h) + 2 * v * h + h);
+    ck_assert_double_eq(model_fwd_flops(&m),
+                        L * s * (2 * (h * q + h * h + 3 * h * f) + 4 * s * h) + 2 * s * h * v);
+    model_release(&m);
+    struct gpt_config g;
+    ck_assert(model_transformer_shape("llama3-8b", &g));
+    g.tp = 8;
+    ck_assert_int_eq(model_preset("llama3-8b", &g, DTYPE_BF16, &m), 0);
+    ck_assert_double_eq(model_params(&m),
+                        L * ((h * q + h * h + 3 * h * f) / 8 + 2 * h) + 2 * v / 8 * h + h);
+    model_release(&m);
+    ck_assert(model_transformer_shape("mixtral-8x7b", &g));
+    ck_assert_int_eq(model_preset("mixtral-8x7b", NULL, DTYPE_BF16, &m), 0);
+    double mv = 32000, ms = 4096;
+    ck_assert_double_eq(model_params(&m),
+                        L * (h * q + h * h + 8 * 3 * h * f + 8 * h + 2 * h) + 2 * mv * h + h);
+    ck_assert_double_eq(model_fwd_flops(&m),
+                        L * ms * (2 * (h * q + h * h + 2 * 3 * h * f + 8 * h) + 4 * ms * h) +
+                                2 * ms * h * mv);
+    model_release(&m);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -118,6 +163,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_forward_flops);
     tcase_add_test(tc, test_memory_rule);
     tcase_add_test(tc, test_gpt_formula);
+    tcase_add_test(tc, test_large_presets);
     suite_add_tcase(s, tc);
     return s;
 }

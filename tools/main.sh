@@ -7,10 +7,13 @@
 #   faults.png      throughput over time through a crash, a partition and a straggler
 #   input.png       the input pipeline: samples/s and the wait for batches against the loader
 #                   workers per GPU and the prefetch depth
+#   parallel.png    Llama 3 8B on 16 H100: MFU and the step's breakdown against tensor x
+#                   pipeline x data parallelism (tools/parallel.sh)
 # and, training a real MLP on Fashion-MNIST through the simulated protocols (tools/tta.sh):
 #   tta.png         test accuracy over time: ring, sync PS, async PS at tau 0, 2, 8, 32
 #   accuracy-faults.png  accuracy through a crash and a partition, rolled back to checkpoints
 #   lr-scaling.png  accuracy and time to 82% against the workers, lr-scaling none and linear
+#   accuracy-shuffle.png  accuracy on files stored by class: no shuffle, a buffer, an epoch shuffle
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -51,5 +54,7 @@ gnuplot -e "in='out/faults.csv'; out='out/faults.png'; name='ResNet-50 on 16 A10
 gnuplot -e "dir='out'; out='out/input.png'" plots/input.gp
 echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png out/faults.png out/input.png" \
     "(data: out/)"
+echo
+tools/parallel.sh
 echo
 tools/tta.sh
