@@ -10,6 +10,7 @@
  *   naive all-reduce         2 (a + (P - 1) S / B)         (rank 0's links carry P - 1 buffers)
  *   halving-doubling, P = 2^k 2 k a + 2 (P - 1) S / (P B), plus 2 (a + S / B) otherwise
  *   ring all-gather / reduce-scatter (P - 1)(a + S / (P B))
+ *   all-to-all (pairwise)    a + (P - 1) S / (P B)    (a rank's P - 1 sends share its NIC)
  *   chain broadcast, c chunks (P - 1 + c - 1)(a + S / (c B))
  *   binary tree, c chunks    see test_tree
  *   hierarchical (N nodes x G GPUs, G NICs): 2 (G - 1)(a_in + S / (G B_in))
@@ -203,11 +204,32 @@ START_TEST(test_busbw_factors)
 }
 END_TEST
 
+/* All-to-all: every rank sends S / P to each of the others at once, its P - 1 sends sharing its
+ * NIC: a + (P - 1) S / (P B), and P (P - 1) messages (the seed notes' "one worker sends
+ * gradients to all other workers: O(N*N) fan out", 9,900 messages for 100 workers). */
+START_TEST(test_alltoall)
+{
+    static const struct {
+        int P;
+        double S;
+    } cases[] = {{4, 64e6}, {100, 1e6}};
+    int P = cases[_i].P;
+    double S = cases[_i].S, msgs;
+    struct scenario sc = test_cluster(P, 1, "h100", "nvlink4", "ib-ndr", 1);
+    struct uniform u = star_alpha_beta();
+    double t = run_coll(&sc, COLL_ALLTOALL, "nccl", S, COLL_MESSAGE, 1, &msgs);
+    test_assert_rel(t, u.a + (P - 1) * S / (P * u.B), 1e-3, "all-to-all");
+    ck_assert_double_eq(msgs, (double)P * (P - 1));
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *collective_suite(void)
 {
     Suite *s = suite_create("collective");
     TCase *tc = tcase_create("closed-form");
     tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_alltoall, 0, 2);
     tcase_add_loop_test(tc, test_ring, 0, sizeof ring_cases / sizeof ring_cases[0]);
     tcase_add_test(tc, test_naive);
     tcase_add_test(tc, test_halving_doubling_nearest_first);

@@ -9,11 +9,10 @@
  * collective inside the node: all-reduce 2(t - 1)(a + S / (t B)), reduce-scatter and all-gather
  * (t - 1)(a + S / (t B)), a the NVLink4 hop latency and B its rate (check_collective); a message
  * between two GPUs a + S / B. */
+#include "calib.h"
 #include "parallel.h"
 #include "testlib.h"
 #include "worker.h"
-
-#include "calib.h"
 
 #include <simgrid/host.h>
 
@@ -25,13 +24,20 @@ static struct scenario hy_scenario(int n, int layers, int h, int b, struct paral
     struct scenario sc = test_cluster(1, n, "h100", "nvlink4", NULL, 1);
     sc.model.present = true;
     sc.model.preset = strdup("gpt");
-    sc.model.gpt = (struct gpt_config){.layers = layers, .hidden = h, .heads = 16, .seq = 256,
-                                       .vocab = 8};
+    sc.model.gpt =
+            (struct gpt_config){.layers = layers, .hidden = h, .heads = 16, .seq = 256, .vocab = 8};
     p.line = 1;
-    sc.train = (struct train_spec){.strategy = STRAT_HYBRID, .algo = COLL_ALGO_RING,
-                                   .level = COLL_MESSAGE, .batch = b, .steps = 2,
-                                   .dtype = DTYPE_BF16, .opt = OPT_ADAM, .timeout_s = 3600,
-                                   .chunks = 1, .par = p, .line = 1};
+    sc.train = (struct train_spec){.strategy = STRAT_HYBRID,
+                                   .algo = COLL_ALGO_RING,
+                                   .level = COLL_MESSAGE,
+                                   .batch = b,
+                                   .steps = 2,
+                                   .dtype = DTYPE_BF16,
+                                   .opt = OPT_ADAM,
+                                   .timeout_s = 3600,
+                                   .chunks = 1,
+                                   .par = p,
+                                   .line = 1};
     return sc;
 }
 
@@ -85,7 +91,11 @@ static void hy_run(struct scenario *sc, struct hy_run *out)
  * GPipe's within 1%. */
 START_TEST(test_bubble)
 {
-    struct parallel_spec p = {.tp = 1, .pp = 4, .dp = 1, .microbatches = 8,
+    struct parallel_spec p = {.ep = 1,
+                              .tp = 1,
+                              .pp = 4,
+                              .dp = 1,
+                              .microbatches = 8,
                               .schedule = _i == 0 ? PP_GPIPE : PP_1F1B};
     struct scenario sc = hy_scenario(4, 8, 2048, 1, p);
     struct hy_run r;
@@ -125,8 +135,13 @@ START_TEST(test_group_bytes)
                  {4, 1, 1, 0, false, RECOMPUTE_FULL}, {2, 2, 1, 0, false, RECOMPUTE_NONE},
                  {1, 1, 2, 0, false, RECOMPUTE_NONE}, {1, 1, 2, 3, false, RECOMPUTE_NONE}};
     int t = cases[_i].tp, pp = cases[_i].pp, d = cases[_i].dp, m = 2, b = 2, L = 4, h = 1024;
-    struct parallel_spec p = {.tp = t, .pp = pp, .dp = d, .microbatches = m,
-                              .zero = cases[_i].zero, .sp = cases[_i].sp,
+    struct parallel_spec p = {.ep = 1,
+                              .tp = t,
+                              .pp = pp,
+                              .dp = d,
+                              .microbatches = m,
+                              .zero = cases[_i].zero,
+                              .sp = cases[_i].sp,
                               .recompute = cases[_i].rc};
     struct scenario sc = hy_scenario(t * pp * d, L, h, b, p);
     struct hy_run r;
@@ -146,20 +161,53 @@ START_TEST(test_group_bytes)
 }
 END_TEST
 
+/* Expert parallelism: a Llama-style mixture (4 experts of SwiGLU 4h a block, 2 a token), 4
+ * replicas, the experts over ep = 2 of them. Each block's forward and backward send a rank's
+ * tokens to their experts and back: 4 all-to-alls a block and microbatch of S = b s h k
+ * elements, each rank sending (ep - 1) / ep of it, so (ep - 1) S per group; P (P - 1) messages
+ * each. The gradients: the dense share all-reduced over the 4 replicas, 2 (d - 1) Psi_dense; a
+ * rank's experts (E / ep x 3 h ffn) over the d / ep = 2 replicas holding them, 2 (d / ep - 1)
+ * Psi_experts in each of the ep groups. */
+START_TEST(test_expert_bytes)
+{
+    int L = 2, h = 512, b = 2, m = 2, d = 4, ep = 2, E = 4, k = 2;
+    struct parallel_spec p = {.ep = ep, .tp = 1, .pp = 1, .dp = d, .microbatches = m};
+    struct scenario sc = hy_scenario(d, L, h, b, p);
+    sc.model.gpt.llama = true;
+    sc.model.gpt.kv_heads = 16;
+    sc.model.gpt.experts = E;
+    sc.model.gpt.topk = k;
+    struct hy_run r;
+    hy_run(&sc, &r);
+    double S = (double)b * 256 * h * k * 2, steps = 2, ffn = 4.0 * h;
+    test_assert_rel(r.rec.par_bytes[3], steps * m * L * 4 * (ep - 1) * S * (d / ep), 1e-9,
+                    "expert all-to-all bytes");
+    /* per block: attention 4h^2, router h E, two RMSNorms 2h; embedding 8h, final norm h,
+     * output layer 8h */
+    double experts = (double)E / ep * 3 * h * ffn;
+    double dense = L * (4.0 * h * h + h * E + 2 * h) + 8.0 * h + h + 8.0 * h;
+    double want = steps * (2 * (d - 1) * dense + ep * 2 * (d / ep - 1) * L * experts) * 2;
+    test_assert_rel(r.rec.par_bytes[2], want, 1e-9, "data-parallel bytes: dense and experts");
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+END_TEST
+
 /* Memory per rank, bf16 and Adam (K = 12: the FP32 master copy and two moments): Psi_r = a
  * stage's share of the parameters; plain 2 + 2 + 12 bytes each, ZeRO-1 4 Psi + 12 Psi / d,
  * ZeRO-2 2 Psi + 14 Psi / d, ZeRO-3 16 Psi / d (Rajbhandari et al., SC'20, section 5.1).
  * Activations of stage 0, the one holding the most (Korthikanti et al. 2022, bytes at 16-bit):
  * b x (microbatches in flight) x (its blocks x sbh(10 + 24/t + 5as/(ht)) + the embedding's
- * output, s h elements of 2 bytes), with 1F1B's p microbatches in flight on stage 0 against GPipe's m; sequence
- * parallelism sbh/t (34 + 5as/h); selective recomputation drops the 5as/h term. */
+ * output, s h elements of 2 bytes), with 1F1B's p microbatches in flight on stage 0 against GPipe's
+ * m; sequence parallelism sbh/t (34 + 5as/h); selective recomputation drops the 5as/h term. */
 START_TEST(test_memory)
 {
     int h = 1024, L = 8, a = 16, s = 256, b = 2, t = 2, pp = 2, d = 4, m = 6;
     struct gpt_config g = {.layers = L, .hidden = h, .heads = a, .seq = s, .vocab = 8};
     double sh = (double)s * h, att = 5.0 * a * s / h;
     for (int zero = 0; zero <= 3; zero++) {
-        struct parallel_spec p = {.tp = t, .pp = pp, .dp = d, .microbatches = m, .zero = zero};
+        struct parallel_spec p = {
+                .ep = 1, .tp = t, .pp = pp, .dp = d, .microbatches = m, .zero = zero};
         struct par_memory x = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
         /* stage 0: its 4 blocks' shares (12h^2 / t + 4h^2 ... : QKV and the MLP's first GEMM
          * split, biases of the split parts split), the embedding's share and positions */
@@ -172,12 +220,17 @@ START_TEST(test_memory)
                         "weights, gradients and optimizer state");
         test_assert_rel(x.act_B, act, 1e-12, "1F1B's activations on stage 0");
     }
-    struct parallel_spec p = {.tp = t, .pp = pp, .dp = d, .microbatches = m,
-                              .schedule = PP_GPIPE};
+    struct parallel_spec p = {
+            .ep = 1, .tp = t, .pp = pp, .dp = d, .microbatches = m, .schedule = PP_GPIPE};
     struct par_memory x = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
     double gp = (double)b * m * (L / pp * sh * (10 + 24.0 / t + att / t) + 2 * sh);
     test_assert_rel(x.act_B, gp, 1e-12, "GPipe's: m microbatches in flight");
-    p = (struct parallel_spec){.tp = t, .pp = pp, .dp = d, .microbatches = m, .sp = true,
+    p = (struct parallel_spec){.ep = 1,
+                               .tp = t,
+                               .pp = pp,
+                               .dp = d,
+                               .microbatches = m,
+                               .sp = true,
                                .recompute = RECOMPUTE_SELECTIVE};
     x = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
     test_assert_rel(x.act_B, (double)b * pp * (L / pp * 34 * sh / t + 2 * sh), 1e-12,
@@ -193,16 +246,19 @@ START_TEST(test_out_of_memory)
     struct gpt_config g;
     ck_assert(model_transformer_shape("llama3-70b", &g));
     char why[512];
-    struct parallel_spec p = {.tp = 1, .pp = 1, .dp = 8, .microbatches = 1,
-                              .recompute = RECOMPUTE_FULL};
-    ck_assert_int_eq(par_check_fit(&p, "llama3-70b", &g, DTYPE_BF16, OPT_ADAM, 1, 80e9, why,
-                                   sizeof why), -1);
+    struct parallel_spec p = {
+            .ep = 1, .tp = 1, .pp = 1, .dp = 8, .microbatches = 1, .recompute = RECOMPUTE_FULL};
+    ck_assert_int_eq(
+            par_check_fit(&p, "llama3-70b", &g, DTYPE_BF16, OPT_ADAM, 1, 80e9, why, sizeof why),
+            -1);
     ck_assert_msg(strstr(why, "the largest its optimizer state") &&
-                          strstr(why, "no single change fits"), "%s", why);
-    p = (struct parallel_spec){.tp = 8, .pp = 1, .dp = 8, .microbatches = 1,
-                               .recompute = RECOMPUTE_FULL};
-    ck_assert_int_eq(par_check_fit(&p, "llama3-70b", &g, DTYPE_BF16, OPT_ADAM, 1, 80e9, why,
-                                   sizeof why), -1);
+                          strstr(why, "no single change fits"),
+                  "%s", why);
+    p = (struct parallel_spec){
+            .ep = 1, .tp = 8, .pp = 1, .dp = 8, .microbatches = 1, .recompute = RECOMPUTE_FULL};
+    ck_assert_int_eq(
+            par_check_fit(&p, "llama3-70b", &g, DTYPE_BF16, OPT_ADAM, 1, 80e9, why, sizeof why),
+            -1);
     ck_assert_msg(strstr(why, "expected zero=\"1\""), "%s", why);
 }
 END_TEST
@@ -214,6 +270,7 @@ static Suite *hybrid_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_bubble, 0, 2);
     tcase_add_loop_test(tc, test_group_bytes, 0, 6);
+    tcase_add_test(tc, test_expert_bytes);
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
     suite_add_tcase(s, tc);

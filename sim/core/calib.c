@@ -793,6 +793,7 @@ int calib_fit(const struct calib *c, enum coll_op op, int nranks, struct calib_f
         break;
     case COLL_ALLGATHER:
     case COLL_REDUCESCATTER:
+    case COLL_ALLTOALL:
         steps = P - 1;
         frac = (P - 1) / P;
         break;

@@ -73,7 +73,8 @@ const char *coll_algo_names_for(enum coll_op op, bool flow)
 
 const char *collective_op_name(enum coll_op op)
 {
-    static const char *names[] = {"allreduce", "allgather", "reducescatter", "broadcast"};
+    static const char *names[] = {"allreduce", "allgather", "reducescatter", "broadcast",
+                                  "alltoall"};
     return op >= 0 && op < COLL_NOPS ? names[op] : "?";
 }
 
@@ -84,6 +85,7 @@ double collective_busbw_factor(enum coll_op op, int n)
         return 2.0 * (n - 1) / n;
     case COLL_ALLGATHER:
     case COLL_REDUCESCATTER:
+    case COLL_ALLTOALL:
         return (double)(n - 1) / n;
     case COLL_BROADCAST:
     case COLL_NOPS:

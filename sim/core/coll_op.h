@@ -22,6 +22,7 @@ enum coll_op {
     COLL_ALLGATHER,
     COLL_REDUCESCATTER,
     COLL_BROADCAST,
+    COLL_ALLTOALL, /* every rank S / P to every other: the pairwise sends of NCCL's all-to-all */
     COLL_NOPS,
 };
 #define COLL_OP_BIT(op) (1u << (op))
@@ -60,11 +61,11 @@ bool coll_algo_find(const char *name, enum coll_algo_id *out);
 const char *coll_algo_names(void);
 const char *coll_algo_names_for(enum coll_op op, bool flow);
 
-/* "allreduce", "allgather", "reducescatter", "broadcast". */
+/* "allreduce", "allgather", "reducescatter", "broadcast", "alltoall". */
 const char *collective_op_name(enum coll_op op);
 
-/* nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md): all-reduce 2(n-1)/n; all-gather and
- * reduce-scatter (n-1)/n; broadcast 1. */
+/* nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md): all-reduce 2(n-1)/n; all-gather,
+ * reduce-scatter and all-to-all (n-1)/n; broadcast 1. */
 double collective_busbw_factor(enum coll_op op, int nranks);
 
 #endif

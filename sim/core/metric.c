@@ -96,6 +96,7 @@ GET(update_s, r->par_update_s)
 GET(tp_bytes, r->par_bytes[0])
 GET(pp_bytes, r->par_bytes[1])
 GET(dp_bytes, r->par_bytes[2])
+GET(ep_bytes, r->par_bytes[3])
 GET(memory_per_gpu_bytes, r->par_mem_B)
 #undef GET
 
@@ -229,6 +230,9 @@ static const struct metric metrics[] = {
         {"dp_bytes", "B", "hybrid: bytes of the data-parallel collectives' messages",
          METRIC_HYBRID, "bytes by group", ", data %.0f B", 1, NULL, NULL, NULL, 0, 0, 0,
          get_dp_bytes, has_hybrid},
+        {"ep_bytes", "B", "hybrid: bytes of the expert all-to-alls' messages", METRIC_HYBRID,
+         "bytes by group", ", expert %.0f B", 1, NULL, NULL, NULL, 0, 0, 0, get_ep_bytes,
+         has_hybrid},
         {"buckets", "1", "all-reduce: gradient buckets per step", METRIC_ALLREDUCE,
          "gradient bytes", " in %.0f bucket(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_buckets, NULL},
         {"shards", "1", "parameter server: shards", METRIC_PS, "gradient bytes",

@@ -341,6 +341,7 @@ struct block_shape {
     double ffn;           /* MLP width */
     bool llama;           /* SwiGLU, RMSNorm, no biases (gpt_config.llama) */
     double experts, topk; /* MoE: MLPs, and those a token goes through (experts 0: dense) */
+    double ep;            /* expert-parallel ranks: a rank holds experts / ep of them */
     double t;             /* tensor-parallel ranks */
     bool sp;              /* sequence parallelism */
 };
@@ -352,7 +353,19 @@ static struct block_shape block_of(const struct gpt_config *g, double s)
                                 .kv = g->kv_heads > 0 ? g->kv_heads : g->heads,
                                 .ffn = g->ffn > 0 ? g->ffn : 4.0 * g->hidden, .llama = g->llama,
                                 .experts = g->experts, .topk = g->experts > 0 ? g->topk : 1,
-                                .t = t, .sp = g->sp && t > 1};
+                                .ep = g->ep > 1 ? g->ep : 1, .t = t, .sp = g->sp && t > 1};
+}
+
+/* The weights of one rank's experts in a block. */
+static double experts_of(const struct block_shape *z)
+{
+    return z->experts > 0 ? z->experts / z->ep * (z->llama ? 3 : 2) * z->h * z->ffn / z->t : 0;
+}
+
+double model_expert_params(const struct gpt_config *g)
+{
+    struct block_shape z = block_of(g, g->seq);
+    return experts_of(&z);
 }
 
 /* Parameters of one rank's share of a block: attention QKV (h x (h + 2 kv h/a)) and output
@@ -360,9 +373,10 @@ static struct block_shape block_of(const struct gpt_config *g, double s)
  * replicated), biases (GPT) and two norms (LayerNorm 2h each, RMSNorm h). GPT's: 12h^2 + 13h. */
 static double block_params(const struct block_shape *z)
 {
-    double h = z->h, qkv = h + 2 * z->kv * h / z->a, E = z->experts > 0 ? z->experts : 1;
+    double h = z->h, qkv = h + 2 * z->kv * h / z->a, E = z->experts > 0 ? z->experts / z->ep : 1;
     double mats = z->llama ? 3 : 2;
-    double w = (h * qkv + h * h + E * mats * h * z->ffn) / z->t + (z->experts > 0 ? h * E : 0);
+    double w = (h * qkv + h * h) / z->t + (z->experts > 0 ? experts_of(z) + h * z->experts
+                                                          : mats * h * z->ffn / z->t);
     double bias = z->llama ? 0 : qkv / z->t + h + E * (z->ffn / z->t + h);
     return w + bias + (z->llama ? 2 * h : 4 * h);
 }

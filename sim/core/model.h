@@ -92,6 +92,7 @@ struct gpt_config {
     int tp;       /* tensor-parallel ranks the blocks are split over (0 or 1: none): Megatron's
                      column- then row-parallel GEMMs, heads split, vocabulary split */
     bool sp;      /* sequence parallelism: norms, dropouts and residuals over s / tp */
+    int ep;       /* expert-parallel ranks the experts are split over (0 or 1: none) */
 };
 
 /* Builds preset `name` ("resnet50", "resnet101", "vgg16", "inception-v3", "bert-large", "gpt",
@@ -107,6 +108,10 @@ const char *model_preset_names(void);
 
 /* The defaults of a GPT-style preset (GPT-2 small: 12 x 768, 12 heads, 1024 tokens, 50257). */
 struct gpt_config model_gpt_defaults(void);
+
+/* The experts' parameters of one block as one rank of g holds them (its experts / ep, their
+ * matrices / tp); 0 for a dense model. */
+double model_expert_params(const struct gpt_config *g);
 
 /* The shape of a transformer preset ("gpt", "bert-large", or a large one: "gpt3-175b",
  * "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b"), into *g; false for any other. */

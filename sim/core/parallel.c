@@ -71,23 +71,31 @@ struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
     struct gpt_config gt = *g;
     gt.tp = p->tp;
     gt.sp = p->sp;
+    gt.ep = p->ep;
     struct model m;
     model_preset(preset, &gt, dtype, &m);
     double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt), d = p->dp;
+    double ex = model_expert_params(&gt), de = (double)p->dp / p->ep; /* experts' replicas */
     struct par_memory best = {.stage = -1};
     for (int s = 0; s < p->pp; s++) {
         int first, last;
         par_stage_layers(p, g->layers, s, &first, &last);
-        double params = 0, act = 0;
+        double params = 0, experts = 0, act = 0;
         for (int i = first; i < last && i < (int)m.nlayers; i++) {
             params += m.layers[i].params;
             bool block = i >= 1 && i <= g->layers;
+            experts += block ? ex : 0;
             act += block ? block_act(p, g, &m.layers[i], e) : m.layers[i].act_B;
         }
-        struct par_memory x = {.weights_B = params * e / (p->zero >= 3 ? d : 1),
-                               .grads_B = params * e / (p->zero >= 2 ? d : 1),
-                               .optimizer_B = params * o / (p->zero >= 1 ? d : 1),
-                               .act_B = act * b * par_in_flight(p, s), .stage = s};
+        /* ZeRO shards the dense share over the dp replicas, the experts over their dp / ep */
+        double dense = params - experts;
+#define SHARDED(stage) (p->zero >= (stage) ? dense / d + experts / de : params)
+        struct par_memory x = {.weights_B = SHARDED(3) * e,
+                               .grads_B = SHARDED(2) * e,
+                               .optimizer_B = SHARDED(1) * o,
+                               .act_B = act * b * par_in_flight(p, s),
+                               .stage = s};
+#undef SHARDED
         x.total_B = x.weights_B + x.grads_B + x.optimizer_B + x.act_B;
         if (best.stage < 0 || x.total_B > best.total_B) best = x;
     }

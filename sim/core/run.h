@@ -187,7 +187,8 @@ struct run_record {
     double mfu;               /* model FLOPs a second (forward and backward, no recomputation)
                                  over the GPUs' peak in the dtype */
     double tokens_s;          /* tokens trained a second */
-    double par_bytes[3];      /* bytes the tensor, pipeline and data-parallel messages carried */
+    double par_bytes[4];      /* bytes the tensor, pipeline, data and expert-parallel messages
+                                 carried */
     double par_mem_B;         /* memory per GPU (the stage needing the most) */
     double input_wait_total_s;     /* every worker's waits for its batches */
     double input_wait_run_s;       /* ... the part of them within the run's time (a PS worker

@@ -461,6 +461,7 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
     b->op = strcmp(kind, "allgather") == 0       ? COLL_ALLGATHER
             : strcmp(kind, "reducescatter") == 0 ? COLL_REDUCESCATTER
             : strcmp(kind, "broadcast") == 0     ? COLL_BROADCAST
+            : strcmp(kind, "alltoall") == 0      ? COLL_ALLTOALL
                                                  : COLL_ALLREDUCE;
     free(kind);
     b->line = (int)node_line(n);
@@ -979,6 +980,8 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     p->pp = (int)v[1];
     p->dp = (int)v[2];
     p->microbatches = (int)v[3];
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ep", 1, 1L << 20, 1, &v[0]), out);
+    p->ep = (int)v[0];
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "zero", 0, 3, 0, &v[0]), out);
     p->zero = (int)v[0];
     p->schedule = (enum pp_schedule)attr_choice(n, "schedule", pp_schedules, N_OF(pp_schedules));
@@ -1068,6 +1071,17 @@ static enum dmlsim_err check_model_source(struct reader *r, xmlNodePtr n, const 
     return DMLSIM_OK;
 }
 
+/* A child of <training>: <ps>, <parallel>, <data> or <numerics> (the DTD admits no other). */
+static enum dmlsim_err read_training_child(struct reader *r, xmlNodePtr c, struct scenario *sc)
+{
+    struct train_spec *t = &sc->train;
+    const char *name = (const char *)c->name;
+    if (strcmp(name, "ps") == 0) return read_ps(r, c, &t->ps);
+    if (strcmp(name, "parallel") == 0) return read_parallel(r, c, &t->par);
+    if (strcmp(name, "data") == 0) return read_data(r, c, sc);
+    return read_numerics(r, c, &t->numerics);
+}
+
 static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     struct train_spec *t = &sc->train;
@@ -1079,7 +1093,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
         if (strcmp(strat, strategy_name((enum strategy_id)id)) == 0) t->strategy = id;
     free(strat);
     t->line = (int)node_line(n);
-    t->par = (struct parallel_spec){.tp = 1, .pp = 1, .dp = 1, .microbatches = 1,
+    t->par = (struct parallel_spec){.tp = 1, .pp = 1, .dp = 1, .ep = 1, .microbatches = 1,
                                     .line = t->line};
     t->ps = (struct ps_spec){.shards = 1,
                              .dedicated = false,
@@ -1089,14 +1103,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                              .backup = 0,
                              .line = t->line};
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
-        if (c->type == XML_ELEMENT_NODE)
-            DMLSIM_CHECK_GOTO(rc,
-                              strcmp((const char *)c->name, "ps") == 0     ? read_ps(r, c, &t->ps)
-                              : strcmp((const char *)c->name, "parallel") == 0
-                                      ? read_parallel(r, c, &t->par)
-                              : strcmp((const char *)c->name, "data") == 0 ? read_data(r, c, sc)
-                                                                           : read_numerics(r, c, &t->numerics),
-                              out);
+        if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_training_child(r, c, sc), out);
     DMLSIM_CHECK_GOTO(rc,
                       read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level, &t->gpus,
                                       &t->chunks),

@@ -131,6 +131,7 @@ enum recompute {
 /* <parallel> (strategy="hybrid"): tensor x pipeline x data parallelism on a transformer. */
 struct parallel_spec {
     int tp, pp, dp;       /* ranks of each dimension; tp x pp x dp GPUs */
+    int ep;               /* expert parallelism: the experts split over ep of the dp replicas */
     int microbatches;     /* m per pipeline per step (batch-per-gpu: a microbatch's samples) */
     enum pp_schedule schedule;
     int zero;             /* ZeRO stage over the data-parallel ranks: 0 (none) to 3 */

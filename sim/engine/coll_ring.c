@@ -35,6 +35,7 @@ enum net_status coll_ring_run(const struct coll_world *w, enum coll_op op, int r
         return coll_ring_allgather(w, NULL, P, rank, size_B, data);
     case COLL_BROADCAST:
         return chain_broadcast(w, rank, size_B);
+    case COLL_ALLTOALL: /* collective_run's own */
     case COLL_NOPS:
         break;
     }

@@ -271,11 +271,37 @@ enum net_status coll_ring_allgather(const struct coll_world *w, const int *membe
     return ring_phase(w, members, n, idx, size_B, data, false);
 }
 
+/* All-to-all: every rank posts its S / P for each other rank and a receive from each, all at
+ * once, then waits for them: NCCL's all-to-all is these pairwise ncclSend / ncclRecv in one group
+ * (nccl-tests src/alltoall.cu), so the same for every algorithm and level; P (P - 1) messages in
+ * all (the seed notes' "O(N*N) fan out": 9,900 for 100 workers). */
+static enum net_status alltoall(const struct coll_world *w, int rank, double size_B)
+{
+    int P = w->nranks, n = 0;
+    if (P < 2) return NET_OK;
+    sg_comm_t *c = xbt_new(sg_comm_t, 2 * (P - 1));
+    void **in = xbt_new(void *, P);
+    for (int k = 1; k < P; k++) { /* rank + k first: no two ranks send to one peer at once */
+        int to = (rank + k) % P, from = (rank - k + P) % P;
+        c[n++] = coll_post_send(w, rank, w->hosts[rank], w->hosts[to],
+                                coll_mailbox(w, rank, to, -1), NULL, size_B / P);
+        c[n++] = net_irecv(coll_mailbox(w, from, rank, -1), &in[from]);
+    }
+    enum net_status st = NET_OK, s;
+    double end = deadline(w);
+    for (int i = 0; i < n; i++)
+        if ((s = net_wait(c[i], end)) != NET_OK && st == NET_OK) st = s;
+    free(c);
+    free(in);
+    return st;
+}
+
 enum net_status collective_run(const struct coll_world *w, const struct coll_algo *algo,
                                enum coll_op op, int rank, double size_B, float *data)
 {
     assert(rank >= 0 && rank < w->nranks && w->chunks >= 1);
     assert(algo->ops & COLL_OP_BIT(op));
+    if (op == COLL_ALLTOALL) return alltoall(w, rank, size_B);
     return algo->run(w, op, rank, size_B, data);
 }
 
@@ -283,6 +309,9 @@ const char *collective_describe(const struct coll_world *w, const struct coll_al
                                 enum coll_op op, double size_B, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (algo->describe) algo->describe(w, op, size_B, buf, len);
+    if (op == COLL_ALLTOALL)
+        snprintf(buf, len, "p2p/%d peers", w->nranks - 1);
+    else if (algo->describe)
+        algo->describe(w, op, size_B, buf, len);
     return buf;
 }

@@ -615,7 +615,8 @@ static void attach_caches(struct loader *l)
         for (int c = 0; c < l->ncaches; c++) {
             const char *name = sg_host_get_name(l->caches[c].cpu);
             size_t len = strlen(l->d->cache_crashes[i].node);
-            if (strncmp(name, l->d->cache_crashes[i].node, len) == 0 && strcmp(name + len, ".cpu") == 0)
+            if (strncmp(name, l->d->cache_crashes[i].node, len) == 0 &&
+                strcmp(name + len, ".cpu") == 0)
                 l->crash_cache[i] = &l->caches[c];
         }
 }

@@ -312,7 +312,8 @@ void bench_coll_print(const struct scenario *sc, const struct coll_result *res, 
             "(GB/s)");
     for (size_t i = 0; i < res->nrows; i++) {
         const struct coll_row *r = &res->rows[i];
-        const char *redop = op == COLL_ALLGATHER || op == COLL_BROADCAST ? "none" : "sum";
+        bool reduces = op == COLL_ALLREDUCE || op == COLL_REDUCESCATTER;
+        const char *redop = reduces ? "sum" : "none";
         if (r->status != NET_OK) {
             fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s", r->size_B, r->size_B / 4, "float",
                     redop, net_status_str(r->status), "-", "-");

@@ -19,7 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { DIM_TP, DIM_PP, DIM_DP }; /* rec->par_bytes' order */
+enum { DIM_TP, DIM_PP, DIM_DP, DIM_EP }; /* rec->par_bytes' order */
+
+/* The collective groups: tensor (the tp ranks of a stage of a replica), data (the dp replicas of
+ * a tensor rank of a stage), expert (ep consecutive replicas) and expert-data (the dp / ep
+ * replicas holding the same experts). */
+enum { G_TP, G_DP, G_EP, G_EDP, G_KINDS };
 
 struct hy_ctx;
 
@@ -27,12 +32,13 @@ struct hy_ctx;
 struct hy_rank {
     struct hy_ctx *c;
     int rank, t, s, d;
-    int first, last;      /* its stage's model layers */
-    struct pp_op *ops;    /* its schedule, 2m operations */
-    sg_comm_t *sends;     /* this step's activations and gradients in flight, 2m at most */
-    void *payload[2];     /* the receives posted: this operation's and the next one's */
+    int first, last;   /* its stage's model layers */
+    struct pp_op *ops; /* its schedule, 2m operations */
+    sg_comm_t *sends;  /* this step's activations and gradients in flight, 2m at most */
+    void *payload[2];  /* the receives posted: this operation's and the next one's */
     int nsends;
-    double params;        /* parameters of its share of the stage */
+    double params;                                    /* parameters of its share of the stage */
+    double experts;                                   /* ... of which its experts' */
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
 };
 
@@ -42,18 +48,20 @@ struct hy_ctx {
     const struct parallel_spec *p;
     struct run_record *rec;
     int P;
-    struct model m;            /* one tensor rank's share of the model */
-    struct worker_amounts amt; /* its exec amounts for a microbatch */
-    double model_params;       /* of the share, all stages */
-    struct coll_world *tpw;    /* per (s, d): the tensor-parallel groups */
-    struct coll_world *dpw;    /* per (t, s): the data-parallel groups */
+    struct model m;                     /* one tensor rank's share of the model */
+    struct worker_amounts amt;          /* its exec amounts for a microbatch */
+    double model_params;                /* of the share, all stages */
+    struct coll_world *groups[G_KINDS]; /* the collective groups of each kind (group_of) */
+    int ngroups[G_KINDS];
     const struct coll_algo *algo;
-    struct traffic *traffic[3]; /* per dimension */
+    struct traffic *traffic[4]; /* per dimension */
     struct hy_rank *ranks;
     sg_bar_t step_end;
-    double e;                  /* bytes per element of the dtype */
-    double act_B;              /* a microbatch's activations between stages, per tensor rank */
-    double tp_B;               /* each tensor-parallel collective */
+    double e;             /* bytes per element of the dtype */
+    double act_B;         /* a microbatch's activations between stages, per tensor rank */
+    double tp_B;          /* each tensor-parallel collective */
+    double a2a_B;         /* each expert all-to-all (a rank's routed tokens) */
+    double expert_params; /* a block's experts, as one rank holds them */
     double *start, *pipe, *compute, *tp, *dp, *update; /* per step: sums or maxima */
 };
 
@@ -62,33 +70,78 @@ static bool is_block(const struct hy_ctx *c, int layer)
     return layer >= 1 && layer <= c->sc->model.gpt.layers;
 }
 
+/* The group of `kind` rank (t, s, d) belongs to, and its position in it. */
+static int group_of(const struct parallel_spec *p, int kind, int t, int s, int d, int *pos)
+{
+    int ts = t * p->pp + s, e = p->ep, reps = p->dp / e;
+    switch (kind) {
+    case G_TP:
+        *pos = t;
+        return s * p->dp + d;
+    case G_DP:
+        *pos = d;
+        return ts;
+    case G_EP:
+        *pos = d % e;
+        return ts * reps + d / e;
+    default: /* G_EDP */
+        *pos = d / e;
+        return ts * e + d % e;
+    }
+}
+
+static int group_count(const struct parallel_spec *p, int kind)
+{
+    int n[] = {p->pp * p->dp, p->tp * p->pp, p->tp * p->pp * (p->dp / p->ep),
+               p->tp * p->pp * p->ep};
+    return n[kind];
+}
+
+static int group_size(const struct parallel_spec *p, int kind)
+{
+    int n[] = {p->tp, p->dp, p->ep, p->dp / p->ep};
+    return n[kind];
+}
+
+/* Runs `op` of size_B in rank r's group of `kind` (none in a group of one); its time into *acc. */
+static void group_collective(struct hy_rank *r, int kind, enum coll_op op, double size_B,
+                             double *acc)
+{
+    struct hy_ctx *c = r->c;
+    if (group_size(c->p, kind) < 2 || size_B <= 0) return;
+    int pos, g = group_of(c->p, kind, r->t, r->s, r->d, &pos);
+    double t0 = simgrid_get_clock();
+    collective_run(&c->groups[kind][g], c->algo, op, pos, size_B, NULL);
+    *acc += simgrid_get_clock() - t0;
+}
+
 /* ---- communication ----------------------------------------------------------------------- */
 
 /* A collective of the rank's tensor-parallel group (none with tp = 1); its time into r->tp_s. */
 static void tp_collective(struct hy_rank *r)
 {
     struct hy_ctx *c = r->c;
-    if (c->p->tp < 2) return;
-    struct coll_world *w = &c->tpw[r->s * c->p->dp + r->d];
-    double t0 = simgrid_get_clock();
     if (c->p->sp) { /* sequence parallelism: reduce-scatter, then all-gather */
-        collective_run(w, c->algo, COLL_REDUCESCATTER, r->t, c->tp_B, NULL);
-        collective_run(w, c->algo, COLL_ALLGATHER, r->t, c->tp_B, NULL);
+        group_collective(r, G_TP, COLL_REDUCESCATTER, c->tp_B, &r->tp_s);
+        group_collective(r, G_TP, COLL_ALLGATHER, c->tp_B, &r->tp_s);
     } else {
-        collective_run(w, c->algo, COLL_ALLREDUCE, r->t, c->tp_B, NULL);
+        group_collective(r, G_TP, COLL_ALLREDUCE, c->tp_B, &r->tp_s);
     }
-    r->tp_s += simgrid_get_clock() - t0;
 }
 
-/* A collective of `op` of size_B over the rank's data-parallel group (none with dp = 1); its
- * time into *acc. */
+/* A collective of `op` of size_B over the rank's data-parallel group; its time into *acc. */
 static void dp_collective(struct hy_rank *r, enum coll_op op, double size_B, double *acc)
 {
+    group_collective(r, G_DP, op, size_B, acc);
+}
+
+/* A mixture-of-experts block's tokens to their experts and back (ep > 1): two all-to-alls
+ * over the expert group, on the critical path like the tensor-parallel collectives. */
+static void moe_exchange(struct hy_rank *r)
+{
     struct hy_ctx *c = r->c;
-    if (c->p->dp < 2 || size_B <= 0) return;
-    double t0 = simgrid_get_clock();
-    collective_run(&c->dpw[r->t * c->p->pp + r->s], c->algo, op, r->d, size_B, NULL);
-    *acc += simgrid_get_clock() - t0;
+    group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
+    group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
 }
 
 /* The mailbox of the pipeline messages from stage `from` to `to` of tensor rank t, replica d. */
@@ -136,7 +189,8 @@ static void exec(struct hy_rank *r, double amount)
 static void zero3_gather(struct hy_rank *r, int layer)
 {
     struct hy_ctx *c = r->c;
-    if (c->p->zero == 3) dp_collective(r, COLL_ALLGATHER, c->m.layers[layer].params * c->e, &r->dp_s);
+    if (c->p->zero == 3)
+        dp_collective(r, COLL_ALLGATHER, c->m.layers[layer].params * c->e, &r->dp_s);
 }
 
 static void forward(struct hy_rank *r)
@@ -148,6 +202,7 @@ static void forward(struct hy_rank *r)
         if (is_block(c, i)) { /* after the attention and after the MLP */
             tp_collective(r);
             tp_collective(r);
+            moe_exchange(r);
         }
     }
     if (r->s < c->p->pp - 1) pp_send(r, r->s + 1);
@@ -162,11 +217,13 @@ static void backward(struct hy_rank *r)
             exec(r, c->amt.fwd[i]);
             tp_collective(r);
             tp_collective(r);
+            moe_exchange(r);
         }
         exec(r, c->amt.bwd[i]);
         if (is_block(c, i)) {
             tp_collective(r);
             tp_collective(r);
+            moe_exchange(r);
         }
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
             dp_collective(r, COLL_REDUCESCATTER, c->m.layers[i].params * c->e, &r->dp_s);
@@ -180,15 +237,25 @@ static void finish_step(struct hy_rank *r)
 {
     struct hy_ctx *c = r->c;
     const struct parallel_spec *p = c->p;
-    double grads_B = r->params * c->e, t0 = simgrid_get_clock();
-    if (p->zero == 0) dp_collective(r, COLL_ALLREDUCE, grads_B, &r->dp_s);
-    if (p->zero == 1 || p->zero == 2) /* each replica needs only the gradients it updates */
-        dp_collective(r, COLL_REDUCESCATTER, grads_B, &r->dp_s);
-    double share = r->params / c->model_params / (p->zero >= 1 ? p->dp : 1);
-    t0 = simgrid_get_clock();
-    worker_exec(c->rec, r->rank, c->amt.update * share);
+    /* the experts' gradients go to the replicas holding the same experts */
+    double experts_B = p->ep > 1 ? r->experts * c->e : 0, dense_B = r->params * c->e - experts_B;
+    if (p->zero == 0) {
+        dp_collective(r, COLL_ALLREDUCE, dense_B, &r->dp_s);
+        group_collective(r, G_EDP, COLL_ALLREDUCE, experts_B, &r->dp_s);
+    }
+    if (p->zero == 1 || p->zero == 2) { /* each replica needs only the gradients it updates */
+        dp_collective(r, COLL_REDUCESCATTER, dense_B, &r->dp_s);
+        group_collective(r, G_EDP, COLL_REDUCESCATTER, experts_B, &r->dp_s);
+    }
+    double share =
+            p->zero >= 1 ? dense_B / c->e / p->dp + experts_B / c->e / (p->dp / p->ep) : r->params;
+    double t0 = simgrid_get_clock();
+    worker_exec(c->rec, r->rank, c->amt.update * share / c->model_params);
     r->update_s = simgrid_get_clock() - t0;
-    if (p->zero == 1 || p->zero == 2) dp_collective(r, COLL_ALLGATHER, grads_B, &r->dp_s);
+    if (p->zero == 1 || p->zero == 2) {
+        dp_collective(r, COLL_ALLGATHER, dense_B, &r->dp_s);
+        group_collective(r, G_EDP, COLL_ALLGATHER, experts_B, &r->dp_s);
+    }
 }
 
 /* The step's figures of rank r into the step's sums; the last rank's step row. */
@@ -240,34 +307,40 @@ static void rank_actor(int argc, char **argv)
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
             double samples = (double)p->dp * p->microbatches * c->sc->train.batch;
-            run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P, samples,
-                         c->P, 0);
+            run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P, samples, c->P,
+                         0);
         }
     }
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
+/* The collective groups of every kind, each a world of its members' hosts with mailboxes of its
+ * own (its epoch), its bytes in its dimension's traffic. */
 static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
-    int ntp = p->pp * p->dp, ndp = p->tp * p->pp, epoch = 1;
-    c->tpw = xbt_new0(struct coll_world, ntp);
-    c->dpw = xbt_new0(struct coll_world, ndp);
-    sg_host_t *hosts = xbt_new(sg_host_t, p->tp > p->dp ? p->tp : p->dp);
-    for (int g = 0; g < ntp + ndp; g++) {
-        bool tpg = g < ntp;
-        int n = tpg ? p->tp : p->dp, k = tpg ? g : g - ntp;
-        for (int i = 0; i < n; i++) /* tp group (s, d) = (k / dp, k % dp); dp group (t, s) */
-            hosts[i] = c->j->pf->gpus[tpg ? par_rank(p, i, k / p->dp, k % p->dp)
-                                          : par_rank(p, k / p->pp, k % p->pp, i)];
-        struct coll_world *w = tpg ? &c->tpw[k] : &c->dpw[k];
-        collective_world_init(w, n, hosts, ts->timeout_s);
-        w->level = ts->level;
-        w->nccl = ts->nccl;
-        w->epoch = epoch++; /* mailboxes of its own */
-        w->traffic = c->traffic[tpg ? DIM_TP : DIM_DP];
+    static const int dim[G_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP};
+    int epoch = 1;
+    sg_host_t *hosts = xbt_new(sg_host_t, c->P);
+    for (int kind = 0; kind < G_KINDS; kind++) {
+        int n = group_size(p, kind), ng = group_count(p, kind);
+        c->ngroups[kind] = n > 1 ? ng : 0;
+        c->groups[kind] = xbt_new0(struct coll_world, c->ngroups[kind] ? ng : 1);
+        for (int g = 0; g < c->ngroups[kind]; g++) {
+            for (int k = 0; k < c->P; k++) { /* its members, in their positions */
+                int t, s, d, pos;
+                par_coords(p, k, &t, &s, &d);
+                if (group_of(p, kind, t, s, d, &pos) == g) hosts[pos] = c->j->pf->gpus[k];
+            }
+            struct coll_world *w = &c->groups[kind][g];
+            collective_world_init(w, n, hosts, ts->timeout_s);
+            w->level = ts->level;
+            w->nccl = ts->nccl;
+            w->epoch = epoch++;
+            w->traffic = c->traffic[dim[kind]];
+        }
     }
     free(hosts);
 }
@@ -285,8 +358,10 @@ static void make_ranks(struct hy_ctx *c)
         r->ops = xbt_new(struct pp_op, 2 * p->microbatches);
         par_schedule(p, r->s, r->ops);
         r->sends = xbt_new(sg_comm_t, 2 * p->microbatches);
-        for (int i = r->first; i < r->last; i++)
+        for (int i = r->first; i < r->last; i++) {
             r->params += c->m.layers[i].params;
+            r->experts += is_block(c, i) ? c->expert_params : 0;
+        }
     }
 }
 
@@ -297,7 +372,9 @@ static void setup(struct hy_ctx *c)
     struct gpt_config g = c->sc->model.gpt;
     g.tp = p->tp;
     g.sp = p->sp;
+    g.ep = p->ep;
     model_preset(c->sc->model.preset, &g, ts->dtype, &c->m);
+    c->expert_params = model_expert_params(&g);
     c->model_params = model_params(&c->m);
     struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
     worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &c->m,
@@ -305,8 +382,10 @@ static void setup(struct hy_ctx *c)
     c->e = model_dtype_bytes(ts->dtype);
     c->tp_B = (double)ts->batch * g.seq * g.hidden * c->e;
     c->act_B = c->tp_B / (p->sp ? p->tp : 1);
+    /* a rank's tokens, each to topk experts, h elements each */
+    c->a2a_B = c->act_B * (g.experts > 0 ? g.topk : 0);
     c->algo = collective_get(ts->algo);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         c->traffic[i] = traffic_new();
     make_worlds(c);
     make_ranks(c);
@@ -318,18 +397,17 @@ static void setup(struct hy_ctx *c)
 
 static void teardown(struct hy_ctx *c)
 {
-    for (int g = 0; g < c->p->pp * c->p->dp; g++)
-        collective_world_release(&c->tpw[g]);
-    for (int g = 0; g < c->p->tp * c->p->pp; g++)
-        collective_world_release(&c->dpw[g]);
-    free(c->tpw);
-    free(c->dpw);
+    for (int kind = 0; kind < G_KINDS; kind++) {
+        for (int g = 0; g < c->ngroups[kind]; g++)
+            collective_world_release(&c->groups[kind][g]);
+        free(c->groups[kind]);
+    }
     for (int k = 0; k < c->P; k++) {
         free(c->ranks[k].ops);
         free(c->ranks[k].sends);
     }
     free(c->ranks);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         traffic_free(c->traffic[i]);
     sg_barrier_destroy(c->step_end);
     double *figs[] = {c->start, c->pipe, c->compute, c->tp, c->dp, c->update};
@@ -355,24 +433,36 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
     struct gpt_config g;
     char why[256];
     if (sc->model.preset == NULL || !model_transformer_shape(sc->model.preset, &g))
-        return fail(j, sc->train.line, err, "<training strategy=\"hybrid\">: it splits a "
+        return fail(j, sc->train.line, err,
+                    "<training strategy=\"hybrid\">: it splits a "
                     "transformer's blocks; expected a <model> transformer preset (gpt, "
                     "bert-large, gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b)");
     g = sc->model.gpt;
     if (p->tp * p->pp * p->dp != job_workers(j)) {
-        snprintf(why, sizeof why, "<parallel tp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
-                 "tp x pp x dp = the %d workers", p->tp, p->pp, p->dp, p->tp * p->pp * p->dp,
-                 job_workers(j));
+        snprintf(why, sizeof why,
+                 "<parallel tp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
+                 "tp x pp x dp = the %d workers",
+                 p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, job_workers(j));
         return fail(j, p->line, err, why);
     }
     if (g.layers % p->pp != 0 || g.heads % p->tp != 0) {
-        snprintf(why, sizeof why, "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks and %d heads; "
-                 "expected pp dividing the blocks and tp the heads", p->tp, p->pp,
-                 sc->model.preset, g.layers, g.heads);
+        snprintf(why, sizeof why,
+                 "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks and %d heads; "
+                 "expected pp dividing the blocks and tp the heads",
+                 p->tp, p->pp, sc->model.preset, g.layers, g.heads);
+        return fail(j, p->line, err, why);
+    }
+    if (p->ep > 1 && (g.experts % p->ep != 0 || p->dp % p->ep != 0)) {
+        snprintf(why, sizeof why,
+                 "<parallel ep=\"%d\" dp=\"%d\">: %s has %d experts a block; "
+                 "expected ep dividing the experts and dp (a mixture-of-experts preset such as "
+                 "mixtral-8x7b)",
+                 p->ep, p->dp, sc->model.preset, g.experts);
         return fail(j, p->line, err, why);
     }
     if (sc->nfaults > 0 || sc->ckpt.present || sc->train.numerics.present || sc->train.data.present)
-        return fail(j, sc->train.line, err, "<training strategy=\"hybrid\">: faults, checkpoints, "
+        return fail(j, sc->train.line, err,
+                    "<training strategy=\"hybrid\">: faults, checkpoints, "
                     "<numerics> and <data> are not simulated under it yet; expected none of them");
     return DMLSIM_OK;
 }
@@ -386,8 +476,8 @@ enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
     char why[640];
     if (par_check_fit(&ts->par, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
                       ts->batch, j->pf->models[0]->mem_B, why, sizeof why) != 0)
-        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path,
-                           ts->par.line, why);
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path, ts->par.line,
+                           why);
     struct coll_world w;
     collective_world_init(&w, ts->par.tp > 1 ? ts->par.tp : ts->par.dp, j->pf->gpus, 1);
     w.level = ts->level;
@@ -405,16 +495,20 @@ void hybrid_describe(const struct job *j, FILE *out)
 {
     const struct train_spec *ts = &j->sc->train;
     const struct parallel_spec *p = &ts->par;
-    struct par_memory x = par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
-                                     ts->batch);
+    struct par_memory x =
+            par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
+    char ep[40] = "";
+    if (p->ep > 1) snprintf(ep, sizeof ep, ", experts over ep %d", p->ep);
     fprintf(out,
-            "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s), %d microbatch(es) "
-            "of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s level), %s, %s, %d step(s)\n",
-            p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp",
-            p->microbatches, ts->batch, j->sc->model.gpt.seq, scenario_pp_schedule_name(p->schedule),
-            p->zero, p->sp ? ", sequence parallel" : "", scenario_recompute_name(p->recompute),
-            coll_algo_name(ts->algo), ts->level == COLL_FLOW ? "flow" : "message",
-            catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
+            "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
+            "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s level), %s, %s, "
+            "%d step(s)\n",
+            p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
+            p->microbatches, ts->batch, j->sc->model.gpt.seq,
+            scenario_pp_schedule_name(p->schedule), p->zero, p->sp ? ", sequence parallel" : "",
+            scenario_recompute_name(p->recompute), coll_algo_name(ts->algo),
+            ts->level == COLL_FLOW ? "flow" : "message", catalog_dtype_name(ts->dtype),
+            model_optimizer_name(ts->opt), ts->steps);
     fprintf(out,
             "# memory/gpu    %.2f GB on stage %d = weights %.2f + gradients %.2f + optimizer %.2f "
             "+ activations %.2f (%d microbatch(es) in flight)\n",
@@ -443,10 +537,11 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
     double peak = c->j->pf->models[0]->peak_flops[ts->dtype];
     rec->mfu = rec->total_s > 0 ? flops / rec->total_s / (P * peak) : 0;
     rec->tokens_s = rec->total_s > 0 ? samples * c->sc->model.gpt.seq / rec->total_s : 0;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         rec->par_bytes[i] = traffic_bytes(c->traffic[i]);
-    rec->par_mem_B = par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt,
-                                ts->batch).total_B;
+    rec->par_mem_B =
+            par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt, ts->batch)
+                    .total_B;
 }
 
 static void start_ranks(struct hy_ctx *c)
@@ -490,7 +585,7 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     record(&c, rec, j->m);
     rec->mem = model_memory(&c.m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
-    for (int i = 1; i < 3; i++)
+    for (int i = 1; i < 4; i++)
         traffic_merge(c.traffic[0], c.traffic[i]);
     job_finish(rec, c.traffic[0]);
     teardown(&c);
