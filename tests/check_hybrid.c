@@ -27,6 +27,8 @@ static struct scenario hy_scenario(int n, int layers, int h, int b, struct paral
     sc.model.gpt =
             (struct gpt_config){.layers = layers, .hidden = h, .heads = 16, .seq = 256, .vocab = 8};
     p.line = 1;
+    p.ep = p.ep > 1 ? p.ep : 1;
+    p.vstages = p.vstages > 1 ? p.vstages : 1;
     sc.train = (struct train_spec){.strategy = STRAT_HYBRID,
                                    .algo = COLL_ALGO_RING,
                                    .level = COLL_MESSAGE,
@@ -92,6 +94,7 @@ static void hy_run(struct scenario *sc, struct hy_run *out)
 START_TEST(test_bubble)
 {
     struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
                               .tp = 1,
                               .pp = 4,
                               .dp = 1,
@@ -111,6 +114,42 @@ START_TEST(test_bubble)
     test_assert_rel(r.rec.par_pipe_s, gpipe, _i == 0 ? 1e-6 : 1e-2, "the pipeline phase");
     ck_assert_msg(fabs(r.rec.par_bubble_frac - 3.0 / 11) < 0.02, "bubble %g, (p-1)/(m+p-1) %g",
                   r.rec.par_bubble_frac, 3.0 / 11);
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* The interleaved schedule (Narayanan et al., SC'21, section 2.2.2): the same 4 stages and 8
+ * microbatches, each stage holding v = 2 chunks of one block. Stage 0 runs (p - 1) 2 + (v - 1) p
+ * = 10 forwards first, microbatches 0-3 through chunk 0, then 0-3 through chunk 1, then 4 and 5
+ * through chunk 0; its first backward is microbatch 0's through chunk 1. The bubble shrinks to
+ * (p - 1)/(v m + p - 1) = 3/19 of the phase (within 3 points: the embedding and the output
+ * layer on two of the eight virtual stages, and 7 crossings each way in the fill and drain),
+ * well under 1F1B's 3/11; stage 0 holds p + (p - 1)/v = 5.5 microbatches' worth of its layers
+ * (Korthikanti et al.: (1 + (p - 1)/(p v)) times 1F1B's p). */
+START_TEST(test_interleaved)
+{
+    struct parallel_spec p = {.ep = 1,
+                              .vstages = 2,
+                              .tp = 1,
+                              .pp = 4,
+                              .dp = 1,
+                              .microbatches = 8,
+                              .schedule = PP_INTERLEAVED};
+    struct pp_op ops[32];
+    par_schedule(&p, 0, ops);
+    static const int mb[] = {0, 1, 2, 3, 0, 1, 2, 3, 4, 5}, ch[] = {0, 0, 0, 0, 1, 1, 1, 1, 0, 0};
+    for (int k = 0; k < 10; k++)
+        ck_assert(!ops[k].backward && ops[k].mb == mb[k] && ops[k].chunk == ch[k]);
+    ck_assert(ops[10].backward == false && ops[11].backward && ops[11].mb == 0 &&
+              ops[11].chunk == 1);
+    ck_assert_double_eq(par_in_flight(&p, 0), 4 + 3.0 / 2);
+    struct scenario sc = hy_scenario(4, 8, 2048, 1, p);
+    struct hy_run r;
+    hy_run(&sc, &r);
+    ck_assert_msg(fabs(r.rec.par_bubble_frac - 3.0 / 19) < 0.03, "bubble %g, 3/19 %g",
+                  r.rec.par_bubble_frac, 3.0 / 19);
+    ck_assert(r.rec.par_bubble_frac < 0.75 * 3.0 / 11);
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -136,6 +175,7 @@ START_TEST(test_group_bytes)
                  {1, 1, 2, 0, false, RECOMPUTE_NONE}, {1, 1, 2, 3, false, RECOMPUTE_NONE}};
     int t = cases[_i].tp, pp = cases[_i].pp, d = cases[_i].dp, m = 2, b = 2, L = 4, h = 1024;
     struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
                               .tp = t,
                               .pp = pp,
                               .dp = d,
@@ -226,6 +266,7 @@ START_TEST(test_memory)
     double gp = (double)b * m * (L / pp * sh * (10 + 24.0 / t + att / t) + 2 * sh);
     test_assert_rel(x.act_B, gp, 1e-12, "GPipe's: m microbatches in flight");
     p = (struct parallel_spec){.ep = 1,
+                               .vstages = 1,
                                .tp = t,
                                .pp = pp,
                                .dp = d,
@@ -269,6 +310,7 @@ static Suite *hybrid_suite(void)
     TCase *tc = tcase_create("parallel");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_bubble, 0, 2);
+    tcase_add_test(tc, test_interleaved);
     tcase_add_loop_test(tc, test_group_bytes, 0, 6);
     tcase_add_test(tc, test_expert_bytes);
     tcase_add_test(tc, test_memory);

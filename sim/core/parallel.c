@@ -4,6 +4,17 @@
 #include <math.h>
 #include <stdio.h>
 
+/* Chunks a stage holds, and the replicas sharing one set of experts (0 in a spec: 1). */
+static int chunks_of(const struct parallel_spec *p)
+{
+    return p->vstages > 1 ? p->vstages : 1;
+}
+
+static int ep_of(const struct parallel_spec *p)
+{
+    return p->ep > 1 ? p->ep : 1;
+}
+
 int par_rank(const struct parallel_spec *p, int t, int s, int d)
 {
     return p->dp_outer ? t + p->tp * (s + p->pp * d) : t + p->tp * (d + p->dp * s);
@@ -22,31 +33,52 @@ void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d)
     }
 }
 
-void par_stage_layers(const struct parallel_spec *p, int blocks, int s, int *first, int *last)
+void par_stage_layers(const struct parallel_spec *p, int blocks, int vs, int *first, int *last)
 {
-    int per = blocks / p->pp;
-    *first = s == 0 ? 0 : 1 + s * per;
-    *last = s == p->pp - 1 ? blocks + 2 : 1 + (s + 1) * per;
+    int nv = p->pp * chunks_of(p), per = blocks / nv;
+    *first = vs == 0 ? 0 : 1 + vs * per;
+    *last = vs == nv - 1 ? blocks + 2 : 1 + (vs + 1) * per;
+}
+
+/* Forwards stage s runs before its first backward. */
+static int warmup(const struct parallel_spec *p, int s)
+{
+    int total = p->microbatches * chunks_of(p), w;
+    if (p->schedule == PP_GPIPE) return total;
+    if (p->schedule == PP_INTERLEAVED)
+        w = p->microbatches == p->pp ? total : (p->pp - s - 1) * 2 + (chunks_of(p) - 1) * p->pp;
+    else
+        w = p->pp - 1 - s;
+    return w < total ? w : total;
+}
+
+/* The k-th forward (or backward) of a stage: its microbatch and chunk. */
+static struct pp_op nth(const struct parallel_spec *p, int k, bool backward)
+{
+    int pv = p->pp * chunks_of(p), chunk = (k % pv) / p->pp;
+    if (p->schedule != PP_INTERLEAVED) return (struct pp_op){backward, k, 0};
+    return (struct pp_op){backward, (k / pv) * p->pp + k % p->pp,
+                          backward ? chunks_of(p) - 1 - chunk : chunk};
 }
 
 void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops)
 {
-    int m = p->microbatches, n = 0, f = 0, b = 0;
-    int warm = p->schedule == PP_GPIPE ? m : (p->pp - 1 - s < m ? p->pp - 1 - s : m);
+    int total = p->microbatches * chunks_of(p), warm = warmup(p, s), n = 0, f = 0, b = 0;
     while (f < warm)
-        ops[n++] = (struct pp_op){false, f++};
-    while (f < m) { /* one forward, one backward */
-        ops[n++] = (struct pp_op){false, f++};
-        ops[n++] = (struct pp_op){true, b++};
+        ops[n++] = nth(p, f++, false);
+    while (f < total) { /* one forward, one backward */
+        ops[n++] = nth(p, f++, false);
+        ops[n++] = nth(p, b++, true);
     }
-    while (b < m)
-        ops[n++] = (struct pp_op){true, b++};
+    while (b < total)
+        ops[n++] = nth(p, b++, true);
 }
 
-int par_in_flight(const struct parallel_spec *p, int s)
+double par_in_flight(const struct parallel_spec *p, int s)
 {
-    int m = p->microbatches;
-    return p->schedule == PP_GPIPE || p->pp - s > m ? m : p->pp - s;
+    int total = p->microbatches * chunks_of(p), w = warmup(p, s) + 1;
+    if (p->schedule == PP_GPIPE) return p->microbatches;
+    return (double)(w < total ? w : total) / chunks_of(p);
 }
 
 /* Activation bytes a rank keeps of one block for one sample, under p's recomputation. */
@@ -71,21 +103,23 @@ struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
     struct gpt_config gt = *g;
     gt.tp = p->tp;
     gt.sp = p->sp;
-    gt.ep = p->ep;
+    gt.ep = ep_of(p);
     struct model m;
     model_preset(preset, &gt, dtype, &m);
     double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt), d = p->dp;
-    double ex = model_expert_params(&gt), de = (double)p->dp / p->ep; /* experts' replicas */
+    double ex = model_expert_params(&gt), de = (double)p->dp / ep_of(p); /* experts' replicas */
     struct par_memory best = {.stage = -1};
     for (int s = 0; s < p->pp; s++) {
-        int first, last;
-        par_stage_layers(p, g->layers, s, &first, &last);
         double params = 0, experts = 0, act = 0;
-        for (int i = first; i < last && i < (int)m.nlayers; i++) {
-            params += m.layers[i].params;
-            bool block = i >= 1 && i <= g->layers;
-            experts += block ? ex : 0;
-            act += block ? block_act(p, g, &m.layers[i], e) : m.layers[i].act_B;
+        for (int c = 0; c < chunks_of(p); c++) { /* its chunks */
+            int first, last;
+            par_stage_layers(p, g->layers, c * p->pp + s, &first, &last);
+            for (int i = first; i < last && i < (int)m.nlayers; i++) {
+                params += m.layers[i].params;
+                bool block = i >= 1 && i <= g->layers;
+                experts += block ? ex : 0;
+                act += block ? block_act(p, g, &m.layers[i], e) : m.layers[i].act_B;
+            }
         }
         /* ZeRO shards the dense share over the dp replicas, the experts over their dp / ep */
         double dense = params - experts;

@@ -31,21 +31,30 @@
 int par_rank(const struct parallel_spec *p, int t, int s, int d);
 void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d);
 
-/* Model layers [*first, *last) of stage s of a model of `blocks` transformer blocks whose
- * layers are the embedding, the blocks, the output layer. */
-void par_stage_layers(const struct parallel_spec *p, int blocks, int s, int *first, int *last);
+/* Model layers [*first, *last) of virtual stage vs (of pp x vstages: chunk c of stage s is
+ * virtual stage c pp + s) of a model of `blocks` transformer blocks whose layers are the
+ * embedding, the blocks, the output layer. Without interleaving, virtual stage s is stage s. */
+void par_stage_layers(const struct parallel_spec *p, int blocks, int vs, int *first, int *last);
 
-/* One step of a stage's schedule: the forward or the backward of a microbatch. */
+/* One step of a stage's schedule: the forward or the backward of a microbatch through one of its
+ * model chunks. */
 struct pp_op {
     bool backward;
     int mb;
+    int chunk;
 };
 
-/* Stage s's 2m operations in order into ops (room for 2m). */
+/* Stage s's 2 m vstages operations in order into ops (room for that many). Interleaved
+ * (Megatron's schedules.py): (p - s - 1) 2 + (v - 1) p forwards first (all of them when m = p),
+ * then one forward one backward; the k-th forward runs chunk (k mod p v) / p on microbatch
+ * (k / p v) p + k mod p, the k-th backward chunk v - 1 - (k mod p v) / p on the same. */
 void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops);
 
-/* Microbatches whose activations stage s holds at once: m (GPipe) or min(m, p - s) (1F1B). */
-int par_in_flight(const struct parallel_spec *p, int s);
+/* How many microbatches' worth of stage s's layers it holds activations for at once: m (GPipe),
+ * min(m, p - s) (1F1B), and with v chunks the forwards ahead of the first backward plus one,
+ * each of 1/v of the layers (on stage 0: p + (p - 1)/v; Korthikanti et al. 2022, section 4.2.3:
+ * (1 + (p - 1)/(p v)) times 1F1B's). */
+double par_in_flight(const struct parallel_spec *p, int s);
 
 struct par_memory {
     double weights_B, grads_B, optimizer_B, act_B, total_B; /* per rank, on stage `stage` */

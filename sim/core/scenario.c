@@ -965,7 +965,7 @@ bool data_sample_corrupt(const struct data_spec *d, long long i)
     return false;
 }
 
-static const char *const pp_schedules[] = {"1f1b", "gpipe"}; /* enum pp_schedule */
+static const char *const pp_schedules[] = {"1f1b", "gpipe", "interleaved"}; /* pp_schedule */
 static const char *const recomputes[] = {"none", "selective", "full"}; /* enum recompute */
 
 /* <parallel>: the dimensions and how the state is split over them. */
@@ -985,6 +985,20 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "zero", 0, 3, 0, &v[0]), out);
     p->zero = (int)v[0];
     p->schedule = (enum pp_schedule)attr_choice(n, "schedule", pp_schedules, N_OF(pp_schedules));
+    bool interleaved = p->schedule == PP_INTERLEAVED;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "virtual-stages", 1, 1L << 10, interleaved ? 2 : 1, &v[0]),
+                      out);
+    p->vstages = (int)v[0];
+    if (p->vstages > 1 && !interleaved) {
+        rc = fail_at(r, n, "<parallel virtual-stages=\"%d\">: model chunks a rank are the "
+                     "interleaved schedule's; expected schedule=\"interleaved\"", p->vstages);
+        goto out;
+    }
+    if (interleaved && p->microbatches % p->pp != 0) {
+        rc = fail_at(r, n, "<parallel schedule=\"interleaved\" microbatches=\"%d\">: expected "
+                     "a multiple of pp (%d), as Megatron's", p->microbatches, p->pp);
+        goto out;
+    }
     p->recompute = (enum recompute)attr_choice(n, "recompute", recomputes, N_OF(recomputes));
     p->sp = attr_is(n, "sequence-parallel", "yes");
     p->dp_outer = attr_is(n, "order", "tp-pp-dp");
@@ -1094,6 +1108,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
     free(strat);
     t->line = (int)node_line(n);
     t->par = (struct parallel_spec){.tp = 1, .pp = 1, .dp = 1, .ep = 1, .microbatches = 1,
+                                    .vstages = 1,
                                     .line = t->line};
     t->ps = (struct ps_spec){.shards = 1,
                              .dedicated = false,

@@ -120,6 +120,7 @@ struct ps_spec {
 enum pp_schedule {
     PP_1F1B,  /* PipeDream-Flush: p - 1 - stage forwards, then one forward one backward */
     PP_GPIPE, /* every forward, then every backward */
+    PP_INTERLEAVED, /* 1F1B over v model chunks a rank (Narayanan et al., SC'21, section 2.2.2) */
 };
 
 enum recompute {
@@ -133,6 +134,7 @@ struct parallel_spec {
     int tp, pp, dp;       /* ranks of each dimension; tp x pp x dp GPUs */
     int ep;               /* expert parallelism: the experts split over ep of the dp replicas */
     int microbatches;     /* m per pipeline per step (batch-per-gpu: a microbatch's samples) */
+    int vstages;          /* model chunks a rank holds (interleaved: virtual-stages; else 1) */
     enum pp_schedule schedule;
     int zero;             /* ZeRO stage over the data-parallel ranks: 0 (none) to 3 */
     bool sp;              /* sequence parallelism inside the tensor-parallel group */

@@ -32,7 +32,7 @@ struct hy_ctx;
 struct hy_rank {
     struct hy_ctx *c;
     int rank, t, s, d;
-    int first, last;   /* its stage's model layers */
+    int *first, *last; /* per model chunk: its layers [first, last) */
     struct pp_op *ops; /* its schedule, 2m operations */
     sg_comm_t *sends;  /* this step's activations and gradients in flight, 2m at most */
     void *payload[2];  /* the receives posted: this operation's and the next one's */
@@ -152,28 +152,41 @@ static sg_mailbox_t pp_box(int d, int t, int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-/* Posts this microbatch's activations (or their gradients) to stage `to`. */
-static void pp_send(struct hy_rank *r, int to)
+/* Posts this microbatch's activations (or their gradients) from virtual stage `from` to `to`
+ * (chunk c of stage s is virtual stage c pp + s). */
+static void pp_send(struct hy_rank *r, int from, int to)
 {
     struct hy_ctx *c = r->c;
     static int token;
-    sg_host_t dst = c->j->pf->gpus[par_rank(c->p, r->t, to, r->d)];
-    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, r->s, to), &token, c->act_B);
+    sg_host_t dst = c->j->pf->gpus[par_rank(c->p, r->t, to % c->p->pp, r->d)];
+    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, from, to), &token, c->act_B);
     traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->act_B);
 }
 
-/* Does operation k of the schedule start with a message (activations from stage s - 1 for a
- * forward, their gradients from s + 1 for a backward)? */
+/* The virtual stage of operation k of rank r's schedule, and the last one of the pipeline. */
+static int vstage_of(const struct hy_rank *r, int k)
+{
+    return r->ops[k].chunk * r->c->p->pp + r->s;
+}
+
+static int last_vstage(const struct hy_ctx *c)
+{
+    return c->p->pp * c->p->vstages - 1;
+}
+
+/* Does operation k of the schedule start with a message (activations from the virtual stage
+ * before for a forward, their gradients from the one after for a backward)? */
 static bool needs_recv(const struct hy_rank *r, int k)
 {
-    return r->ops[k].backward ? r->s < r->c->p->pp - 1 : r->s > 0;
+    int vs = vstage_of(r, k);
+    return r->ops[k].backward ? vs < last_vstage(r->c) : vs > 0;
 }
 
 /* Posts the receive of operation k's message (into payload slot k % 2). */
 static sg_comm_t post_recv(struct hy_rank *r, int k)
 {
-    int from = r->ops[k].backward ? r->s + 1 : r->s - 1;
-    return net_irecv(pp_box(r->d, r->t, from, r->s), &r->payload[k % 2]);
+    int vs = vstage_of(r, k), from = r->ops[k].backward ? vs + 1 : vs - 1;
+    return net_irecv(pp_box(r->d, r->t, from, vs), &r->payload[k % 2]);
 }
 
 /* ---- the schedule ------------------------------------------------------------------------ */
@@ -193,10 +206,11 @@ static void zero3_gather(struct hy_rank *r, int layer)
         dp_collective(r, COLL_ALLGATHER, c->m.layers[layer].params * c->e, &r->dp_s);
 }
 
-static void forward(struct hy_rank *r)
+static void forward(struct hy_rank *r, int chunk)
 {
     struct hy_ctx *c = r->c;
-    for (int i = r->first; i < r->last; i++) {
+    int vs = chunk * c->p->pp + r->s;
+    for (int i = r->first[chunk]; i < r->last[chunk]; i++) {
         zero3_gather(r, i);
         exec(r, c->amt.fwd[i]);
         if (is_block(c, i)) { /* after the attention and after the MLP */
@@ -205,13 +219,14 @@ static void forward(struct hy_rank *r)
             moe_exchange(r);
         }
     }
-    if (r->s < c->p->pp - 1) pp_send(r, r->s + 1);
+    if (vs < last_vstage(c)) pp_send(r, vs, vs + 1);
 }
 
-static void backward(struct hy_rank *r)
+static void backward(struct hy_rank *r, int chunk)
 {
     struct hy_ctx *c = r->c;
-    for (int i = r->last; i-- > r->first;) {
+    int vs = chunk * c->p->pp + r->s;
+    for (int i = r->last[chunk]; i-- > r->first[chunk];) {
         zero3_gather(r, i);
         if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) { /* the block again */
             exec(r, c->amt.fwd[i]);
@@ -228,7 +243,7 @@ static void backward(struct hy_rank *r)
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
             dp_collective(r, COLL_REDUCESCATTER, c->m.layers[i].params * c->e, &r->dp_s);
     }
-    if (r->s > 0) pp_send(r, r->s - 1);
+    if (vs > 0) pp_send(r, vs, vs - 1);
 }
 
 /* After the schedule: the gradients reduced over the replicas, the optimizer, the updated
@@ -280,7 +295,7 @@ static void rank_actor(int argc, char **argv)
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
         r->compute_s = r->tp_s = r->dp_s = r->update_s = 0;
         r->nsends = 0;
-        int n = 2 * p->microbatches;
+        int n = 2 * p->microbatches * p->vstages;
         sg_comm_t next = needs_recv(r, 0) ? post_recv(r, 0) : NULL;
         for (int k = 0; k < n; k++) {
             /* the next operation's message is received while this one runs (Megatron posts
@@ -290,9 +305,9 @@ static void rank_actor(int argc, char **argv)
             if (mine) net_wait(mine, simgrid_get_clock() + c->sc->train.timeout_s);
             double o0 = simgrid_get_clock();
             if (r->ops[k].backward)
-                backward(r);
+                backward(r, r->ops[k].chunk);
             else
-                forward(r);
+                forward(r, r->ops[k].chunk);
             trace_slice(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
                         simgrid_get_clock());
         }
@@ -354,13 +369,19 @@ static void make_ranks(struct hy_ctx *c)
         r->c = c;
         r->rank = k;
         par_coords(p, k, &r->t, &r->s, &r->d);
-        par_stage_layers(p, c->sc->model.gpt.layers, r->s, &r->first, &r->last);
-        r->ops = xbt_new(struct pp_op, 2 * p->microbatches);
+        int n = 2 * p->microbatches * p->vstages;
+        r->ops = xbt_new(struct pp_op, n);
         par_schedule(p, r->s, r->ops);
-        r->sends = xbt_new(sg_comm_t, 2 * p->microbatches);
-        for (int i = r->first; i < r->last; i++) {
-            r->params += c->m.layers[i].params;
-            r->experts += is_block(c, i) ? c->expert_params : 0;
+        r->sends = xbt_new(sg_comm_t, n);
+        r->first = xbt_new(int, p->vstages);
+        r->last = xbt_new(int, p->vstages);
+        for (int ch = 0; ch < p->vstages; ch++) {
+            par_stage_layers(p, c->sc->model.gpt.layers, ch * p->pp + r->s, &r->first[ch],
+                             &r->last[ch]);
+            for (int i = r->first[ch]; i < r->last[ch]; i++) {
+                r->params += c->m.layers[i].params;
+                r->experts += is_block(c, i) ? c->expert_params : 0;
+            }
         }
     }
 }
@@ -404,6 +425,8 @@ static void teardown(struct hy_ctx *c)
     }
     for (int k = 0; k < c->P; k++) {
         free(c->ranks[k].ops);
+        free(c->ranks[k].first);
+        free(c->ranks[k].last);
         free(c->ranks[k].sends);
     }
     free(c->ranks);
@@ -445,10 +468,10 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
                  p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, job_workers(j));
         return fail(j, p->line, err, why);
     }
-    if (g.layers % p->pp != 0 || g.heads % p->tp != 0) {
+    if (g.layers % (p->pp * p->vstages) != 0 || g.heads % p->tp != 0) {
         snprintf(why, sizeof why,
                  "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks and %d heads; "
-                 "expected pp dividing the blocks and tp the heads",
+                 "expected pp (times the virtual stages) dividing the blocks and tp the heads",
                  p->tp, p->pp, sc->model.preset, g.layers, g.heads);
         return fail(j, p->line, err, why);
     }
@@ -497,21 +520,23 @@ void hybrid_describe(const struct job *j, FILE *out)
     const struct parallel_spec *p = &ts->par;
     struct par_memory x =
             par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
-    char ep[40] = "";
+    char ep[40] = "", sched[48];
     if (p->ep > 1) snprintf(ep, sizeof ep, ", experts over ep %d", p->ep);
+    snprintf(sched, sizeof sched, "%s", scenario_pp_schedule_name(p->schedule));
+    if (p->vstages > 1)
+        snprintf(sched, sizeof sched, "interleaved (%d chunks a stage)", p->vstages);
     fprintf(out,
             "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
             "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s level), %s, %s, "
             "%d step(s)\n",
             p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
-            p->microbatches, ts->batch, j->sc->model.gpt.seq,
-            scenario_pp_schedule_name(p->schedule), p->zero, p->sp ? ", sequence parallel" : "",
-            scenario_recompute_name(p->recompute), coll_algo_name(ts->algo),
-            ts->level == COLL_FLOW ? "flow" : "message", catalog_dtype_name(ts->dtype),
-            model_optimizer_name(ts->opt), ts->steps);
+            p->microbatches, ts->batch, j->sc->model.gpt.seq, sched, p->zero,
+            p->sp ? ", sequence parallel" : "", scenario_recompute_name(p->recompute),
+            coll_algo_name(ts->algo), ts->level == COLL_FLOW ? "flow" : "message",
+            catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
     fprintf(out,
             "# memory/gpu    %.2f GB on stage %d = weights %.2f + gradients %.2f + optimizer %.2f "
-            "+ activations %.2f (%d microbatch(es) in flight)\n",
+            "+ activations %.2f (%.2f microbatches in flight)\n",
             x.total_B / 1e9, x.stage, x.weights_B / 1e9, x.grads_B / 1e9, x.optimizer_B / 1e9,
             x.act_B / 1e9, par_in_flight(p, x.stage));
 }
