@@ -162,8 +162,11 @@ END_TEST
  * recomputation adds the forward's two. Pipeline, 2 stages x 2 tensor ranks: every microbatch
  * crosses the boundary forward and backward, b s h bytes from each tensor rank. Data
  * parallelism, 2 replicas: the gradients of a rank's share Psi_r all-reduced, 2(d - 1) Psi_r
- * bytes a group; ZeRO-3 gathers every layer's parameters for the forward and the backward and
- * reduce-scatters its gradients, 3(d - 1) Psi_r: 1.5 times (ZeRO, section 7). */
+ * bytes a group; ZeRO-1 reduce-scatters them and all-gathers the updated parameters, the same
+ * 2(d - 1) Psi_r (ZeRO, section 7); ZeRO-2 reduce-scatters every microbatch's (it keeps only
+ * its shard), (m + 1)(d - 1) Psi_r; ZeRO-3 gathers every layer's parameters for each forward
+ * and backward and reduce-scatters its gradients, 3 m (d - 1) Psi_r (at m = 1, ZeRO's 1.5
+ * times). */
 START_TEST(test_group_bytes)
 {
     static const struct {
@@ -172,7 +175,8 @@ START_TEST(test_group_bytes)
         enum recompute rc;
     } cases[] = {{4, 1, 1, 0, false, RECOMPUTE_NONE}, {4, 1, 1, 0, true, RECOMPUTE_NONE},
                  {4, 1, 1, 0, false, RECOMPUTE_FULL}, {2, 2, 1, 0, false, RECOMPUTE_NONE},
-                 {1, 1, 2, 0, false, RECOMPUTE_NONE}, {1, 1, 2, 3, false, RECOMPUTE_NONE}};
+                 {1, 1, 2, 0, false, RECOMPUTE_NONE}, {1, 1, 2, 3, false, RECOMPUTE_NONE},
+                 {1, 1, 2, 1, false, RECOMPUTE_NONE}, {1, 1, 2, 2, false, RECOMPUTE_NONE}};
     int t = cases[_i].tp, pp = cases[_i].pp, d = cases[_i].dp, m = 2, b = 2, L = 4, h = 1024;
     struct parallel_spec p = {.ep = 1,
                               .vstages = 1,
@@ -192,7 +196,8 @@ START_TEST(test_group_bytes)
     double pp_B = steps * m * 2 * (pp - 1) * t * d * S / (cases[_i].sp ? t : 1);
     /* Psi: the blocks' 12h^2 + 13h, the embedding's 8h + 256h, the final norm's 2h */
     double psi = L * (12.0 * h * h + 13 * h) + (8 + 256) * h + 2 * h;
-    double dp_B = d < 2 ? 0 : steps * (cases[_i].zero == 3 ? 3 * m : 2) * (d - 1) * psi * 2;
+    double passes[] = {2, 2, m + 1, 3 * m}; /* of (d - 1) Psi a step, by ZeRO stage */
+    double dp_B = d < 2 ? 0 : steps * passes[cases[_i].zero] * (d - 1) * psi * 2;
     test_assert_rel(r.rec.par_bytes[0] + 1, tp_B + 1, 1e-9, "tensor-parallel bytes");
     test_assert_rel(r.rec.par_bytes[1] + 1, pp_B + 1, 1e-9, "pipeline bytes");
     test_assert_rel(r.rec.par_bytes[2] + 1, dp_B + 1, 1e-9, "data-parallel bytes");
@@ -207,11 +212,12 @@ END_TEST
  * elements, each rank sending (ep - 1) / ep of it, so (ep - 1) S per group; P (P - 1) messages
  * each. The gradients: the dense share all-reduced over the 4 replicas, 2 (d - 1) Psi_dense; a
  * rank's experts (E / ep x 3 h ffn) over the d / ep = 2 replicas holding them, 2 (d / ep - 1)
- * Psi_experts in each of the ep groups. */
+ * Psi_experts in each of the ep groups; under ZeRO-3, 3 m times (d - 1) and (d / ep - 1). */
 START_TEST(test_expert_bytes)
 {
     int L = 2, h = 512, b = 2, m = 2, d = 4, ep = 2, E = 4, k = 2;
-    struct parallel_spec p = {.ep = ep, .tp = 1, .pp = 1, .dp = d, .microbatches = m};
+    int zero = _i == 0 ? 0 : 3;
+    struct parallel_spec p = {.ep = ep, .tp = 1, .pp = 1, .dp = d, .microbatches = m, .zero = zero};
     struct scenario sc = hy_scenario(d, L, h, b, p);
     sc.model.gpt.llama = true;
     sc.model.gpt.kv_heads = 16;
@@ -226,7 +232,9 @@ START_TEST(test_expert_bytes)
      * output layer 8h */
     double experts = (double)E / ep * 3 * h * ffn;
     double dense = L * (4.0 * h * h + h * E + 2 * h) + 8.0 * h + h + 8.0 * h;
-    double want = steps * (2 * (d - 1) * dense + ep * 2 * (d / ep - 1) * L * experts) * 2;
+    /* ZeRO-3: 3 passes a layer and microbatch, the experts' over their own replicas too */
+    double passes = zero == 3 ? 3 * m : 2;
+    double want = steps * passes * ((d - 1) * dense + ep * (d / ep - 1) * L * experts) * 2;
     test_assert_rel(r.rec.par_bytes[2], want, 1e-9, "data-parallel bytes: dense and experts");
     run_release(&r.rec);
     scenario_release(&sc);
@@ -311,8 +319,8 @@ static Suite *hybrid_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_bubble, 0, 2);
     tcase_add_test(tc, test_interleaved);
-    tcase_add_loop_test(tc, test_group_bytes, 0, 6);
-    tcase_add_test(tc, test_expert_bytes);
+    tcase_add_loop_test(tc, test_group_bytes, 0, 8);
+    tcase_add_loop_test(tc, test_expert_bytes, 0, 2);
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
     suite_add_tcase(s, tc);

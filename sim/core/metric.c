@@ -201,12 +201,13 @@ static const struct metric metrics[] = {
          METRIC_HYBRID, "step breakdown", "compute %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0,
          get_par_compute_s, has_hybrid},
         {"tp_exposed_s", "s",
-         "hybrid: a rank's tensor-parallel collectives in a step (on the critical path)",
+         "hybrid: a rank's tensor-parallel collectives and expert all-to-alls in a step (on the "
+         "critical path)",
          METRIC_HYBRID, "step breakdown", " + tensor-parallel %.3f ms", 1000, NULL, NULL, NULL, 0,
          0, 0, get_tp_exposed_s, has_hybrid},
         {"bubble_s", "s",
-         "hybrid: the pipeline phase a rank spends neither computing nor in tensor-parallel "
-         "collectives (the bubble and the waits for activations)",
+         "hybrid: the pipeline phase a rank spends neither computing nor in collectives (the "
+         "bubble and the waits for activations)",
          METRIC_HYBRID, "step breakdown", " + bubble %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0,
          get_bubble_s, has_hybrid},
         {"dp_exposed_s", "s",

@@ -81,6 +81,13 @@ double par_in_flight(const struct parallel_spec *p, int s)
     return (double)(w < total ? w : total) / chunks_of(p);
 }
 
+bool par_shape_ok(const struct parallel_spec *p, const struct gpt_config *g)
+{
+    int kv = g->kv_heads > 0 ? g->kv_heads : g->heads;
+    return g->layers % (p->pp * chunks_of(p)) == 0 && g->heads % p->tp == 0 && kv % p->tp == 0 &&
+           p->dp % ep_of(p) == 0 && (p->schedule != PP_INTERLEAVED || p->microbatches % p->pp == 0);
+}
+
 /* Activation bytes a rank keeps of one block for one sample, under p's recomputation. */
 static double block_act(const struct parallel_spec *p, const struct gpt_config *g,
                         const struct layer *l, double e)
@@ -170,11 +177,11 @@ static bool smallest_change(const struct parallel_spec *p, const char *preset,
         } else if (k == 3 && !p->sp && p->tp > 1) {
             q.sp = true;
             snprintf(what, sizeof what, "sequence-parallel=\"yes\"");
-        } else if (k == 4 && p->dp % 2 == 0 && g->layers % (2 * p->pp) == 0) {
+        } else if (k == 4 && p->dp % 2 == 0) {
             q.pp *= 2;
             q.dp /= 2;
             snprintf(what, sizeof what, "pp=\"%d\" dp=\"%d\"", q.pp, q.dp);
-        } else if (k == 5 && p->dp % 2 == 0 && g->heads % (2 * p->tp) == 0) {
+        } else if (k == 5 && p->dp % 2 == 0) {
             q.tp *= 2;
             q.dp /= 2;
             snprintf(what, sizeof what, "tp=\"%d\" dp=\"%d\"", q.tp, q.dp);
@@ -184,6 +191,7 @@ static bool smallest_change(const struct parallel_spec *p, const char *preset,
         } else {
             continue;
         }
+        if (!par_shape_ok(&q, g)) continue; /* not a split the strategy accepts */
         struct par_memory x = par_memory(&q, preset, g, dtype, opt, qb);
         if (x.total_B <= mem_B) {
             snprintf(buf, len, "%s (%.2f GB)", what, x.total_B / 1e9);

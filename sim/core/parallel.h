@@ -16,7 +16,8 @@
  * the optimizer state, 2 also the gradients, 3 also the weights), plus the activations of the
  * microbatches in flight (Korthikanti et al. 2022: per block sbh(10 + 24/t + 5as/(ht)) at 16-bit,
  * sbh/t (34 + 5as/h) with sequence parallelism, without the 5as/h term under selective
- * recomputation, and 2sbh, the block's input, under full recomputation), and the embedding's and
+ * recomputation, and 2sbh (2sbh/t with sequence parallelism), the block's input, under full
+ * recomputation), and the embedding's and
  * the output layer's on their stages.
  */
 #ifndef DMLSIM_PARALLEL_H
@@ -55,6 +56,10 @@ void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops);
  * each of 1/v of the layers (on stage 0: p + (p - 1)/v; Korthikanti et al. 2022, section 4.2.3:
  * (1 + (p - 1)/(p v)) times 1F1B's). */
 double par_in_flight(const struct parallel_spec *p, int s);
+
+/* Does p split g's shape evenly: pp x vstages dividing the blocks, tp dividing the heads and the
+ * key/value heads (Megatron-Core splits whole query groups), ep dividing dp? */
+bool par_shape_ok(const struct parallel_spec *p, const struct gpt_config *g);
 
 struct par_memory {
     double weights_B, grads_B, optimizer_B, act_B, total_B; /* per rank, on stage `stage` */

@@ -994,6 +994,11 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
                      "interleaved schedule's; expected schedule=\"interleaved\"", p->vstages);
         goto out;
     }
+    if (interleaved && (p->vstages < 2 || p->pp < 2)) {
+        rc = fail_at(r, n, "<parallel schedule=\"interleaved\">: model chunks over pipeline "
+                     "stages; expected pp of 2 or more and virtual-stages of 2 or more");
+        goto out;
+    }
     if (interleaved && p->microbatches % p->pp != 0) {
         rc = fail_at(r, n, "<parallel schedule=\"interleaved\" microbatches=\"%d\">: expected "
                      "a multiple of pp (%d), as Megatron's", p->microbatches, p->pp);

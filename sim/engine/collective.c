@@ -281,7 +281,7 @@ static enum net_status alltoall(const struct coll_world *w, int rank, double siz
     if (P < 2) return NET_OK;
     sg_comm_t *c = xbt_new(sg_comm_t, 2 * (P - 1));
     void **in = xbt_new(void *, P);
-    for (int k = 1; k < P; k++) { /* rank + k first: no two ranks send to one peer at once */
+    for (int k = 1; k < P; k++) { /* posted in the order rank + 1, rank + 2, ... */
         int to = (rank + k) % P, from = (rank - k + P) % P;
         c[n++] = coll_post_send(w, rank, w->hosts[rank], w->hosts[to],
                                 coll_mailbox(w, rank, to, -1), NULL, size_B / P);
@@ -300,8 +300,8 @@ enum net_status collective_run(const struct coll_world *w, const struct coll_alg
                                enum coll_op op, int rank, double size_B, float *data)
 {
     assert(rank >= 0 && rank < w->nranks && w->chunks >= 1);
+    if (op == COLL_ALLTOALL) return alltoall(w, rank, size_B); /* whatever the algorithm */
     assert(algo->ops & COLL_OP_BIT(op));
-    if (op == COLL_ALLTOALL) return alltoall(w, rank, size_B);
     return algo->run(w, op, rank, size_B, data);
 }
 

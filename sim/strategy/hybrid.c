@@ -33,13 +33,15 @@ struct hy_rank {
     struct hy_ctx *c;
     int rank, t, s, d;
     int *first, *last; /* per model chunk: its layers [first, last) */
-    struct pp_op *ops; /* its schedule, 2m operations */
-    sg_comm_t *sends;  /* this step's activations and gradients in flight, 2m at most */
+    struct pp_op *ops; /* its schedule, 2 m v operations (v model chunks) */
+    sg_comm_t *sends;  /* this step's activations and gradients in flight, 2 m v at most */
     void *payload[2];  /* the receives posted: this operation's and the next one's */
     int nsends;
-    double params;                                    /* parameters of its share of the stage */
-    double experts;                                   /* ... of which its experts' */
+    double params;                /* parameters of its share of the stage */
+    double experts;               /* ... of which its experts' */
+    double *chunk_B, *chunk_ex_B; /* per model chunk: its parameters' bytes, its experts' */
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
+    double dp_in_s; /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
 };
 
 struct hy_ctx {
@@ -62,7 +64,7 @@ struct hy_ctx {
     double tp_B;          /* each tensor-parallel collective */
     double a2a_B;         /* each expert all-to-all (a rank's routed tokens) */
     double expert_params; /* a block's experts, as one rank holds them */
-    double *start, *pipe, *compute, *tp, *dp, *update; /* per step: sums or maxima */
+    double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
 };
 
 static bool is_block(const struct hy_ctx *c, int layer)
@@ -129,12 +131,6 @@ static void tp_collective(struct hy_rank *r)
     }
 }
 
-/* A collective of `op` of size_B over the rank's data-parallel group; its time into *acc. */
-static void dp_collective(struct hy_rank *r, enum coll_op op, double size_B, double *acc)
-{
-    group_collective(r, G_DP, op, size_B, acc);
-}
-
 /* A mixture-of-experts block's tokens to their experts and back (ep > 1): two all-to-alls
  * over the expert group, on the critical path like the tensor-parallel collectives. */
 static void moe_exchange(struct hy_rank *r)
@@ -198,12 +194,36 @@ static void exec(struct hy_rank *r, double amount)
     r->compute_s += simgrid_get_clock() - t0;
 }
 
-/* ZeRO-3: a block's parameters gathered from the replicas before it runs. */
+/* A data-parallel collective of a dense and an experts' share: the experts' over the replicas
+ * holding the same experts (with ep > 1), the rest over every replica. Its time goes to the
+ * rank's data-parallel time, and to *inside when it runs inside the pipeline phase. */
+static void dp_split(struct hy_rank *r, enum coll_op op, double dense_B, double experts_B,
+                     double *inside)
+{
+    double t = 0;
+    if (r->c->p->ep > 1) {
+        group_collective(r, G_DP, op, dense_B, &t);
+        group_collective(r, G_EDP, op, experts_B, &t);
+    } else {
+        group_collective(r, G_DP, op, dense_B + experts_B, &t);
+    }
+    r->dp_s += t;
+    if (inside) *inside += t;
+}
+
+/* The bytes of layer i's parameters on this rank: all, and its experts'. */
+static double layer_B(const struct hy_rank *r, int i, double *experts_B)
+{
+    const struct hy_ctx *c = r->c;
+    *experts_B = is_block(c, i) ? c->expert_params * c->e : 0;
+    return c->m.layers[i].params * c->e;
+}
+
+/* ZeRO-3: a layer's parameters gathered from the replicas before it runs. */
 static void zero3_gather(struct hy_rank *r, int layer)
 {
-    struct hy_ctx *c = r->c;
-    if (c->p->zero == 3)
-        dp_collective(r, COLL_ALLGATHER, c->m.layers[layer].params * c->e, &r->dp_s);
+    double ex, all = layer_B(r, layer, &ex);
+    if (r->c->p->zero == 3) dp_split(r, COLL_ALLGATHER, all - ex, ex, &r->dp_in_s);
 }
 
 static void forward(struct hy_rank *r, int chunk)
@@ -240,9 +260,14 @@ static void backward(struct hy_rank *r, int chunk)
             tp_collective(r);
             moe_exchange(r);
         }
+        double ex, all = layer_B(r, i, &ex);
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
-            dp_collective(r, COLL_REDUCESCATTER, c->m.layers[i].params * c->e, &r->dp_s);
+            dp_split(r, COLL_REDUCESCATTER, all - ex, ex, &r->dp_in_s);
     }
+    if (c->p->zero == 2) /* ZeRO-2 keeps only its shard of the gradients: reduced every
+                            microbatch (DeepSpeed reduces each micro-step) */
+        dp_split(r, COLL_REDUCESCATTER, r->chunk_B[chunk] - r->chunk_ex_B[chunk],
+                 r->chunk_ex_B[chunk], &r->dp_in_s);
     if (vs > 0) pp_send(r, vs, vs - 1);
 }
 
@@ -253,24 +278,16 @@ static void finish_step(struct hy_rank *r)
     struct hy_ctx *c = r->c;
     const struct parallel_spec *p = c->p;
     /* the experts' gradients go to the replicas holding the same experts */
-    double experts_B = p->ep > 1 ? r->experts * c->e : 0, dense_B = r->params * c->e - experts_B;
-    if (p->zero == 0) {
-        dp_collective(r, COLL_ALLREDUCE, dense_B, &r->dp_s);
-        group_collective(r, G_EDP, COLL_ALLREDUCE, experts_B, &r->dp_s);
-    }
-    if (p->zero == 1 || p->zero == 2) { /* each replica needs only the gradients it updates */
-        dp_collective(r, COLL_REDUCESCATTER, dense_B, &r->dp_s);
-        group_collective(r, G_EDP, COLL_REDUCESCATTER, experts_B, &r->dp_s);
-    }
+    double experts_B = r->experts * c->e, dense_B = r->params * c->e - experts_B;
+    if (p->zero == 0) dp_split(r, COLL_ALLREDUCE, dense_B, experts_B, NULL);
+    if (p->zero == 1) /* each replica needs only the gradients it updates */
+        dp_split(r, COLL_REDUCESCATTER, dense_B, experts_B, NULL);
     double share =
             p->zero >= 1 ? dense_B / c->e / p->dp + experts_B / c->e / (p->dp / p->ep) : r->params;
     double t0 = simgrid_get_clock();
     worker_exec(c->rec, r->rank, c->amt.update * share / c->model_params);
     r->update_s = simgrid_get_clock() - t0;
-    if (p->zero == 1 || p->zero == 2) {
-        dp_collective(r, COLL_ALLGATHER, dense_B, &r->dp_s);
-        group_collective(r, G_EDP, COLL_ALLGATHER, experts_B, &r->dp_s);
-    }
+    if (p->zero == 1 || p->zero == 2) dp_split(r, COLL_ALLGATHER, dense_B, experts_B, NULL);
 }
 
 /* The step's figures of rank r into the step's sums; the last rank's step row. */
@@ -281,6 +298,7 @@ static void account(struct hy_rank *r, int step)
     c->compute[step] += r->compute_s;
     c->tp[step] += r->tp_s;
     c->dp[step] += r->dp_s;
+    c->dp_in[step] += r->dp_in_s;
     c->update[step] += r->update_s;
 }
 
@@ -293,7 +311,7 @@ static void rank_actor(int argc, char **argv)
     const struct parallel_spec *p = c->p;
     for (int step = 0; step < c->sc->train.steps; step++) {
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
-        r->compute_s = r->tp_s = r->dp_s = r->update_s = 0;
+        r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
         r->nsends = 0;
         int n = 2 * p->microbatches * p->vstages;
         sg_comm_t next = needs_recv(r, 0) ? post_recv(r, 0) : NULL;
@@ -332,32 +350,48 @@ static void rank_actor(int argc, char **argv)
 
 /* The collective groups of every kind, each a world of its members' hosts with mailboxes of its
  * own (its epoch), its bytes in its dimension's traffic. */
+/* Group g of `kind`'s world: its members' hosts in their positions (a world of its own:
+ * collective_world_release). */
+static void group_world(const struct parallel_spec *p, const struct platform *pf, int P, int kind,
+                        int g, double timeout_s, struct coll_world *w)
+{
+    sg_host_t *hosts = xbt_new(sg_host_t, P);
+    for (int k = 0; k < P; k++) {
+        int t, s, d, pos;
+        par_coords(p, k, &t, &s, &d);
+        if (group_of(p, kind, t, s, d, &pos) == g) hosts[pos] = pf->gpus[k];
+    }
+    collective_world_init(w, group_size(p, kind), hosts, timeout_s);
+    free(hosts);
+}
+
+/* Groups of `kind` that collectives run in: none when a group is one rank, and no expert-data
+ * groups without expert parallelism (the data groups serve). */
+static int groups_used(const struct parallel_spec *p, int kind)
+{
+    if (group_size(p, kind) < 2 || (kind == G_EDP && p->ep < 2)) return 0;
+    return group_count(p, kind);
+}
+
 static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
     static const int dim[G_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP};
     int epoch = 1;
-    sg_host_t *hosts = xbt_new(sg_host_t, c->P);
     for (int kind = 0; kind < G_KINDS; kind++) {
-        int n = group_size(p, kind), ng = group_count(p, kind);
-        c->ngroups[kind] = n > 1 ? ng : 0;
-        c->groups[kind] = xbt_new0(struct coll_world, c->ngroups[kind] ? ng : 1);
-        for (int g = 0; g < c->ngroups[kind]; g++) {
-            for (int k = 0; k < c->P; k++) { /* its members, in their positions */
-                int t, s, d, pos;
-                par_coords(p, k, &t, &s, &d);
-                if (group_of(p, kind, t, s, d, &pos) == g) hosts[pos] = c->j->pf->gpus[k];
-            }
+        int ng = groups_used(p, kind);
+        c->ngroups[kind] = ng;
+        c->groups[kind] = xbt_new0(struct coll_world, ng ? ng : 1);
+        for (int g = 0; g < ng; g++) {
             struct coll_world *w = &c->groups[kind][g];
-            collective_world_init(w, n, hosts, ts->timeout_s);
+            group_world(p, c->j->pf, c->P, kind, g, ts->timeout_s, w);
             w->level = ts->level;
             w->nccl = ts->nccl;
             w->epoch = epoch++;
             w->traffic = c->traffic[dim[kind]];
         }
     }
-    free(hosts);
 }
 
 static void make_ranks(struct hy_ctx *c)
@@ -373,6 +407,8 @@ static void make_ranks(struct hy_ctx *c)
         r->ops = xbt_new(struct pp_op, n);
         par_schedule(p, r->s, r->ops);
         r->sends = xbt_new(sg_comm_t, n);
+        r->chunk_B = xbt_new0(double, p->vstages);
+        r->chunk_ex_B = xbt_new0(double, p->vstages);
         r->first = xbt_new(int, p->vstages);
         r->last = xbt_new(int, p->vstages);
         for (int ch = 0; ch < p->vstages; ch++) {
@@ -380,7 +416,10 @@ static void make_ranks(struct hy_ctx *c)
                              &r->last[ch]);
             for (int i = r->first[ch]; i < r->last[ch]; i++) {
                 r->params += c->m.layers[i].params;
-                r->experts += is_block(c, i) ? c->expert_params : 0;
+                double ex = is_block(c, i) ? c->expert_params : 0;
+                r->experts += ex;
+                r->chunk_B[ch] += c->m.layers[i].params * c->e;
+                r->chunk_ex_B[ch] += ex * c->e;
             }
         }
     }
@@ -411,7 +450,7 @@ static void setup(struct hy_ctx *c)
     make_worlds(c);
     make_ranks(c);
     c->step_end = sg_barrier_init((unsigned)c->P);
-    double **figs[] = {&c->start, &c->pipe, &c->compute, &c->tp, &c->dp, &c->update};
+    double **figs[] = {&c->start, &c->pipe, &c->compute, &c->tp, &c->dp, &c->dp_in, &c->update};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         *figs[i] = xbt_new0(double, ts->steps);
 }
@@ -426,6 +465,8 @@ static void teardown(struct hy_ctx *c)
     for (int k = 0; k < c->P; k++) {
         free(c->ranks[k].ops);
         free(c->ranks[k].first);
+        free(c->ranks[k].chunk_B);
+        free(c->ranks[k].chunk_ex_B);
         free(c->ranks[k].last);
         free(c->ranks[k].sends);
     }
@@ -433,7 +474,7 @@ static void teardown(struct hy_ctx *c)
     for (int i = 0; i < 4; i++)
         traffic_free(c->traffic[i]);
     sg_barrier_destroy(c->step_end);
-    double *figs[] = {c->start, c->pipe, c->compute, c->tp, c->dp, c->update};
+    double *figs[] = {c->start, c->pipe, c->compute, c->tp, c->dp, c->dp_in, c->update};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         free(figs[i]);
     worker_amounts_release(&c->amt);
@@ -468,14 +509,21 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
                  p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, job_workers(j));
         return fail(j, p->line, err, why);
     }
-    if (g.layers % (p->pp * p->vstages) != 0 || g.heads % p->tp != 0) {
+    int kv = g.kv_heads > 0 ? g.kv_heads : g.heads;
+    if (!par_shape_ok(p, &g)) {
         snprintf(why, sizeof why,
-                 "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks and %d heads; "
-                 "expected pp (times the virtual stages) dividing the blocks and tp the heads",
-                 p->tp, p->pp, sc->model.preset, g.layers, g.heads);
+                 "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks, %d heads and %d key/value "
+                 "heads; expected pp (times the virtual stages) dividing the blocks and tp the "
+                 "heads and the key/value heads (Megatron-Core splits whole query groups)",
+                 p->tp, p->pp, sc->model.preset, g.layers, g.heads, kv);
         return fail(j, p->line, err, why);
     }
-    if (p->ep > 1 && (g.experts % p->ep != 0 || p->dp % p->ep != 0)) {
+    if (p->ep > 1 && p->tp > 1 && !p->sp)
+        return fail(j, p->line, err,
+                    "<parallel ep tp>: with expert and tensor parallelism each tensor rank would "
+                    "send every token to the experts; expected sequence-parallel=\"yes\" "
+                    "(Megatron-Core requires it)");
+    if (p->ep > 1 && (g.experts < p->ep || g.experts % p->ep != 0 || p->dp % p->ep != 0)) {
         snprintf(why, sizeof why,
                  "<parallel ep=\"%d\" dp=\"%d\">: %s has %d experts a block; "
                  "expected ep dividing the experts and dp (a mixture-of-experts preset such as "
@@ -490,6 +538,37 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
     return DMLSIM_OK;
 }
 
+/* Does a group of `kind` run `op`? Tensor groups all-reduce (sequence parallelism: reduce-scatter
+ * and all-gather); data groups all-reduce without ZeRO, else reduce-scatter and all-gather. */
+static bool group_runs(const struct parallel_spec *p, int kind, enum coll_op op)
+{
+    bool split = kind == G_TP ? p->sp : p->zero >= 1;
+    return split ? op == COLL_REDUCESCATTER || op == COLL_ALLGATHER : op == COLL_ALLREDUCE;
+}
+
+/* NULL if the scenario's algorithm can run every collective of every group on its hosts (the
+ * all-to-all is the same pairwise sends for any), else why not. */
+static const char *check_worlds(const struct job *j)
+{
+    const struct train_spec *ts = &j->sc->train;
+    const struct coll_algo *a = collective_get(ts->algo);
+    const char *no = NULL;
+    for (int kind = 0; kind < G_KINDS && no == NULL; kind++) {
+        if (kind == G_EP) continue;
+        for (int g = 0; g < groups_used(&ts->par, kind) && no == NULL; g++) {
+            struct coll_world w;
+            group_world(&ts->par, j->pf, job_workers(j), kind, g, 1, &w);
+            w.level = ts->level;
+            w.nccl = ts->nccl;
+            for (int op = COLL_ALLREDUCE; op <= COLL_REDUCESCATTER && no == NULL; op++)
+                if (group_runs(&ts->par, kind, (enum coll_op)op))
+                    no = collective_check(&w, a, (enum coll_op)op, false);
+            collective_world_release(&w);
+        }
+    }
+    return no;
+}
+
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &j->sc->train;
@@ -501,13 +580,7 @@ enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
                       ts->batch, j->pf->models[0]->mem_B, why, sizeof why) != 0)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path, ts->par.line,
                            why);
-    struct coll_world w;
-    collective_world_init(&w, ts->par.tp > 1 ? ts->par.tp : ts->par.dp, j->pf->gpus, 1);
-    w.level = ts->level;
-    const char *no = collective_check(&w, collective_get(ts->algo), COLL_ALLREDUCE, false);
-    if (no == NULL && (ts->par.sp || ts->par.zero >= 1))
-        no = collective_check(&w, collective_get(ts->algo), COLL_REDUCESCATTER, false);
-    collective_world_release(&w);
+    const char *no = check_worlds(j);
     if (no != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
                            ts->line, coll_algo_name(ts->algo), no);
@@ -546,16 +619,18 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
 {
     const struct train_spec *ts = &c->sc->train;
     int n = ts->steps;
-    double P = c->P;
+    double P = c->P, dp_in = 0;
     for (int s = 0; s < n; s++) {
         rec->par_pipe_s += c->pipe[s] / n;
         rec->par_compute_s += c->compute[s] / P / n;
         rec->par_tp_s += c->tp[s] / P / n;
         rec->par_dp_s += c->dp[s] / P / n;
+        dp_in += c->dp_in[s] / P / n;
         rec->par_update_s += c->update[s] / P / n;
     }
     rec->hybrid = true;
-    rec->par_bubble_s = fmax(0, rec->par_pipe_s - rec->par_compute_s - rec->par_tp_s);
+    /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) */
+    rec->par_bubble_s = fmax(0, rec->par_pipe_s - rec->par_compute_s - rec->par_tp_s - dp_in);
     rec->par_bubble_frac = rec->par_pipe_s > 0 ? rec->par_bubble_s / rec->par_pipe_s : 0;
     double samples = (double)c->p->dp * c->p->microbatches * ts->batch * n;
     double flops = samples * (model_fwd_flops(full) + model_bwd_flops(full));
@@ -598,6 +673,11 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     run_config_num(rec, "microbatches", "%d", ts->par.microbatches);
     run_config_str(rec, "schedule", scenario_pp_schedule_name(ts->par.schedule));
     run_config_num(rec, "zero", "%d", ts->par.zero);
+    run_config_num(rec, "ep", "%d", ts->par.ep);
+    run_config_num(rec, "virtual_stages", "%d", ts->par.vstages);
+    run_config_str(rec, "sequence_parallel", ts->par.sp ? "yes" : "no");
+    run_config_str(rec, "recompute", scenario_recompute_name(ts->par.recompute));
+    run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
     if (ts->trace) rec->trace = trace_new();
     setup(&c);
     start_ranks(&c);

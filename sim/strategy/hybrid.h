@@ -14,13 +14,16 @@
  *     block; recomputation adds the block's forward (full) before its backward;
  *   ZeRO-3: each block's parameters all-gathered over the replicas before its forward and its
  *     backward, its gradients reduce-scattered after its backward;
+ *   ZeRO-2: its gradients reduce-scattered after each microbatch's backward (it keeps only its
+ *     shard; DeepSpeed reduces every micro-step);
  *   after the schedule: the gradients of its stage's share reduced over the dp replicas
- *     (all-reduce; ZeRO-1 and -2: reduce-scatter, each replica keeping the part it updates), the
+ *     (all-reduce; ZeRO-1: reduce-scatter, each replica keeping the part it updates), the
  *     optimizer on its share (1 / dp of it from ZeRO-1 on), the updated parameters all-gathered
- *     (ZeRO-1 and -2: 2 Psi in all, as plain data parallelism; ZeRO-3: 3 Psi, each block's
- *     parameters gathered for its forward and its backward and its gradients reduce-scattered:
- *     Rajbhandari et al., SC'20, section 7); then the step ends for every
- *     rank at once (Megatron's gradient-norm all-reduce spans every rank: a barrier here).
+ *     (ZeRO-1 and -2). A step moves (d - 1) Psi times: 2 (plain, ZeRO-1: as data parallelism,
+ *     Rajbhandari et al., SC'20, section 7), m + 1 (ZeRO-2), 3 m (ZeRO-3; ZeRO's 1.5x at m = 1);
+ *     the experts' share (ep > 1) over the dp / ep replicas holding the same experts. The step
+ *     ends for every rank at once (Megatron's gradient-norm all-reduce spans every rank: a
+ *     barrier here).
  * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts.
  */
 #ifndef DMLSIM_HYBRID_H
