@@ -2,6 +2,7 @@
 #include "hybrid.h"
 
 #include "collective.h"
+#include "inject.h"
 #include "net.h"
 #include "parallel.h"
 #include "trace.h"
@@ -59,6 +60,8 @@ struct hy_ctx {
     struct traffic *traffic[4]; /* per dimension */
     struct hy_rank *ranks;
     sg_bar_t step_end;
+    struct injector inj;       /* plays the plan's stragglers (pstate switches of their hosts) */
+    double end_s;              /* when the last step ended */
     double e;             /* bytes per element of the dtype */
     double act_B;         /* a microbatch's activations between stages, per tensor rank */
     double tp_B;          /* each tensor-parallel collective */
@@ -337,6 +340,10 @@ static void rank_actor(int argc, char **argv)
         trace_slice(c->rec->trace, r->rank, "data-parallel + update", d0, simgrid_get_clock());
         account(r, step);
         sg_barrier_wait(c->step_end);
+        if (r->rank == 0 && step == c->sc->train.steps - 1) {
+            c->end_s = simgrid_get_clock();
+            inject_finish(&c->inj);
+        }
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
             double samples = (double)p->dp * p->microbatches * c->sc->train.batch;
@@ -531,10 +538,15 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
                  p->ep, p->dp, sc->model.preset, g.experts);
         return fail(j, p->line, err, why);
     }
-    if (sc->nfaults > 0 || sc->ckpt.present || sc->train.numerics.present || sc->train.data.present)
+    for (size_t i = 0; i < sc->nfaults; i++)
+        if (sc->faults[i].kind != FS_STRAGGLER || sc->faults[i].sigma > 0)
+            return fail(j, sc->faults[i].line, err,
+                        "<faults>: only <straggler host factor> is simulated under "
+                        "strategy=\"hybrid\" yet; expected no other fault");
+    if (sc->ckpt.present || sc->train.numerics.present || sc->train.data.present)
         return fail(j, sc->train.line, err,
-                    "<training strategy=\"hybrid\">: faults, checkpoints, "
-                    "<numerics> and <data> are not simulated under it yet; expected none of them");
+                    "<training strategy=\"hybrid\">: checkpoints, <numerics> and <data> are not "
+                    "simulated under it yet; expected none of them");
     return DMLSIM_OK;
 }
 
@@ -680,9 +692,11 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
     if (ts->trace) rec->trace = trace_new();
     setup(&c);
+    inject_init(&c.inj, j->plan, rec, job_store_host(j), (struct inject_hooks){0});
     start_ranks(&c);
+    inject_start(&c.inj);
     simgrid_run();
-    rec->total_s = rec->nev > 0 ? rec->ev[rec->nev - 1].t_s : 0; /* the last step's end */
+    rec->total_s = c.end_s;
     rec->steps_completed = ts->steps;
     rec->final_workers = c.P;
     rec->computed = rec->applied = (double)c.P * ts->steps;
@@ -693,5 +707,6 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     for (int i = 1; i < 4; i++)
         traffic_merge(c.traffic[0], c.traffic[i]);
     job_finish(rec, c.traffic[0]);
+    inject_release(&c.inj);
     teardown(&c);
 }
