@@ -10,6 +10,7 @@
  * (t - 1)(a + S / (t B)), a the NVLink4 hop latency and B its rate (check_collective); a message
  * between two GPUs a + S / B. */
 #include "calib.h"
+#include "metric.h"
 #include "parallel.h"
 #include "testlib.h"
 #include "worker.h"
@@ -254,6 +255,61 @@ START_TEST(test_expert_bytes)
 }
 END_TEST
 
+/* Placement: 2 nodes of 8 GPUs, tp 2 x pp 2 x dp 4, ring collectives. Megatron's order
+ * tp-dp-pp puts the stages outermost: stage 0 on node 0, stage 1 on node 1, so every pipeline
+ * message crosses the network (pipeline.ib-ndr = all the pipeline bytes) and every data-parallel
+ * group stays inside a node (data.ib-ndr = 0). Order tp-pp-dp puts the replicas outermost:
+ * replicas 0 and 1 on node 0, 2 and 3 on node 1, so the pipeline stays on NVLink and each
+ * data-parallel ring 0 > 1 > 2 > 3 > 0 crosses the network on 2 of its 4 links: half its bytes.
+ * Tensor groups stay inside a node either way. */
+START_TEST(test_placement)
+{
+    bool dp_outer = _i == 1;
+    struct scenario sc = test_cluster(2, 8, "h100", "nvlink4", "ib-ndr", 8);
+    sc.model.present = true;
+    sc.model.preset = strdup("gpt");
+    sc.model.gpt =
+            (struct gpt_config){.layers = 4, .hidden = 512, .heads = 16, .seq = 256, .vocab = 8};
+    struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
+                              .tp = 2,
+                              .pp = 2,
+                              .dp = 4,
+                              .microbatches = 2,
+                              .dp_outer = dp_outer,
+                              .line = 1};
+    sc.train = (struct train_spec){.strategy = STRAT_HYBRID,
+                                   .algo = COLL_ALGO_RING,
+                                   .level = COLL_MESSAGE,
+                                   .batch = 1,
+                                   .steps = 1,
+                                   .dtype = DTYPE_BF16,
+                                   .opt = OPT_ADAM,
+                                   .timeout_s = 3600,
+                                   .chunks = 1,
+                                   .par = p,
+                                   .line = 1};
+    struct platform *pf = test_load(&sc);
+    struct model m;
+    struct calib cal = calib_default();
+    scenario_build_model(&sc, &m);
+    struct run_record rec;
+    test_train(&sc, pf, &m, &cal, &rec);
+    double pp_ib, dp_ib, tp_ib;
+    ck_assert(metric_value("group_bytes_on:pipeline.ib-ndr", &rec, &pp_ib) &&
+              metric_value("group_bytes_on:data.ib-ndr", &rec, &dp_ib) &&
+              metric_value("group_bytes_on:tensor.ib-ndr", &rec, &tp_ib));
+    ck_assert(rec.par_bytes[1] > 0 && rec.par_bytes[2] > 0);
+    test_assert_rel(pp_ib + 1, (dp_outer ? 0 : rec.par_bytes[1]) + 1, 1e-12, "pipeline on ib");
+    test_assert_rel(dp_ib + 1, (dp_outer ? rec.par_bytes[2] / 2 : 0) + 1, 1e-12, "data on ib");
+    ck_assert_double_eq(tp_ib, 0);
+    run_release(&rec);
+    model_release(&m);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
 /* Memory per rank, bf16 and Adam (K = 12: the FP32 master copy and two moments): Psi_r = a
  * stage's share of the parameters; plain 2 + 2 + 12 bytes each, ZeRO-1 4 Psi + 12 Psi / d,
  * ZeRO-2 2 Psi + 14 Psi / d, ZeRO-3 16 Psi / d (Rajbhandari et al., SC'20, section 5.1).
@@ -334,6 +390,7 @@ static Suite *hybrid_suite(void)
     tcase_add_test(tc, test_interleaved);
     tcase_add_loop_test(tc, test_group_bytes, 0, 8);
     tcase_add_loop_test(tc, test_expert_bytes, 0, 2);
+    tcase_add_loop_test(tc, test_placement, 0, 2);
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
     suite_add_tcase(s, tc);

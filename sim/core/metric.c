@@ -393,6 +393,21 @@ static bool bytes_on(const struct run_record *r, const char *cls, double *out)
     return cls[0] != '\0';
 }
 
+/* group_bytes_on:GROUP.CLASS: the bytes a hybrid group's messages put on a link class. */
+static bool group_bytes_on(const struct run_record *r, const char *arg, double *out)
+{
+    *out = 0;
+    const char *dot = strchr(arg, '.');
+    for (int g = 0; dot && g < 4; g++) {
+        size_t n = strlen(run_group_names[g]);
+        if ((size_t)(dot - arg) != n || strncmp(arg, run_group_names[g], n) != 0) continue;
+        for (size_t k = 0; k < r->group_nclasses[g]; k++)
+            if (strcmp(r->group_class[g][k], dot + 1) == 0) *out = r->group_class_B[g][k];
+        return dot[1] != '\0';
+    }
+    return false;
+}
+
 static bool staleness_lag(const struct run_record *r, const char *lag, double *out)
 {
     char *end;
@@ -429,6 +444,10 @@ static bool resource_util(const struct run_record *r, const char *res, double *o
 static const struct metric_family families[] = {
         {"bytes_on:", "CLASS", "B",
          "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)", bytes_on},
+        {"group_bytes_on:", "GROUP.CLASS", "B",
+         "hybrid: bytes group GROUP's messages (tensor, pipeline, data, expert) put on link class "
+         "CLASS (group_bytes_on:pipeline.ib-ndr; 0 if unused)",
+         group_bytes_on},
         {"staleness_lag:", "N", "1",
          "ps: applied slices with version lag N, 0..16 (16: 16 or more)", staleness_lag},
         {"stage_busy:", "STAGE", "1",

@@ -88,6 +88,8 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
     return e;
 }
 
+const char *const run_group_names[4] = {"tensor", "pipeline", "data", "expert"};
+
 void run_lose_step(struct run_record *r, int samples, bool computed)
 {
     if (computed) r->lost_gradients += 1;

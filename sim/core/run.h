@@ -189,6 +189,10 @@ struct run_record {
     double tokens_s;          /* tokens trained a second */
     double par_bytes[4];      /* bytes the tensor, pipeline, data and expert-parallel messages
                                  carried */
+    /* ... and on each link class (run_group_names' order; the placement's cost) */
+    char group_class[4][RUN_CLASSES][32];
+    double group_class_B[4][RUN_CLASSES];
+    size_t group_nclasses[4];
     double par_mem_B;         /* memory per GPU (the stage needing the most) */
     double input_wait_total_s;     /* every worker's waits for its batches */
     double input_wait_run_s;       /* ... the part of them within the run's time (a PS worker
@@ -232,6 +236,10 @@ void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, i
 /* Appends a step row ending at t_s (side: 0, or the split-brain side that committed it). */
 struct run_event *run_step_add(struct run_record *r, double t_s, int step, double time_s,
                                double compute_s, double samples, int workers, int side);
+
+/* The hybrid strategy's groups, as par_bytes and group_class order them: "tensor", "pipeline",
+ * "data", "expert". */
+extern const char *const run_group_names[4];
 
 /* Losses: a step execution thrown away with its batch (its `samples` read again: those it
  * trained on, none of a corrupt batch) and, if it was computed, its gradient. */

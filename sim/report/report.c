@@ -97,6 +97,10 @@ static void extras_after(const char *label, const struct run_record *rec, FILE *
         for (size_t i = 0; i < rec->nclasses; i++)
             fprintf(out, "#   bytes on %-10s %.0f B\n", rec->class_name[i], rec->class_B[i]);
     if (strcmp(label, "input") == 0) print_stages(rec, out);
+    for (int g = 0; strcmp(label, "bytes by group") == 0 && g < 4; g++) /* the placement's cost */
+        for (size_t k = 0; k < rec->group_nclasses[g]; k++)
+            fprintf(out, "#   %-8s on %-10s %.0f B\n", run_group_names[g], rec->group_class[g][k],
+                    rec->group_class_B[g][k]);
     if (strcmp(label, "failed collectives") == 0 || strcmp(label, "messages") == 0) return;
     if (strcmp(label, "lost updates") == 0 && rec->nshards > 0) {
         fprintf(out, "#   staleness        applied slices by version lag:");
@@ -333,6 +337,19 @@ static void json_lists(const struct run_record *rec, FILE *out)
         fprintf(out, ": %.0f", rec->class_B[i]);
     }
     fprintf(out, "}");
+    if (rec->hybrid) {
+        fprintf(out, ",\n    \"group_bytes_per_link_class\": {");
+        for (int g = 0; g < 4; g++) {
+            fprintf(out, "%s\"%s\": {", g ? ", " : "", run_group_names[g]);
+            for (size_t k = 0; k < rec->group_nclasses[g]; k++) {
+                fprintf(out, "%s", k ? ", " : "");
+                trace_json_string(out, rec->group_class[g][k]);
+                fprintf(out, ": %.0f", rec->group_class_B[g][k]);
+            }
+            fprintf(out, "}");
+        }
+        fprintf(out, "}");
+    }
     if (rec->input) {
         fprintf(out, ",\n    \"input_stages\": {");
         for (int s = 0; s < RUN_STAGES; s++)

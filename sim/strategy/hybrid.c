@@ -649,8 +649,14 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
     double peak = c->j->pf->models[0]->peak_flops[ts->dtype];
     rec->mfu = rec->total_s > 0 ? flops / rec->total_s / (P * peak) : 0;
     rec->tokens_s = rec->total_s > 0 ? samples * c->sc->model.gpt.seq / rec->total_s : 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         rec->par_bytes[i] = traffic_bytes(c->traffic[i]);
+        size_t nc = traffic_nclasses(c->traffic[i]);
+        rec->group_nclasses[i] = nc < RUN_CLASSES ? nc : RUN_CLASSES;
+        for (size_t k = 0; k < rec->group_nclasses[i]; k++)
+            snprintf(rec->group_class[i][k], sizeof rec->group_class[i][k], "%s",
+                     traffic_class(c->traffic[i], k, &rec->group_class_B[i][k]));
+    }
     rec->par_mem_B =
             par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt, ts->batch)
                     .total_B;
