@@ -310,6 +310,54 @@ START_TEST(test_placement)
 }
 END_TEST
 
+/* The compute of a run under recomputation `rc` (a child process: one simulation each). */
+static void compute_run(const void *arg, void *out)
+{
+    struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
+                              .tp = 2,
+                              .pp = 1,
+                              .dp = 1,
+                              .microbatches = 2,
+                              .recompute = *(const enum recompute *)arg};
+    struct scenario sc = hy_scenario(2, 4, 1024, 2, p);
+    struct hy_run r;
+    hy_run(&sc, &r);
+    *(double *)out = r.rec.par_compute_s;
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+
+/* Selective recomputation (Korthikanti et al. 2022, section 4.1) runs each block's attention
+ * core again in its backward: 4 s^2 h / t FLOPs a sample (the scores and the weighted sum of a / t
+ * heads), the softmax and GPT's attention dropout. A rank's compute grows by m x blocks x that
+ * core's forward (its amount over the GPU's speed) and by nothing else. */
+START_TEST(test_selective)
+{
+    struct gpt_config g = {
+            .layers = 4, .hidden = 1024, .heads = 16, .seq = 256, .vocab = 8, .tp = 2};
+    struct model core;
+    model_attention_core(&g, DTYPE_BF16, &core);
+    ck_assert_double_eq(model_fwd_flops(&core), 4.0 * 256 * 256 * 1024 / 2);
+    static const enum recompute kinds[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE};
+    double c[2];
+    for (int k = 0; k < 2; k++)
+        test_in_child(compute_run, &kinds[k], &c[k], sizeof c[k]);
+    struct scenario sc = test_cluster(1, 2, "h100", "nvlink4", NULL, 1);
+    struct platform *pf = test_load(&sc);
+    struct calib cal = calib_default();
+    struct worker_amounts a = {0};
+    struct kernel_costs kc = {0, false};
+    worker_amounts(&cal, pf->models[0], pf->gpus[0], DTYPE_BF16, OPT_ADAM, &core, 2, &kc, &a);
+    double core_s = a.fwd[0] / sg_host_get_speed(pf->gpus[0]);
+    test_assert_rel(c[1] - c[0], 2 * 4 * core_s, 1e-9, "selective recomputation's compute");
+    worker_amounts_release(&a);
+    model_release(&core);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
 /* Memory per rank, bf16 and Adam (K = 12: the FP32 master copy and two moments): Psi_r = a
  * stage's share of the parameters; plain 2 + 2 + 12 bytes each, ZeRO-1 4 Psi + 12 Psi / d,
  * ZeRO-2 2 Psi + 14 Psi / d, ZeRO-3 16 Psi / d (Rajbhandari et al., SC'20, section 5.1).
@@ -391,6 +439,7 @@ static Suite *hybrid_suite(void)
     tcase_add_loop_test(tc, test_group_bytes, 0, 8);
     tcase_add_loop_test(tc, test_expert_bytes, 0, 2);
     tcase_add_loop_test(tc, test_placement, 0, 2);
+    tcase_add_test(tc, test_selective);
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
     suite_add_tcase(s, tc);

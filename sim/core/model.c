@@ -425,6 +425,19 @@ static void transformer_block(struct builder *b, const char *name, const struct 
     if (z->llama) model_add_memk(b->m, KC_ELTWISE, mlp, e, ADD_PASSES); /* SwiGLU's product */
 }
 
+void model_attention_core(const struct gpt_config *g, enum gpu_dtype dtype, struct model *m)
+{
+    struct builder b = {.m = m, .elem_B = model_dtype_bytes(dtype), .started = true};
+    struct block_shape z = block_of(g, g->seq);
+    double s = z.s, at = z.a / z.t, hd = z.h / z.a, scores = s * s * at;
+    model_init(m, "attention-core");
+    model_add(m, "attention-core", 0, s * 4 * s * z.h / z.t, -1, 0);
+    gemm(&b, s, s * at, hd); /* scores */
+    model_add_gemm(m, hd, s * at, s, false); /* weighted sum of the values */
+    model_add_memk(m, KC_SOFTMAX, scores, b.elem_B, SMAX_PASSES);
+    if (!z.llama) model_add_memk(m, KC_ELTWISE, scores, b.elem_B, DROP_PASSES);
+}
+
 struct gpt_config model_gpt_defaults(void)
 {
     /* GPT-2 small (Radford et al. 2019; Hugging Face "gpt2" config) */

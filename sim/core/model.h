@@ -113,6 +113,11 @@ struct gpt_config model_gpt_defaults(void);
  * matrices / tp); 0 for a dense model. */
 double model_expert_params(const struct gpt_config *g);
 
+/* One layer: the attention core of one of g's blocks as a tensor rank runs it (the scores and
+ * weighted-sum GEMMs of a / tp heads, the softmax, GPT's attention dropout): what selective
+ * recomputation runs again in the backward (Korthikanti et al. 2022, section 4.1). */
+void model_attention_core(const struct gpt_config *g, enum gpu_dtype dtype, struct model *m);
+
 /* The shape of a transformer preset ("gpt", "bert-large", or a large one: "gpt3-175b",
  * "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b"), into *g; false for any other. */
 bool model_transformer_shape(const char *name, struct gpt_config *g);

@@ -51,17 +51,18 @@ struct hy_ctx {
     const struct parallel_spec *p;
     struct run_record *rec;
     int P;
-    struct model m;                     /* one tensor rank's share of the model */
-    struct worker_amounts amt;          /* its exec amounts for a microbatch */
-    double model_params;                /* of the share, all stages */
+    struct model m;            /* one tensor rank's share of the model */
+    struct worker_amounts amt; /* its exec amounts for a microbatch */
+    double attn_core;          /* selective recomputation: a block's attention core again */
+    double model_params;       /* of the share, all stages */
     struct coll_world *groups[G_KINDS]; /* the collective groups of each kind (group_of) */
     int ngroups[G_KINDS];
     const struct coll_algo *algo;
     struct traffic *traffic[4]; /* per dimension */
     struct hy_rank *ranks;
     sg_bar_t step_end;
-    struct injector inj;       /* plays the plan's stragglers (pstate switches of their hosts) */
-    double end_s;              /* when the last step ended */
+    struct injector inj;  /* plays the plan's stragglers (pstate switches of their hosts) */
+    double end_s;         /* when the last step ended */
     double e;             /* bytes per element of the dtype */
     double act_B;         /* a microbatch's activations between stages, per tensor rank */
     double tp_B;          /* each tensor-parallel collective */
@@ -251,6 +252,7 @@ static void backward(struct hy_rank *r, int chunk)
     int vs = chunk * c->p->pp + r->s;
     for (int i = r->last[chunk]; i-- > r->first[chunk];) {
         zero3_gather(r, i);
+        if (c->p->recompute == RECOMPUTE_SELECTIVE && is_block(c, i)) exec(r, c->attn_core);
         if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) { /* the block again */
             exec(r, c->amt.fwd[i]);
             tp_collective(r);
@@ -446,6 +448,16 @@ static void setup(struct hy_ctx *c)
     struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
     worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &c->m,
                    ts->batch, &kc, &c->amt);
+    if (p->recompute == RECOMPUTE_SELECTIVE) { /* the attention core's forward, per block */
+        struct model core;
+        struct worker_amounts a = {0};
+        model_attention_core(&g, ts->dtype, &core);
+        worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &core,
+                       ts->batch, &kc, &a);
+        c->attn_core = a.fwd[0];
+        worker_amounts_release(&a);
+        model_release(&core);
+    }
     c->e = model_dtype_bytes(ts->dtype);
     c->tp_B = (double)ts->batch * g.seq * g.hidden * c->e;
     c->act_B = c->tp_B / (p->sp ? p->tp : 1);
