@@ -358,6 +358,34 @@ START_TEST(test_selective)
 }
 END_TEST
 
+/* Sharded checkpoints: tp 4 on one node, every step, sync, to the node's NVMe. Each rank writes
+ * its share Psi_r (the blocks' 12h^2/t + 7h/t + 6h, the embedding's 8h/t + 256h, the final
+ * norm's 2h) at 2 + 12 bytes a parameter (bf16 weights; Adam's moments and master copy) plus
+ * 4 KiB of step and RNG: 4 (14 Psi_r + 4096) bytes a checkpoint. The four writes share the
+ * node's CPU-to-switch PCIe link (B) and its NVMe (D): each checkpoint blocks the step for
+ * 4S/B + 4S/D (plus microseconds of latency), twice in 2 steps. */
+START_TEST(test_checkpoint)
+{
+    int t = 4, L = 4;
+    double h = 1024;
+    struct parallel_spec p = {.ep = 1, .vstages = 1, .tp = t, .pp = 1, .dp = 1, .microbatches = 1};
+    struct scenario sc = hy_scenario(t, L, (int)h, 1, p);
+    sc.ckpt =
+            (struct checkpoint_spec){.present = true, .every_steps = 1, .target = CKPT_LOCAL_NVME};
+    struct hy_run r;
+    hy_run(&sc, &r);
+    double psi = L * (12 * h * h / t + 7 * h / t + 6 * h) + 8 * h / t + 256 * h + 2 * h;
+    double S = 14 * psi + 4096;
+    test_assert_rel(r.rec.ckpt_B, t * S, 1e-12, "a checkpoint's bytes");
+    ck_assert_double_eq(r.rec.checkpoints, 2);
+    const struct link_class *pcie = catalog_link("pcie-gen5");
+    double want = 2 * (t * S / pcie->bw_Bps + t * S / CATALOG_NVME_BPS);
+    test_assert_rel(r.rec.ckpt_overhead_s, want, 1e-4, "two checkpoints' blocking");
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+END_TEST
+
 /* Memory per rank, bf16 and Adam (K = 12: the FP32 master copy and two moments): Psi_r = a
  * stage's share of the parameters; plain 2 + 2 + 12 bytes each, ZeRO-1 4 Psi + 12 Psi / d,
  * ZeRO-2 2 Psi + 14 Psi / d, ZeRO-3 16 Psi / d (Rajbhandari et al., SC'20, section 5.1).
@@ -440,6 +468,7 @@ static Suite *hybrid_suite(void)
     tcase_add_loop_test(tc, test_expert_bytes, 0, 2);
     tcase_add_loop_test(tc, test_placement, 0, 2);
     tcase_add_test(tc, test_selective);
+    tcase_add_test(tc, test_checkpoint);
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
     suite_add_tcase(s, tc);
