@@ -9,9 +9,11 @@
 #include "trace.h"
 
 #include <simgrid/actor.h>
-#include <simgrid/barrier.h>
+#include <simgrid/comm.h>
 #include <simgrid/engine.h>
+#include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
 #include <xbt/str.h>
 #include <xbt/sysdep.h>
 
@@ -43,7 +45,7 @@ struct hy_rank {
     double experts;               /* ... of which its experts' */
     double *chunk_B, *chunk_ex_B; /* per model chunk: its parameters' bytes, its experts' */
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
-    double dp_in_s; /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
+    double dp_in_s;   /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
     struct ckpt ckpt; /* its shard of the checkpoints */
     double last_ckpt_s;
 };
@@ -63,8 +65,11 @@ struct hy_ctx {
     const struct coll_algo *algo;
     struct traffic *traffic[4]; /* per dimension */
     struct hy_rank *ranks;
-    sg_bar_t step_end;
-    struct injector inj;  /* plays the plan's stragglers (pstate switches of their hosts) */
+    sg_sem_t go[2]; /* the step's end (by its parity): every rank arrives */
+    int arrived[2];
+    bool failed;          /* a wait failed: the job stops (no elastic recovery here) */
+    int done;             /* steps every rank finished */
+    struct injector inj;  /* plays the plan's stragglers and crashes */
     double end_s;         /* when the last step ended */
     double e;             /* bytes per element of the dtype */
     double act_B;         /* a microbatch's activations between stages, per tensor rank */
@@ -113,14 +118,36 @@ static int group_size(const struct parallel_spec *p, int kind)
 }
 
 /* Runs `op` of size_B in rank r's group of `kind` (none in a group of one); its time into *acc. */
+/* A wait of rank r ended in `st`: anything but NET_OK (a member crashed: its groups and its
+ * pipeline stall until the watchdog, <training timeout>) stops the job, with an event. */
+static void check_wait(struct hy_rank *r, enum net_status st, const char *what)
+{
+    struct hy_ctx *c = r->c;
+    if (st == NET_OK || c->failed) return;
+    c->failed = true;
+    c->rec->job_failed = true;
+    snprintf(c->rec->failure, sizeof c->rec->failure,
+             "rank %d: a wait (%s) failed (%s) after %d step(s); hybrid parallelism has no "
+             "elastic recovery",
+             r->rank, what, net_status_str(st), c->done);
+    run_event_add(c->rec, simgrid_get_clock(), RUN_FAULT, c->done, c->P,
+                  "rank %d: a wait (%s) failed (%s): the job stops", r->rank, what,
+                  net_status_str(st));
+    for (int k = 0; k < c->P; k++) { /* wake every rank at a step's end */
+        sg_sem_release(c->go[0]);
+        sg_sem_release(c->go[1]);
+    }
+}
+
 static void group_collective(struct hy_rank *r, int kind, enum coll_op op, double size_B,
                              double *acc)
 {
     struct hy_ctx *c = r->c;
-    if (group_size(c->p, kind) < 2 || size_B <= 0) return;
+    if (c->failed || group_size(c->p, kind) < 2 || size_B <= 0) return;
     int pos, g = group_of(c->p, kind, r->t, r->s, r->d, &pos);
     double t0 = simgrid_get_clock();
-    collective_run(&c->groups[kind][g], c->algo, op, pos, size_B, NULL);
+    check_wait(r, collective_run(&c->groups[kind][g], c->algo, op, pos, size_B, NULL),
+               collective_op_name(op));
     *acc += simgrid_get_clock() - t0;
 }
 
@@ -332,6 +359,52 @@ static void account(struct hy_rank *r, int step)
     c->update[step] += r->update_s;
 }
 
+/* The step's end: every rank arrives (the last releases the others: a semaphore per parity
+ * of the step, so a rank already in the next step cannot take a permit of this one), or the job
+ * failed, or the watchdog gives up on the others. Returns whether the job goes on. */
+static bool step_end(struct hy_rank *r, int step)
+{
+    struct hy_ctx *c = r->c;
+    sg_sem_t go = c->go[step % 2];
+    if (++c->arrived[step % 2] == c->P) {
+        c->arrived[step % 2] = 0;
+        c->done++;
+        for (int k = 1; k < c->P; k++)
+            sg_sem_release(go);
+        return !c->failed;
+    }
+    if (sg_sem_acquire_timeout(go, c->sc->train.timeout_s) != 0)
+        check_wait(r, NET_TIMEOUT, "step's end");
+    return !c->failed;
+}
+
+/* One step's schedule: each operation's message received while the previous one runs (Megatron
+ * posts its receive with the previous send), then the sends waited for. */
+static void run_schedule(struct hy_rank *r)
+{
+    struct hy_ctx *c = r->c;
+    int n = 2 * c->p->microbatches * c->p->vstages;
+    double timeout = c->sc->train.timeout_s;
+    sg_comm_t next = needs_recv(r, 0) ? post_recv(r, 0) : NULL;
+    for (int k = 0; k < n; k++) {
+        sg_comm_t mine = next;
+        next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
+        if (mine) check_wait(r, net_wait(mine, simgrid_get_clock() + timeout), "pipeline receive");
+        if (c->failed) break;
+        double o0 = simgrid_get_clock();
+        if (r->ops[k].backward)
+            backward(r, r->ops[k].chunk);
+        else
+            forward(r, r->ops[k].chunk);
+        trace_slice(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
+                    simgrid_get_clock());
+    }
+    if (next) sg_comm_unref(next); /* a receive posted for an operation the failure skipped */
+    r->pipe_end = simgrid_get_clock();
+    for (int k = 0; k < r->nsends && !c->failed; k++)
+        check_wait(r, net_wait(r->sends[k], simgrid_get_clock() + timeout), "pipeline send");
+}
+
 static void rank_actor(int argc, char **argv)
 {
     (void)argc;
@@ -339,52 +412,35 @@ static void rank_actor(int argc, char **argv)
     struct hy_rank *r = sg_actor_self_get_data();
     struct hy_ctx *c = r->c;
     const struct parallel_spec *p = c->p;
-    for (int step = 0; step < c->sc->train.steps; step++) {
+    for (int step = 0; step < c->sc->train.steps && !c->failed; step++) {
+        inject_step(&c->inj, step); /* a crash at this step */
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
         r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
         r->nsends = 0;
-        int n = 2 * p->microbatches * p->vstages;
-        sg_comm_t next = needs_recv(r, 0) ? post_recv(r, 0) : NULL;
-        for (int k = 0; k < n; k++) {
-            /* the next operation's message is received while this one runs (Megatron posts
-             * its receive with this one's send) */
-            sg_comm_t mine = next;
-            next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
-            if (mine) net_wait(mine, simgrid_get_clock() + c->sc->train.timeout_s);
-            double o0 = simgrid_get_clock();
-            if (r->ops[k].backward)
-                backward(r, r->ops[k].chunk);
-            else
-                forward(r, r->ops[k].chunk);
-            trace_slice(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
-                        simgrid_get_clock());
-        }
-        r->pipe_end = simgrid_get_clock();
-        for (int k = 0; k < r->nsends; k++)
-            net_wait(r->sends[k], simgrid_get_clock() + c->sc->train.timeout_s);
+        run_schedule(r);
         double d0 = simgrid_get_clock();
         finish_step(r);
         checkpoint(r, step + 1);
         trace_slice(c->rec->trace, r->rank, "data-parallel + update", d0, simgrid_get_clock());
         account(r, step);
-        sg_barrier_wait(c->step_end);
-        if (r->rank == 0 && step == c->sc->train.steps - 1) {
-            c->end_s = simgrid_get_clock();
-            inject_finish(&c->inj);
-        }
+        if (!step_end(r, step)) break;
+        if (r->rank == 0 && r->ckpt.last_step == step + 1 && c->sc->ckpt.present &&
+            !c->sc->ckpt.async) /* every shard written: the checkpoint counts */
+            run_event_add(c->rec, simgrid_get_clock(), RUN_CHECKPOINT, step + 1, c->P,
+                          "checkpoint of step %d counts (%d shards)", step + 1, c->P);
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
             double samples = (double)p->dp * p->microbatches * c->sc->train.batch;
             run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P, samples, c->P,
                          0);
+            c->end_s = now;
         }
     }
+    if (r->rank == 0 || c->failed) inject_finish(&c->inj);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
-/* The collective groups of every kind, each a world of its members' hosts with mailboxes of its
- * own (its epoch), its bytes in its dimension's traffic. */
 /* Group g of `kind`'s world: its members' hosts in their positions (a world of its own:
  * collective_world_release). */
 static void group_world(const struct parallel_spec *p, const struct platform *pf, int P, int kind,
@@ -408,6 +464,8 @@ static int groups_used(const struct parallel_spec *p, int kind)
     return group_count(p, kind);
 }
 
+/* The collective groups of every kind, each a world of its members' hosts with mailboxes of its
+ * own (its epoch), its bytes in its dimension's traffic. */
 static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
@@ -494,7 +552,8 @@ static void setup(struct hy_ctx *c)
         c->traffic[i] = traffic_new();
     make_worlds(c);
     make_ranks(c);
-    c->step_end = sg_barrier_init((unsigned)c->P);
+    c->go[0] = sg_sem_init(0);
+    c->go[1] = sg_sem_init(0);
     double **figs[] = {&c->start, &c->pipe, &c->compute, &c->tp, &c->dp, &c->dp_in, &c->update};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         *figs[i] = xbt_new0(double, ts->steps);
@@ -518,7 +577,8 @@ static void teardown(struct hy_ctx *c)
     free(c->ranks);
     for (int i = 0; i < 4; i++)
         traffic_free(c->traffic[i]);
-    sg_barrier_destroy(c->step_end);
+    sg_sem_destroy(c->go[0]);
+    sg_sem_destroy(c->go[1]);
     double *figs[] = {c->start, c->pipe, c->compute, c->tp, c->dp, c->dp_in, c->update};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         free(figs[i]);
@@ -577,9 +637,10 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
         return fail(j, p->line, err, why);
     }
     for (size_t i = 0; i < sc->nfaults; i++)
-        if (sc->faults[i].kind != FS_STRAGGLER || sc->faults[i].sigma > 0)
+        if ((sc->faults[i].kind != FS_STRAGGLER && sc->faults[i].kind != FS_CRASH) ||
+            sc->faults[i].sigma > 0)
             return fail(j, sc->faults[i].line, err,
-                        "<faults>: only <straggler host factor> is simulated under "
+                        "<faults>: only <straggler host factor> and <crash> are simulated under "
                         "strategy=\"hybrid\" yet; expected no other fault");
     if (sc->train.numerics.present || sc->train.data.present)
         return fail(j, sc->train.line, err,
@@ -704,7 +765,8 @@ static void start_ranks(struct hy_ctx *c)
 {
     for (int k = 0; k < c->P; k++) {
         struct hy_rank *r = &c->ranks[k];
-        ckpt_init(&r->ckpt, c->sc, c->j->pf, c->sc->ckpt.present ? shard_B(c, r) : 0, c->rec);
+        /* no shard logs: a checkpoint counts when all of them do (rank 0 logs it then) */
+        ckpt_init(&r->ckpt, c->sc, c->j->pf, c->sc->ckpt.present ? shard_B(c, r) : 0, NULL);
         c->rec->ckpt_B += r->ckpt.size_B;
         char name[32];
         snprintf(name, sizeof name, "rank-%d", k);
@@ -744,10 +806,14 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     inject_start(&c.inj);
     simgrid_run();
     rec->total_s = c.end_s;
-    rec->steps_completed = ts->steps;
-    rec->final_workers = c.P;
-    rec->computed = rec->applied = (double)c.P * ts->steps;
-    rec->read_samples = rec->consumed_samples = rec->global_batch * ts->steps;
+    rec->steps_completed = c.done;
+    rec->final_workers = 0; /* the ranks alive at the end */
+    for (int k = 0; k < c.P; k++)
+        rec->final_workers += sg_host_is_on(j->pf->gpus[k]);
+    /* the steps every rank finished count; the step that failed is lost work */
+    rec->computed = rec->applied = (double)c.P * c.done;
+    rec->read_samples = rec->consumed_samples = rec->global_batch * c.done;
+    rec->lost_steps = c.done < ts->steps ? 1 : 0;
     record(&c, rec, j->m);
     rec->mem = model_memory(&c.m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
@@ -756,8 +822,8 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     for (int k = 0; k < c.P; k++) { /* a checkpoint counts when every shard of it does */
         struct ckpt *ck = &c.ranks[k].ckpt;
         if (ck->size_B <= 0) continue;
-        rec->checkpoints = k == 0 || ck->completed < rec->checkpoints ? ck->completed
-                                                                      : rec->checkpoints;
+        rec->checkpoints =
+                k == 0 || ck->completed < rec->checkpoints ? ck->completed : rec->checkpoints;
         rec->ckpt_overhead_s = fmax(rec->ckpt_overhead_s, ck->overhead_s);
         ckpt_release(ck);
     }
