@@ -386,6 +386,56 @@ START_TEST(test_checkpoint)
 }
 END_TEST
 
+/* The exposed data-parallel time of a ZeRO-3 run, prefetch or not (a child process). */
+static void zero3_run(const void *arg, void *out)
+{
+    struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
+                              .tp = 1,
+                              .pp = 1,
+                              .dp = 2,
+                              .microbatches = 1,
+                              .zero = 3,
+                              .no_prefetch = *(const bool *)arg};
+    struct scenario sc = hy_scenario(2, 4, 1024, 8, p);
+    struct hy_run r;
+    hy_run(&sc, &r);
+    double *o = out;
+    o[0] = r.rec.par_dp_s;
+    o[1] = r.rec.par_pipe_s;
+    o[2] = r.a;
+    o[3] = r.B;
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+
+/* ZeRO-3 on 2 replicas, 4 blocks of h = 1024, a microbatch of 8. Gathering each layer when it
+ * runs (prefetch="no") exposes every collective: per layer its forward gather, its backward
+ * gather and its gradients' reduce-scatter, each a ring of two, a + S_l / (2B) for the layer's S_l
+ * bytes (bf16). Gathering one layer ahead (FSDP's prefetch, the default) hides the gathers
+ * behind the layers' compute: the exposed time falls below half, and the pipeline phase
+ * shrinks by more than half the gathers' time. */
+START_TEST(test_zero3_prefetch)
+{
+    static const bool modes[] = {true, false};
+    double o[2][4];
+    for (int k = 0; k < 2; k++)
+        test_in_child(zero3_run, &modes[k], o[k], sizeof o[k]);
+    double h = 1024, a = o[0][2], B = o[0][3];
+    double layers[] = {(8 + 256) * h,       12 * h * h + 13 * h, 12 * h * h + 13 * h,
+                       12 * h * h + 13 * h, 12 * h * h + 13 * h, 2 * h};
+    double all = 0, gathers = 0;
+    for (int i = 0; i < 6; i++) {
+        all += 3 * (a + layers[i] * 2 / (2 * B));
+        gathers += i > 0 ? 2 * (a + layers[i] * 2 / (2 * B)) : 0;
+    }
+    test_assert_rel(o[0][0], all, 1e-6, "every ZeRO-3 collective exposed");
+    ck_assert_msg(o[1][0] < 0.5 * o[0][0], "exposed with prefetch %g, without %g", o[1][0],
+                  o[0][0]);
+    ck_assert(o[0][1] - o[1][1] > 0.5 * gathers);
+}
+END_TEST
+
 /* Memory per rank, bf16 and Adam (K = 12: the FP32 master copy and two moments): Psi_r = a
  * stage's share of the parameters; plain 2 + 2 + 12 bytes each, ZeRO-1 4 Psi + 12 Psi / d,
  * ZeRO-2 2 Psi + 14 Psi / d, ZeRO-3 16 Psi / d (Rajbhandari et al., SC'20, section 5.1).
@@ -469,6 +519,7 @@ static Suite *hybrid_suite(void)
     tcase_add_loop_test(tc, test_placement, 0, 2);
     tcase_add_test(tc, test_selective);
     tcase_add_test(tc, test_checkpoint);
+    tcase_add_test(tc, test_zero3_prefetch);
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
     suite_add_tcase(s, tc);

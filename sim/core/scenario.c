@@ -1006,6 +1006,7 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     }
     p->recompute = (enum recompute)attr_choice(n, "recompute", recomputes, N_OF(recomputes));
     p->sp = attr_is(n, "sequence-parallel", "yes");
+    p->no_prefetch = attr_is(n, "prefetch", "no");
     p->dp_outer = attr_is(n, "order", "tp-pp-dp");
     p->line = (int)node_line(n);
     if (p->sp && p->tp < 2)

@@ -137,6 +137,7 @@ struct parallel_spec {
     int vstages;          /* model chunks a rank holds (interleaved: virtual-stages; else 1) */
     enum pp_schedule schedule;
     int zero;             /* ZeRO stage over the data-parallel ranks: 0 (none) to 3 */
+    bool no_prefetch;     /* ZeRO-3: gather each layer when it runs (else one layer ahead) */
     bool sp;              /* sequence parallelism inside the tensor-parallel group */
     enum recompute recompute;
     bool dp_outer;        /* order="tp-pp-dp": data-parallel replicas outermost (else

@@ -28,7 +28,13 @@ enum { DIM_TP, DIM_PP, DIM_DP, DIM_EP }; /* rec->par_bytes' order */
 /* The collective groups: tensor (the tp ranks of a stage of a replica), data (the dp replicas of
  * a tensor rank of a stage), expert (ep consecutive replicas) and expert-data (the dp / ep
  * replicas holding the same experts). */
-enum { G_TP, G_DP, G_EP, G_EDP, G_KINDS };
+enum { G_TP, G_DP, G_EP, G_EDP, G_DPG, G_EDPG, G_KINDS };
+/* G_DPG and G_EDPG: the data and expert-data groups again, for ZeRO-3's prefetched gathers (an
+ * actor of their own runs them beside the rank's reduce-scatters: mailboxes of their own). */
+static int base_kind(int kind)
+{
+    return kind == G_DPG ? G_DP : kind == G_EDPG ? G_EDP : kind;
+}
 
 struct hy_ctx;
 
@@ -45,8 +51,9 @@ struct hy_rank {
     double experts;               /* ... of which its experts' */
     double *chunk_B, *chunk_ex_B; /* per model chunk: its parameters' bytes, its experts' */
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
-    double dp_in_s;   /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
-    struct ckpt ckpt; /* its shard of the checkpoints */
+    double dp_in_s;                 /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
+    struct ckpt ckpt;               /* its shard of the checkpoints */
+    sg_sem_t slots, ready, step_go; /* ZeRO-3's prefetch: gathers allowed, done, next step */
     double last_ckpt_s;
 };
 
@@ -88,7 +95,7 @@ static bool is_block(const struct hy_ctx *c, int layer)
 static int group_of(const struct parallel_spec *p, int kind, int t, int s, int d, int *pos)
 {
     int ts = t * p->pp + s, e = p->ep, reps = p->dp / e;
-    switch (kind) {
+    switch (base_kind(kind)) {
     case G_TP:
         *pos = t;
         return s * p->dp + d;
@@ -108,13 +115,13 @@ static int group_count(const struct parallel_spec *p, int kind)
 {
     int n[] = {p->pp * p->dp, p->tp * p->pp, p->tp * p->pp * (p->dp / p->ep),
                p->tp * p->pp * p->ep};
-    return n[kind];
+    return n[base_kind(kind)];
 }
 
 static int group_size(const struct parallel_spec *p, int kind)
 {
     int n[] = {p->tp, p->dp, p->ep, p->dp / p->ep};
-    return n[kind];
+    return n[base_kind(kind)];
 }
 
 /* Runs `op` of size_B in rank r's group of `kind` (none in a group of one); its time into *acc. */
@@ -228,19 +235,27 @@ static void exec(struct hy_rank *r, double amount)
     r->compute_s += simgrid_get_clock() - t0;
 }
 
-/* A data-parallel collective of a dense and an experts' share: the experts' over the replicas
- * holding the same experts (with ep > 1), the rest over every replica. Its time goes to the
- * rank's data-parallel time, and to *inside when it runs inside the pipeline phase. */
+/* A data-parallel collective of a dense and an experts' share in the groups of kinds kd and ke:
+ * the experts' over the replicas holding the same experts (with ep > 1), the rest over every
+ * replica; its time into *t. */
+static void dp_pair(struct hy_rank *r, int kd, int ke, enum coll_op op, double dense_B,
+                    double experts_B, double *t)
+{
+    if (r->c->p->ep > 1) {
+        group_collective(r, kd, op, dense_B, t);
+        group_collective(r, ke, op, experts_B, t);
+    } else {
+        group_collective(r, kd, op, dense_B + experts_B, t);
+    }
+}
+
+/* The same in the data groups; its time goes to the rank's data-parallel time, and to *inside
+ * when it runs inside the pipeline phase. */
 static void dp_split(struct hy_rank *r, enum coll_op op, double dense_B, double experts_B,
                      double *inside)
 {
     double t = 0;
-    if (r->c->p->ep > 1) {
-        group_collective(r, G_DP, op, dense_B, &t);
-        group_collective(r, G_EDP, op, experts_B, &t);
-    } else {
-        group_collective(r, G_DP, op, dense_B + experts_B, &t);
-    }
+    dp_pair(r, G_DP, G_EDP, op, dense_B, experts_B, &t);
     r->dp_s += t;
     if (inside) *inside += t;
 }
@@ -253,11 +268,59 @@ static double layer_B(const struct hy_rank *r, int i, double *experts_B)
     return c->m.layers[i].params * c->e;
 }
 
-/* ZeRO-3: a layer's parameters gathered from the replicas before it runs. */
+/* Does rank r's ZeRO-3 gather its layers ahead (a prefetcher actor: prefetch_actor)? */
+static bool prefetching(const struct hy_rank *r)
+{
+    const struct parallel_spec *p = r->c->p;
+    return p->zero == 3 && p->dp > 1 && !p->no_prefetch;
+}
+
+/* ZeRO-3: a layer's parameters gathered from the replicas before it runs: now, or (prefetch)
+ * the wait for the prefetcher's gather, the only part exposed. */
 static void zero3_gather(struct hy_rank *r, int layer)
 {
-    double ex, all = layer_B(r, layer, &ex);
-    if (r->c->p->zero == 3) dp_split(r, COLL_ALLGATHER, all - ex, ex, &r->dp_in_s);
+    struct hy_ctx *c = r->c;
+    if (c->p->zero != 3 || c->failed) return;
+    double ex, all = layer_B(r, layer, &ex), t0 = simgrid_get_clock();
+    if (!prefetching(r)) {
+        dp_split(r, COLL_ALLGATHER, all - ex, ex, &r->dp_in_s);
+        return;
+    }
+    if (sg_sem_acquire_timeout(r->ready, c->sc->train.timeout_s) != 0)
+        check_wait(r, NET_TIMEOUT, "prefetched gather");
+    r->dp_s += simgrid_get_clock() - t0;
+    r->dp_in_s += simgrid_get_clock() - t0;
+}
+
+/* The layer is done with its gathered parameters: the prefetcher may gather one more. */
+static void zero3_done(struct hy_rank *r)
+{
+    if (prefetching(r)) sg_sem_release(r->slots);
+}
+
+/* ZeRO-3's prefetcher (FSDP's forward and backward prefetch): gathers the rank's layers in the
+ * order its schedule runs them, one ahead of the layer running (two slots: the running layer's
+ * and the next), on groups of its own; a step's first gather waits for the rank's optimizer
+ * (the updated parameters). A daemon. */
+static void prefetch_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct hy_rank *r = sg_actor_self_get_data();
+    int n = 2 * r->c->p->microbatches * r->c->p->vstages;
+    for (;;) {
+        for (int k = 0; k < n; k++) {
+            int ch = r->ops[k].chunk, len = r->last[ch] - r->first[ch];
+            for (int q = 0; q < len; q++) {
+                int i = r->ops[k].backward ? r->last[ch] - 1 - q : r->first[ch] + q;
+                double ex, all = layer_B(r, i, &ex), t = 0;
+                sg_sem_acquire(r->slots);
+                dp_pair(r, G_DPG, G_EDPG, COLL_ALLGATHER, all - ex, ex, &t);
+                sg_sem_release(r->ready);
+            }
+        }
+        sg_sem_acquire(r->step_go);
+    }
 }
 
 static void forward(struct hy_rank *r, int chunk)
@@ -272,6 +335,7 @@ static void forward(struct hy_rank *r, int chunk)
             tp_collective(r);
             moe_exchange(r);
         }
+        zero3_done(r);
     }
     if (vs < last_vstage(c)) pp_send(r, vs, vs + 1);
 }
@@ -298,6 +362,7 @@ static void backward(struct hy_rank *r, int chunk)
         double ex, all = layer_B(r, i, &ex);
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
             dp_split(r, COLL_REDUCESCATTER, all - ex, ex, &r->dp_in_s);
+        zero3_done(r);
     }
     if (c->p->zero == 2) /* ZeRO-2 keeps only its shard of the gradients: reduced every
                             microbatch (DeepSpeed reduces each micro-step) */
@@ -420,6 +485,8 @@ static void rank_actor(int argc, char **argv)
         run_schedule(r);
         double d0 = simgrid_get_clock();
         finish_step(r);
+        if (prefetching(r) && step + 1 < c->sc->train.steps)
+            sg_sem_release(r->step_go); /* the next step's gathers may start */
         checkpoint(r, step + 1);
         trace_slice(c->rec->trace, r->rank, "data-parallel + update", d0, simgrid_get_clock());
         account(r, step);
@@ -460,7 +527,8 @@ static void group_world(const struct parallel_spec *p, const struct platform *pf
  * groups without expert parallelism (the data groups serve). */
 static int groups_used(const struct parallel_spec *p, int kind)
 {
-    if (group_size(p, kind) < 2 || (kind == G_EDP && p->ep < 2)) return 0;
+    if (group_size(p, kind) < 2 || (base_kind(kind) == G_EDP && p->ep < 2)) return 0;
+    if ((kind == G_DPG || kind == G_EDPG) && (p->zero < 3 || p->no_prefetch)) return 0;
     return group_count(p, kind);
 }
 
@@ -470,7 +538,7 @@ static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
-    static const int dim[G_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP};
+    static const int dim[G_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
     int epoch = 1;
     for (int kind = 0; kind < G_KINDS; kind++) {
         int ng = groups_used(p, kind);
@@ -569,6 +637,11 @@ static void teardown(struct hy_ctx *c)
     for (int k = 0; k < c->P; k++) {
         free(c->ranks[k].ops);
         free(c->ranks[k].first);
+        if (c->ranks[k].slots) {
+            sg_sem_destroy(c->ranks[k].slots);
+            sg_sem_destroy(c->ranks[k].ready);
+            sg_sem_destroy(c->ranks[k].step_go);
+        }
         free(c->ranks[k].chunk_B);
         free(c->ranks[k].chunk_ex_B);
         free(c->ranks[k].last);
@@ -653,6 +726,7 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
  * and all-gather); data groups all-reduce without ZeRO, else reduce-scatter and all-gather. */
 static bool group_runs(const struct parallel_spec *p, int kind, enum coll_op op)
 {
+    if (kind == G_DPG || kind == G_EDPG) return op == COLL_ALLGATHER;
     bool split = kind == G_TP ? p->sp : p->zero >= 1;
     return split ? op == COLL_REDUCESCATTER || op == COLL_ALLGATHER : op == COLL_ALLREDUCE;
 }
@@ -761,6 +835,19 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
                     .total_B;
 }
 
+static void start_prefetcher(struct hy_rank *r)
+{
+    r->slots = sg_sem_init(2);
+    r->ready = sg_sem_init(0);
+    r->step_go = sg_sem_init(0);
+    char name[32];
+    snprintf(name, sizeof name, "prefetch-%d", r->rank);
+    sg_actor_t a = sg_actor_init(name, r->c->j->pf->gpus[r->rank]);
+    sg_actor_set_data(a, r);
+    sg_actor_start(a, prefetch_actor, 0, NULL);
+    sg_actor_daemonize(a); /* after the start (SimGrid 3.32: see loader.c's start_device) */
+}
+
 static void start_ranks(struct hy_ctx *c)
 {
     for (int k = 0; k < c->P; k++) {
@@ -773,6 +860,7 @@ static void start_ranks(struct hy_ctx *c)
         sg_actor_t a = sg_actor_init(name, c->j->pf->gpus[k]);
         sg_actor_set_data(a, &c->ranks[k]);
         sg_actor_start(a, rank_actor, 0, NULL);
+        if (prefetching(r)) start_prefetcher(r);
         if (c->rec->trace) {
             char *t = bprintf("rank %d (tp %d, stage %d, replica %d)", k, c->ranks[k].t,
                               c->ranks[k].s, c->ranks[k].d);
