@@ -52,6 +52,7 @@ struct hy_rank {
     double *chunk_B, *chunk_ex_B; /* per model chunk: its parameters' bytes, its experts' */
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
     double dp_in_s;                 /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
+    double jitter;                  /* this step's compute factor (<straggler jitter>; 1 without) */
     struct ckpt ckpt;               /* its shard of the checkpoints */
     sg_sem_t slots, ready, step_go; /* ZeRO-3's prefetch: gathers allowed, done, next step */
     double last_ckpt_s;
@@ -231,7 +232,7 @@ static sg_comm_t post_recv(struct hy_rank *r, int k)
 static void exec(struct hy_rank *r, double amount)
 {
     double t0 = simgrid_get_clock();
-    worker_exec(r->c->rec, r->rank, amount);
+    worker_exec(r->c->rec, r->rank, amount * r->jitter);
     r->compute_s += simgrid_get_clock() - t0;
 }
 
@@ -433,7 +434,7 @@ static bool step_end(struct hy_rank *r, int step)
     sg_sem_t go = c->go[step % 2];
     if (++c->arrived[step % 2] == c->P) {
         c->arrived[step % 2] = 0;
-        c->done++;
+        c->done += !c->failed; /* a step some rank skipped after a failure is not done */
         for (int k = 1; k < c->P; k++)
             sg_sem_release(go);
         return !c->failed;
@@ -481,6 +482,7 @@ static void rank_actor(int argc, char **argv)
         inject_step(&c->inj, step); /* a crash at this step */
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
         r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
+        r->jitter = inject_jitter(&c->inj, r->rank, step);
         r->nsends = 0;
         run_schedule(r);
         double d0 = simgrid_get_clock();
@@ -709,12 +711,11 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
                  p->ep, p->dp, sc->model.preset, g.experts);
         return fail(j, p->line, err, why);
     }
-    for (size_t i = 0; i < sc->nfaults; i++)
-        if ((sc->faults[i].kind != FS_STRAGGLER && sc->faults[i].kind != FS_CRASH) ||
-            sc->faults[i].sigma > 0)
+    for (size_t i = 0; i < sc->nfaults; i++) /* a batch belongs to a whole pipeline here */
+        if (sc->faults[i].kind == FS_CORRUPT)
             return fail(j, sc->faults[i].line, err,
-                        "<faults>: only <straggler host factor> and <crash> are simulated under "
-                        "strategy=\"hybrid\" yet; expected no other fault");
+                        "<corrupt-batch>: a batch is split over a pipeline's microbatches under "
+                        "strategy=\"hybrid\"; expected another fault");
     if (sc->train.numerics.present || sc->train.data.present)
         return fail(j, sc->train.line, err,
                     "<training strategy=\"hybrid\">: <numerics> and <data> are not simulated "
