@@ -17,12 +17,14 @@
 
 #include <simgrid/host.h>
 
-/* A one-node cluster of n H100s training a GPT of `layers` blocks of hidden h (16 heads, 256
- * tokens, a vocabulary of 8: the embedding and the output layer nearly free) under p, ring
- * collectives at message level, bf16, Adam, no kernel launch floor. */
-static struct scenario hy_scenario(int n, int layers, int h, int b, struct parallel_spec p)
+/* `nodes` nodes of n H100s (8 NDR NICs a node between them) training a GPT of `layers` blocks
+ * of hidden h (16 heads, 256 tokens, a vocabulary of 8: the embedding and the output layer
+ * nearly free) under p, ring collectives at message level, bf16, Adam, no kernel launch floor. */
+static struct scenario hy_scenario_on(int nodes, int n, int layers, int h, int b,
+                                      struct parallel_spec p)
 {
-    struct scenario sc = test_cluster(1, n, "h100", "nvlink4", NULL, 1);
+    struct scenario sc = test_cluster(nodes, n, "h100", "nvlink4", nodes > 1 ? "ib-ndr" : NULL,
+                                      nodes > 1 ? 8 : 1);
     sc.model.present = true;
     sc.model.preset = strdup("gpt");
     sc.model.gpt =
@@ -42,6 +44,27 @@ static struct scenario hy_scenario(int n, int layers, int h, int b, struct paral
                                    .par = p,
                                    .line = 1};
     return sc;
+}
+
+/* The same on one node of n H100s. */
+static struct scenario hy_scenario(int n, int layers, int h, int b, struct parallel_spec p)
+{
+    return hy_scenario_on(1, n, layers, h, b, p);
+}
+
+/* GPipe's pipeline phase over p stages whose microbatch takes f[s] forward and b[s] backward,
+ * m microbatches, a message of x between stages: a flow shop each way, sum f + (m - 1) max f
+ * + sum b + (m - 1) max b, plus the fill's and the drain's messages, 2 (p - 1) x. */
+static double gpipe_phase(const double *f, const double *b, int p, int m, double x)
+{
+    double sf = 0, mf = 0, sb = 0, mb = 0;
+    for (int s = 0; s < p; s++) {
+        sf += f[s];
+        sb += b[s];
+        mf = fmax(mf, f[s]);
+        mb = fmax(mb, b[s]);
+    }
+    return sf + (m - 1) * mf + sb + (m - 1) * mb + 2 * (p - 1) * x;
 }
 
 struct hy_run {
@@ -117,14 +140,12 @@ START_TEST(test_bubble)
     }
     struct hy_run r;
     hy_run(&sc, &r);
-    double sf = 0, mf = 0, sb = 0, mb = 0, m = 8, x = r.a + 256.0 * 2048 * 2 / r.B;
+    double f[4], b[4], x = r.a + 256.0 * 2048 * 2 / r.B;
     for (int s = 0; s < 4; s++) {
-        sf += r.tf[s] * slow[s];
-        sb += r.tb[s] * slow[s];
-        mf = fmax(mf, r.tf[s] * slow[s]);
-        mb = fmax(mb, r.tb[s] * slow[s]);
+        f[s] = r.tf[s] * slow[s];
+        b[s] = r.tb[s] * slow[s];
     }
-    double gpipe = sf + (m - 1) * mf + sb + (m - 1) * mb + 2 * 3 * x;
+    double gpipe = gpipe_phase(f, b, 4, 8, x);
     test_assert_rel(r.rec.par_pipe_s, gpipe, _i == 1 ? 1e-2 : 1e-6, "the pipeline phase");
     ck_assert_msg(_i == 2 || fabs(r.rec.par_bubble_frac - 3.0 / 11) < 0.02,
                   "bubble %g, (p-1)/(m+p-1) %g", r.rec.par_bubble_frac, 3.0 / 11);
@@ -153,16 +174,12 @@ START_TEST(test_composition)
     struct scenario sc = hy_scenario(4, 4, 2048, 1, p);
     struct hy_run r;
     hy_run(&sc, &r);
-    double m = 4, t = 2, S = 256.0 * 2048 * 2, ar = 2 * (t - 1) * (r.a + S / (t * r.B));
-    double sf = 0, sb = 0, mf = 0, mb = 0;
-    for (int s = 0; s < 2; s++) {
-        double f = r.tf[s] + 2 * 2 * ar, b = r.tb[s] + 2 * 2 * ar;
-        sf += f;
-        sb += b;
-        mf = fmax(mf, f);
-        mb = fmax(mb, b);
+    double t = 2, S = 256.0 * 2048 * 2, ar = 2 * (t - 1) * (r.a + S / (t * r.B)), f[2], b[2];
+    for (int s = 0; s < 2; s++) { /* 2 blocks a stage, 2 all-reduces a block */
+        f[s] = r.tf[s] + 2 * 2 * ar;
+        b[s] = r.tb[s] + 2 * 2 * ar;
     }
-    double want = sf + (m - 1) * mf + sb + (m - 1) * mb + 2 * (r.a + S / r.B);
+    double want = gpipe_phase(f, b, 2, 4, r.a + S / r.B);
     test_assert_rel(r.rec.par_pipe_s, want, 2e-3, "tp 2 x pp 2, by hand");
     run_release(&r.rec);
     scenario_release(&sc);
@@ -301,47 +318,25 @@ END_TEST
 START_TEST(test_placement)
 {
     bool dp_outer = _i == 1;
-    struct scenario sc = test_cluster(2, 8, "h100", "nvlink4", "ib-ndr", 8);
-    sc.model.present = true;
-    sc.model.preset = strdup("gpt");
-    sc.model.gpt =
-            (struct gpt_config){.layers = 4, .hidden = 512, .heads = 16, .seq = 256, .vocab = 8};
     struct parallel_spec p = {.ep = 1,
                               .vstages = 1,
                               .tp = 2,
                               .pp = 2,
                               .dp = 4,
                               .microbatches = 2,
-                              .dp_outer = dp_outer,
-                              .line = 1};
-    sc.train = (struct train_spec){.strategy = STRAT_HYBRID,
-                                   .algo = COLL_ALGO_RING,
-                                   .level = COLL_MESSAGE,
-                                   .batch = 1,
-                                   .steps = 1,
-                                   .dtype = DTYPE_BF16,
-                                   .opt = OPT_ADAM,
-                                   .timeout_s = 3600,
-                                   .chunks = 1,
-                                   .par = p,
-                                   .line = 1};
-    struct platform *pf = test_load(&sc);
-    struct model m;
-    struct calib cal = calib_default();
-    scenario_build_model(&sc, &m);
-    struct run_record rec;
-    test_train(&sc, pf, &m, &cal, &rec);
+                              .dp_outer = dp_outer};
+    struct scenario sc = hy_scenario_on(2, 8, 4, 512, 1, p);
+    struct hy_run r;
+    hy_run(&sc, &r);
     double pp_ib, dp_ib, tp_ib;
-    ck_assert(metric_value("group_bytes_on:pipeline.ib-ndr", &rec, &pp_ib) &&
-              metric_value("group_bytes_on:data.ib-ndr", &rec, &dp_ib) &&
-              metric_value("group_bytes_on:tensor.ib-ndr", &rec, &tp_ib));
-    ck_assert(rec.par_bytes[1] > 0 && rec.par_bytes[2] > 0);
-    test_assert_rel(pp_ib + 1, (dp_outer ? 0 : rec.par_bytes[1]) + 1, 1e-12, "pipeline on ib");
-    test_assert_rel(dp_ib + 1, (dp_outer ? rec.par_bytes[2] / 2 : 0) + 1, 1e-12, "data on ib");
+    ck_assert(metric_value("group_bytes_on:pipeline.ib-ndr", &r.rec, &pp_ib) &&
+              metric_value("group_bytes_on:data.ib-ndr", &r.rec, &dp_ib) &&
+              metric_value("group_bytes_on:tensor.ib-ndr", &r.rec, &tp_ib));
+    ck_assert(r.rec.par_bytes[1] > 0 && r.rec.par_bytes[2] > 0);
+    test_assert_rel(pp_ib + 1, (dp_outer ? 0 : r.rec.par_bytes[1]) + 1, 1e-12, "pipeline on ib");
+    test_assert_rel(dp_ib + 1, (dp_outer ? r.rec.par_bytes[2] / 2 : 0) + 1, 1e-12, "data on ib");
     ck_assert_double_eq(tp_ib, 0);
-    run_release(&rec);
-    model_release(&m);
-    platform_free(pf);
+    run_release(&r.rec);
     scenario_release(&sc);
 }
 END_TEST

@@ -40,10 +40,15 @@ void par_stage_layers(const struct parallel_spec *p, int blocks, int vs, int *fi
     *last = vs == nv - 1 ? blocks + 2 : 1 + (vs + 1) * per;
 }
 
+int par_schedule_len(const struct parallel_spec *p)
+{
+    return 2 * p->microbatches * chunks_of(p);
+}
+
 /* Forwards stage s runs before its first backward. */
 static int warmup(const struct parallel_spec *p, int s)
 {
-    int total = p->microbatches * chunks_of(p), w;
+    int total = par_schedule_len(p) / 2, w;
     if (p->schedule == PP_GPIPE) return total;
     if (p->schedule == PP_INTERLEAVED)
         w = p->microbatches == p->pp ? total : (p->pp - s - 1) * 2 + (chunks_of(p) - 1) * p->pp;
@@ -63,7 +68,7 @@ static struct pp_op nth(const struct parallel_spec *p, int k, bool backward)
 
 void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops)
 {
-    int total = p->microbatches * chunks_of(p), warm = warmup(p, s), n = 0, f = 0, b = 0;
+    int total = par_schedule_len(p) / 2, warm = warmup(p, s), n = 0, f = 0, b = 0;
     while (f < warm)
         ops[n++] = nth(p, f++, false);
     while (f < total) { /* one forward, one backward */
@@ -76,7 +81,7 @@ void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops)
 
 double par_in_flight(const struct parallel_spec *p, int s)
 {
-    int total = p->microbatches * chunks_of(p), w = warmup(p, s) + 1;
+    int total = par_schedule_len(p) / 2, w = warmup(p, s) + 1;
     if (p->schedule == PP_GPIPE) return p->microbatches;
     return (double)(w < total ? w : total) / chunks_of(p);
 }

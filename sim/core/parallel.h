@@ -45,7 +45,11 @@ struct pp_op {
     int chunk;
 };
 
-/* Stage s's 2 m vstages operations in order into ops (room for that many). Interleaved
+/* Operations of a stage's schedule: a forward and a backward of each microbatch through each of
+ * its vstages chunks, 2 m vstages. */
+int par_schedule_len(const struct parallel_spec *p);
+
+/* Stage s's par_schedule_len operations in order into ops (room for that many). Interleaved
  * (Megatron's schedules.py): (p - s - 1) 2 + (v - 1) p forwards first (all of them when m = p),
  * then one forward one backward; the k-th forward runs chunk (k mod p v) / p on microbatch
  * (k / p v) p + k mod p, the k-th backward chunk v - 1 - (k mod p v) / p on the same. */

@@ -125,7 +125,6 @@ static int group_size(const struct parallel_spec *p, int kind)
     return n[base_kind(kind)];
 }
 
-/* Runs `op` of size_B in rank r's group of `kind` (none in a group of one); its time into *acc. */
 /* A wait of rank r ended in `st`: anything but NET_OK (a member crashed: its groups and its
  * pipeline stall until the watchdog, <training timeout>) stops the job, with an event. */
 static void check_wait(struct hy_rank *r, enum net_status st, const char *what)
@@ -147,6 +146,8 @@ static void check_wait(struct hy_rank *r, enum net_status st, const char *what)
     }
 }
 
+/* Runs `op` of size_B in rank r's group of `kind` (none in a group of one, nor after a failure);
+ * its time into *acc. */
 static void group_collective(struct hy_rank *r, int kind, enum coll_op op, double size_B,
                              double *acc)
 {
@@ -180,6 +181,15 @@ static void moe_exchange(struct hy_rank *r)
     struct hy_ctx *c = r->c;
     group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
     group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
+}
+
+/* A block's collectives after its forward, its recomputed forward or its backward: the two
+ * tensor-parallel ones (after the attention and after the MLP) and the experts' exchange. */
+static void block_comm(struct hy_rank *r)
+{
+    tp_collective(r);
+    tp_collective(r);
+    moe_exchange(r);
 }
 
 /* The mailbox of the pipeline messages from stage `from` to `to` of tensor rank t, replica d. */
@@ -308,7 +318,7 @@ static void prefetch_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     struct hy_rank *r = sg_actor_self_get_data();
-    int n = 2 * r->c->p->microbatches * r->c->p->vstages;
+    int n = par_schedule_len(r->c->p);
     for (;;) {
         for (int k = 0; k < n; k++) {
             int ch = r->ops[k].chunk, len = r->last[ch] - r->first[ch];
@@ -331,11 +341,7 @@ static void forward(struct hy_rank *r, int chunk)
     for (int i = r->first[chunk]; i < r->last[chunk]; i++) {
         zero3_gather(r, i);
         exec(r, c->amt.fwd[i]);
-        if (is_block(c, i)) { /* after the attention and after the MLP */
-            tp_collective(r);
-            tp_collective(r);
-            moe_exchange(r);
-        }
+        if (is_block(c, i)) block_comm(r);
         zero3_done(r);
     }
     if (vs < last_vstage(c)) pp_send(r, vs, vs + 1);
@@ -350,16 +356,10 @@ static void backward(struct hy_rank *r, int chunk)
         if (c->p->recompute == RECOMPUTE_SELECTIVE && is_block(c, i)) exec(r, c->attn_core);
         if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) { /* the block again */
             exec(r, c->amt.fwd[i]);
-            tp_collective(r);
-            tp_collective(r);
-            moe_exchange(r);
+            block_comm(r);
         }
         exec(r, c->amt.bwd[i]);
-        if (is_block(c, i)) {
-            tp_collective(r);
-            tp_collective(r);
-            moe_exchange(r);
-        }
+        if (is_block(c, i)) block_comm(r);
         double ex, all = layer_B(r, i, &ex);
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
             dp_split(r, COLL_REDUCESCATTER, all - ex, ex, &r->dp_in_s);
@@ -370,6 +370,14 @@ static void backward(struct hy_rank *r, int chunk)
         dp_split(r, COLL_REDUCESCATTER, r->chunk_B[chunk] - r->chunk_ex_B[chunk],
                  r->chunk_ex_B[chunk], &r->dp_in_s);
     if (vs > 0) pp_send(r, vs, vs - 1);
+}
+
+/* The parameters whose optimizer state rank r keeps under ZeRO: 1 / dp of its dense share and
+ * 1 / (dp / ep) of its experts (the replicas holding the same experts share them). */
+static double zero_share(const struct hy_rank *r)
+{
+    const struct parallel_spec *p = r->c->p;
+    return (r->params - r->experts) / p->dp + r->experts / (p->dp / p->ep);
 }
 
 /* After the schedule: the gradients reduced over the replicas, the optimizer, the updated
@@ -383,8 +391,7 @@ static void finish_step(struct hy_rank *r)
     if (p->zero == 0) dp_split(r, COLL_ALLREDUCE, dense_B, experts_B, NULL);
     if (p->zero == 1) /* each replica needs only the gradients it updates */
         dp_split(r, COLL_REDUCESCATTER, dense_B, experts_B, NULL);
-    double share =
-            p->zero >= 1 ? dense_B / c->e / p->dp + experts_B / c->e / (p->dp / p->ep) : r->params;
+    double share = p->zero >= 1 ? zero_share(r) : r->params;
     double t0 = simgrid_get_clock();
     worker_exec(c->rec, r->rank, c->amt.update * share / c->model_params);
     r->update_s = simgrid_get_clock() - t0;
@@ -409,8 +416,8 @@ static double shard_B(const struct hy_ctx *c, const struct hy_rank *r)
     const struct train_spec *ts = &c->sc->train;
     double e = model_dtype_bytes(ts->dtype), o = model_optimizer_bytes(ts->dtype, ts->opt);
     if (c->p->zero == 0) return r->d == 0 ? ckpt_size(&c->m, r->params, ts->dtype, ts->opt) : 0;
-    double shard = (r->params - r->experts) / c->p->dp + r->experts / (c->p->dp / c->p->ep);
-    return shard * o + (r->d == 0 ? r->params * e : 0) + ckpt_size(&c->m, 0, ts->dtype, ts->opt);
+    return zero_share(r) * o + (r->d == 0 ? r->params * e : 0) +
+           ckpt_size(&c->m, 0, ts->dtype, ts->opt);
 }
 
 /* The step's figures of rank r into the step's sums; the last rank's step row. */
@@ -449,7 +456,7 @@ static bool step_end(struct hy_rank *r, int step)
 static void run_schedule(struct hy_rank *r)
 {
     struct hy_ctx *c = r->c;
-    int n = 2 * c->p->microbatches * c->p->vstages;
+    int n = par_schedule_len(c->p);
     double timeout = c->sc->train.timeout_s;
     sg_comm_t next = needs_recv(r, 0) ? post_recv(r, 0) : NULL;
     for (int k = 0; k < n; k++) {
@@ -477,7 +484,6 @@ static void rank_actor(int argc, char **argv)
     (void)argv;
     struct hy_rank *r = sg_actor_self_get_data();
     struct hy_ctx *c = r->c;
-    const struct parallel_spec *p = c->p;
     for (int step = 0; step < c->sc->train.steps && !c->failed; step++) {
         inject_step(&c->inj, step); /* a crash at this step */
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
@@ -499,9 +505,8 @@ static void rank_actor(int argc, char **argv)
                           "checkpoint of step %d counts (%d shards)", step + 1, c->P);
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
-            double samples = (double)p->dp * p->microbatches * c->sc->train.batch;
-            run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P, samples, c->P,
-                         0);
+            run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
+                         c->rec->global_batch, c->P, 0);
             c->end_s = now;
         }
     }
@@ -566,7 +571,7 @@ static void make_ranks(struct hy_ctx *c)
         r->c = c;
         r->rank = k;
         par_coords(p, k, &r->t, &r->s, &r->d);
-        int n = 2 * p->microbatches * p->vstages;
+        int n = par_schedule_len(p);
         r->ops = xbt_new(struct pp_op, n);
         par_schedule(p, r->s, r->ops);
         r->sends = xbt_new(sg_comm_t, n);
@@ -818,7 +823,7 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
     /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) */
     rec->par_bubble_s = fmax(0, rec->par_pipe_s - rec->par_compute_s - rec->par_tp_s - dp_in);
     rec->par_bubble_frac = rec->par_pipe_s > 0 ? rec->par_bubble_s / rec->par_pipe_s : 0;
-    double samples = (double)c->p->dp * c->p->microbatches * ts->batch * n;
+    double samples = rec->global_batch * n;
     double flops = samples * (model_fwd_flops(full) + model_bwd_flops(full));
     double peak = c->j->pf->models[0]->peak_flops[ts->dtype];
     rec->mfu = rec->total_s > 0 ? flops / rec->total_s / (P * peak) : 0;
