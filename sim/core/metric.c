@@ -97,7 +97,7 @@ GET(tp_bytes, r->par_bytes[0])
 GET(pp_bytes, r->par_bytes[1])
 GET(dp_bytes, r->par_bytes[2])
 GET(ep_bytes, r->par_bytes[3])
-GET(memory_per_gpu_bytes, r->par_mem_B)
+GET(memory_per_gpu_bytes, r->mem.total_B)
 #undef GET
 
 static bool has_numerics(const struct run_record *r)
@@ -194,7 +194,8 @@ static const struct metric metrics[] = {
         {"tokens_per_s", "tokens/s", "hybrid: tokens trained a second (samples x sequence length)",
          METRIC_HYBRID, "parallel", ", %.0f tokens/s", 1, NULL, NULL, "tokens/s", 16, 12, 0,
          get_tokens_per_s, has_hybrid},
-        {"memory_per_gpu_bytes", "B", "hybrid: memory per GPU, on the stage that needs the most",
+        {"memory_per_gpu_bytes", "B",
+         "memory per GPU (the \"# memory/gpu\" line; hybrid: on the stage that needs the most)",
          METRIC_HYBRID, "parallel", ", %.0f B per GPU", 1, NULL, NULL, NULL, 0, 0, 0,
          get_memory_per_gpu_bytes, has_hybrid},
         {"par_compute_s", "s", "hybrid: a rank's kernels in a step (mean over ranks and steps)",

@@ -193,7 +193,6 @@ struct run_record {
     char group_class[4][RUN_CLASSES][32];
     double group_class_B[4][RUN_CLASSES];
     size_t group_nclasses[4];
-    double par_mem_B;         /* memory per GPU (the stage needing the most) */
     double input_wait_total_s;     /* every worker's waits for its batches */
     double input_wait_run_s;       /* ... the part of them within the run's time (a PS worker
                                       may wait on after the last version the run counts) */

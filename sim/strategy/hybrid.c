@@ -836,9 +836,10 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
             snprintf(rec->group_class[i][k], sizeof rec->group_class[i][k], "%s",
                      traffic_class(c->traffic[i], k, &rec->group_class_B[i][k]));
     }
-    rec->par_mem_B =
-            par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt, ts->batch)
-                    .total_B;
+    /* the memory per GPU: the stage that needs the most, not the tensor share replicated */
+    struct par_memory x =
+            par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
+    rec->mem = (struct memory_need){x.weights_B, x.grads_B, x.optimizer_B, x.act_B, x.total_B};
 }
 
 static void start_prefetcher(struct hy_rank *r)
@@ -909,7 +910,6 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     rec->read_samples = rec->consumed_samples = rec->global_batch * c.done;
     rec->lost_steps = c.done < ts->steps ? 1 : 0;
     record(&c, rec, j->m);
-    rec->mem = model_memory(&c.m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
     for (int i = 1; i < 4; i++)
         traffic_merge(c.traffic[0], c.traffic[i]);
