@@ -59,12 +59,16 @@ START_TEST(test_nvlink_node_routes)
     assert_close(sg_host_get_route_bandwidth(g0, g5), nv->bw_Bps, "nvlink route bandwidth");
 
     /* GPU 6 uses NIC 6 mod 4 = 2; GPU 1 of node 1 uses NIC 1. */
-    const char *across[] = {"node0.gpu6.pcie-gen5_UP", "node0.nic2.ib-ndr_UP", "switch.ib-ndr",
-                            "node1.nic1.ib-ndr_DOWN", "node1.gpu1.pcie-gen5_DOWN"};
-    assert_route("node0.gpu6", "node1.gpu1", across, 5);
-    const char *across_back[] = {"node1.gpu1.pcie-gen5_UP", "node1.nic1.ib-ndr_UP", "switch.ib-ndr",
-                                 "node0.nic2.ib-ndr_DOWN", "node0.gpu6.pcie-gen5_DOWN"};
-    assert_route("node1.gpu1", "node0.gpu6", across_back, 5);
+    /* Across nodes: the GPU's PCIe, its NIC, its node's switch port, the peer's port, NIC, PCIe
+     * (the route SimGrid computes through the star's centre, switch.net). */
+    const char *across[] = {"node0.gpu6.pcie-gen5_UP",  "node0.nic2.ib-ndr_UP",
+                            "node0.port.ib-ndr_UP",     "node1.port.ib-ndr_DOWN",
+                            "node1.nic1.ib-ndr_DOWN",   "node1.gpu1.pcie-gen5_DOWN"};
+    assert_route("node0.gpu6", "node1.gpu1", across, 6);
+    const char *across_back[] = {"node1.gpu1.pcie-gen5_UP", "node1.nic1.ib-ndr_UP",
+                                 "node1.port.ib-ndr_UP",    "node0.port.ib-ndr_DOWN",
+                                 "node0.nic2.ib-ndr_DOWN",  "node0.gpu6.pcie-gen5_DOWN"};
+    assert_route("node1.gpu1", "node0.gpu6", across_back, 6);
     sg_host_t x = sg_host_by_name("node0.gpu6"), y = sg_host_by_name("node1.gpu1");
     assert_close(sg_host_get_route_latency(x, y),
                  pcie->hop_lat_s + ndr->hop_lat_s + CATALOG_SWITCH_LAT_S, "cross-node latency");
@@ -80,9 +84,10 @@ START_TEST(test_nvlink_node_routes)
     assert_close(sg_host_get_route_bandwidth(c, g), pcie->bw_Bps, "host-gpu bandwidth");
 
     /* CPU to a remote GPU goes out through NIC 0. */
-    const char *cpu_remote[] = {"node0.cpu.pcie-gen5_UP", "node0.nic0.ib-ndr_UP", "switch.ib-ndr",
+    const char *cpu_remote[] = {"node0.cpu.pcie-gen5_UP", "node0.nic0.ib-ndr_UP",
+                                "node0.port.ib-ndr_UP",   "node1.port.ib-ndr_DOWN",
                                 "node1.nic3.ib-ndr_DOWN", "node1.gpu7.pcie-gen5_DOWN"};
-    assert_route("node0.cpu", "node1.gpu7", cpu_remote, 5);
+    assert_route("node0.cpu", "node1.gpu7", cpu_remote, 6);
 
     /* GPU ranks follow natural name order; speed is the FP32 peak. */
     ck_assert_uint_eq(pf->ngpus, 16);
@@ -122,14 +127,15 @@ START_TEST(test_fat_tree)
     struct platform *pf = test_load(&sc);
     const struct link_class *tcp = catalog_link("tcp-100g"), *pcie = catalog_link("pcie-gen3");
 
-    /* Same leaf (nodes 0 and 1): one leaf switch. */
-    const char *same[] = {"node0.gpu0.pcie-gen3_UP", "node0.nic0.tcp-100g_UP", "leaf0.tcp-100g",
+    /* Same leaf (nodes 0 and 1): through the leaf switch, from one port to the other. */
+    const char *same[] = {"node0.gpu0.pcie-gen3_UP",  "node0.nic0.tcp-100g_UP",
+                          "node0.port.tcp-100g_UP",   "node1.port.tcp-100g_DOWN",
                           "node1.nic0.tcp-100g_DOWN", "node1.gpu1.pcie-gen3_DOWN"};
-    assert_route("node0.gpu0", "node1.gpu1", same, 5);
+    assert_route("node0.gpu0", "node1.gpu1", same, 6);
     /* Nodes 1 (leaf 0) and 6 (leaf 3): spine (1 + 6) mod 2 = 1. */
     const char *cross[] = {
-            "node1.gpu0.pcie-gen3_UP",  "node1.nic0.tcp-100g_UP",     "leaf0.tcp-100g",
-            "leaf0-spine1.tcp-100g_UP", "leaf3-spine1.tcp-100g_DOWN", "leaf3.tcp-100g",
+            "node1.gpu0.pcie-gen3_UP",  "node1.nic0.tcp-100g_UP",     "node1.port.tcp-100g_UP",
+            "leaf0-spine1.tcp-100g_UP", "leaf3-spine1.tcp-100g_DOWN", "node6.port.tcp-100g_DOWN",
             "node6.nic0.tcp-100g_DOWN", "node6.gpu0.pcie-gen3_DOWN"};
     assert_route("node1.gpu0", "node6.gpu0", cross, 8);
     sg_host_t a = sg_host_by_name("node1.gpu0"), b = sg_host_by_name("node6.gpu0");
@@ -225,10 +231,11 @@ START_TEST(test_dgx1_v100_mesh)
     struct scenario sc = test_cluster(2, 8, "v100", "nvlink2", "ib-edr", 4);
     struct platform *pf = test_load(&sc);
     check_mesh(8, "nvlink2", false);
-    /* Leaving the node is unchanged: GPU PCIe, its NIC (5 mod 4 = 1), the switch. */
-    const char *across[] = {"node0.gpu5.pcie-gen3_UP", "node0.nic1.ib-edr_UP", "switch.ib-edr",
-                            "node1.nic2.ib-edr_DOWN", "node1.gpu2.pcie-gen3_DOWN"};
-    assert_route("node0.gpu5", "node1.gpu2", across, 5);
+    /* Leaving the node is unchanged: GPU PCIe, its NIC (5 mod 4 = 1), the switch ports. */
+    const char *across[] = {"node0.gpu5.pcie-gen3_UP", "node0.nic1.ib-edr_UP",
+                            "node0.port.ib-edr_UP",    "node1.port.ib-edr_DOWN",
+                            "node1.nic2.ib-edr_DOWN",  "node1.gpu2.pcie-gen3_DOWN"};
+    assert_route("node0.gpu5", "node1.gpu2", across, 6);
     ck_assert_uint_eq(pf->ngpus, 16);
     ck_assert_ptr_null(pf->nvswitch[0]); /* no NVSwitch in a DGX-1 */
     platform_free(pf);
@@ -473,6 +480,36 @@ START_TEST(test_gpu_match)
 }
 END_TEST
 
+/* A switch port (switch="port", the default) carries its machine's NICs' line rate and the old
+ * FATPIPE switch the line rate of one NIC: neither may limit a flow below the NIC's effective rate,
+ * or the ports would not stand in for a non-blocking switch. So every network class's effective
+ * rate is at most its line rate (LV08 scales both alike). */
+START_TEST(test_switch_never_limits)
+{
+    size_t n, networks = 0;
+    const struct link_class *lc = catalog_links(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (!catalog_link_is_network(&lc[i])) continue;
+        networks++;
+        ck_assert_msg(lc[i].bw_Bps <= lc[i].line_bw_Bps, "%s: effective %g B/s > line rate %g B/s",
+                      lc[i].name, lc[i].bw_Bps, lc[i].line_bw_Bps);
+    }
+    ck_assert_uint_gt(networks, 5);
+    /* and the generated port: 8 NICs' line rate, the whole switch latency going in */
+    struct scenario sc = test_cluster(2, 8, "h100", "nvlink4", "ib-ndr", 8);
+    struct platform *pf = test_load(&sc);
+    sg_link_t up = sg_link_by_name("node1.port.ib-ndr_UP");
+    sg_link_t down = sg_link_by_name("node1.port.ib-ndr_DOWN");
+    ck_assert_ptr_nonnull(up);
+    ck_assert_ptr_nonnull(down);
+    assert_close(sg_link_get_bandwidth(up), 8 * catalog_link("ib-ndr")->line_bw_Bps, "port rate");
+    assert_close(sg_link_get_latency(up), CATALOG_SWITCH_LAT_S, "port latency in");
+    ck_assert_double_eq(sg_link_get_latency(down), 0);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *platform_suite(void)
 {
     Suite *s = suite_create("platform");
@@ -492,6 +529,7 @@ static Suite *platform_suite(void)
     tcase_add_test(tc, test_lv08_leaves_rdma_exact);
     tcase_add_test(tc, test_gpu_match);
     tcase_add_test(tc, test_partition_cuts_between_groups);
+    tcase_add_test(tc, test_switch_never_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -390,9 +390,11 @@ static enum dmlsim_err read_cluster(struct reader *r, xmlNodePtr n, struct clust
     c->spines = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "oversubscription", 1.0, true, 1.0, &c->oversubscription),
                       out);
-    char *sharp = attr_dup(n, "sharp");
+    char *sharp = attr_dup(n, "sharp"), *sw = attr_dup(n, "switch");
     c->sharp = sharp && strcmp(sharp, "yes") == 0;
+    c->fatpipe_switch = sw && strcmp(sw, "fatpipe") == 0; /* the DTD allows port | fatpipe */
     free(sharp);
+    free(sw);
     if (c->sharp && (c->nic == NULL || c->nic->kind != LINK_IB || c->topology == TOPO_FLAT))
         rc = fail_at(r, n,
                      "<cluster sharp=\"yes\">: in-network reduction (SHARP) is an InfiniBand "

@@ -47,6 +47,9 @@ struct cluster_spec {
     double oversubscription;        /* fat-tree: leaf down capacity / up capacity, >= 1 */
     int ps_nodes;                   /* dedicated parameter-server machines, >= 0 */
     bool sharp;                     /* the InfiniBand switches reduce (SHARP): NCCL's CollNet */
+    bool fatpipe_switch;            /* switch="fatpipe": the switch as one FATPIPE link on every
+                                       inter-node route and every zone pair routed explicitly
+                                       (the generator before issue 16; for comparison only) */
 };
 
 enum bench_kind {

@@ -260,7 +260,6 @@ static void write_node(FILE *out, const struct scenario *sc, int n)
            (G <= CATALOG_MESH_MAX_GPUS && mesh_is_sane(c->intra)));
     fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
     write_node_hosts(out, c, n);
-    write_node_links(out, sc, n);
     for (int s = 0; s < points; s++) {
         for (int d = 0; d < points; d++) {
             if (s == d) continue;
@@ -283,6 +282,17 @@ static void write_node(FILE *out, const struct scenario *sc, int n)
     fprintf(out, "  </zone>\n");
 }
 
+/* The links of a machine with one CPU host and one NIC (write_cpu_zone): its PCIe and its NIC. */
+static void write_cpu_links(FILE *out, const struct scenario *sc, const char *zone)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    char id[96];
+    snprintf(id, sizeof id, "%s.cpu.%s", zone, c->pcie->name);
+    write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    snprintf(id, sizeof id, "%s.nic0.%s", zone, c->nic->name);
+    write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+}
+
 /* A machine with one CPU host and one NIC, attached to the network like a node: zone NAME, host
  * "NAME.cpu" (property role=ROLE), its PCIe link, one NIC of the cluster's class, and
  * gateway "NAME.net". Dedicated parameter servers ("psI", role ps) and the checkpoint store and
@@ -291,7 +301,7 @@ static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zon
                            const char *role, bool disk)
 {
     const struct cluster_spec *c = &sc->cluster;
-    char id[96], gw[48];
+    char gw[48];
     fprintf(out, "  <zone id=\"%s\" routing=\"Full\">\n", zone);
     fprintf(out,
             "    <host id=\"%s\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
@@ -301,10 +311,6 @@ static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zon
         fprintf(out, "<disk id=\"store\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>",
                 CATALOG_STORE_BPS, CATALOG_STORE_BPS);
     fprintf(out, "</host>\n    <router id=\"%s.net\"/>\n", zone);
-    snprintf(id, sizeof id, "%s.cpu.%s", zone, c->pcie->name);
-    write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
-    snprintf(id, sizeof id, "%s.nic0.%s", zone, c->nic->name);
-    write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
     struct hop up[2], down[2];
     set_hop(&up[0], "UP", "%s.cpu.%s", zone, c->pcie->name);
     set_hop(&up[1], "UP", "%s.nic0.%s", zone, c->nic->name);
@@ -369,16 +375,20 @@ static void switch_name(const struct cluster_spec *c, int n, char *buf, size_t l
         snprintf(buf, len, "leaf%d", n / c->nodes_per_leaf);
 }
 
-/* A flat cluster: SimGrid's own <cluster> (hosts node0.gpu0 ... with a private link each and a
- * FATPIPE backbone). The private link stands for the GPU's PCIe and NIC: the smaller of their
- * rates, half of each hop's latency; the backbone is the switch (NIC line rate, port-to-port
- * latency). Routes are those of a star with one GPU per node: PCIe hop + NIC hop + switch. With
- * LV08 and a TCP NIC, the NIC's share and the backbone get LV08's factors, the PCIe share not. */
+/* A flat cluster: SimGrid's own <cluster> (hosts node0.gpu0 ... with a private link each). The
+ * private link stands for the GPU's PCIe, its NIC and its switch port: the smaller of the PCIe
+ * and NIC rates, half of each hop's latency and half the switch's. The switch is non-blocking
+ * and no NIC class is faster than its line rate (check_platform), so it never limits a flow and
+ * needs no link of its own. Routes are those of a star with one GPU per node: PCIe hop + NIC hop
+ * + switch. With LV08 and a TCP NIC, the NIC's share and the switch's get LV08's factors, the
+ * PCIe share not. switch="fatpipe" writes the switch as the cluster's FATPIPE backbone instead,
+ * which SimGrid 3.32's solver handles in time quadratic in the flows crossing it. */
 static void write_flat(const struct scenario *sc, FILE *out)
 {
     const struct cluster_spec *c = &sc->cluster;
     double bw = fmin(c->pcie->bw_Bps, wire_bw(sc, c->nic, c->nic->bw_Bps));
     double lat = (c->pcie->hop_lat_s + wire_lat(sc, c->nic, c->nic->hop_lat_s)) / 2;
+    double sw = wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S);
     fprintf(out,
             "<?xml version='1.0'?>\n"
             "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
@@ -387,10 +397,15 @@ static void write_flat(const struct scenario *sc, FILE *out)
             sc->path, c->nodes, c->gpu->name, c->pcie->name, c->nic->name);
     fprintf(out,
             "<cluster id=\"%s\" prefix=\"node\" suffix=\".gpu0\" radical=\"0-%d\" "
-            "speed=\"%.17gf\" bw=\"%.17gBps\" lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\" "
-            "bb_bw=\"%.17gBps\" bb_lat=\"%.17gs\" bb_sharing_policy=\"FATPIPE\"/>\n",
-            c->nic->name, c->nodes - 1, c->gpu->peak_flops[DTYPE_FP32], bw, lat,
-            wire_bw(sc, c->nic, c->nic->line_bw_Bps), wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S));
+            "speed=\"%.17gf\" bw=\"%.17gBps\" ",
+            c->nic->name, c->nodes - 1, c->gpu->peak_flops[DTYPE_FP32], bw);
+    if (c->fatpipe_switch)
+        fprintf(out,
+                "lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"%.17gBps\" "
+                "bb_lat=\"%.17gs\" bb_sharing_policy=\"FATPIPE\"/>\n",
+                lat, wire_bw(sc, c->nic, c->nic->line_bw_Bps), sw);
+    else
+        fprintf(out, "lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", lat + sw / 2);
     fprintf(out, "</platform>\n");
 }
 
@@ -409,10 +424,12 @@ static void write_header(const struct scenario *sc, FILE *out)
         fprintf(out, " (%d nodes per leaf, %d spines, oversubscription %g)", c->nodes_per_leaf,
                 c->spines, c->oversubscription);
     if (c->ps_nodes > 0) fprintf(out, ", %d parameter-server node(s)", c->ps_nodes);
-    fprintf(out,
-            ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
-            "hop's latency;\n     switches are FATPIPE links (non-blocking, port-to-port "
-            "latency). Sources: `dmlsim catalog`.");
+    fprintf(out, ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
+                 "hop's latency;\n     %s Sources: `dmlsim catalog`.",
+            c->fatpipe_switch ? "switches are FATPIPE links (non-blocking, port-to-port latency)."
+                              : "each machine's switch port (ZONE.port.NIC) carries its NICs' line "
+                                "rate and half the\n     switch's port-to-port latency; the "
+                                "switches are non-blocking.");
     bool mesh = c->intra->fabric == FABRIC_MESH, nvs = c->intra->fabric == FABRIC_SHARP;
     bool lv08 = sc->net_model == NET_LV08 && c->nic != NULL && c->nic->kind == LINK_TCP;
     if (mesh)
@@ -471,6 +488,142 @@ static int partition_hops(const struct fault_spec *const *parts, int np, const c
     return h;
 }
 
+/* The cluster's machines as zones: nodes, parameter servers, storage (with a network), SHARP. */
+static int zone_count(const struct cluster_spec *c)
+{
+    return c->nodes + c->ps_nodes + (c->nic ? 1 : 0) + (c->sharp ? 1 : 0);
+}
+
+/* Each machine's port on its switch (switch="port"): two links, "ZONE.port.NIC_UP" into the
+ * switch, carrying the switch's port-to-port latency, and "ZONE.port.NIC_DOWN" out of it, carrying
+ * none, so that a route's latency adds up in the same order, to the last bit, as through one
+ * FATPIPE switch link. Each has the machine's NICs' line rate: every inter-machine flow leaves
+ * and enters through a NIC of the machine, and no NIC class is faster than its line rate
+ * (check_platform), so a port never limits a flow; unlike a FATPIPE switch it is shared only by
+ * its own machine's flows. The SHARP aggregation's ports are FATPIPEs: every node's flow into the
+ * switch ASIC runs at its own line rate (as sharp.agg). */
+static void write_ports(FILE *out, const struct scenario *sc)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    double line = wire_bw(sc, c->nic, c->nic->line_bw_Bps);
+    for (int z = 0; z < zone_count(c); z++) {
+        char zone[32];
+        zone_name(c, z, zone, sizeof zone);
+        bool sharp = strcmp(zone, "sharp") == 0;
+        int nics = z < c->nodes ? c->nics_per_node : 1;
+        for (int up = 1; up >= 0; up--)
+            fprintf(out,
+                    "  <link id=\"%s.port.%s_%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                    "sharing_policy=\"%s\"/>\n",
+                    zone, c->nic->name, up ? "UP" : "DOWN", nics * line,
+                    up ? wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S) : 0.0,
+                    sharp ? "FATPIPE" : "SHARED");
+    }
+}
+
+/* The switches as FATPIPE links (switch="fatpipe"): every flow through one gets up to a port's
+ * line rate, none shares. */
+static void write_fatpipe_switches(FILE *out, const struct scenario *sc, int leaves)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    char id[96];
+    for (int l = 0; l < leaves; l++) {
+        switch_name(c, l * c->nodes_per_leaf, id, sizeof id);
+        fprintf(out,
+                "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                "sharing_policy=\"FATPIPE\"/>\n",
+                id, c->nic->name, wire_bw(sc, c->nic, c->nic->line_bw_Bps),
+                wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S));
+    }
+}
+
+/* Leaf-spine links of a fat-tree: the spine's latency, split between the link up and the link
+ * down; with switch ports, also half a leaf's on each (the ports carry only one leaf's). */
+static void write_uplinks(FILE *out, const struct scenario *sc, int leaves)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    double lat = c->fatpipe_switch ? CATALOG_SWITCH_LAT_S / 2 : CATALOG_SWITCH_LAT_S;
+    char id[96];
+    for (int l = 0; l < leaves && leaves > 1; l++)
+        for (int s = 0; s < c->spines; s++) {
+            snprintf(id, sizeof id, "leaf%d-spine%d.%s", l, s, c->nic->name);
+            write_link(out, sc, c->nic, "  ", id, fattree_uplink_bw(c), lat);
+        }
+}
+
+/* Zone a's side of a route through the switches: its port (or its leaf's FATPIPE switch). */
+static void switch_hop(const struct cluster_spec *c, int z, const char *dir, struct hop *h)
+{
+    char zone[32];
+    zone_name(c, z, zone, sizeof zone);
+    if (c->fatpipe_switch) {
+        switch_name(c, z, zone, sizeof zone);
+        set_hop(h, "NONE", "%s.%s", zone, c->nic->name);
+    } else {
+        set_hop(h, "NONE", "%s.port.%s_%s", zone, c->nic->name, dir);
+    }
+}
+
+/* The hops of the route from zone a to zone b (a != b): a's switch side, the spines when their
+ * leaves differ, b's switch side, the partitions' group links; returns how many. */
+static int zone_hops(const struct cluster_spec *c, const struct fault_spec *const *parts, int np,
+                     int a, int b, struct hop *hops)
+{
+    char za[32], zb[32];
+    int h = 0, la = a / c->nodes_per_leaf, lb = b / c->nodes_per_leaf;
+    bool cross = c->topology == TOPO_FATTREE && la != lb;
+    switch_hop(c, a, "UP", &hops[h++]);
+    if (cross) {
+        int s = (a + b) % c->spines;
+        set_hop(&hops[h++], "UP", "leaf%d-spine%d.%s", la, s, c->nic->name);
+        set_hop(&hops[h++], "DOWN", "leaf%d-spine%d.%s", lb, s, c->nic->name);
+    }
+    if (!c->fatpipe_switch || cross) switch_hop(c, b, "DOWN", &hops[h++]);
+    zone_name(c, a, za, sizeof za);
+    zone_name(c, b, zb, sizeof zb);
+    return h + partition_hops(parts, np, c->nic->name, za, zb, hops + h);
+}
+
+/* Every pair of zones routed explicitly (a Full zone): quadratic in the machines, needed when
+ * the route between two machines depends on both (a fat-tree's spine, a partition's groups). */
+static void write_full_routes(FILE *out, const struct scenario *sc,
+                              const struct fault_spec *const *parts, int np)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    struct hop *hops = xbt_new0(struct hop, 4 + 2 * (size_t)np);
+    for (int a = 0; a < zone_count(c); a++)
+        for (int b = 0; b < zone_count(c); b++) {
+            if (a == b) continue;
+            char za[32], zb[32], ga[48], gb[48];
+            int h = zone_hops(c, parts, np, a, b, hops);
+            zone_name(c, a, za, sizeof za);
+            zone_name(c, b, zb, sizeof zb);
+            snprintf(ga, sizeof ga, "%s.net", za);
+            snprintf(gb, sizeof gb, "%s.net", zb);
+            write_route(out, "zoneRoute", za, zb, ga, gb, hops, h);
+        }
+    free(hops);
+}
+
+/* A star routed by SimGrid (a DijkstraCache zone): a zone "switch" whose router switch.net is the
+ * centre, and two routes per machine, to the centre through its port going up and back going
+ * down; SimGrid joins them into the machine-to-machine route. Linear in the machines. */
+static void write_star_routes(FILE *out, const struct scenario *sc)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    fprintf(out, "  <zone id=\"switch\" routing=\"None\"><router id=\"switch.net\"/></zone>\n");
+    for (int z = 0; z < zone_count(c); z++) {
+        char zone[32], gw[48];
+        struct hop h[1];
+        zone_name(c, z, zone, sizeof zone);
+        snprintf(gw, sizeof gw, "%s.net", zone);
+        switch_hop(c, z, "UP", &h[0]);
+        write_route(out, "zoneRoute", zone, "switch", gw, "switch.net", h, 1);
+        switch_hop(c, z, "DOWN", &h[0]);
+        write_route(out, "zoneRoute", "switch", zone, "switch.net", gw, h, 1);
+    }
+}
+
 void platform_write(const struct scenario *sc, FILE *out)
 {
     const struct cluster_spec *c = &sc->cluster;
@@ -478,15 +631,28 @@ void platform_write(const struct scenario *sc, FILE *out)
         write_flat(sc, out);
         return;
     }
-    int zones = c->nodes + c->ps_nodes + (c->nic ? 1 : 0) + (c->sharp ? 1 : 0); /* + storage */
+    int zones = zone_count(c);
     int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
-    char id[96];
-
     const struct fault_spec **parts = xbt_new0(const struct fault_spec *, sc->nfaults + 1);
     int np = c->nic ? partitions(sc, parts) : 0;
-    struct hop *hops = xbt_new0(struct hop, 4 + 2 * (size_t)np);
+    bool star = c->nic && zones > 1 && !c->fatpipe_switch && c->topology == TOPO_STAR && np == 0;
     write_header(sc, out);
-    fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"Full\">\n");
+    fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"%s\">\n",
+            star ? "DijkstraCache" : "Full");
+    /* The machines' links sit in a first zone "links": SimGrid 3.32 resolves each link name of a
+     * route from the top zone down through every child zone in turn, so links kept in the
+     * machines' own zones made loading quadratic in the machines. (Its DTD puts a zone's child
+     * zones before its links.) */
+    fprintf(out, "  <zone id=\"links\" routing=\"None\">\n");
+    for (int z = 0; z < c->nodes + c->ps_nodes + (c->nic ? 1 : 0); z++) {
+        char zone[32];
+        zone_name(c, z, zone, sizeof zone);
+        if (z < c->nodes)
+            write_node_links(out, sc, z);
+        else
+            write_cpu_links(out, sc, zone);
+    }
+    fprintf(out, "  </zone>\n");
     for (int n = 0; n < c->nodes; n++)
         write_node(out, sc, n);
     for (int i = 0; i < c->ps_nodes; i++) {
@@ -499,47 +665,18 @@ void platform_write(const struct scenario *sc, FILE *out)
     if (c->sharp) write_sharp_zone(out, c);
     write_partition_links(out, sc, parts, np);
     if (c->nic != NULL && zones > 1) {
-        /* A switch: every flow through it gets up to a port's line rate, none shares (FATPIPE). */
-        for (int l = 0; l < leaves; l++) {
-            switch_name(c, l * c->nodes_per_leaf, id, sizeof id);
-            fprintf(out,
-                    "  <link id=\"%s.%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
-                    "sharing_policy=\"FATPIPE\"/>\n",
-                    id, c->nic->name, wire_bw(sc, c->nic, c->nic->line_bw_Bps),
-                    wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S));
-        }
-        for (int l = 0; l < leaves && leaves > 1; l++)
-            for (int s = 0; s < c->spines; s++) {
-                snprintf(id, sizeof id, "leaf%d-spine%d.%s", l, s, c->nic->name);
-                write_link(out, sc, c->nic, "  ", id, fattree_uplink_bw(c),
-                           CATALOG_SWITCH_LAT_S / 2);
-            }
-    }
-    for (int a = 0; a < zones && c->nic; a++) {
-        for (int b = 0; b < zones; b++) {
-            if (a == b) continue;
-            char za[32], zb[32], ga[48], gb[48], sw[32];
-            int h = 0, la = a / c->nodes_per_leaf, lb = b / c->nodes_per_leaf;
-            switch_name(c, a, sw, sizeof sw);
-            set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
-            if (c->topology == TOPO_FATTREE && la != lb) {
-                int s = (a + b) % c->spines;
-                set_hop(&hops[h++], "UP", "leaf%d-spine%d.%s", la, s, c->nic->name);
-                set_hop(&hops[h++], "DOWN", "leaf%d-spine%d.%s", lb, s, c->nic->name);
-                switch_name(c, b, sw, sizeof sw);
-                set_hop(&hops[h++], "NONE", "%s.%s", sw, c->nic->name);
-            }
-            zone_name(c, a, za, sizeof za);
-            zone_name(c, b, zb, sizeof zb);
-            h += partition_hops(parts, np, c->nic->name, za, zb, hops + h);
-            snprintf(ga, sizeof ga, "%s.net", za);
-            snprintf(gb, sizeof gb, "%s.net", zb);
-            write_route(out, "zoneRoute", za, zb, ga, gb, hops, h);
-        }
+        if (c->fatpipe_switch)
+            write_fatpipe_switches(out, sc, leaves);
+        else
+            write_ports(out, sc);
+        write_uplinks(out, sc, leaves);
+        if (star)
+            write_star_routes(out, sc);
+        else
+            write_full_routes(out, sc, parts, np);
     }
     fprintf(out, "</zone>\n</platform>\n");
     free(parts);
-    free(hops);
 }
 
 enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
@@ -1161,6 +1298,10 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform_doc *d,
         }
     }
     simgrid_load_platform(d->doc || sc->has_cluster ? path : sc->platform_file);
+    /* SimGrid 3.32 seals the zones when the simulation starts, and a Dijkstra zone cannot route
+     * before: running to time 0 with no actor yet seals them (Engine::seal_platform has no C
+     * binding), so routes can be asked before the actors start. */
+    simgrid_run_until(0.0);
     free(path);
     struct platform *pf = xbt_new0(struct platform, 1);
     if (sc->has_cluster && sc->cluster.topology == TOPO_FLAT) mark_flat_gpus(sc);
