@@ -14,6 +14,7 @@
 #include "platform.h"
 #include "report.h"
 #include "scenario.h"
+#include "sgcfg.h"
 #include "strategy.h"
 #include "sweep.h"
 #include "trace.h"
@@ -48,6 +49,8 @@ static const char usage[] =
         "      --calib FILE             use this calibration profile (file or nccl-tests log)\n"
         "      --trace FILE             also write a Perfetto / Chrome trace (training)\n"
         "      --timing                 print where the wall-clock time went (stderr)\n"
+        "      --cfg KEY:VALUE          pass a SimGrid configuration option (repeatable; SimGrid's\n"
+        "                               \"Configuring SimGrid\" page lists the keys)\n"
         "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
         "                               run one simulation per point of the grid, N at a time,\n"
         "                               and print one merged table (also to OUT)\n"
@@ -123,6 +126,8 @@ static void print_config(const struct scenario *sc, const struct platform *pf)
     printf("# platform      %s\n", pf->description);
     printf("# gpus          %zu\n", pf->ngpus);
     printf("# network       %s\n", platform_network_model(sc));
+    for (int i = 0; sgcfg_option(i) != NULL; i++) /* --cfg: SimGrid's own, over dmlsim's */
+        printf("# simgrid cfg   %s (--cfg)\n", sgcfg_option(i));
 }
 
 /* Options of `run`. */
@@ -135,6 +140,8 @@ struct run_opts {
     const char *trace;                /* --trace FILE, or NULL */
     bool fault_plan;                  /* print the fault plan and stop */
     bool timing;                      /* --timing: where the wall-clock time went, on stderr */
+    const char **cfg;                 /* --cfg KEY:VALUE options for SimGrid */
+    int ncfg;                         /* how many */
 };
 
 /* Loads the run's calibration (--calib, else <calib>, else the spec default) and fits its
@@ -418,11 +425,14 @@ static int cmd_run(const struct run_opts *o)
         return fail(&err);
     }
     struct calib cal;
-    enum dmlsim_err rc = load_calibration(o, &sc, &cal, &err);
+    enum dmlsim_err rc = sgcfg_check(o->cfg, o->ncfg, &err);
+    if (rc != DMLSIM_OK) {
+        scenario_release(&sc);
+        return fail(&err);
+    }
+    rc = load_calibration(o, &sc, &cal, &err);
     if (rc == DMLSIM_OK) {
-        int sg_argc = 1;
-        char *sg_argv[] = {"dmlsim", NULL};
-        simgrid_init(&sg_argc, sg_argv);
+        sgcfg_init(o->cfg, o->ncfg);
         catch_interrupts(); /* again: simgrid_init set its own SIGINT handler */
         xbt_log_control_set("root.thres:critical");
         platform_configure(&sc);
@@ -442,8 +452,13 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
     if (argc < 1 || argv[0][0] == '-') return usage_error("run: expected FILE.xml");
     o->path = argv[0];
     o->ov = calloc((size_t)argc, sizeof *o->ov);
+    o->cfg = calloc((size_t)argc, sizeof *o->cfg);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (strncmp(a, "--cfg=", 6) == 0) {
+            o->cfg[o->ncfg++] = a + 6;
+            continue;
+        }
         const char **dst = strcmp(a, "--csv") == 0       ? &o->csv
                            : strcmp(a, "--json") == 0    ? &o->json
                            : strcmp(a, "--summary") == 0 ? &o->summary
@@ -457,6 +472,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
         if (i + 1 >= argc) return usage_error("run: option needs a value");
         if (dst != NULL) {
             *dst = argv[++i];
+        } else if (strcmp(a, "--cfg") == 0) {
+            o->cfg[o->ncfg++] = argv[++i];
         } else if (strcmp(a, "--set") == 0) {
             char *eq = strchr(argv[++i], '=');
             if (eq == NULL) return usage_error("run: --set expects ELEM.ATTR=VALUE");
@@ -596,6 +613,7 @@ static int dispatch(int argc, char **argv)
         int st = parse_run(argc - 2, argv + 2, &o);
         if (st == 0) st = cmd_run(&o);
         free(o.ov);
+        free(o.cfg);
         return st;
     }
     if (strcmp(cmd, "sweep") == 0) return sweep_main(argv[0], argc - 2, argv + 2);

@@ -101,18 +101,37 @@ const char *collective_check(const struct coll_world *w, const struct coll_algo 
 /* Payloads carry no data (the bytes are simulated); every message points at this token. */
 static int token;
 
-static sg_mailbox_t pair_mailbox(const struct coll_world *w, int from, int to)
+/* Writes v (>= -1) in decimal at p; returns the end. Mailbox names are built for every message,
+ * and snprintf's format parsing was a twentieth of a message-level run. */
+static char *put_int(char *p, int v)
 {
-    char name[48];
-    snprintf(name, sizeof name, "c%d:%d>%d", w->epoch, from, to);
-    return sg_mailbox_by_name(name);
+    char tmp[12];
+    int n = 0;
+    unsigned u = v < 0 ? (unsigned)(-(long)v) : (unsigned)v;
+    if (v < 0) *p++ = '-';
+    do
+        tmp[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    while (n > 0)
+        *p++ = tmp[--n];
+    return p;
 }
 
+/* "cEPOCH:FROM>TO", and "#TAG" when tag >= 0. */
 sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag)
 {
-    if (tag < 0) return pair_mailbox(w, from, to);
-    char name[56];
-    snprintf(name, sizeof name, "c%d:%d>%d#%d", w->epoch, from, to, tag);
+    char name[56], *p = name;
+    *p++ = 'c';
+    p = put_int(p, w->epoch);
+    *p++ = ':';
+    p = put_int(p, from);
+    *p++ = '>';
+    p = put_int(p, to);
+    if (tag >= 0) {
+        *p++ = '#';
+        p = put_int(p, tag);
+    }
+    *p = '\0';
     return sg_mailbox_by_name(name);
 }
 
@@ -143,13 +162,13 @@ static enum net_status worst(enum net_status a, enum net_status b)
 enum net_status coll_send(const struct coll_world *w, int me, int to, double size_B)
 {
     account(w, me, to, size_B);
-    return net_send(pair_mailbox(w, me, to), &token, size_B, w->timeout_s);
+    return net_send(coll_mailbox(w, me, to, -1), &token, size_B, w->timeout_s);
 }
 
 enum net_status coll_recv(const struct coll_world *w, int me, int from)
 {
     void *p;
-    return net_recv(pair_mailbox(w, from, me), &p, w->timeout_s);
+    return net_recv(coll_mailbox(w, from, me, -1), &p, w->timeout_s);
 }
 
 enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
@@ -185,9 +204,9 @@ enum net_status coll_sendrecv_data(const struct coll_world *w, int me, int to, d
     double end = deadline(w);
     float *copy = xbt_new(float, nsrc ? nsrc : 1), *got = NULL;
     memcpy(copy, src, nsrc * sizeof *copy);
-    sg_comm_t rc = net_irecv(pair_mailbox(w, from, me), (void **)&got);
+    sg_comm_t rc = net_irecv(coll_mailbox(w, from, me, -1), (void **)&got);
     account(w, me, to, size_B);
-    sg_comm_t sc = net_isend(pair_mailbox(w, me, to), copy, size_B);
+    sg_comm_t sc = net_isend(coll_mailbox(w, me, to, -1), copy, size_B);
     enum net_status rs = net_wait(rc, end), ss = net_wait(sc, end);
     if (ss != NET_OK) free(copy); /* a payload whose transfer failed stays with its sender */
     if (rs == NET_OK) {

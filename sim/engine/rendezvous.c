@@ -48,8 +48,16 @@ static sg_mailbox_t ctl_box(int rank)
 
 int rdzv_index(const struct membership *m, int rank)
 {
-    for (int i = 0; i < m->n; i++)
-        if (m->members[i] == rank) return i;
+    /* members are ascending: a binary search (a linear one made every rank's lookup cost P) */
+    int lo = 0, hi = m->n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (m->members[mid] == rank) return mid;
+        if (m->members[mid] < rank)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
     return -1;
 }
 
