@@ -120,6 +120,19 @@ grep -q '"workers": 4,' "$tmp/s.json" && grep -q '"efficiency"' "$tmp/s.json" &&
 "$dmlsim" run "$sc" --set training.algo=butterfly >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "^$sc:[0-9]*: <training algo=\"butterfly\">" "$tmp/err" && ok ||
     ko "--set with a bad value must give the element's FILE:LINE message"
+# --cfg (issue 16): SimGrid's own options; an unknown key is one line, exit 1, no output
+"$dmlsim" run "$sc" --cfg=nosuch/key:1 --json "$tmp/cfg.json" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^--cfg=nosuch/key:1: Bad config key" \
+    "$tmp/err" && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/cfg.json" ] && ok ||
+    ko "--cfg with an unknown key must exit 1 with one line: $(cat "$tmp/err")"
+"$dmlsim" run "$sc" --cfg network/model >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "expected KEY:VALUE" "$tmp/err" && ok || ko "--cfg without a value"
+# a key dmlsim sets itself is the user's: LV08 on every link slows the step (x13.01 latency)
+"$dmlsim" run "$sc" --set training.steps=2 >"$tmp/cm02" 2>/dev/null
+"$dmlsim" run "$sc" --set training.steps=2 --cfg=network/model:LV08 >"$tmp/lv08" 2>/dev/null
+grep -q "^# simgrid cfg   network/model:LV08 (--cfg)" "$tmp/lv08" &&
+    ! cmp -s <(grep -E '^ +[0-9]+ ' "$tmp/cm02") <(grep -E '^ +[0-9]+ ' "$tmp/lv08") && ok ||
+    ko "--cfg=network/model:LV08 must reach SimGrid and change the steps"
 "$dmlsim" run scenarios/p2p.xml --csv "$tmp/p.csv" >/dev/null 2>&1
 [ $? -eq 1 ] && [ ! -e "$tmp/p.csv" ] && ok || ko "--csv on a benchmark must exit 1, no file"
 for j in 1 2; do
