@@ -13,9 +13,8 @@
 
 static const char *const *user_opts;
 static int user_n;
-static char **init_argv; /* kept: SimGrid may keep pointers into its argv */
 
-/* argv for simgrid_init: "dmlsim", "--cfg=OPT"..., NULL (strings malloc'd, kept for SimGrid). */
+/* argv for simgrid_init: "dmlsim", "--cfg=OPT"..., NULL (malloc'd; free with free_argv). */
 static char **cfg_argv(const char *const *opts, int n, int *argc)
 {
     char **argv = calloc((size_t)n + 2, sizeof *argv);
@@ -27,6 +26,16 @@ static char **cfg_argv(const char *const *opts, int n, int *argc)
     }
     *argc = n + 1;
     return argv;
+}
+
+/* Frees cfg_argv's n + 1 strings and the array; keep is the array as built (simgrid_init drops
+ * the options it consumed from argv). */
+static void free_argv(char **argv, char **keep, int n)
+{
+    for (int i = 0; i <= n; i++)
+        free(keep[i]);
+    free(keep);
+    free(argv);
 }
 
 /* SimGrid's reason, from the child's stderr: the text after "Uncaught exception ...: " on the
@@ -70,7 +79,8 @@ static int try_in_child(const char *const *opts, int n, char *why, size_t len)
     while ((k = read(fd[0], log + got, sizeof log - 1 - got)) > 0)
         got += (size_t)k;
     log[got] = '\0';
-    while (read(fd[0], why, len) > 0) { /* drain the rest */
+    char rest[512];
+    while (read(fd[0], rest, sizeof rest) > 0) { /* drain the rest, so the child can exit */
     }
     close(fd[0]);
     int status = 0;
@@ -105,10 +115,13 @@ enum dmlsim_err sgcfg_check(const char *const *opts, int n, struct dmlsim_error 
 void sgcfg_init(const char *const *opts, int n)
 {
     int argc;
-    init_argv = cfg_argv(opts, n, &argc);
+    char **argv = cfg_argv(opts, n, &argc);
+    char **keep = malloc(((size_t)n + 1) * sizeof *keep);
+    memcpy(keep, argv, ((size_t)n + 1) * sizeof *keep);
     user_opts = opts;
     user_n = n;
-    simgrid_init(&argc, init_argv);
+    simgrid_init(&argc, argv); /* SimGrid copies what it keeps of argv */
+    free_argv(argv, keep, n);
 }
 
 bool sgcfg_user_set(const char *key)
