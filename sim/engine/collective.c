@@ -101,7 +101,7 @@ const char *collective_check(const struct coll_world *w, const struct coll_algo 
 /* Payloads carry no data (the bytes are simulated); every message points at this token. */
 static int token;
 
-/* Writes v (>= -1) in decimal at p; returns the end. Mailbox names are built for every message,
+/* Writes v in decimal at p; returns the end. Mailbox names are built for every message,
  * and snprintf's format parsing was a twentieth of a message-level run. */
 static char *put_int(char *p, int v)
 {

@@ -430,9 +430,10 @@ static void write_header(const struct scenario *sc, FILE *out)
     fprintf(out, ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
                  "hop's latency;\n     %s Sources: `dmlsim catalog`.",
             c->fatpipe_switch ? "switches are FATPIPE links (non-blocking, port-to-port latency)."
-                              : "each machine's switch port (ZONE.port.NIC) carries its NICs' line "
-                                "rate and half the\n     switch's port-to-port latency; the "
-                                "switches are non-blocking.");
+                              : "each machine's switch port (ZONE.port.NIC_UP into the switch, "
+                                "_DOWN out of it)\n     carries its NICs' line rate, the way in "
+                                "the switch's port-to-port latency; the\n     switches are "
+                                "non-blocking.");
     bool mesh = c->intra->fabric == FABRIC_MESH, nvs = c->intra->fabric == FABRIC_SHARP;
     bool lv08 = sc->net_model == NET_LV08 && c->nic != NULL && c->nic->kind == LINK_TCP;
     if (mesh)
@@ -557,13 +558,13 @@ static void write_uplinks(FILE *out, const struct scenario *sc, int leaves)
 /* Zone a's side of a route through the switches: its port (or its leaf's FATPIPE switch). */
 static void switch_hop(const struct cluster_spec *c, int z, const char *dir, struct hop *h)
 {
-    char zone[32];
-    zone_name(c, z, zone, sizeof zone);
+    char name[32];
     if (c->fatpipe_switch) {
-        switch_name(c, z, zone, sizeof zone);
-        set_hop(h, "NONE", "%s.%s", zone, c->nic->name);
+        switch_name(c, z, name, sizeof name);
+        set_hop(h, "NONE", "%s.%s", name, c->nic->name);
     } else {
-        set_hop(h, "NONE", "%s.port.%s_%s", zone, c->nic->name, dir);
+        zone_name(c, z, name, sizeof name);
+        set_hop(h, "NONE", "%s.port.%s_%s", name, c->nic->name, dir);
     }
 }
 
@@ -726,14 +727,15 @@ void platform_configure(const struct scenario *sc)
     no_guard = true;
 #endif
     if (no_guard && !sgcfg_user_set("contexts/guard-size")) sg_cfg_set_int("contexts/guard-size", 0);
-    /* Without guard pages SimGrid callocs each actor's stack. glibc serves a calloc that large
-     * with a fresh mmap (zero pages, touched only as used) up to M_MMAP_MAX = 65,536 mappings,
-     * and from the heap after that, where calloc clears the whole stack: at P = 65,536 (two
-     * actors a rank) RSS jumped from 1.4 GB at 32,768 to 10.8 GB. Lifting the count and pinning
-     * the threshold (a freed stack would raise it past the stack size) keeps every stack an
-     * mmap; the kernel merges the adjacent ones, so vm.max_map_count is not reached. Measured:
-     * 2.7 GB and 23 s instead of 10.8 GB and 55 s (README, Performance). */
-    if (sc->has_cluster && cluster_gpu_count(&sc->cluster) > 8192) {
+    /* Without guard pages (set here or by --cfg) SimGrid callocs each actor's stack. glibc
+     * serves a calloc that large with a fresh mmap (zero pages, touched only as used) up to
+     * M_MMAP_MAX = 65,536 mappings, and from the heap after that, where calloc clears the whole
+     * stack: at P = 65,536 (two actors a rank) RSS jumped from 1.4 GB at 32,768 to 10.8 GB.
+     * Lifting the count and pinning the threshold (a freed stack would raise it past the stack
+     * size) keeps every stack an mmap; the kernel merges the adjacent ones, so vm.max_map_count
+     * is not reached. Measured: 2.7 GB and 23 s instead of 10.8 GB and 55 s (README,
+     * Performance). */
+    if (sg_cfg_get_int("contexts/guard-size") == 0) {
         mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* glibc's default threshold */
         mallopt(M_MMAP_MAX, INT_MAX);
     }
