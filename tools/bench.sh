@@ -7,7 +7,8 @@
 # Build first (tools/setup.sh). ALGO=nccl measures the nccl family instead of the ring.
 # A second table (FLOOR_PS, default "64 256 1024"; "" skips it) times one ring all-reduce of
 # 4 MiB on P GPUs of 8-GPU nodes four ways on the same generated platform, all giving the same
-# simulated time: build/sg_ring (raw SimGrid actors, the floor), dmlsim's message and flow level
+# simulated time: build/sg_ring load (SimGrid started and the platform loaded, nothing run: the
+# floor of any run), build/sg_ring (raw SimGrid actors, the floor), dmlsim's message and flow level
 # (<benchmark kind="allreduce" algo="ring">) and, where smpirun exists, SMPI's MPI_Allreduce
 # (algorithm lr, SMPI's logical ring; its bandwidth and latency factors set to 1), as CPU seconds
 # (user + system, so machine load does not distort them) and ratios.
@@ -61,10 +62,11 @@ smpi=""
 if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
     smpicc -O2 tools/bench/smpi_allreduce.c -o "$tmp/smpi_ar" 2>/dev/null && smpi="$tmp/smpi_ar"
 fi
-[ -n "$floor_ps" ] && printf "\n#%6s %10s %10s %10s %10s %10s %12s %9s %9s %9s\n" P messages \
-    simulated sg_ring dmlsim_msg dmlsim_flow smpi msg/ring msg/smpi flow/smpi &&
-    printf "#%6s %10s %10s %10s %10s %10s %12s %9s %9s %9s\n" "" "" "(us)" "(cpu s)" "(cpu s)" \
-        "(cpu s)" "(cpu s)" "" "" ""
+[ -n "$floor_ps" ] && printf "\n#%6s %10s %10s %8s %10s %10s %10s %12s %9s %9s %9s %9s\n" P \
+    messages simulated sg_load sg_ring dmlsim_msg dmlsim_flow smpi msg/ring msg/smpi flow/smpi \
+    load/smpi &&
+    printf "#%6s %10s %10s %8s %10s %10s %10s %12s %9s %9s %9s %9s\n" "" "" "(us)" "(cpu s)" \
+        "(cpu s)" "(cpu s)" "(cpu s)" "(cpu s)" "" "" "" ""
 for P in $floor_ps; do
     nodes=$(( (P + 7) / 8 ))
     for level in message flow; do
@@ -78,6 +80,8 @@ XML
     build/dmlsim platform "$tmp/message.xml" -o "$tmp/p.xml"
     grep -o 'host id="node[0-9]*\.gpu[0-9]*"' "$tmp/p.xml" | sed 's/host id="//; s/"//' |
         sort -V | head -n "$P" >"$tmp/hosts"
+    # shellcheck disable=SC2086
+    t_load=$(cpu build/sg_ring "$tmp/p.xml" load $cfg --log=root.thres:critical)
     # shellcheck disable=SC2086
     t_ring=$(cpu build/sg_ring "$tmp/p.xml" "$P" 4194304 $cfg --log=root.thres:critical)
     sim=$(awk '{printf "%.3f", $1 * 1e6}' "$tmp/out")
@@ -93,7 +97,7 @@ XML
             --cfg=smpi/send-is-detached-thresh:0 --log=root.thres:critical "$smpi" 4194304)
     fi
     ratio() { [ "$2" = - ] && echo - || awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}'; }
-    printf " %6d %10s %10s %10s %10s %10s %12s %9s %9s %9s\n" "$P" "$msgs" "$sim" "$t_ring" \
-        "$t_msg" "$t_flow" "$t_smpi" "$(ratio "$t_msg" "$t_ring")" "$(ratio "$t_msg" "$t_smpi")" \
-        "$(ratio "$t_flow" "$t_smpi")"
+    printf " %6d %10s %10s %8s %10s %10s %10s %12s %9s %9s %9s %9s\n" "$P" "$msgs" "$sim" \
+        "$t_load" "$t_ring" "$t_msg" "$t_flow" "$t_smpi" "$(ratio "$t_msg" "$t_ring")" \
+        "$(ratio "$t_msg" "$t_smpi")" "$(ratio "$t_flow" "$t_smpi")" "$(ratio "$t_load" "$t_smpi")"
 done

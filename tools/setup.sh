@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # (random distributions of the fault plans: exponential, Weibull, lognormal), OpenBLAS and zlib
 # (training numerics: matrix products, gzipped IDX files), Fashion-MNIST (the real data).
 packages=(gcc make cmake pkg-config libsimgrid-dev check libxml2-dev libxml2-utils gnuplot-nox
-    libgsl-dev libopenblas-dev zlib1g-dev dataset-fashion-mnist)
+    libgsl-dev libopenblas-serial-dev zlib1g-dev dataset-fashion-mnist)
 # tools/setup.sh --test: also clang and its runtimes, for the libFuzzer harnesses (tools/fuzz.sh)
 [ "${1:-}" = --test ] && packages+=(clang libclang-rt-14-dev)
 

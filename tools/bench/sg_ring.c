@@ -2,14 +2,17 @@
  * P actors on the first P GPU hosts of a platform (natural name order, as dmlsim ranks them)
  * run a ring all-reduce of S bytes: 2(P - 1) steps, each sending S/P bytes to the next actor and
  * receiving from the previous one, the same messages dmlsim's ring sends. Prints the simulated
- * time and the message count; tools/bench.sh times it.
- *   sg_ring PLATFORM.xml P BYTES */
+ * time and the message count; tools/bench.sh times it. With "load" instead of P and BYTES it
+ * only starts SimGrid, loads the platform and seals it (the floor of any run on that platform).
+ *   sg_ring PLATFORM.xml P BYTES
+ *   sg_ring PLATFORM.xml load */
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +46,17 @@ static int by_name(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     simgrid_init(&argc, argv);
-    if (argc != 4) {
-        fprintf(stderr, "usage: sg_ring PLATFORM.xml P BYTES\n");
+    bool load_only = argc == 3 && strcmp(argv[2], "load") == 0;
+    if (argc != 4 && !load_only) {
+        fprintf(stderr, "usage: sg_ring PLATFORM.xml P BYTES | sg_ring PLATFORM.xml load\n");
         return 1;
     }
     simgrid_load_platform(argv[1]);
+    if (load_only) {
+        simgrid_run_until(0.0); /* seals the platform, as dmlsim does after loading */
+        printf("%zu hosts loaded\n", sg_host_count());
+        return 0;
+    }
     P = atoi(argv[2]);
     chunk_B = atof(argv[3]) / P;
     size_t n = sg_host_count(), ngpu = 0;
