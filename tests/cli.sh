@@ -247,7 +247,7 @@ axes=()
 for e in a b c d e f g h; do axes+=(--set "$e.x=$v256"); done
 "$dmlsim" sweep "$sc" "${axes[@]}" -o "$o/grid.txt" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ ! -e "$o/grid.txt" ] && [ ! -s "$tmp/out" ] &&
-    grep -q '^dmlsim: sweep: the grid has 256 x 256 x 256 x 256 x 256 x 256 x 256 x 256 points, more than 10000' \
+    grep -q '^dmlsim sweep: the grid has 256 x 256 x 256 x 256 x 256 x 256 x 256 x 256 points, more than 10000' \
         "$tmp/err" && ok || ko "sweep: 8 x 256 points must be refused: $(head -1 "$tmp/err")"
 # (timeout: a sweep that started those 10100 runs would take long to fail)
 timeout -k 10 60 "$dmlsim" sweep "$sc" --set "training.steps=$(seq -s, 101)" \
@@ -256,7 +256,7 @@ timeout -k 10 60 "$dmlsim" sweep "$sc" --set "training.steps=$(seq -s, 101)" \
     ok || ko "sweep: 10100 points must be refused"
 "$dmlsim" sweep "$sc" --set training.gpus=1,2 --set training.gpus=4 -o "$o/dup.txt" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ ! -e "$o/dup.txt" ] && [ ! -s "$tmp/out" ] &&
-    grep -q '^dmlsim: sweep: --set training.gpus is given twice; expected each axis once' "$tmp/err" &&
+    grep -q '^dmlsim sweep: --set training.gpus is given twice; expected each axis once' "$tmp/err" &&
     ok || ko "sweep: a duplicate axis must be refused: $(head -1 "$tmp/err")"
 
 # ---- interrupts ------------------------------------------------------------------------------

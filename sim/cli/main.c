@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "calib.h"
 #include "catalog.h"
+#include "cmdline.h"
 #include "collective.h"
 #include "error.h"
 #include "expect.h"
@@ -30,48 +31,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef DMLSIM_VERSION
 #define DMLSIM_VERSION "0.0.0"
 #endif
-
-static const char usage[] =
-        "usage: dmlsim COMMAND [ARGS]\n"
-        "\n"
-        "commands:\n"
-        "  run FILE.xml [OPTIONS]       simulate a scenario and print its results\n"
-        "      --set ELEM.ATTR=VALUE    override an attribute of the first <ELEM> (repeatable)\n"
-        "      --csv FILE               also write the per-step table as CSV (training)\n"
-        "      --json FILE              also write configuration, steps and summary as JSON\n"
-        "      --summary FILE           also write the one-line summary table sweeps merge\n"
-        "      --fault-plan             print the materialised fault plan and exit\n"
-        "      --calib FILE             use this calibration profile (file or nccl-tests log)\n"
-        "      --trace FILE             also write a Perfetto / Chrome trace (training)\n"
-        "      --timing                 print where the wall-clock time went (stderr)\n"
-        "      --cfg KEY:VALUE          pass a SimGrid configuration option (repeatable; SimGrid's\n"
-        "                               \"Configuring SimGrid\" page lists the keys)\n"
-        "  sweep FILE.xml --set ELEM.ATTR=V1,V2,... [--set ...] [-j N] [-o OUT]\n"
-        "                               run one simulation per point of the grid, N at a time,\n"
-        "                               and print one merged table (also to OUT)\n"
-        "  platform FILE.xml -o OUT.xml write the SimGrid platform a scenario's <cluster> "
-        "generates\n"
-        "  calib FILE                   summarise a calibration profile or nccl-tests log, with "
-        "fits\n"
-        "  calib --spec GPU [-o FILE]   write the spec-derived profile of a catalog GPU\n"
-        "  shapes [--batch B]           the GEMM shapes of the model presets (for the calibrator)\n"
-        "  validate FILE [--gpu GPU] [--intra CLASS]\n"
-        "                               simulate every measured collective and copy of a profile\n"
-        "                               and print measured vs simulated, with errors\n"
-        "  catalog                      list the link classes and GPU models, with their sources\n"
-        "  metrics                      list the run metrics: name, unit, where shown, meaning\n"
-        "\n"
-        "options:\n"
-        "  -h, --help                   show this help\n"
-        "  --version                    show the version\n"
-        "\n"
-        "exit status: 0 success, 1 bad input or usage, 3 a failed <expect> assertion, 4 the\n"
-        "simulated job failed (why on stderr; <expect metric=\"job_failed\"> decides instead)\n";
 
 static int fail(const struct dmlsim_error *err)
 {
@@ -113,9 +78,48 @@ static void catch_interrupts(void)
     known = true;
 }
 
+/* ---- progress: on a terminal, a run longer than PROGRESS_AFTER_S of wall-clock time shows its
+ * simulated time and steps done on stderr, rewritten in place at most every PROGRESS_EVERY_S;
+ * nothing when stderr is not a terminal, so files and pipes stay byte-identical. */
+#define PROGRESS_AFTER_S 2.0
+#define PROGRESS_EVERY_S 0.25
+
+static double progress_start, progress_last;
+static bool progress_shown;
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void progress_step(double t_s, int step, int planned)
+{
+    double now = wall_now();
+    if (now - progress_start < PROGRESS_AFTER_S || now - progress_last < PROGRESS_EVERY_S) return;
+    progress_last = now;
+    progress_shown = true;
+    fprintf(stderr, "\r\033[Kdmlsim: simulated %.3f s, step %d of %d, %.0f s so far", t_s, step,
+            planned, now - progress_start);
+}
+
+static void progress_begin(void)
+{
+    progress_start = wall_now();
+    if (isatty(STDERR_FILENO)) run_set_step_hook(progress_step);
+}
+
+static void progress_end(void)
+{
+    if (progress_shown) fputs("\r\033[K", stderr);
+    run_set_step_hook(NULL);
+}
+
 static int usage_error(const char *what)
 {
-    fprintf(stderr, "dmlsim: %s\n%s", what, usage);
+    fprintf(stderr, "dmlsim: %s\n", what);
+    cli_print_usage(stderr);
     return 1;
 }
 
@@ -437,7 +441,9 @@ static int cmd_run(const struct run_opts *o)
         xbt_log_control_set("root.thres:critical");
         platform_configure(&sc);
         sc.train.trace = o->trace != NULL;
+        progress_begin();
         rc = run_loaded(o, &sc, &cal, &status, &err);
+        progress_end();
     }
     if (rc != DMLSIM_OK) status = fail(&err);
     release_calibration(&cal);
@@ -445,42 +451,32 @@ static int cmd_run(const struct run_opts *o)
     return status;
 }
 
-/* Parses the arguments of `run` after the file name. */
-static int parse_run(int argc, char **argv, struct run_opts *o)
+/* The options of `run` (cli_args) into o. */
+static int parse_run(const struct cli_args *a, struct run_opts *o)
 {
     memset(o, 0, sizeof *o);
-    if (argc < 1 || argv[0][0] == '-') return usage_error("run: expected FILE.xml");
-    o->path = argv[0];
-    o->ov = calloc((size_t)argc, sizeof *o->ov);
-    o->cfg = calloc((size_t)argc, sizeof *o->cfg);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--cfg=", 6) == 0) {
-            o->cfg[o->ncfg++] = a + 6;
-            continue;
-        }
-        const char **dst = strcmp(a, "--csv") == 0       ? &o->csv
-                           : strcmp(a, "--json") == 0    ? &o->json
-                           : strcmp(a, "--summary") == 0 ? &o->summary
-                           : strcmp(a, "--calib") == 0   ? &o->calib
-                           : strcmp(a, "--trace") == 0   ? &o->trace
-                                                         : NULL;
-        if (strcmp(a, "--fault-plan") == 0 || strcmp(a, "--timing") == 0) {
-            *(a[2] == 'f' ? &o->fault_plan : &o->timing) = true;
-            continue;
-        }
-        if (i + 1 >= argc) return usage_error("run: option needs a value");
-        if (dst != NULL) {
-            *dst = argv[++i];
-        } else if (strcmp(a, "--cfg") == 0) {
-            o->cfg[o->ncfg++] = argv[++i];
-        } else if (strcmp(a, "--set") == 0) {
-            char *eq = strchr(argv[++i], '=');
-            if (eq == NULL) return usage_error("run: --set expects ELEM.ATTR=VALUE");
+    o->path = a->args[0];
+    o->ov = calloc((size_t)a->nhits + 1, sizeof *o->ov);
+    o->cfg = calloc((size_t)a->nhits + 1, sizeof *o->cfg);
+    for (int i = 0; i < a->nhits; i++) {
+        const struct cli_hit *h = &a->hits[i];
+        char *eq = h->key == CLI_SET ? strchr(h->value, '=') : NULL;
+        switch (h->key) {
+        case CLI_CSV: o->csv = h->value; break;
+        case CLI_JSON: o->json = h->value; break;
+        case CLI_SUMMARY: o->summary = h->value; break;
+        case CLI_CALIB: o->calib = h->value; break;
+        case CLI_TRACE: o->trace = h->value; break;
+        case CLI_FAULT_PLAN: o->fault_plan = true; break;
+        case CLI_TIMING: o->timing = true; break;
+        case CLI_CFG: o->cfg[o->ncfg++] = h->value; break;
+        case CLI_UNSET: o->ov[o->nov++] = (struct scenario_override){h->value, NULL}; break;
+        case CLI_SET:
+            if (eq == NULL) return cli_error(a->cmd, "--set expects ELEM.ATTR=VALUE");
             *eq = '\0';
-            o->ov[o->nov++] = (struct scenario_override){argv[i], eq + 1};
-        } else {
-            return usage_error("run: unknown option");
+            o->ov[o->nov++] = (struct scenario_override){h->value, eq + 1};
+            break;
+        default: break;
         }
     }
     return 0;
@@ -501,18 +497,10 @@ static enum dmlsim_err write_platform(const struct scenario *sc, const char *in,
     return rc == DMLSIM_OK ? report_outputs_write(&o, 1, err) : rc;
 }
 
-static int cmd_platform(int argc, char **argv)
+static int cmd_platform(const struct cli_args *a)
 {
-    const char *in = NULL, *out = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (argv[i][0] == '-' || in != NULL)
-            return usage_error("platform: unexpected argument; expected FILE.xml -o OUT.xml");
-        else
-            in = argv[i];
-    }
-    if (in == NULL || out == NULL) return usage_error("platform: expected FILE.xml -o OUT.xml");
+    const char *in = a->args[0], *out = cli_value(a, CLI_OUT);
+    if (out == NULL) return cli_error(a->cmd, "expected -o OUT.xml");
     struct scenario sc;
     struct dmlsim_error err = {0};
     if (scenario_load(in, &sc, &err) != DMLSIM_OK) return fail(&err);
@@ -595,43 +583,59 @@ static int cmd_metrics(void)
     return 0;
 }
 
+/* Runs the parsed command a; returns the exit status. */
+static int run_command(const struct cli_args *a, const char *self)
+{
+    const char *name = a->cmd->name;
+    if (strcmp(name, "run") == 0) {
+        struct run_opts o;
+        int st = parse_run(a, &o);
+        if (st == 0) st = cmd_run(&o);
+        free(o.ov);
+        free(o.cfg);
+        return st;
+    }
+    if (strcmp(name, "sweep") == 0) return sweep_main(self, a);
+    if (strcmp(name, "merge") == 0) return sweep_merge_main(a);
+    if (strcmp(name, "calib") == 0) return validate_calib_main(a);
+    if (strcmp(name, "shapes") == 0) return validate_shapes_main(a);
+    if (strcmp(name, "validate") == 0) return validate_main(a);
+    if (strcmp(name, "platform") == 0) return cmd_platform(a);
+    if (strcmp(name, "metrics") == 0) return cmd_metrics();
+    if (strcmp(name, "catalog") == 0) return cmd_catalog();
+    if (strcmp(name, "manpage") == 0) cli_write_man(stdout, DMLSIM_VERSION);
+    if (strcmp(name, "completion") == 0) cli_write_completion(stdout);
+    return 0;
+}
+
 /* The command argv[1]; returns the exit status. */
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) return usage_error("missing command");
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage, stdout);
+        const struct cli_cmd *c = argc > 2 && strcmp(cmd, "help") == 0 ? cli_find(argv[2]) : NULL;
+        if (c)
+            cli_print_help(c, stdout);
+        else
+            cli_print_usage(stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("dmlsim %s\n", DMLSIM_VERSION);
         return 0;
     }
-    if (strcmp(cmd, "run") == 0) {
-        struct run_opts o;
-        int st = parse_run(argc - 2, argv + 2, &o);
-        if (st == 0) st = cmd_run(&o);
-        free(o.ov);
-        free(o.cfg);
-        return st;
+    const struct cli_cmd *c = cli_find(cmd);
+    if (c == NULL) {
+        char what[128];
+        snprintf(what, sizeof what, "unknown command '%s'", cmd);
+        return usage_error(what);
     }
-    if (strcmp(cmd, "sweep") == 0) return sweep_main(argv[0], argc - 2, argv + 2);
-    if (strcmp(cmd, "calib") == 0) return validate_calib_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "shapes") == 0) return validate_shapes_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "validate") == 0) return validate_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "platform") == 0) return cmd_platform(argc - 2, argv + 2);
-    if (strcmp(cmd, "metrics") == 0) {
-        if (argc != 2) return usage_error("metrics: takes no arguments");
-        return cmd_metrics();
-    }
-    if (strcmp(cmd, "catalog") == 0) {
-        if (argc != 2) return usage_error("catalog: takes no arguments");
-        return cmd_catalog();
-    }
-    char what[128];
-    snprintf(what, sizeof what, "unknown command '%s'", cmd);
-    return usage_error(what);
+    struct cli_args a;
+    int st = cli_parse(c, argc - 1, argv + 1, &a);
+    if (st < 0) st = run_command(&a, argv[0]);
+    cli_args_release(&a);
+    return st;
 }
 
 /* Standard output is an output too: a write error there (a full disk, /dev/full) is exit 1. */

@@ -1,6 +1,7 @@
 /* sweep.c - parameter sweeps over child processes (see sweep.h). */
 #include "sweep.h"
 
+#include "cmdline.h"
 #include "report.h"
 
 #include <xbt/misc.h>
@@ -26,6 +27,8 @@ struct axis {
     char path[128]; /* ELEM.ATTR */
     char **values;  /* the values */
     int nvalues;    /* how many */
+    bool zip;       /* a --zip axis: one dimension with the other --zip axes */
+    int stride;     /* grid points per step of its dimension (count_points) */
 };
 
 struct sweep {
@@ -33,7 +36,11 @@ struct sweep {
     struct axis axes[MAX_AXES]; /* the grid */
     int naxes;                  /* how many axes */
     int jobs;                   /* children at a time */
-    const char *out;            /* merged table file, or NULL */
+    const char *out;            /* merged table file (with --point: the point's), or NULL */
+    const char **extra;         /* what every point's `dmlsim run` gets besides its --set */
+    int nextra;                 /* how many */
+    int point;                  /* --point K: only point K - 1; else 0 */
+    bool list;                  /* --list: print the points' command lines */
     char dir[PATH_MAX];         /* temporary folder for the children's files, "" while none */
     int npoints;                /* product of the axes' sizes, at most SWEEP_MAX_POINTS */
     pid_t *pids;                /* per point: its child process while unreaped, else 0 */
@@ -92,20 +99,15 @@ void sweep_interrupt(void)
 
 static int sweep_usage(const char *why)
 {
-    fprintf(stderr,
-            "dmlsim: sweep: %s\nusage: dmlsim sweep FILE.xml --set ELEM.ATTR=V1,V2,... "
-            "[--set ...] [-j N] [-o OUT]\n",
-            why);
-    return 1;
+    return cli_error(cli_find("sweep"), why);
 }
 
-/* Value of axis a at grid point p (first axis slowest). */
+/* Value of axis a at grid point p (first dimension slowest; the --zip axes are one dimension,
+ * where the first of them stands). */
 static const char *point_value(const struct sweep *sw, int p, int a)
 {
-    int stride = 1;
-    for (int b = a + 1; b < sw->naxes; b++)
-        stride *= sw->axes[b].nvalues;
-    return sw->axes[a].values[(p / stride) % sw->axes[a].nvalues];
+    const struct axis *ax = &sw->axes[a];
+    return ax->values[(p / ax->stride) % ax->nvalues];
 }
 
 /* The child of a point: interrupts as by default (unless ignored) until its dmlsim sets its
@@ -131,7 +133,8 @@ static void exec_point(const char *exe, char **argv, const char *errf, pid_t par
  * child's pid, or -1. The child is in sw->pids before an interrupt can see it. */
 static pid_t spawn(struct sweep *sw, const char *exe, int p)
 {
-    char **argv = xbt_new0(char *, 8 + 2 * MAX_AXES), sum[PATH_MAX], errf[PATH_MAX];
+    char **argv = xbt_new0(char *, 8 + 2 * MAX_AXES + (size_t)sw->nextra), sum[PATH_MAX],
+         errf[PATH_MAX];
     int n = 0;
     argv[n++] = (char *)exe;
     argv[n++] = "run";
@@ -140,6 +143,8 @@ static pid_t spawn(struct sweep *sw, const char *exe, int p)
         argv[n++] = "--set";
         argv[n++] = bprintf("%s=%s", sw->axes[a].path, point_value(sw, p, a));
     }
+    for (int e = 0; e < sw->nextra; e++)
+        argv[n++] = (char *)sw->extra[e];
     argv[n++] = "--summary";
     argv[n++] = sum;
     point_path(sw, p, ".sum", sum);
@@ -204,46 +209,112 @@ static void print_table(const struct sweep *sw, FILE *out, char **rows, const ch
     }
 }
 
-/* Adds the axis ELEM.ATTR=V1,V2,...; false with why it is refused. */
-static bool add_axis(struct sweep *sw, const char *spec, char *why, size_t len)
+/* Splits LIST at its unescaped commas ("\\," is a comma, "\\\\" a backslash) into ax's values;
+ * false with why for a trailing lone backslash or an empty value. */
+static bool split_values(struct axis *ax, const char *list, char *why, size_t len)
+{
+    char *v = xbt_malloc(strlen(list) + 1);
+    size_t n = 0;
+    for (const char *c = list;; c++) {
+        if (*c == '\\' && (c[1] == ',' || c[1] == '\\')) {
+            v[n++] = *++c;
+            continue;
+        }
+        if (*c != ',' && *c != '\0') {
+            v[n++] = *c;
+            continue;
+        }
+        v[n] = '\0';
+        if (n == 0) break;
+        ax->values = xbt_realloc(ax->values, (ax->nvalues + 1) * sizeof *ax->values);
+        ax->values[ax->nvalues++] = xbt_strdup(v);
+        n = 0;
+        if (*c == '\0') break;
+    }
+    free(v);
+    snprintf(why, len, "--%s %s: an empty value; expected V1,V2,... (\\, for a comma inside one)",
+             ax->zip ? "zip" : "set", ax->path);
+    return n == 0 && ax->nvalues > 0 && list[strlen(list) - 1] != ',';
+}
+
+/* Adds the axis ELEM.ATTR=V1,V2,... (a --zip axis if zip); false with why it is refused. */
+static bool add_axis(struct sweep *sw, const char *spec, bool zip, char *why, size_t len)
 {
     const char *eq = strchr(spec, '=');
     size_t klen = eq ? (size_t)(eq - spec) : 0;
     if (eq == NULL || klen == 0 || eq[1] == '\0' || sw->naxes == MAX_AXES ||
-        klen >= sizeof sw->axes[0].path) {
-        snprintf(why, len, "--set expects ELEM.ATTR=V1,V2,... (at most 8 axes)");
+        klen >= sizeof sw->axes[0].path || strchr(spec, '\n') != NULL) {
+        snprintf(why, len, "--%s expects ELEM.ATTR=V1,V2,... on one line (at most 8 axes)",
+                 zip ? "zip" : "set");
         return false;
     }
     for (int a = 0; a < sw->naxes; a++)
         if (strlen(sw->axes[a].path) == klen && strncmp(sw->axes[a].path, spec, klen) == 0) {
-            snprintf(why, len, "--set %.*s is given twice; expected each axis once", (int)klen,
-                     spec);
+            snprintf(why, len, "--%s %.*s is given twice; expected each axis once",
+                     zip ? "zip" : "set", (int)klen, spec);
             return false;
         }
     struct axis *ax = &sw->axes[sw->naxes++];
     snprintf(ax->path, sizeof ax->path, "%.*s", (int)klen, spec);
-    char *list = xbt_strdup(eq + 1), *save = NULL;
-    for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
-        ax->values = xbt_realloc(ax->values, (ax->nvalues + 1) * sizeof *ax->values);
-        ax->values[ax->nvalues++] = xbt_strdup(v);
+    ax->zip = zip;
+    return split_values(ax, eq + 1, why, len);
+}
+
+/* The --zip axes' common length; false with why when they differ. */
+static bool zip_length(const struct sweep *sw, int *len, char *why, size_t wlen)
+{
+    *len = 0;
+    for (int a = 0; a < sw->naxes; a++) {
+        if (!sw->axes[a].zip) continue;
+        if (*len != 0 && sw->axes[a].nvalues != *len) {
+            snprintf(why, wlen, "--zip %s has %d value(s), another --zip axis %d; expected as many",
+                     sw->axes[a].path, sw->axes[a].nvalues, *len);
+            return false;
+        }
+        *len = sw->axes[a].nvalues;
     }
-    free(list);
-    snprintf(why, len, "--set needs at least one value");
-    return ax->nvalues > 0;
+    return true;
+}
+
+/* Each axis's stride: the dimensions are the --set axes and, where the first --zip axis
+ * stands, the --zip axes together (zip values each); the last dimension is the fastest. */
+static void set_strides(struct sweep *sw, int zip)
+{
+    int stride = 1, first_zip = -1;
+    for (int a = 0; a < sw->naxes && first_zip < 0; a++)
+        if (sw->axes[a].zip) first_zip = a;
+    for (int a = sw->naxes - 1; a >= 0; a--) {
+        if (sw->axes[a].zip && a != first_zip) continue;
+        if (a == first_zip) {
+            for (int b = 0; b < sw->naxes; b++)
+                if (sw->axes[b].zip) sw->axes[b].stride = stride;
+            stride *= zip;
+        } else {
+            sw->axes[a].stride = stride;
+            stride *= sw->axes[a].nvalues;
+        }
+    }
 }
 
 /* The number of grid points, counted in 64 bits (no product before the check exceeds
- * SWEEP_MAX_POINTS, so none overflows); false with why above SWEEP_MAX_POINTS. */
+ * SWEEP_MAX_POINTS, so none overflows), and each axis's stride (its dimension's: the --zip axes
+ * are one, the last dimension fastest); false with why above SWEEP_MAX_POINTS. */
 static bool count_points(struct sweep *sw, char *why, size_t len)
 {
+    int zip;
+    if (!zip_length(sw, &zip, why, len)) return false;
     uint64_t n = 1;
     int used = snprintf(why, len, "the grid has");
-    for (int a = 0; a < sw->naxes; a++) {
-        if (n <= SWEEP_MAX_POINTS) n *= (uint64_t)sw->axes[a].nvalues;
+    for (int a = sw->naxes - 1, zip_seen = 0; a >= 0; a--) {
+        struct axis *ax = &sw->axes[a];
+        bool last_zip = ax->zip && !zip_seen++; /* the zip dimension, counted once */
+        if (ax->zip && !last_zip) continue;
+        if (n <= SWEEP_MAX_POINTS) n *= (uint64_t)ax->nvalues;
+    }
+    for (int a = 0; a < sw->naxes; a++)
         if (used >= 0 && (size_t)used < len)
             used += snprintf(why + used, len - (size_t)used, "%s%d", a ? " x " : " ",
                              sw->axes[a].nvalues);
-    }
     if (n > SWEEP_MAX_POINTS) {
         if (used >= 0 && (size_t)used < len)
             snprintf(why + used, len - (size_t)used,
@@ -252,35 +323,62 @@ static bool count_points(struct sweep *sw, char *why, size_t len)
         return false;
     }
     sw->npoints = (int)n;
+    set_strides(sw, zip);
     sw->pids = xbt_new0(pid_t, sw->npoints);
     return true;
 }
 
-static int parse(struct sweep *sw, int argc, char **argv)
+/* The default -j: the online cores, 1 .. 256. */
+static int default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+/* An option of the sweep itself (sw); false with why it is refused. */
+static bool sweep_option(struct sweep *sw, const struct cli_hit *h, char *why, size_t len)
+{
+    char *end;
+    long v = h->value ? strtol(h->value, &end, 10) : 0;
+    switch (h->key) {
+    case CLI_SET:
+    case CLI_ZIP: return add_axis(sw, h->value, h->key == CLI_ZIP, why, len);
+    case CLI_OUT: sw->out = h->value; return true;
+    case CLI_LIST: sw->list = true; return true;
+    case CLI_JOBS:
+        sw->jobs = (int)v;
+        snprintf(why, len, "-j expects a number from 1 to 256");
+        return *end == '\0' && v >= 1 && v <= 256;
+    case CLI_POINT:
+        sw->point = (int)v;
+        snprintf(why, len, "--point expects a point number from 1 to %d", SWEEP_MAX_POINTS);
+        return *end == '\0' && v >= 1 && v <= SWEEP_MAX_POINTS;
+    default: /* passed to every point: --calib FILE, --cfg K:V, --unset E.A */
+        sw->extra[sw->nextra++] = h->key == CLI_CALIB ? "--calib"
+                                  : h->key == CLI_CFG ? "--cfg"
+                                                      : "--unset";
+        sw->extra[sw->nextra++] = h->value;
+        return true;
+    }
+}
+
+static int parse(struct sweep *sw, const struct cli_args *a)
 {
     char why[256];
     memset(sw, 0, sizeof *sw);
-    sw->jobs = 1;
-    if (argc < 1 || argv[0][0] == '-') return sweep_usage("expected FILE.xml");
-    sw->file = argv[0];
-    for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc) return sweep_usage("option needs a value");
-        if (strcmp(argv[i], "-j") == 0) {
-            char *end;
-            long j = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || j < 1 || j > 256)
-                return sweep_usage("-j expects a number from 1 to 256");
-            sw->jobs = (int)j;
-        } else if (strcmp(argv[i], "-o") == 0) {
-            sw->out = argv[++i];
-        } else if (strcmp(argv[i], "--set") == 0) {
-            if (!add_axis(sw, argv[++i], why, sizeof why)) return sweep_usage(why);
-        } else {
-            return sweep_usage("unknown option");
-        }
+    sw->jobs = default_jobs();
+    sw->file = a->args[0];
+    sw->extra = xbt_new0(const char *, 2 * (size_t)a->nhits + 1);
+    for (int i = 0; i < a->nhits; i++)
+        if (!sweep_option(sw, &a->hits[i], why, sizeof why)) return sweep_usage(why);
+    if (sw->naxes == 0) return sweep_usage("expected at least one --set or --zip");
+    if (!count_points(sw, why, sizeof why)) return sweep_usage(why);
+    if (sw->point > sw->npoints) {
+        snprintf(why, sizeof why, "--point %d: the grid has %d points; expected 1 to %d",
+                 sw->point, sw->npoints, sw->npoints);
+        return sweep_usage(why);
     }
-    if (sw->naxes == 0) return sweep_usage("expected at least one --set");
-    return count_points(sw, why, sizeof why) ? 0 : sweep_usage(why);
+    return sw->list && sw->point ? sweep_usage("--list and --point exclude each other") : 0;
 }
 
 /* Removes the folder, then lets go of the sweep. */
@@ -292,6 +390,7 @@ static void cleanup(struct sweep *sw)
     live = NULL;
     report_release_interrupts(&old);
     free(sw->pids);
+    free(sw->extra);
     for (int a = 0; a < sw->naxes; a++) {
         for (int v = 0; v < sw->axes[a].nvalues; v++)
             free(sw->axes[a].values[v]);
@@ -317,18 +416,19 @@ static void reap(struct sweep *sw, pid_t pid, int *rcs)
 /* Runs every point, sw.jobs at a time; fills rcs with their exit statuses. A child is only
  * reaped with interrupts held (waitid's WNOWAIT waits without reaping), so the handler never
  * signals or waits for a pid that is no longer its child. */
-static void run_points(struct sweep *sw, const char *exe, int *rcs)
+static void run_points(struct sweep *sw, const char *exe, int lo, int hi, int *rcs)
 {
-    int running = 0, done = 0;
-    progress(0, sw->npoints);
-    while (done < sw->npoints) {
-        while (running < sw->jobs && sw->nspawned < sw->npoints) {
+    int running = 0, done = 0, total = hi - lo;
+    sw->nspawned = lo;
+    progress(0, total);
+    while (done < total) {
+        while (running < sw->jobs && sw->nspawned < hi) {
             int p = sw->nspawned;
             if (spawn(sw, exe, p) > 0) {
                 running++;
             } else {
                 rcs[p] = 127;
-                progress(++done, sw->npoints);
+                progress(++done, total);
             }
         }
         siginfo_t si;
@@ -340,17 +440,18 @@ static void run_points(struct sweep *sw, const char *exe, int *rcs)
         }
         reap(sw, si.si_pid, rcs);
         running--;
-        progress(++done, sw->npoints);
+        progress(++done, total);
     }
 }
 
 /* Reads each point's summary line into rows; a point that failed (any status but 0, or 4: a
  * simulated job that failed is a result too) stops the sweep with its first error line. */
-static int collect_rows(struct sweep *sw, const int *rcs, char **rows, char *header)
+static int collect_rows(struct sweep *sw, int lo, int hi, const int *rcs, char **rows,
+                        char *header)
 {
     char line[512];
     char path[PATH_MAX];
-    for (int p = 0; p < sw->npoints; p++) {
+    for (int p = lo; p < hi; p++) {
         point_path(sw, p, ".sum", path);
         if ((rcs[p] == 0 || rcs[p] == 4) && read_summary(path, header, line, sizeof line) == 0) {
             rows[p] = xbt_strdup(line);
@@ -427,7 +528,66 @@ static int make_dir(struct sweep *sw)
     return made ? 0 : 1;
 }
 
-/* Runs the grid and prints the merged table (and writes it to -o). */
+/* s in single quotes for the shell ('\'' for a quote inside). */
+static void shell_quote(FILE *out, const char *s)
+{
+    fputc('\'', out);
+    for (; *s; s++)
+        if (*s == '\'')
+            fputs("'\\''", out);
+        else
+            fputc(*s, out);
+    fputc('\'', out);
+}
+
+/* ---- one point of a grid, and merging points (dmlsim merge) ------------------------------- */
+
+/* A point's file: "# dmlsim sweep point K of N", the scenario, each axis as given (values
+ * re-escaped), then the summary's two lines. dmlsim merge reads the axes back with add_axis. */
+struct point_file {
+    const struct sweep *sw;
+    int point; /* 1 .. npoints */
+    const char *header, *row;
+};
+
+static void write_axes(const struct sweep *sw, FILE *out)
+{
+    fprintf(out, "# file %s\n", sw->file);
+    for (int a = 0; a < sw->naxes; a++) {
+        fprintf(out, "# %s %s=", sw->axes[a].zip ? "zip" : "set", sw->axes[a].path);
+        for (int v = 0; v < sw->axes[a].nvalues; v++) {
+            if (v) fputc(',', out);
+            for (const char *c = sw->axes[a].values[v]; *c; c++)
+                fprintf(out, "%s%c", *c == ',' || *c == '\\' ? "\\" : "", *c);
+        }
+        fputc('\n', out);
+    }
+}
+
+static void write_point_to(const void *ctx, FILE *out)
+{
+    const struct point_file *pf = ctx;
+    fprintf(out, "# dmlsim sweep point %d of %d\n", pf->point, pf->sw->npoints);
+    write_axes(pf->sw, out);
+    fprintf(out, "%s\n%s\n", pf->header, pf->row);
+}
+
+static int write_point(const struct sweep *sw, const char *row, const char *header)
+{
+    const struct point_file pf = {sw, sw->point, header, row};
+    if (sw->out == NULL) {
+        write_point_to(&pf, stdout);
+        return 0;
+    }
+    struct dmlsim_error err = {0};
+    const struct report_output o = {"-o", sw->out, write_point_to, &pf};
+    if (report_outputs_write(&o, 1, &err) == DMLSIM_OK) return 0;
+    fprintf(stderr, "%s\n", err.msg);
+    return 1;
+}
+
+/* Runs the grid (or only --point K) and prints the merged table and writes it to -o (or
+ * writes the point's file to -o, else to stdout). */
 static int run_grid(struct sweep *sw, const char *self)
 {
     char exe[4096];
@@ -439,9 +599,12 @@ static int run_grid(struct sweep *sw, const char *self)
     int *rcs = xbt_new0(int, sw->npoints);
     char **rows = xbt_new0(char *, sw->npoints);
     char header[512] = "";
-    run_points(sw, exe, rcs);
-    int status = collect_rows(sw, rcs, rows, header);
-    if (status == 0) {
+    int lo = sw->point ? sw->point - 1 : 0, hi = sw->point ? sw->point : sw->npoints;
+    run_points(sw, exe, lo, hi, rcs);
+    int status = collect_rows(sw, lo, hi, rcs, rows, header);
+    if (status == 0 && sw->point) {
+        status = write_point(sw, rows[lo], header);
+    } else if (status == 0) {
         print_table(sw, stdout, rows, header);
         if (sw->out) status = write_table(sw, rows, header);
     }
@@ -452,13 +615,154 @@ static int run_grid(struct sweep *sw, const char *self)
     return status;
 }
 
-int sweep_main(const char *self, int argc, char **argv)
+/* --list: each point as a `dmlsim run` command line, single-quoted for the shell. */
+static void list_points(const struct sweep *sw)
+{
+    for (int p = 0; p < sw->npoints; p++) {
+        printf("dmlsim run ");
+        shell_quote(stdout, sw->file);
+        for (int a = 0; a < sw->naxes; a++) {
+            printf(" --set ");
+            char *kv = bprintf("%s=%s", sw->axes[a].path, point_value(sw, p, a));
+            shell_quote(stdout, kv);
+            free(kv);
+        }
+        for (int e = 0; e < sw->nextra; e++) {
+            putchar(' ');
+            shell_quote(stdout, sw->extra[e]);
+        }
+        putchar('\n');
+    }
+}
+
+int sweep_main(const char *self, const struct cli_args *a)
 {
     struct sweep sw;
-    int status = parse(&sw, argc, argv);
+    int status = parse(&sw, a);
+    if (status == 0 && sw.list) {
+        list_points(&sw);
+        cleanup(&sw);
+        return 0;
+    }
     if (status == 0 && sw.out) status = check_table_path(&sw);
     if (status == 0) status = make_dir(&sw);
     if (status == 0) status = run_grid(&sw, self);
     cleanup(&sw);
+    return status;
+}
+
+/* Reads point file `path` into its lines (at most 2 + MAX_AXES + 2, each without its newline);
+ * returns how many, or -1 when it cannot be read or is too long. */
+static int read_lines(const char *path, char lines[][1024], int max)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return -1;
+    int n = 0;
+    while (n < max && fgets(lines[n], 1024, f) != NULL) {
+        size_t len = strcspn(lines[n], "\n");
+        if (lines[n][len] != '\n') break; /* a line too long, or no final newline */
+        lines[n++][len] = '\0';
+    }
+    bool rest = fgetc(f) != EOF;
+    fclose(f);
+    return rest ? -1 : n;
+}
+
+/* The sweep a point file describes (its first file: lines), into sw; false with why. */
+static bool sweep_of(struct sweep *sw, char lines[][1024], int n, char *why, size_t len)
+{
+    memset(sw, 0, sizeof *sw);
+    sw->file = lines[1] + 7;
+    for (int i = 2; i < n - 2; i++)
+        if (!add_axis(sw, lines[i] + 6, lines[i][2] == 'z', why, len)) return false;
+    return sw->naxes > 0 && count_points(sw, why, len);
+}
+
+/* Checks point file `path` (lines, n) against the first one and files its row; 0, or 1 with the
+ * message printed. */
+static int merge_one(struct sweep *sw, const char *path, char lines[][1024], int n,
+                     char first[][1024], int nfirst, char **rows)
+{
+    int k = 0, of = 0;
+    bool same = n == nfirst && sscanf(lines[0], "# dmlsim sweep point %d of %d", &k, &of) == 2 &&
+                of == sw->npoints && k >= 1 && k <= of;
+    for (int i = 1; same && i < n - 1; i++)
+        same = strcmp(lines[i], first[i]) == 0;
+    if (!same) {
+        fprintf(stderr, "%s:1: not a point of the same sweep as the first file; expected the "
+                        "files of one `dmlsim sweep --point` grid\n", path);
+        return 1;
+    }
+    if (rows[k - 1] != NULL) {
+        fprintf(stderr, "%s:1: point %d is given twice; expected each point once\n", path, k);
+        return 1;
+    }
+    rows[k - 1] = xbt_strdup(lines[n - 1]);
+    return 0;
+}
+
+/* The first point file's lines, checked for the shape write_point gives them; 0 or 1. */
+static int check_first(const char *path, char lines[][1024], int n)
+{
+    bool ok = n >= 5 && strncmp(lines[0], "# dmlsim sweep point ", 21) == 0 &&
+              strncmp(lines[1], "# file ", 7) == 0;
+    for (int i = 2; ok && i < n - 2; i++)
+        ok = strncmp(lines[i], "# set ", 6) == 0 || strncmp(lines[i], "# zip ", 6) == 0;
+    if (ok) return 0;
+    fprintf(stderr, "%s:1: not a sweep point's file; expected the -o file of `dmlsim sweep "
+                    "--point K`\n", path);
+    return 1;
+}
+
+/* Reads and files every point after the first; 0, or 1 with the message printed. */
+static int merge_rest(struct sweep *sw, const struct cli_args *a, char first[][1024], int nfirst,
+                      char **rows)
+{
+    char(*lines)[1024] = xbt_malloc(sizeof(char[4 + MAX_AXES][1024]));
+    int status = 0;
+    for (int i = 0; i < a->nargs && status == 0; i++) {
+        int n = read_lines(a->args[i], lines, 4 + MAX_AXES);
+        if (n < 0) {
+            fprintf(stderr, "%s:0: cannot read it as a sweep point's file; expected the -o file "
+                            "of `dmlsim sweep --point K`\n", a->args[i]);
+            status = 1;
+        } else {
+            status = merge_one(sw, a->args[i], lines, n, first, nfirst, rows);
+        }
+    }
+    for (int p = 0; p < sw->npoints && status == 0; p++)
+        if (rows[p] == NULL) {
+            fprintf(stderr, "dmlsim merge: point %d of %d is missing; expected every point of "
+                            "the grid\n", p + 1, sw->npoints);
+            status = 1;
+        }
+    free(lines);
+    return status;
+}
+
+int sweep_merge_main(const struct cli_args *a)
+{
+    char(*first)[1024] = xbt_malloc(sizeof(char[4 + MAX_AXES][1024]));
+    char why[256];
+    struct sweep sw;
+    memset(&sw, 0, sizeof sw);
+    int n = read_lines(a->args[0], first, 4 + MAX_AXES);
+    int status = check_first(a->args[0], first, n < 0 ? 0 : n);
+    if (status == 0 && !sweep_of(&sw, first, n, why, sizeof why)) {
+        fprintf(stderr, "%s:1: %s\n", a->args[0], why);
+        status = 1;
+    }
+    char **rows = xbt_new0(char *, sw.npoints + 1);
+    if (status == 0) status = merge_rest(&sw, a, first, n, rows);
+    sw.out = cli_value(a, CLI_OUT);
+    if (status == 0) {
+        print_table(&sw, stdout, rows, first[n - 2]);
+        if (sw.out) status = write_table(&sw, rows, first[n - 2]);
+    }
+    for (int p = 0; p < sw.npoints; p++)
+        free(rows[p]);
+    free(rows);
+    cleanup(&sw);
+    free(first);
     return status;
 }

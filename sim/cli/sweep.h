@@ -1,9 +1,13 @@
 /* sweep.h - `dmlsim sweep`: one simulation per point of a parameter grid, as separate processes.
  *
- * Each --set ELEM.ATTR=V1,V2,... is one axis (an ELEM.ATTR given twice is an error); the grid is
- * their Cartesian product (the first axis varies slowest), counted in 64 bits and refused above
- * SWEEP_MAX_POINTS before anything runs. Every point runs `dmlsim run FILE --set ... --summary
- * TMP` in a child process (SimGrid allows one engine per process), at most -j at a time, with
+ * Each --set ELEM.ATTR=V1,V2,... is one axis (an ELEM.ATTR given twice is an error; "\," is a
+ * comma inside a value, "\\" a backslash); the --zip axes, all of one length, are one dimension
+ * together; the grid is the product of the dimensions (the first varies slowest), counted in 64
+ * bits and refused above SWEEP_MAX_POINTS before anything runs. --calib, --cfg and --unset pass
+ * to every point. --list prints the points as `dmlsim run` command lines; --point K runs only
+ * point K and writes its summary and the grid's description to -o (or stdout), and
+ * sweep_merge_main (dmlsim merge) joins such files into the table the whole sweep prints. Every point runs `dmlsim run FILE --set ... --summary
+ * TMP` in a child process (SimGrid allows one engine per process), at most -j at a time (default: the online cores), with
  * its files in a folder $TMPDIR/dmlsim-sweep-XXXXXX (/tmp without TMPDIR); the merged table has
  * one row per point, in grid order whatever order the children finish in, so the output is
  * deterministic. A progress bar goes to stderr when it is a terminal. If any point fails, its
@@ -22,9 +26,13 @@
  * scenarios (their points take 0.1 to a few seconds each); a larger study is several sweeps. */
 #define SWEEP_MAX_POINTS 10000
 
-/* The sweep command; `self` is argv[0], args are the arguments after "sweep". Returns the exit
- * status. */
-int sweep_main(const char *self, int argc, char **argv);
+struct cli_args;
+
+/* The sweep command; `self` is argv[0], a its parsed command line. Returns the exit status. */
+int sweep_main(const char *self, const struct cli_args *a);
+
+/* dmlsim merge POINT.sum... [-o OUT]: the table of the sweep whose every point is given once. */
+int sweep_merge_main(const struct cli_args *a);
 
 /* Stops the running sweep's children, waits for them and removes its temporary folder; nothing
  * when no sweep runs. Async-signal-safe: for a SIGINT/SIGTERM handler, which then exits. */

@@ -3,6 +3,7 @@
 
 #include "bench.h"
 #include "calib.h"
+#include "cmdline.h"
 #include "model.h"
 #include "platform.h"
 #include "report.h"
@@ -28,19 +29,14 @@ static int fail_msg(const struct dmlsim_error *err)
 
 /* ---- dmlsim shapes ------------------------------------------------------------------------ */
 
-int validate_shapes_main(int argc, char **argv)
+int validate_shapes_main(const struct cli_args *a)
 {
     long batch = 64;
-    if (argc == 2 && strcmp(argv[0], "--batch") == 0)
-        batch = strtol(argv[1], NULL, 10);
-    else if (argc != 0) {
-        fprintf(stderr, "dmlsim: shapes: expected [--batch B]\n");
-        return 1;
-    }
-    if (batch < 1) {
-        fprintf(stderr, "dmlsim: shapes: --batch expects a positive integer\n");
-        return 1;
-    }
+    const char *b = cli_value(a, CLI_BATCH);
+    char *end = NULL;
+    if (b != NULL) batch = strtol(b, &end, 10);
+    if (batch < 1 || batch > 1000000 || (end && *end != '\0'))
+        return cli_error(a->cmd, "--batch expects an integer from 1 to 1000000");
     static const char *presets[] = {"resnet50",     "resnet101",  "vgg16",
                                     "inception-v3", "bert-large", "gpt"};
     printf("# GEMM shapes (M N K) of the model presets' layers at batch %ld, one per line:\n"
@@ -76,36 +72,37 @@ static void write_spec(const void *gpu, FILE *out)
     calib_write_spec(gpu, out);
 }
 
-int validate_calib_main(int argc, char **argv)
+/* dmlsim calib --spec GPU [-o FILE]. */
+static int calib_spec(const struct cli_args *a, const char *gpu)
 {
-    if (argc >= 2 && strcmp(argv[0], "--spec") == 0) {
-        const struct gpu_model *g = catalog_gpu(argv[1]);
-        if (g == NULL) {
-            char names[256];
-            fprintf(stderr, "dmlsim: calib --spec: unknown gpu \"%s\"; expected one of: %s\n",
-                    argv[1], catalog_gpu_names(names, sizeof names));
-            return 1;
-        }
-        if (argc == 2) {
-            calib_write_spec(g, stdout);
-            return 0;
-        }
-        if (argc != 4 || strcmp(argv[2], "-o") != 0) {
-            fprintf(stderr, "dmlsim: calib: expected --spec GPU [-o FILE]\n");
-            return 1;
-        }
-        struct report_output out = {"-o", argv[3], write_spec, g};
-        struct dmlsim_error err = {0};
-        if (report_outputs_write(&out, 1, &err) != DMLSIM_OK) return fail_msg(&err);
+    const struct gpu_model *g = catalog_gpu(gpu);
+    if (g == NULL) {
+        char names[256], what[512];
+        snprintf(what, sizeof what, "--spec: unknown gpu \"%s\"; expected one of: %s", gpu,
+                 catalog_gpu_names(names, sizeof names));
+        return cli_error(a->cmd, what);
+    }
+    const char *out = cli_value(a, CLI_OUT);
+    if (out == NULL) {
+        calib_write_spec(g, stdout);
         return 0;
     }
-    if (argc != 1) {
-        fprintf(stderr, "dmlsim: calib: expected FILE, or --spec GPU [-o FILE]\n");
-        return 1;
-    }
+    struct report_output o = {"-o", out, write_spec, g};
+    struct dmlsim_error err = {0};
+    if (report_outputs_write(&o, 1, &err) != DMLSIM_OK) return fail_msg(&err);
+    return 0;
+}
+
+int validate_calib_main(const struct cli_args *a)
+{
+    const char *spec = cli_value(a, CLI_SPEC);
+    if (spec != NULL && a->nargs == 0) return calib_spec(a, spec);
+    if (spec != NULL || a->nargs != 1 || cli_given(a, CLI_OUT))
+        return cli_error(a->cmd, "expected FILE, or --spec GPU [-o FILE]");
     struct calib c;
     struct dmlsim_error err = {0};
-    if (calib_load(argv[0], &c, &err) != DMLSIM_OK) return fail_msg(&err);
+    const char *path = a->args[0];
+    if (calib_load(path, &c, &err) != DMLSIM_OK) return fail_msg(&err);
     const struct gpu_model *g = calib_gpu(&c);
     printf("# profile       %s\n# gpu           %s x %d (catalog: %s)\n", c.source,
            c.gpu_name[0] ? c.gpu_name : "unknown", c.gpu_count, g ? g->name : "no match");
@@ -513,38 +510,29 @@ static int validate_copy(const struct job *j, const struct machine *mc)
     return status;
 }
 
-static int validate_usage(void)
+/* validate's options into its variables; 0, or 1 with the message printed. */
+static int validate_options(const struct cli_args *a, const char **gpu_name, const char **intra,
+                            const char **nic, const char **algo, long *nics, bool *sharp)
 {
-    fprintf(stderr, "dmlsim: validate: expected FILE [--gpu GPU] [--intra CLASS] [--nic CLASS]\n");
-    return 1;
+    *gpu_name = cli_value(a, CLI_GPU);
+    *intra = cli_value(a, CLI_INTRA);
+    *nic = cli_value(a, CLI_NIC);
+    *algo = cli_value(a, CLI_ALGO) ? cli_value(a, CLI_ALGO) : "nccl";
+    *sharp = cli_given(a, CLI_SHARP) > 0;
+    const char *n = cli_value(a, CLI_NICS);
+    char *end = NULL;
+    *nics = n ? strtol(n, &end, 10) : 0;
+    if (n != NULL && (*end != '\0' || *nics < 1 || *nics > 64))
+        return cli_error(a->cmd, "--nics expects an integer from 1 to 64");
+    return 0;
 }
 
-int validate_main(int argc, char **argv)
+int validate_main(const struct cli_args *a)
 {
-    const char *path = NULL, *gpu_name = NULL, *intra = NULL, *nic = NULL, *algo = "nccl";
-    long nics = 0;
-    bool sharp = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--gpu") == 0 && i + 1 < argc)
-            gpu_name = argv[++i];
-        else if (strcmp(argv[i], "--intra") == 0 && i + 1 < argc)
-            intra = argv[++i];
-        else if (strcmp(argv[i], "--nic") == 0 && i + 1 < argc)
-            nic = argv[++i];
-        else if (strcmp(argv[i], "--algo") == 0 && i + 1 < argc)
-            algo = argv[++i];
-        else if (strcmp(argv[i], "--sharp") == 0)
-            sharp = true;
-        else if (strcmp(argv[i], "--nics") == 0 && i + 1 < argc) {
-            char *end;
-            nics = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || nics < 1 || nics > 64) return validate_usage();
-        } else if (argv[i][0] != '-' && path == NULL)
-            path = argv[i];
-        else
-            return validate_usage();
-    }
-    if (path == NULL) return validate_usage();
+    const char *path = a->args[0], *gpu_name, *intra, *nic, *algo;
+    long nics;
+    bool sharp;
+    if (validate_options(a, &gpu_name, &intra, &nic, &algo, &nics, &sharp) != 0) return 1;
     struct calib c;
     struct dmlsim_error err = {0};
     if (calib_load(path, &c, &err) != DMLSIM_OK) return fail_msg(&err);

@@ -20,7 +20,9 @@
 #include "calib.h"
 #include "error.h"
 
-int validate_main(int argc, char **argv);
+struct cli_args;
+
+int validate_main(const struct cli_args *a);
 
 /* Fits c's network calibration (c->netcal, netcal.h) from its measured collectives (read from
  * `path`, which errors name), each simulated on the machine it was measured on (the catalog GPU
@@ -30,7 +32,7 @@ int validate_main(int argc, char **argv);
  * (netcal_release and free). */
 enum dmlsim_err validate_fit_network(struct calib *c, const char *path, const char *gpu,
                                      const char *nic, struct dmlsim_error *err);
-int validate_calib_main(int argc, char **argv);
-int validate_shapes_main(int argc, char **argv);
+int validate_calib_main(const struct cli_args *a);
+int validate_shapes_main(const struct cli_args *a);
 
 #endif

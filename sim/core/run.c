@@ -58,6 +58,7 @@ static struct run_event *push(struct run_record *r, double t_s, enum run_event_k
     struct run_event *e = &r->ev[r->nev];
     memset(e, 0, sizeof *e);
     e->t_s = t_s;
+    e->start_s = t_s;
     e->kind = kind;
     e->step = step;
     e->workers = workers;
@@ -65,21 +66,31 @@ static struct run_event *push(struct run_record *r, double t_s, enum run_event_k
     return e;
 }
 
-void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, int step,
-                   int workers, const char *fmt, ...)
+struct run_event *run_event_add(struct run_record *r, double t_s, enum run_event_kind kind,
+                                int step, int workers, const char *fmt, ...)
 {
     struct run_event *e = push(r, t_s, kind, step, workers);
+    if (kind == RUN_RECOVERY && r->outage && r->outage_s < t_s) e->start_s = r->outage_s;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(e->what, sizeof e->what, fmt, ap);
     va_end(ap);
     if (getenv("DMLSIM_DEBUG_TIMELINE")) /* development aid: events as they happen */
         fprintf(stderr, "%.9f %s %d %s\n", t_s, run_event_kind_name(kind), step, e->what);
+    return e;
+}
+
+static run_step_hook step_hook;
+
+void run_set_step_hook(run_step_hook hook)
+{
+    step_hook = hook;
 }
 
 struct run_event *run_step_add(struct run_record *r, double t_s, int step, double time_s,
                                double compute_s, double samples, int workers, int side)
 {
+    if (step_hook) step_hook(t_s, step, r->steps_planned);
     struct run_event *e = push(r, t_s, RUN_STEP, step, workers);
     e->side = side;
     e->time_s = time_s;

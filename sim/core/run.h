@@ -45,6 +45,9 @@ struct run_event {
     int workers;              /* members at that moment */
     int side;                 /* step: 0, or the side cut off from the store (split brain) */
     char what[96];            /* faults, recoveries, checkpoints: a short description */
+    double start_s;           /* when what the row records began: a recovery's fault (while one
+                                 is being recovered from), a checkpoint's write; else t_s. The
+                                 trace's slices of recoveries and checkpoints span [start_s, t_s] */
     size_t seq;               /* order of insertion, for a stable sort */
 };
 
@@ -151,6 +154,8 @@ struct run_record {
     double ckpt_overhead_s;    /* training time spent blocked on checkpoints */
     double max_detect_s;       /* longest time from a fault to its first report */
     double max_recover_s;      /* longest time from a fault to training progressing again */
+    bool outage;               /* a fault is being recovered from now (the injector keeps it) */
+    double outage_s;           /* ... since this time: recovery rows start there (start_s) */
     bool job_failed;           /* the simulated job could not finish its steps */
     char failure[160];         /* why, when job_failed */
     /* derived by run_finish */
@@ -228,13 +233,20 @@ void run_config_str(struct run_record *r, const char *key, const char *value);
 void run_config_num(struct run_record *r, const char *key, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
-/* Appends a fault, recovery or checkpoint row (what: printf format). */
-void run_event_add(struct run_record *r, double t_s, enum run_event_kind kind, int step,
-                   int workers, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Appends a fault, recovery or checkpoint row (what: printf format); returns it, valid until the
+ * next row is added (a caller that knows when the action began sets its start_s). */
+struct run_event *run_event_add(struct run_record *r, double t_s, enum run_event_kind kind,
+                                int step, int workers, const char *fmt, ...)
+        __attribute__((format(printf, 6, 7)));
 
 /* Appends a step row ending at t_s (side: 0, or the split-brain side that committed it). */
 struct run_event *run_step_add(struct run_record *r, double t_s, int step, double time_s,
                                double compute_s, double samples, int workers, int side);
+
+/* Called by run_step_add with each step row's end time, step and the steps planned (the
+ * command line's progress line); NULL, the default, for none. Process-wide: one run a process. */
+typedef void (*run_step_hook)(double t_s, int step, int steps_planned);
+void run_set_step_hook(run_step_hook hook);
 
 /* The hybrid strategy's groups, as par_bytes and group_class order them: "tensor", "pipeline",
  * "data", "expert". */

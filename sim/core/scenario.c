@@ -1604,26 +1604,38 @@ static xmlNodePtr find_element(xmlNodePtr n, const char *name)
     return NULL;
 }
 
+/* Applies override o (value NULL: --unset, which removes the attribute) to its element. */
+static enum dmlsim_err apply_override(struct reader *r, xmlNodePtr root,
+                                      const struct scenario_override *o)
+{
+    const char *opt = o->value ? "--set" : "--unset", *dot = strchr(o->path, '.');
+    char elem[64];
+    if (dot == NULL || dot == o->path || dot[1] == '\0' || (size_t)(dot - o->path) >= sizeof elem)
+        return dmlsim_fail(r->err, DMLSIM_EUSAGE,
+                           "%s:0: %s %s: expected ELEMENT.ATTRIBUTE%s, such as training.gpus%s",
+                           r->path, opt, o->path, o->value ? "=VALUE" : "", o->value ? "=8" : "");
+    snprintf(elem, sizeof elem, "%.*s", (int)(dot - o->path), o->path);
+    xmlNodePtr n = find_element(root, elem);
+    if (n == NULL)
+        return dmlsim_fail(r->err, DMLSIM_EUSAGE,
+                           "%s:0: %s %s: the scenario has no <%s>; expected an element it has",
+                           r->path, opt, o->path, elem);
+    const xmlChar *attr = (const xmlChar *)(dot + 1);
+    if (o->value != NULL)
+        xmlSetProp(n, attr, (const xmlChar *)o->value);
+    else if (xmlUnsetProp(n, attr) != 0)
+        return dmlsim_fail(r->err, DMLSIM_EUSAGE,
+                           "%s:%ld: --unset %s: <%s> has no attribute %s; expected one it has",
+                           r->path, xmlGetLineNo(n), o->path, elem, dot + 1);
+    return DMLSIM_OK;
+}
+
 static enum dmlsim_err apply_overrides(struct reader *r, xmlNodePtr root,
                                        const struct scenario_override *ov, size_t nov)
 {
     for (size_t i = 0; i < nov; i++) {
-        const char *dot = strchr(ov[i].path, '.');
-        char elem[64];
-        if (dot == NULL || dot == ov[i].path || dot[1] == '\0' ||
-            (size_t)(dot - ov[i].path) >= sizeof elem)
-            return dmlsim_fail(r->err, DMLSIM_EUSAGE,
-                               "%s:0: --set %s: expected ELEMENT.ATTRIBUTE=VALUE, such as "
-                               "training.gpus=8",
-                               r->path, ov[i].path);
-        snprintf(elem, sizeof elem, "%.*s", (int)(dot - ov[i].path), ov[i].path);
-        xmlNodePtr n = find_element(root, elem);
-        if (n == NULL)
-            return dmlsim_fail(r->err, DMLSIM_EUSAGE,
-                               "%s:0: --set %s: the scenario has no <%s>; expected an element "
-                               "it has",
-                               r->path, ov[i].path, elem);
-        xmlSetProp(n, (const xmlChar *)(dot + 1), (const xmlChar *)ov[i].value);
+        enum dmlsim_err rc = apply_override(r, root, &ov[i]);
+        if (rc != DMLSIM_OK) return rc;
     }
     return DMLSIM_OK;
 }

@@ -366,7 +366,7 @@ struct scenario {
  * validation (command line > scenario XML > defaults). */
 struct scenario_override {
     const char *path;  /* "element.attribute" */
-    const char *value; /* new value */
+    const char *value; /* new value; NULL removes the attribute (--unset) */
 };
 
 /* Loads and checks `path` into `sc` (zeroed first). On failure returns the code, fills `err`, and

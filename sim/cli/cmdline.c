@@ -1,0 +1,383 @@
+/* cmdline.c - the command line's table and what is made from it (see cmdline.h). */
+#define _GNU_SOURCE
+#include "cmdline.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD_MAX_OPTS 24
+
+/* The options `run` takes; `sweep` passes the ones it names to every point. */
+#define RUN_SET \
+    { \
+        "set", CLI_SET, "ELEM.ATTR=VALUE", \
+                "override an attribute of the first <ELEM> (repeatable)" \
+    }
+#define RUN_CALIB \
+    { \
+        "calib", CLI_CALIB, "FILE", "use this calibration profile (file or nccl-tests log)" \
+    }
+#define RUN_CFG \
+    { \
+        "cfg", CLI_CFG, "KEY:VALUE", "pass a SimGrid configuration option (repeatable)" \
+    }
+#define RUN_TIMING \
+    { \
+        "timing", CLI_TIMING, NULL, "print where the wall-clock time went (stderr)" \
+    }
+#define RUN_CSV \
+    { \
+        "csv", CLI_CSV, "FILE", "also write the per-step table as CSV (training)" \
+    }
+#define RUN_JSON \
+    { \
+        "json", CLI_JSON, "FILE", "also write configuration, steps and summary as JSON" \
+    }
+#define RUN_TRACE \
+    { \
+        "trace", CLI_TRACE, "FILE", "also write a Perfetto / Chrome trace (training)" \
+    }
+#define RUN_SUMMARY \
+    { \
+        "summary", CLI_SUMMARY, "FILE", "also write the one-line summary table sweeps merge" \
+    }
+
+static const struct cli_opt run_opts[] = {
+        RUN_SET,
+        {"unset", CLI_UNSET, "ELEM.ATTR", "remove an attribute of the first <ELEM> (repeatable)"},
+        RUN_CSV,
+        RUN_JSON,
+        RUN_SUMMARY,
+        RUN_TRACE,
+        {"fault-plan", CLI_FAULT_PLAN, NULL, "print the materialised fault plan and exit"},
+        RUN_CALIB,
+        RUN_TIMING,
+        RUN_CFG,
+        {0}};
+
+static const struct cli_opt sweep_opts[] = {
+        {"set", CLI_SET, "ELEM.ATTR=V1,V2,...",
+         "an axis of the grid (repeatable); \\, is a comma inside a value, \\\\ a backslash"},
+        {"zip", CLI_ZIP, "ELEM.ATTR=V1,V2,...",
+         "a coupled axis: every --zip axis has as many values, and they advance together"},
+        {"jobs", CLI_JOBS, "N", "points at a time (default: the number of online cores)"},
+        {"output", CLI_OUT, "OUT", "also write the merged table to OUT"},
+        {"list", CLI_LIST, NULL, "print each point as a `dmlsim run` command line and exit"},
+        {"point", CLI_POINT, "K",
+         "run only point K (1 .. the grid's size) and write its summary to -o (for dmlsim merge)"},
+        {"unset", CLI_UNSET, "ELEM.ATTR", "remove an attribute at every point (repeatable)"},
+        RUN_CALIB,
+        RUN_CFG,
+        {0}};
+
+static const struct cli_opt merge_opts[] = {
+        {"output", CLI_OUT, "OUT", "also write the merged table to OUT"}, {0}};
+
+static const struct cli_opt platform_opts[] = {
+        {"output", CLI_OUT, "OUT.xml", "the platform file to write (required)"}, {0}};
+
+static const struct cli_opt calib_opts[] = {
+        {"spec", CLI_SPEC, "GPU", "write the spec-derived profile of a catalog GPU instead"},
+        {"output", CLI_OUT, "FILE", "with --spec: write the profile to FILE (else stdout)"},
+        {0}};
+
+static const struct cli_opt shapes_opts[] = {
+        {"batch", CLI_BATCH, "B", "the batch size (default 64)"}, {0}};
+
+static const struct cli_opt validate_opts[] = {
+        {"gpu", CLI_GPU, "GPU", "the catalog GPU the profile was measured on (default: its own)"},
+        {"intra", CLI_INTRA, "CLASS", "the GPU-to-GPU link class (default: the GPU's)"},
+        {"nic", CLI_NIC, "CLASS", "the network link class between nodes"},
+        {"nics", CLI_NICS, "N", "NICs per node, 1 .. 64 (default: one per GPU)"},
+        {"algo", CLI_ALGO, "ALGO", "the collective algorithm (default nccl)"},
+        {"sharp", CLI_SHARP, NULL, "SHARP switches (in-network reduction)"},
+        {0}};
+
+static const struct cli_opt none_opts[] = {{0}};
+
+static const struct cli_cmd cmds[] = {
+        {"run", "FILE.xml", 1, 1, "simulate a scenario and print its results", NULL, run_opts},
+        {"sweep", "FILE.xml", 1, 1,
+         "run one simulation per point of a grid, N at a time, and print one merged table",
+         "The grid is the product of the --set axes (first slowest) and of the --zip axes taken "
+         "together. --list and --point share a large sweep among machines (GNU parallel, a "
+         "Slurm job array: tools/sweep-slurm.sh); dmlsim merge joins the points' summaries "
+         "into the table a local sweep prints.",
+         sweep_opts},
+        {"merge", "POINT.sum...", 1, -1,
+         "join the summaries of `dmlsim sweep --point` into the sweep's table, in grid order",
+         "Every point of the grid must be given once, all from the same sweep.", merge_opts},
+        {"platform", "FILE.xml", 1, 1,
+         "write the SimGrid platform a scenario's <cluster> generates", NULL, platform_opts},
+        {"calib", "[FILE]", 0, 1, "summarise a calibration profile or nccl-tests log, with fits",
+         NULL, calib_opts},
+        {"shapes", "", 0, 0, "the GEMM shapes of the model presets (for the calibrator)", NULL,
+         shapes_opts},
+        {"validate", "FILE", 1, 1,
+         "simulate every measured collective and copy of a profile; measured vs simulated", NULL,
+         validate_opts},
+        {"catalog", "", 0, 0, "list the link classes and GPU models, with their sources", NULL,
+         none_opts},
+        {"metrics", "", 0, 0, "list the run metrics: name, unit, where shown, meaning", NULL,
+         none_opts},
+        {"manpage", "", 0, 0, "print the manual page dmlsim(1) (roff)", NULL, none_opts},
+        {"completion", "", 0, 0, "print the bash completion script", NULL, none_opts},
+};
+
+const struct cli_cmd *cli_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(cmds[i].name, name) == 0) return &cmds[i];
+    return NULL;
+}
+
+int cli_error(const struct cli_cmd *c, const char *what)
+{
+    fprintf(stderr, "dmlsim %s: %s; see 'dmlsim %s --help'\n", c->name, what, c->name);
+    return 1;
+}
+
+/* getopt_long's tables for c: longs (with --help) and the short string (":" first, so that a
+ * missing value is told apart from an unknown option). */
+static void getopt_tables(const struct cli_cmd *c, struct option *longs, char *shorts)
+{
+    size_t n = 0, s = 0;
+    shorts[s++] = ':';
+    shorts[s++] = 'h';
+    for (const struct cli_opt *o = c->opts; o->name != NULL; o++, n++) {
+        longs[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->key};
+        if (o->key < 256) {
+            shorts[s++] = (char)o->key;
+            if (o->arg) shorts[s++] = ':';
+        }
+    }
+    longs[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    longs[n] = (struct option){0};
+    shorts[s] = '\0';
+}
+
+static const struct cli_opt *opt_of(const struct cli_cmd *c, int key)
+{
+    for (const struct cli_opt *o = c->opts; o->name != NULL; o++)
+        if (o->key == key) return o;
+    return NULL;
+}
+
+/* The message for getopt's '?' or ':' at argv[optind - 1]. */
+static int option_error(const struct cli_cmd *c, int ch, char **argv)
+{
+    char what[256];
+    const char *arg = argv[optind - 1];
+    const struct cli_opt *o = opt_of(c, optopt);
+    if (ch == ':' && o != NULL)
+        snprintf(what, sizeof what, "option '--%s' needs a value (%s)", o->name, o->arg);
+    else if (ch == ':')
+        snprintf(what, sizeof what, "option '%s' needs a value", arg);
+    else if (o != NULL && o->arg == NULL && strchr(arg, '=') != NULL)
+        snprintf(what, sizeof what, "option '--%s' takes no value", o->name);
+    else if (optopt != 0 && strncmp(arg, "--", 2) != 0)
+        snprintf(what, sizeof what, "unknown option '-%c'", optopt);
+    else
+        snprintf(what, sizeof what, "unknown option '%.*s'", (int)strcspn(arg, "="), arg);
+    return cli_error(c, what);
+}
+
+static int count_error(const struct cli_cmd *c, int n)
+{
+    char what[256];
+    if (c->max_args == 0)
+        snprintf(what, sizeof what, "unexpected argument; it takes none");
+    else
+        snprintf(what, sizeof what, "%s %s",
+                 n < c->min_args ? "expected" : "too many arguments; expected", c->args);
+    return cli_error(c, what);
+}
+
+int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct cli_args *a)
+{
+    struct option longs[CMD_MAX_OPTS + 2];
+    char shorts[2 * CMD_MAX_OPTS + 4];
+    memset(a, 0, sizeof *a);
+    a->cmd = c;
+    getopt_tables(c, longs, shorts);
+    a->hits = calloc((size_t)argc + 1, sizeof *a->hits);
+    optind = 0; /* glibc: start afresh */
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (ch == 'h') {
+            cli_print_help(c, stdout);
+            return 0;
+        }
+        if (ch == '?' || ch == ':') return option_error(c, ch, argv);
+        a->hits[a->nhits++] = (struct cli_hit){ch, optarg};
+    }
+    a->args = argv + optind;
+    a->nargs = argc - optind;
+    if (a->nargs < c->min_args || (c->max_args >= 0 && a->nargs > c->max_args))
+        return count_error(c, a->nargs);
+    return -1;
+}
+
+void cli_args_release(struct cli_args *a)
+{
+    free(a->hits);
+    a->hits = NULL;
+}
+
+const char *cli_value(const struct cli_args *a, int key)
+{
+    const char *v = NULL;
+    for (int i = 0; i < a->nhits; i++)
+        if (a->hits[i].key == key) v = a->hits[i].value;
+    return v;
+}
+
+int cli_given(const struct cli_args *a, int key)
+{
+    int n = 0;
+    for (int i = 0; i < a->nhits; i++)
+        n += a->hits[i].key == key;
+    return n;
+}
+
+/* "-o, --output OUT" or "--csv FILE" into buf. */
+static void opt_label(const struct cli_opt *o, char *buf, size_t len)
+{
+    int n = o->key < 256 ? snprintf(buf, len, "-%c, ", o->key) : 0;
+    snprintf(buf + n, len - (size_t)n, "--%s%s%s", o->name, o->arg ? " " : "",
+             o->arg ? o->arg : "");
+}
+
+void cli_print_usage(FILE *out)
+{
+    fprintf(out, "usage: dmlsim COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char syn[64];
+        snprintf(syn, sizeof syn, "%s %s", cmds[i].name, cmds[i].args);
+        fprintf(out, "  %-22s %s\n", syn, cmds[i].summary);
+    }
+    fprintf(out, "\n'dmlsim COMMAND --help' lists a command's options.\n\noptions:\n"
+                 "  -h, --help             show this help\n"
+                 "  --version              show the version\n\n"
+                 "exit status: 0 success, 1 bad input or usage, 3 a failed <expect> assertion, 4 "
+                 "the\nsimulated job failed (why on stderr; <expect metric=\"job_failed\"> decides "
+                 "instead)\n");
+}
+
+/* Text on lines of at most width columns (words are never split), after a blank line. */
+static void wrap(FILE *out, const char *text, int width)
+{
+    int col = 0;
+    fputc('\n', out);
+    for (const char *w = text; *w;) {
+        int len = (int)strcspn(w, " ");
+        if (col > 0 && col + 1 + len > width) {
+            fputc('\n', out);
+            col = 0;
+        }
+        col += fprintf(out, "%s%.*s", col ? " " : "", len, w);
+        w += len;
+        w += strspn(w, " ");
+    }
+    fputc('\n', out);
+}
+
+void cli_print_help(const struct cli_cmd *c, FILE *out)
+{
+    fprintf(out, "usage: dmlsim %s [OPTIONS]%s%s\n\n%s\n", c->name, c->args[0] ? " " : "", c->args,
+            c->summary);
+    if (c->details) wrap(out, c->details, 79);
+    fprintf(out, "\noptions:\n");
+    for (const struct cli_opt *o = c->opts; o->name != NULL; o++) {
+        char label[64];
+        opt_label(o, label, sizeof label);
+        fprintf(out, "  %-30s %s\n", label, o->help);
+    }
+    fprintf(out, "  %-30s %s\n", "-h, --help", "show this help");
+}
+
+/* s with roff's special characters escaped (backslash, a leading dot or quote). */
+static void roff(FILE *out, const char *s)
+{
+    if (*s == '.' || *s == '\'') fputs("\\&", out);
+    for (; *s; s++)
+        if (*s == '\\')
+            fputs("\\e", out);
+        else if (*s == '-')
+            fputs("\\-", out);
+        else
+            fputc(*s, out);
+}
+
+static void man_command(FILE *out, const struct cli_cmd *c)
+{
+    fprintf(out, ".SS \"dmlsim %s", c->name);
+    if (c->args[0]) fprintf(out, " %s", c->args);
+    fprintf(out, "\"\n");
+    roff(out, c->summary);
+    fputs(".\n", out);
+    if (c->details) {
+        fputs(".PP\n", out);
+        roff(out, c->details);
+        fputc('\n', out);
+    }
+    for (const struct cli_opt *o = c->opts; o->name != NULL; o++) {
+        char label[64];
+        opt_label(o, label, sizeof label);
+        fputs(".TP\n.B ", out);
+        roff(out, label);
+        fputc('\n', out);
+        roff(out, o->help);
+        fputc('\n', out);
+    }
+}
+
+void cli_write_man(FILE *out, const char *version)
+{
+    fprintf(out,
+            ".\\\" Generated by `dmlsim manpage` from the command table (sim/cli/cmdline.c).\n"
+            ".TH DMLSIM 1 \"\" \"dmlsim %s\" \"User Commands\"\n"
+            ".SH NAME\ndmlsim \\- simulate distributed ML training clusters on SimGrid\n"
+            ".SH SYNOPSIS\n.B dmlsim\n.I COMMAND\n[\\fIOPTIONS\\fR] [\\fIARGS\\fR]\n"
+            ".SH DESCRIPTION\nA discrete-event simulator of distributed ML training: a "
+            "scenario (see \\fBdmlsim-scenario\\fR(5)) names a cluster, a model and a "
+            "strategy; dmlsim simulates it with SimGrid actors and reports step time, "
+            "throughput, goodput and accounting. Options may come before or after the "
+            "arguments, as \\fB\\-\\-opt=value\\fR or \\fB\\-\\-opt value\\fR; \\fB\\-\\-\\fR "
+            "ends the options.\n.SH COMMANDS\n",
+            version);
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        man_command(out, &cmds[i]);
+    fputs(".SH EXIT STATUS\n0 success, 1 bad input or usage, 3 a failed <expect> assertion, 4 "
+          "the simulated job failed.\n.SH FILES\nThe DTD, presets, calibration profiles, plot "
+          "scripts and example scenarios are in \\fIshare/dmlsim\\fR beside the \\fIbin\\fR "
+          "folder that holds dmlsim.\n.SH SEE ALSO\n\\fBdmlsim-scenario\\fR(5)\n",
+          out);
+}
+
+void cli_write_completion(FILE *out)
+{
+    fputs("# bash completion for dmlsim (generated by `dmlsim completion`)\n"
+          "_dmlsim() {\n    local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]}\n"
+          "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n        COMPREPLY=($(compgen -W \"",
+          out);
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        fprintf(out, "%s ", cmds[i].name);
+    fputs("--help --version\" -- \"$cur\"))\n        return\n    fi\n    local opts\n"
+          "    case $cmd in\n",
+          out);
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        fprintf(out, "        %s) opts=\"", cmds[i].name);
+        for (const struct cli_opt *o = cmds[i].opts; o->name != NULL; o++)
+            fprintf(out, "--%s ", o->name);
+        fputs("--help\" ;;\n", out);
+    }
+    fputs("    esac\n    if [[ $cur == -* ]]; then\n"
+          "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n    else\n"
+          "        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
+          "complete -o filenames -F _dmlsim dmlsim\n",
+          out);
+}
