@@ -118,8 +118,7 @@ static void progress_end(void)
 
 static int usage_error(const char *what)
 {
-    fprintf(stderr, "dmlsim: %s\n", what);
-    cli_print_usage(stderr);
+    fprintf(stderr, "dmlsim: %s; see 'dmlsim --help'\n", what);
     return 1;
 }
 

@@ -215,6 +215,7 @@ static bool split_values(struct axis *ax, const char *list, char *why, size_t le
 {
     char *v = xbt_malloc(strlen(list) + 1);
     size_t n = 0;
+    bool empty = false;
     for (const char *c = list;; c++) {
         if (*c == '\\' && (c[1] == ',' || c[1] == '\\')) {
             v[n++] = *++c;
@@ -225,7 +226,7 @@ static bool split_values(struct axis *ax, const char *list, char *why, size_t le
             continue;
         }
         v[n] = '\0';
-        if (n == 0) break;
+        empty |= n == 0;
         ax->values = xbt_realloc(ax->values, (ax->nvalues + 1) * sizeof *ax->values);
         ax->values[ax->nvalues++] = xbt_strdup(v);
         n = 0;
@@ -234,7 +235,7 @@ static bool split_values(struct axis *ax, const char *list, char *why, size_t le
     free(v);
     snprintf(why, len, "--%s %s: an empty value; expected V1,V2,... (\\, for a comma inside one)",
              ax->zip ? "zip" : "set", ax->path);
-    return n == 0 && ax->nvalues > 0 && list[strlen(list) - 1] != ',';
+    return !empty;
 }
 
 /* Adds the axis ELEM.ATTR=V1,V2,... (a --zip axis if zip); false with why it is refused. */

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# cmdline.sh - the command line as its users meet it (issue 17), run from the repository root by
+# ctest:
+#   every command's --help exits 0 with its usage; every option its help lists is accepted by the
+#     parser and is in the manual page and the bash completion (one table makes them all);
+#   options before or after the file, --opt=value, -- ends the options, unknown options and
+#     missing values are named, a flag given a value is refused;
+#   run --unset removes an attribute (the DTD then reports the required one missing);
+#   sweep: --zip couples axes, \, is a comma inside a value (--list shows the points, checked
+#     against the lines written out here), --point K and dmlsim merge give the local sweep's
+#     table byte for byte, also run by GNU parallel and by tools/sweep-slurm.sh's array tasks
+#     (SLURM_ARRAY_TASK_ID set by hand, sbatch replaced by a stub that records its arguments).
+set -u
+dmlsim=${1:?usage: cmdline.sh PATH/TO/dmlsim}
+dmlsim=$(cd "$(dirname "$dmlsim")" && pwd)/$(basename "$dmlsim")
+. "$(dirname "$0")/lib.sh"
+
+# ---- help, and every option the help lists ---------------------------------------------------
+cmds=$("$dmlsim" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ && on > 0 {on++} on > 2 {exit}')
+[ "$(wc -w <<<"$cmds")" -ge 11 ] && ok || ko "--help lists only: $cmds"
+"$dmlsim" manpage | sed 's/\\-/-/g' >"$tmp/man" && "$dmlsim" completion >"$tmp/comp" && ok || ko "manpage/completion"
+for c in $cmds; do
+    "$dmlsim" "$c" --help >"$tmp/h" 2>&1 && head -1 "$tmp/h" | grep -q "^usage: dmlsim $c " && ok ||
+        ko "$c --help: $(head -1 "$tmp/h")"
+    "$dmlsim" help "$c" | cmp -s - "$tmp/h" && ok || ko "help $c differs from $c --help"
+    grep -q "^\.SS \"dmlsim $c" "$tmp/man" && ok || ko "$c: not in the manual page"
+    for opt in $(sed -n '/^options:/,$p' "$tmp/h" | grep -o -- '^ *\(-., \)\?--[a-z][a-z-]*' |
+        grep -o -- '--[a-z-]*'); do
+        [ "$opt" = --help ] && continue
+        # each option once, with a value: the parser must know it (whatever the run then says)
+        "$dmlsim" "$c" "$opt" x >/dev/null 2>"$tmp/e"
+        grep -q "unknown option" "$tmp/e" && ko "$c $opt: $(cat "$tmp/e")" || ok
+        grep -q -- "^\.B .*$opt\b" "$tmp/man" && ok || ko "$c $opt: not in the manual page"
+        grep -q "^        $c) opts=\".*$opt " "$tmp/comp" && ok || ko "$c $opt: not in the completion"
+    done
+done
+bash -n "$tmp/comp" && ok || ko "the completion script is not valid bash"
+command -v man >/dev/null || command -v groff >/dev/null ||
+    { grep -q '^\.TH DMLSIM 1' "$tmp/man" && ok || ko "manual page header"; }
+
+# ---- options anywhere, named errors ----------------------------------------------------------
+sc=scenarios/ps-vs-ring.xml
+"$dmlsim" run "$sc" --set training.steps=1 >"$tmp/a" 2>&1 &&
+    "$dmlsim" run --set=training.steps=1 "$sc" >"$tmp/b" 2>&1 && cmp -s "$tmp/a" "$tmp/b" &&
+    "$dmlsim" run --set training.steps=1 -- "$sc" >"$tmp/c" 2>&1 && cmp -s "$tmp/a" "$tmp/c" && ok ||
+    ko "run: options before the file, --opt=value and -- must give the same output"
+expect_err() { # message-pattern command...: exit 1, nothing on stdout, that one line on stderr
+    local pat=$1
+    shift
+    "$dmlsim" "$@" >"$tmp/o" 2>"$tmp/e"
+    [ $? -eq 1 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q -- "$pat" "$tmp/e" &&
+        ok || ko "$*: expected '$pat', got: $(cat "$tmp/e")"
+}
+expect_err "^dmlsim run: unknown option '--bogus'; see 'dmlsim run --help'" run "$sc" --bogus
+expect_err "^dmlsim run: unknown option '--bogus'" run --bogus=3 "$sc"
+expect_err "^dmlsim run: option '--csv' needs a value (FILE)" run "$sc" --csv
+expect_err "^dmlsim run: option '--timing' takes no value" run "$sc" --timing=yes
+expect_err "^dmlsim run: expected FILE.xml" run
+expect_err "^dmlsim run: too many arguments; expected FILE.xml" run "$sc" "$sc"
+expect_err "^dmlsim sweep: unknown option '-x'" sweep -x "$sc"
+expect_err "^dmlsim catalog: unexpected argument" catalog extra
+expect_err "^dmlsim: unknown command 'nope'; see 'dmlsim --help'" nope
+expect_err "^dmlsim run: too many arguments" run -- "$sc" --set # after --, an argument
+
+# ---- run --unset -----------------------------------------------------------------------------
+# strategy is #REQUIRED in the DTD: removing it must make the scenario invalid
+expect_err "^$sc:[0-9]*: .*strategy" run "$sc" --unset training.strategy
+expect_err "^$sc:[0-9]*: --unset training.nope: <training> has no attribute nope" run "$sc" \
+    --unset training.nope
+
+# ---- sweep grids: --zip, escaped commas, --list ----------------------------------------------
+"$dmlsim" sweep "$sc" --set training.strategy=ps,allreduce --zip training.gpus=2,4,8 \
+    --zip training.batch-per-gpu=16,32,64 --set 'model.name=a\,b,c\\d' --list >"$tmp/list"
+: >"$tmp/want"
+for s in ps allreduce; do
+    for gb in "2 16" "4 32" "8 64"; do
+        set -- $gb
+        for m in 'a,b' 'c\d'; do
+            echo "dmlsim run '$sc' --set 'training.strategy=$s' --set 'training.gpus=$1'" \
+                "--set 'training.batch-per-gpu=$2' --set 'model.name=$m'" >>"$tmp/want"
+        done
+    done
+done
+cmp -s "$tmp/list" "$tmp/want" && ok || ko "sweep --list: $(diff "$tmp/want" "$tmp/list" | head -5)"
+expect_err "batch-per-gpu has 3 value(s), another --zip axis 2; expected as many" sweep "$sc" --zip training.gpus=1,2 \
+    --zip training.batch-per-gpu=1,2,3
+expect_err "^dmlsim sweep: --set training.gpus: an empty value" sweep "$sc" --set training.gpus=1,,2
+expect_err "^dmlsim sweep: --point 5: the grid has 4 points" sweep "$sc" \
+    --set training.strategy=ps,allreduce --set training.gpus=2,4 --point 5
+
+# ---- --point and merge: the local sweep's table, byte for byte --------------------------------
+grid=(--set training.strategy=ps,allreduce --set training.gpus=2,4 --set training.steps=1)
+"$dmlsim" sweep "$sc" "${grid[@]}" -j 2 -o "$tmp/local.txt" >"$tmp/local.out" 2>&1 && ok ||
+    ko "local sweep: $(cat "$tmp/local.out")"
+mkdir -p "$tmp/pts"
+for k in 4 2 3 1; do "$dmlsim" sweep "$sc" "${grid[@]}" --point "$k" -o "$tmp/pts/$k.sum" || ko "point $k"; done
+"$dmlsim" merge "$tmp/pts/3.sum" "$tmp/pts/1.sum" "$tmp/pts/4.sum" "$tmp/pts/2.sum" \
+    -o "$tmp/merged.txt" >"$tmp/merged.out"
+cmp -s "$tmp/merged.txt" "$tmp/local.txt" && cmp -s "$tmp/merged.out" "$tmp/local.out" && ok ||
+    ko "merge differs from the local sweep: $(diff "$tmp/local.txt" "$tmp/merged.txt" | head -4)"
+expect_err "^dmlsim merge: point 4 of 4 is missing" merge "$tmp"/pts/{1,2,3}.sum
+expect_err "2.sum:1: point 2 is given twice" merge "$tmp"/pts/{1,2,2,3,4}.sum
+expect_err "local.txt:1: not a sweep point's file" merge "$tmp/local.txt"
+if command -v parallel >/dev/null; then
+    mkdir -p "$tmp/par"
+    seq 4 | parallel -j 2 "$dmlsim" sweep "$sc" "${grid[@]}" --point {} -o "$tmp/par/{}.sum"
+    "$dmlsim" merge "$tmp"/par/*.sum | cmp -s - "$tmp/local.out" && ok ||
+        ko "GNU parallel + merge differs from the local sweep"
+else
+    ko "GNU parallel is not installed (tools/setup.sh --test installs it)"
+fi
+
+# ---- tools/sweep-slurm.sh: array tasks by hand, sbatch a stub --------------------------------
+mkdir -p "$tmp/slurm" "$tmp/bin"
+for k in 1 2 3 4; do
+    SLURM_ARRAY_TASK_ID=$k DMLSIM=$dmlsim tools/sweep-slurm.sh point "$tmp/slurm" "$sc" "${grid[@]}" ||
+        ko "sweep-slurm.sh point $k"
+done
+DMLSIM=$dmlsim tools/sweep-slurm.sh merge "$tmp/slurm" && cmp -s "$tmp/slurm/table.txt" "$tmp/local.txt" &&
+    ok || ko "sweep-slurm.sh's merged table differs from the local sweep"
+printf '#!/bin/sh\necho "$*" >>"%s/sbatch.args"\necho 4242\n' "$tmp" >"$tmp/bin/sbatch"
+chmod +x "$tmp/bin/sbatch"
+PATH="$tmp/bin:$PATH" DMLSIM=$dmlsim tools/sweep-slurm.sh submit "$tmp/sub" "$sc" "${grid[@]}" >/dev/null &&
+    grep -q -- "--array=1-4 .* point $tmp/sub $sc" "$tmp/sbatch.args" &&
+    grep -q -- "--dependency=afterok:4242 .* merge $tmp/sub" "$tmp/sbatch.args" && ok ||
+    ko "sweep-slurm.sh submit: $(cat "$tmp/sbatch.args" 2>/dev/null)"
+
+finish cmdline
