@@ -122,7 +122,9 @@ static const struct cli_cmd cmds[] = {
          none_opts},
         {"metrics", "", 0, 0, "list the run metrics: name, unit, where shown, meaning", NULL,
          none_opts},
-        {"manpage", "", 0, 0, "print the manual page dmlsim(1) (roff)", NULL, none_opts},
+        {"manpage", "[SECTION]", 0, 1,
+         "print a manual page (roff): 1 (default) dmlsim(1), 5 dmlsim-scenario(5)", NULL,
+         none_opts},
         {"completion", "", 0, 0, "print the bash completion script", NULL, none_opts},
 };
 

@@ -6,6 +6,7 @@
 #include "catalog.h"
 #include "cmdline.h"
 #include "collective.h"
+#include "datadir.h"
 #include "error.h"
 #include "expect.h"
 #include "fault.h"
@@ -15,6 +16,7 @@
 #include "platform.h"
 #include "report.h"
 #include "scenario.h"
+#include "scenario_doc.h"
 #include "sgcfg.h"
 #include "strategy.h"
 #include "sweep.h"
@@ -26,6 +28,7 @@
 #include <xbt/misc.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -153,7 +156,8 @@ static enum dmlsim_err load_calibration(const struct run_opts *o, const struct s
                                         struct calib *cal, struct dmlsim_error *err)
 {
     *cal = calib_default();
-    const char *cfile = o->calib ? o->calib : sc->calib_file;
+    char shipped[PATH_MAX];
+    const char *cfile = o->calib ? datadir_calib(o->calib, shipped, sizeof shipped) : sc->calib_file;
     if (cfile == NULL) return DMLSIM_OK;
     enum dmlsim_err rc = calib_load(cfile, cal, err);
     if (rc == DMLSIM_OK) rc = validate_fit_network(cal, cfile, NULL, NULL, err);
@@ -582,6 +586,19 @@ static int cmd_metrics(void)
     return 0;
 }
 
+/* dmlsim manpage [1|5]. */
+static int cmd_manpage(const struct cli_args *a)
+{
+    const char *sec = a->nargs ? a->args[0] : "1";
+    if (strcmp(sec, "1") == 0)
+        cli_write_man(stdout, DMLSIM_VERSION);
+    else if (strcmp(sec, "5") == 0)
+        scenario_doc_write_man(stdout, DMLSIM_VERSION);
+    else
+        return cli_error(a->cmd, "expected SECTION 1 (dmlsim) or 5 (dmlsim-scenario)");
+    return 0;
+}
+
 /* Runs the parsed command a; returns the exit status. */
 static int run_command(const struct cli_args *a, const char *self)
 {
@@ -602,7 +619,7 @@ static int run_command(const struct cli_args *a, const char *self)
     if (strcmp(name, "platform") == 0) return cmd_platform(a);
     if (strcmp(name, "metrics") == 0) return cmd_metrics();
     if (strcmp(name, "catalog") == 0) return cmd_catalog();
-    if (strcmp(name, "manpage") == 0) cli_write_man(stdout, DMLSIM_VERSION);
+    if (strcmp(name, "manpage") == 0) return cmd_manpage(a);
     if (strcmp(name, "completion") == 0) cli_write_completion(stdout);
     return 0;
 }

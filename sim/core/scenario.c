@@ -6,6 +6,7 @@
  * catalog names, cross-field rules), each message carrying the line of the element at fault.
  */
 #include "scenario.h"
+#include "scenario_doc.h"
 
 #include "mem.h"
 #include "metric.h"
@@ -1584,7 +1585,7 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
 
 /* ---- load --------------------------------------------------------------------------------- */
 
-static xmlDtdPtr builtin_dtd(void)
+xmlDtdPtr scenario_dtd_parse(void)
 {
     xmlParserInputBufferPtr buf =
             xmlParserInputBufferCreateMem((const char *)dmlsim_scenario_dtd,
@@ -1657,7 +1658,7 @@ enum dmlsim_err scenario_load_with(const char *path, const struct scenario_overr
     memset(sc, 0, sizeof *sc);
     sc->path = mem_strdup(path);
     DMLSIM_CHECK_GOTO(rc, xmldoc_read(path, &doc, err), out);
-    r.dtd = builtin_dtd();
+    r.dtd = scenario_dtd_parse();
     if (r.dtd == NULL) { /* the DTD is compiled in: failing to parse it is a build bug */
         rc = dmlsim_fail(err, DMLSIM_ESCHEMA, "%s:0: internal error: bad built-in scenario dtd",
                          path);
