@@ -133,8 +133,8 @@ grep -q '"workers": 4,' "$tmp/s.json" && grep -q '"efficiency"' "$tmp/s.json" &&
 grep -q "^# simgrid cfg   network/model:LV08 (--cfg)" "$tmp/lv08" &&
     ! cmp -s <(grep -E '^ +[0-9]+ ' "$tmp/cm02") <(grep -E '^ +[0-9]+ ' "$tmp/lv08") && ok ||
     ko "--cfg=network/model:LV08 must reach SimGrid and change the steps"
-"$dmlsim" run scenarios/p2p.xml --csv "$tmp/p.csv" >/dev/null 2>&1
-[ $? -eq 1 ] && [ ! -e "$tmp/p.csv" ] && ok || ko "--csv on a benchmark must exit 1, no file"
+"$dmlsim" run scenarios/p2p.xml --summary "$tmp/p.sum" >/dev/null 2>&1
+[ $? -eq 1 ] && [ ! -e "$tmp/p.sum" ] && ok || ko "--summary on a benchmark must exit 1, no file"
 for j in 1 2; do
     "$dmlsim" sweep "$sc" --set training.gpus=1,2,8 --set training.steps=1,2 -j $j \
         -o "$tmp/sweep$j.txt" >"$tmp/sweep$j.out" 2>/dev/null || ko "sweep -j $j failed"

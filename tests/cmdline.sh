@@ -6,6 +6,7 @@
 #   options before or after the file, --opt=value, -- ends the options, unknown options and
 #     missing values are named, a flag given a value is refused;
 #   run --unset removes an attribute (the DTD then reports the required one missing);
+#   benchmarks' --csv and --json agree with the table and with nccl-tests' algbw and busbw;
 #   sweep: --zip couples axes, \, is a comma inside a value (--list shows the points, checked
 #     against the lines written out here), --point K and dmlsim merge give the local sweep's
 #     table byte for byte, also run by GNU parallel and by tools/sweep-slurm.sh's array tasks
@@ -124,5 +125,25 @@ PATH="$tmp/bin:$PATH" DMLSIM=$dmlsim tools/sweep-slurm.sh submit "$tmp/sub" "$sc
     grep -q -- "--array=1-4 .* point $tmp/sub $sc" "$tmp/sbatch.args" &&
     grep -q -- "--dependency=afterok:4242 .* merge $tmp/sub" "$tmp/sbatch.args" && ok ||
     ko "sweep-slurm.sh submit: $(cat "$tmp/sbatch.args" 2>/dev/null)"
+
+# ---- benchmark files: --csv and --json agree with the table and with nccl-tests' formulas --------
+# nccl-tests doc/PERFORMANCE.md: algbw = S / t; all-reduce busbw = algbw x 2(n - 1)/n (n = 16 here)
+"$dmlsim" run scenarios/allreduce.xml --csv "$tmp/ar.csv" --json "$tmp/ar.json" >"$tmp/ar.txt" &&
+    ok || ko "allreduce --csv --json"
+[ "$(head -1 "$tmp/ar.csv")" = "size_B,count,type,redop,time_us,algbw_GBps,busbw_GBps,status,algo" ] &&
+    ok || ko "allreduce CSV header: $(head -1 "$tmp/ar.csv")"
+awk -F, 'NR > 1 { n++; a = $1 / $5 / 1e3; b = a * 2 * 15 / 16
+             if ($8 != "ok" || $2 != $1 / 4 || $4 != "sum" || (a - $6) > 1e-12 * a || ($6 - a) > 1e-12 * a ||
+                 (b - $7) > 1e-12 * b || ($7 - b) > 1e-12 * b) bad++ }
+         END { exit !(n == 16 && bad == 0) }' "$tmp/ar.csv" && ok || ko "allreduce CSV against algbw and busbw"
+# the text table's time column is the CSV's, rounded to 0.01 us
+paste -d' ' <(awk '!/^#/ {print $1, $5}' "$tmp/ar.txt") <(awk -F, 'NR > 1 {printf "%s %.2f\n", $1, $5}' "$tmp/ar.csv") |
+    awk '$1 != $3 || $2 != $4 {bad++} END {exit bad > 0 || NR != 16}' && ok || ko "allreduce CSV differs from the table"
+[ "$(grep -c '"size_B"' "$tmp/ar.json")" -eq 16 ] && grep -q '"ranks": 16' "$tmp/ar.json" && ok ||
+    ko "allreduce JSON rows"
+"$dmlsim" run scenarios/p2p.xml --csv "$tmp/p.csv" --json "$tmp/p.json" >/dev/null &&
+    awk -F, 'NR > 1 { n++; a = $3 / $4 / 1e3; if ($6 != "ok" || (a - $5) > 1e-12 * a || ($5 - a) > 1e-12 * a) bad++ }
+             END { exit !(n > 0 && bad == 0) }' "$tmp/p.csv" && ok || ko "p2p CSV against algbw = S / t"
+expect_err "^scenarios/p2p.xml:0: --summary and --trace describe training" run scenarios/p2p.xml --trace "$tmp/t.json"
 
 finish cmdline

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "platform.h"
 #include "report.h"
+#include "report_bench.h"
 #include "scenario.h"
 #include "scenario_doc.h"
 #include "sgcfg.h"
@@ -232,10 +233,16 @@ static size_t run_outputs(const struct run_opts *o, const struct run_output *r,
 static enum dmlsim_err check_run_outputs(const struct run_opts *o, const struct scenario *sc,
                                          struct dmlsim_error *err)
 {
-    if ((o->csv || o->json || o->summary || o->trace) && sc->train.strategy == STRAT_NONE)
+    bool train = sc->train.strategy != STRAT_NONE, bench = sc->bench.kind != BENCH_NONE;
+    if ((o->summary || o->trace) && !train)
         return dmlsim_fail(err, DMLSIM_EUSAGE,
-                           "%s:0: --csv, --json, --summary and --trace describe training; "
-                           "expected a scenario with <training>",
+                           "%s:0: --summary and --trace describe training; expected a scenario "
+                           "with <training>",
+                           o->path);
+    if ((o->csv || o->json) && !train && !bench)
+        return dmlsim_fail(err, DMLSIM_EUSAGE,
+                           "%s:0: --csv and --json describe a training or a benchmark; expected "
+                           "a scenario with <training> or <benchmark>",
                            o->path);
     struct report_output outs[4];
     const struct report_input ins[] = {
@@ -276,9 +283,52 @@ static void print_training(const struct job *j, const struct strategy *st)
     printf("#\n");
 }
 
-/* The p2p benchmark of `run`: checks its hosts before any output, then prints its table. */
-static enum dmlsim_err run_p2p(const struct scenario *sc, const struct platform *pf,
-                               struct dmlsim_error *err)
+/* A benchmark's result and scenario, as the ctx of its output files. */
+struct bench_output {
+    const struct scenario *sc;
+    const void *res; /* struct p2p_result or coll_result */
+};
+
+static void write_p2p_csv(const void *ctx, FILE *out)
+{
+    const struct bench_output *b = ctx;
+    report_p2p_csv(b->sc, b->res, out);
+}
+
+static void write_p2p_json(const void *ctx, FILE *out)
+{
+    const struct bench_output *b = ctx;
+    report_p2p_json(b->sc, b->res, out);
+}
+
+static void write_coll_csv(const void *ctx, FILE *out)
+{
+    const struct bench_output *b = ctx;
+    report_coll_csv(b->sc, b->res, out);
+}
+
+static void write_coll_json(const void *ctx, FILE *out)
+{
+    const struct bench_output *b = ctx;
+    report_coll_json(b->sc, b->res, out);
+}
+
+/* A benchmark's --csv and --json, as one set (report.h). */
+static enum dmlsim_err write_bench_outputs(const struct run_opts *o, const struct scenario *sc,
+                                           const void *res, bool p2p, struct dmlsim_error *err)
+{
+    const struct bench_output b = {sc, res};
+    const struct report_output outs[] = {
+            {"--csv", o->csv, p2p ? write_p2p_csv : write_coll_csv, &b},
+            {"--json", o->json, p2p ? write_p2p_json : write_coll_json, &b},
+    };
+    return report_outputs_write(outs, 2, err);
+}
+
+/* The p2p benchmark of `run`: checks its hosts before any output, then prints its table and
+ * writes its files. */
+static enum dmlsim_err run_p2p(const struct run_opts *o, const struct scenario *sc,
+                               const struct platform *pf, struct dmlsim_error *err)
 {
     struct p2p_result res;
     size_t nsizes;
@@ -292,13 +342,15 @@ static enum dmlsim_err run_p2p(const struct scenario *sc, const struct platform 
            sc->bench.timeout_s);
     bench_p2p_run(sc, &res);
     bench_p2p_print(sc, &res, stdout);
+    rc = write_bench_outputs(o, sc, &res, true, err);
     bench_p2p_release(&res);
-    return DMLSIM_OK;
+    return rc;
 }
 
 /* The collective benchmark of `run`, with the network calibration of `cal` if it has one. */
-static enum dmlsim_err run_collective(const struct scenario *sc, const struct platform *pf,
-                                      const struct calib *cal, struct dmlsim_error *err)
+static enum dmlsim_err run_collective(const struct run_opts *o, const struct scenario *sc,
+                                      const struct platform *pf, const struct calib *cal,
+                                      struct dmlsim_error *err)
 {
     struct coll_result res;
     int P = sc->bench.gpus > 0 ? sc->bench.gpus : (int)pf->ngpus;
@@ -314,8 +366,9 @@ static enum dmlsim_err run_collective(const struct scenario *sc, const struct pl
     fflush(stdout);
     bench_coll_run(sc, pf, cal->netcal, &res);
     bench_coll_print(sc, &res, stdout);
+    rc = write_bench_outputs(o, sc, &res, false, err);
     bench_coll_release(&res);
-    return DMLSIM_OK;
+    return rc;
 }
 
 /* The training of `run`: one check, the configuration, the run, its report and outputs. The
@@ -406,9 +459,9 @@ static enum dmlsim_err run_loaded(const struct run_opts *o, struct scenario *sc,
         print_config(sc, pf);
         fault_plan_print(&plan, stdout);
     } else if (sc->bench.kind == BENCH_P2P) {
-        rc = run_p2p(sc, pf, err);
+        rc = run_p2p(o, sc, pf, err);
     } else if (sc->bench.kind == BENCH_COLLECTIVE) {
-        rc = run_collective(sc, pf, cal, err);
+        rc = run_collective(o, sc, pf, cal, err);
     } else if (sc->train.strategy != STRAT_NONE) {
         rc = run_built(o, sc, pf, cal, &plan, status, err);
     } else {

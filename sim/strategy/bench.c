@@ -161,6 +161,11 @@ void bench_p2p_run(const struct scenario *sc, struct p2p_result *res)
     free(sizes);
 }
 
+double bench_p2p_algbw_GBps(const struct p2p_row *r)
+{
+    return r->time_s > 0 ? r->size_B / r->time_s / 1e9 : 0;
+}
+
 void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FILE *out)
 {
     fprintf(out, "#%15s %15s %12s %14s %10s  %s\n", "src", "dst", "size", "time", "algbw", "route");
@@ -170,7 +175,7 @@ void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FI
         const struct bench_pair *bp = &sc->bench.pairs[r->pair];
         if (r->status == NET_OK)
             fprintf(out, " %15s %15s %12.0f %14.3f %10.2f  %s\n", bp->src, bp->dst, r->size_B,
-                    r->time_s * 1e6, r->size_B / r->time_s / 1e9, res->routes[r->pair]);
+                    r->time_s * 1e6, bench_p2p_algbw_GBps(r), res->routes[r->pair]);
         else
             fprintf(out, " %15s %15s %12.0f %14s %10s  %s\n", bp->src, bp->dst, r->size_B,
                     net_status_str(r->status), "-", res->routes[r->pair]);
@@ -300,10 +305,21 @@ void bench_coll_run(const struct scenario *sc, const struct platform *pf,
     collective_world_release(&w);
 }
 
+void bench_coll_values(const struct scenario *sc, const struct coll_result *res, size_t i,
+                       struct coll_values *v)
+{
+    const struct coll_row *r = &res->rows[i];
+    enum coll_op op = sc->bench.op;
+    bool reduces = op == COLL_ALLREDUCE || op == COLL_REDUCESCATTER;
+    double algbw = r->time_s > 0 ? r->size_B / r->time_s / 1e9 : 0;
+    *v = (struct coll_values){r->size_B, r->size_B / 4, "float", reduces ? "sum" : "none",
+                              r->status == NET_OK, r->time_s * 1e6, algbw,
+                              algbw * collective_busbw_factor(op, res->nranks),
+                              r->status == NET_OK ? "ok" : net_status_str(r->status)};
+}
+
 void bench_coll_print(const struct scenario *sc, const struct coll_result *res, FILE *out)
 {
-    enum coll_op op = sc->bench.op;
-    double factor = collective_busbw_factor(op, res->nranks);
     bool choice = collective_get(sc->bench.algo)->describe != NULL;
     fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s", "size", "count", "type", "redop", "time",
             "algbw", "busbw");
@@ -311,18 +327,15 @@ void bench_coll_print(const struct scenario *sc, const struct coll_result *res, 
     fprintf(out, "#%12s %12s %6s %6s %12s %9s %9s\n", "(B)", "(elements)", "", "", "(us)", "(GB/s)",
             "(GB/s)");
     for (size_t i = 0; i < res->nrows; i++) {
-        const struct coll_row *r = &res->rows[i];
-        bool reduces = op == COLL_ALLREDUCE || op == COLL_REDUCESCATTER;
-        const char *redop = reduces ? "sum" : "none";
-        if (r->status != NET_OK) {
-            fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s", r->size_B, r->size_B / 4, "float",
-                    redop, net_status_str(r->status), "-", "-");
-        } else {
-            double algbw = r->time_s > 0 ? r->size_B / r->time_s / 1e9 : 0;
-            fprintf(out, " %12.0f %12.0f %6s %6s %12.2f %9.2f %9.2f", r->size_B, r->size_B / 4,
-                    "float", redop, r->time_s * 1e6, algbw, algbw * factor);
-        }
-        fprintf(out, choice ? "  %s\n" : "\n", r->choice);
+        struct coll_values v;
+        bench_coll_values(sc, res, i, &v);
+        if (!v.ok)
+            fprintf(out, " %12.0f %12.0f %6s %6s %12s %9s %9s", v.size_B, v.count, v.type,
+                    v.redop, v.status, "-", "-");
+        else
+            fprintf(out, " %12.0f %12.0f %6s %6s %12.2f %9.2f %9.2f", v.size_B, v.count, v.type,
+                    v.redop, v.time_us, v.algbw_GBps, v.busbw_GBps);
+        fprintf(out, choice ? "  %s\n" : "\n", res->rows[i].choice);
     }
     fprintf(out, "# messages sent: %.0f\n", res->messages);
 }

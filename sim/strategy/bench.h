@@ -44,6 +44,9 @@ enum dmlsim_err bench_check_hosts(const struct scenario *sc, struct dmlsim_error
  * platform_load. */
 void bench_p2p_run(const struct scenario *sc, struct p2p_result *res);
 
+/* A completed p2p row's bandwidth: size / time, GB/s. */
+double bench_p2p_algbw_GBps(const struct p2p_row *r);
+
 /* Prints the table: src, dst, size (B), time (us), algbw (GB/s), route. */
 void bench_p2p_print(const struct scenario *sc, const struct p2p_result *res, FILE *out);
 
@@ -74,6 +77,21 @@ enum dmlsim_err bench_coll_check(const struct scenario *sc, const struct platfor
  * bench_coll_release. */
 void bench_coll_run(const struct scenario *sc, const struct platform *pf,
                     const struct netcal *netcal, struct coll_result *res);
+
+/* Row i of a collective benchmark as nccl-tests reports it (float32 elements). */
+struct coll_values {
+    double size_B, count;   /* bytes and elements */
+    const char *type;       /* "float" */
+    const char *redop;      /* "sum", or "none" for a collective that does not reduce */
+    bool ok;                /* completed: the rest is valid */
+    double time_us;         /* simulated time */
+    double algbw_GBps;      /* size / time */
+    double busbw_GBps;      /* algbw x the collective's bus factor (nccl-tests' PERFORMANCE.md) */
+    const char *status;     /* "ok", or why it did not complete (net_status_str) */
+};
+
+void bench_coll_values(const struct scenario *sc, const struct coll_result *res, size_t i,
+                       struct coll_values *v);
 
 /* nccl-tests-style table: size, count (float32 elements), type, redop, time, algbw, busbw. */
 void bench_coll_print(const struct scenario *sc, const struct coll_result *res, FILE *out);
