@@ -6,9 +6,10 @@
 if (!exists("ev")) ev = 'out/accuracy-faults-events.dat'
 if (!exists("dat")) dat = 'out/accuracy-faults.dat'
 if (!exists("out")) out = 'out/accuracy-faults.png'
-set terminal pngcairo size 1100,600 noenhanced font ',11'
-set output out
-set title 'MLP on Fashion-MNIST, 4 H100, ring: accuracy through a crash (step 350) and a partition (70-90 ms)'
+W = 1100; H = 600; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('accuracy-faults.gp')] . 'terminal.gp'
+sub = exists("scen") ? "\n" . scen . (exists("seed") ? ", seed " . seed : "") : ""
+set title 'MLP on Fashion-MNIST, 4 H100, ring: accuracy through a crash (step 350) and a partition (70-90 ms)' . sub
 set xlabel 'simulated time (ms)'
 set ylabel 'test accuracy'
 set y2label 'steps committed'

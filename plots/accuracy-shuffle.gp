@@ -5,9 +5,10 @@
 #   gnuplot -e "dir='out'; out='out/accuracy-shuffle.png'" plots/accuracy-shuffle.gp
 if (!exists("dir")) dir = 'out'
 if (!exists("out")) out = 'out/accuracy-shuffle.png'
-set terminal pngcairo size 1000,560 noenhanced font ',11'
-set output out
-set title "Shuffle quality on files stored by class: MLP on Fashion-MNIST, 4 H100, ring, batch 32 per GPU"
+W = 1000; H = 560; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('accuracy-shuffle.gp')] . 'terminal.gp'
+sub = exists("scen") ? "\n" . scen . (exists("seed") ? ", seed " . seed : "") : ""
+set title "Shuffle quality on files stored by class: MLP on Fashion-MNIST, 4 H100, ring, batch 32 per GPU" . sub
 set xlabel 'simulated time (s)'
 set ylabel 'test accuracy'
 set yrange [0:1]

@@ -6,9 +6,10 @@
 #   gnuplot -e "dir='out'; out='out/accuracy-split.png'" plots/accuracy-split.gp
 if (!exists("dir")) dir = 'out'
 if (!exists("out")) out = 'out/accuracy-split.png'
-set terminal pngcairo size 1100,600 noenhanced font ',11'
-set output out
-set title "Split brain: MLP on Fashion-MNIST, 4 H100, ring, ResNet-50 step cost, a rendezvous replica per node\nnode0,node1 | node2,node3 partitioned from 10 s to 15 s"
+W = 1100; H = 600; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('accuracy-split.gp')] . 'terminal.gp'
+sub = exists("scen") ? "\n" . scen . (exists("seed") ? ", seed " . seed : "") : ""
+set title "Split brain: MLP on Fashion-MNIST, 4 H100, ring, ResNet-50 step cost, a rendezvous replica per node\nnode0,node1 | node2,node3 partitioned from 10 s to 15 s" . sub
 set xlabel 'simulated time (s)'
 set ylabel 'test accuracy'
 set y2label 'steps committed'

@@ -3,12 +3,16 @@
 # workers per GPU, one line per prefetch depth. Drawn from `dmlsim sweep` tables over
 # data.loader-workers, one per prefetch (columns: workers, gpus, batch, step_ms, samples/s, eff,
 # exposed_ms, messages, idle, dropped, goodput, failed, input_ms); it computes nothing.
-#   gnuplot -e "dir='out'; out='out/input.png'" plots/input.gp
+#   gnuplot -e "dir='out'; out='out/input.png'; scen='scenarios/input.xml'; seed='1'" plots/input.gp
+# `scen` and `seed` go under the title; `out` ending in .svg or .pdf picks that format
+# (plots/terminal.gp).
 if (!exists("dir")) dir = 'out'
 if (!exists("out")) out = 'out/input.png'
-set terminal pngcairo size 960,600 noenhanced font ',11'
-set output out
-set title "ResNet-50 on 8 H100, ImageNet from the node's NVMe, decoded on 64 cores (simulated)"
+if (!exists("scen")) scen = 'scenarios/input.xml'
+W = 960; H = 600; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('input.gp')] . 'terminal.gp'
+sub = exists("seed") ? scen . ', seed ' . seed : scen
+set title "ResNet-50 on 8 H100, ImageNet from the node's NVMe, decoded on 64 cores (simulated)" . "\n" . sub
 set xlabel 'loader workers per GPU (0: loading in the training loop)'
 set ylabel 'samples/s'
 set y2label 'wait for a batch (ms)'

@@ -7,9 +7,10 @@
 if (!exists("none")) none = 'out/lr-none.txt'
 if (!exists("linear")) linear = 'out/lr-linear.txt'
 if (!exists("out")) out = 'out/lr-scaling.png'
-set terminal pngcairo size 1000,600 noenhanced font ',11'
-set output out
-set title 'MLP on Fashion-MNIST, ring all-reduce, batch 32 per worker, 500 steps (real SGD)'
+W = 1000; H = 600; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('lr-scaling.gp')] . 'terminal.gp'
+sub = exists("scen") ? "\n" . scen . (exists("seed") ? ", seed " . seed : "") : ""
+set title 'MLP on Fashion-MNIST, ring all-reduce, batch 32 per worker, 500 steps (real SGD)' . sub
 set xlabel 'workers (global batch = 32 x workers)'
 set logscale x 2
 set ylabel 'final test accuracy'

@@ -3,9 +3,10 @@
 #   gnuplot -e "dat='out/parallel.dat'; out='out/parallel.png'" plots/parallel.gp
 if (!exists("dat")) dat = 'out/parallel.dat'
 if (!exists("out")) out = 'out/parallel.png'
-set terminal pngcairo size 1100,560 noenhanced font ',11'
-set output out
-set title "Llama 3 8B on 16 H100 (2 nodes), global batch 32 x 8192 tokens, ZeRO-1, full recomputation"
+W = 1100; H = 560; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('parallel.gp')] . 'terminal.gp'
+sub = exists("scen") ? "\n" . scen . (exists("seed") ? ", seed " . seed : "") : ""
+set title "Llama 3 8B on 16 H100 (2 nodes), global batch 32 x 8192 tokens, ZeRO-1, full recomputation" . sub
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1

@@ -1,18 +1,28 @@
 # ps-vs-ring.gp - throughput and scaling efficiency against GPU count, one line per strategy,
 # drawn from three one-axis `dmlsim sweep` tables over training.gpus (columns: gpus, gpus, batch,
-# step_ms, samples/s, eff, ...). It computes nothing; every number comes from the tables.
+# step_ms, samples/s, eff, ...). It computes nothing; every number comes from the tables. The
+# value at the largest GPU count is written at the end of each line, so the gap between the
+# strategies can be read without the grid. `k` is the shard count of the `psk` sweep, `scen` and
+# `seed` the scenario and its seed, shown under the title.
 #   gnuplot -e "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='8'; \
-#               out='out/ps-vs-ring.png'" plots/ps-vs-ring.gp
+#               scen='scenarios/ps-vs-ring.xml'; seed='1'; out='out/ps-vs-ring.png'" plots/ps-vs-ring.gp
+# `out` ending in .svg or .pdf picks that format (plots/terminal.gp).
 if (!exists("ps1")) ps1 = 'out/ps1.txt'
 if (!exists("psk")) psk = 'out/psk.txt'
 if (!exists("ring")) ring = 'out/ring.txt'
 if (!exists("k")) k = '8'
 if (!exists("out")) out = 'out/ps-vs-ring.png'
 if (!exists("name")) name = 'ResNet-50'
-set terminal pngcairo size 1200,560 noenhanced font ',11'
-set output out
-set multiplot layout 1,2 title name . ': parameter server vs NCCL all-reduce (simulated)'
+if (!exists("scen")) scen = ring
+W = 1200; H = 600; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('ps-vs-ring.gp')] . 'terminal.gp'
+sub = exists("seed") ? scen . ', seed ' . seed : scen
+stats ring using 2 nooutput
+pmax = STATS_max
+set multiplot layout 1,2 title name . ': parameter server vs NCCL all-reduce (simulated)' . "\n" . sub
 set logscale x 2
+set xrange [0.8:pmax * 2.2]
+set xtics 1, 2, pmax
 set xlabel 'GPUs'
 set grid
 set key top left
@@ -20,16 +30,20 @@ set logscale y 2
 set format y '%.0f'
 set ylabel 'throughput (samples/s)'
 set title 'throughput'
-plot ring using 2:5 with linespoints lw 2 pt 7 title 'NCCL all-reduce', \
-     psk using 2:5 with linespoints lw 2 pt 5 title 'PS, '.k.' shards', \
-     ps1 using 2:5 with linespoints lw 2 pt 9 title 'PS, 1 shard'
+plot ring using 2:5 with linespoints lw 2 pt 7 lc 1 title 'NCCL all-reduce', \
+     psk using 2:5 with linespoints lw 2 pt 5 lc 2 title 'PS, '.k.' shards', \
+     ps1 using 2:5 with linespoints lw 2 pt 9 lc 3 title 'PS, 1 shard', \
+     for [f in ring.' '.psk.' '.ps1] f using 2:($2 == pmax ? $5 : NaN):(sprintf('%.0f', $5)) \
+        with labels left offset 0.8,0 notitle
 unset logscale y
 set format y '%g'
 set yrange [0:105]
 set ylabel 'scaling efficiency vs 1 GPU (%)'
 set title 'scaling efficiency'
 set key bottom left
-plot ring using 2:($6 * 100) with linespoints lw 2 pt 7 title 'NCCL all-reduce', \
-     psk using 2:($6 * 100) with linespoints lw 2 pt 5 title 'PS, '.k.' shards', \
-     ps1 using 2:($6 * 100) with linespoints lw 2 pt 9 title 'PS, 1 shard'
+plot ring using 2:($6 * 100) with linespoints lw 2 pt 7 lc 1 title 'NCCL all-reduce', \
+     psk using 2:($6 * 100) with linespoints lw 2 pt 5 lc 2 title 'PS, '.k.' shards', \
+     ps1 using 2:($6 * 100) with linespoints lw 2 pt 9 lc 3 title 'PS, 1 shard', \
+     for [f in ring.' '.psk.' '.ps1] f using 2:($2 == pmax ? $6 * 100 : NaN):(sprintf('%.1f%%', $6 * 100)) \
+        with labels left offset 0.8,0 notitle
 unset multiplot

@@ -3,14 +3,19 @@
 # so that it is at most tau iterations ahead; Li et al. OSDI'14). Drawn from two one-axis
 # `dmlsim sweep` tables over ps.staleness (columns: tau, gpus, batch, step_ms, samples/s, eff,
 # exposed_ms, messages, idle, dropped, goodput, failed). It computes nothing.
-#   gnuplot -e "in='out/staleness.txt'; bd='out/staleness-bounded.txt'; out='out/staleness.png'" plots/staleness.gp
+#   gnuplot -e "in='out/staleness.txt'; bd='out/staleness-bounded.txt'; out='out/staleness.png'; \
+#               scen='scenarios/staleness.xml'; seed='1'" plots/staleness.gp
+# `scen` and `seed` go under the title; `out` ending in .svg or .pdf picks that format
+# (plots/terminal.gp).
 if (!exists("in")) in = 'out/staleness.txt'
 if (!exists("bd")) bd = 'out/staleness-bounded.txt'
 if (!exists("out")) out = 'out/staleness.png'
 if (!exists("name")) name = 'ResNet-50, async PS'
-set terminal pngcairo size 960,600 noenhanced font ',11'
-set output out
-set title name . ': throughput and idle time against the staleness bound (simulated)'
+if (!exists("scen")) scen = in
+W = 960; H = 600; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('staleness.gp')] . 'terminal.gp'
+sub = exists("seed") ? scen . ', seed ' . seed : scen
+set title name . ': throughput and idle time against the staleness bound (simulated)' . "\n" . sub
 set xlabel 'staleness bound tau (drop: versions; bounded delay: iterations)'
 set ylabel 'samples/s'
 set y2label 'idle fraction of worker time'

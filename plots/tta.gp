@@ -11,9 +11,10 @@ if (!exists("sfx")) sfx = ''
 if (!exists("unit")) unit = 'ms'
 k = unit eq 'ms' ? 1e3 : 1
 cost = sfx eq '' ? 'the MLP''s own step cost' : 'each step costs ResNet-50''s time (cost-model proxy)'
-set terminal pngcairo size 1000,600 noenhanced font ',11'
-set output out
-set title 'MLP on Fashion-MNIST, 8 H100 workers, one 4x straggler: test accuracy (real SGD)' . "\n" . cost
+W = 1000; H = 600; fs = 11
+load ARG0[1:strlen(ARG0) - strlen('tta.gp')] . 'terminal.gp'
+sub = exists("scen") ? "\n" . scen . (exists("seed") ? ", seed " . seed : "") : ""
+set title 'MLP on Fashion-MNIST, 8 H100 workers, one 4x straggler: test accuracy (real SGD)' . "\n" . cost . sub
 set xlabel 'simulated time (' . unit . ')'
 set ylabel 'test accuracy'
 set yrange [0.5:0.9]

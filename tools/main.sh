@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # main.sh - the main job: set up and build (tools/setup.sh), simulate the default scenario
-# (ResNet-50 on two 8 x H100 nodes with NCCL all-reduce), then draw three plots into out/:
+# (ResNet-50 on two 8 x H100 nodes with NCCL all-reduce), then draw these plots into out/:
 #   ps-vs-ring.png  parameter server (1 shard, 8 shards) vs NCCL all-reduce, 1 to 64 A100s
 #   scaling.png     NCCL all-reduce scaling, 1 to 64 GPUs of the shipped 32 x 8 H100 fat-tree
 #   staleness.png   asynchronous parameter server against the staleness bound (drop, bounded)
@@ -14,8 +14,29 @@
 #   accuracy-faults.png  accuracy through a crash and a partition, rolled back to checkpoints
 #   lr-scaling.png  accuracy and time to 82% against the workers, lr-scaling none and linear
 #   accuracy-shuffle.png  accuracy on files stored by class: no shuffle, a buffer, an epoch shuffle
+#
+#   tools/main.sh [--format png|svg|pdf]
+# --format picks the format of the plots this script draws itself (ps-vs-ring, scaling,
+# staleness, faults, input: out/NAME.png, .svg or .pdf; gnuplot's pngcairo, svg or pdfcairo
+# terminal, see plots/terminal.gp); default png; tools/parallel.sh and tools/tta.sh draw theirs
+# in it too (DMLSIM_PLOT_FORMAT, tools/plot.sh). Each plot states its scenario and that
+# scenario's seed, read from dmlsim's own header.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+fmt=png
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --format) [ $# -ge 2 ] || { echo "main.sh: --format needs a value; expected png, svg or pdf" >&2; exit 1; }
+              fmt=$2; shift 2 ;;
+    --format=*) fmt=${1#--format=}; shift ;;
+    -h|--help) sed -n 's/^#   tools\/main.sh/tools\/main.sh/p' "$0"; exit 0 ;;
+    *) echo "main.sh: unknown option $1; expected --format png|svg|pdf" >&2; exit 1 ;;
+    esac
+done
+case "$fmt" in
+png|svg|pdf) ;;
+*) echo "main.sh: --format $fmt: expected png, svg or pdf" >&2; exit 1 ;;
+esac
 tools/setup.sh
 build/dmlsim run scenarios/resnet50-ring.xml
 mkdir -p out
@@ -26,7 +47,8 @@ sweep() { build/dmlsim sweep "$@" -j "$j"; echo; }
 echo
 sweep scenarios/ps-vs-ring.xml --set training.strategy=ps --set ps.shards=1 \
     --set training.gpus=$gpus -o out/ps1.txt
-sweep scenarios/ps-vs-ring.xml --set training.strategy=ps --set ps.shards=8 \
+shards=8
+sweep scenarios/ps-vs-ring.xml --set training.strategy=ps --set ps.shards=$shards \
     --set training.gpus=$gpus -o out/psk.txt
 sweep scenarios/ps-vs-ring.xml --set training.strategy=allreduce \
     --set training.gpus=$gpus -o out/ring.txt
@@ -43,17 +65,21 @@ build/dmlsim run scenarios/faults.xml --csv out/faults.csv |
     grep -E '^# *(steps committed|detect|checkpoints|goodput|gradients .*computed|samples .*read|accounting|expect)'
 echo
 
-gnuplot -e "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='8'; out='out/ps-vs-ring.png'; name='ResNet-50 on 8 x 8 A100, HDR'" \
-    plots/ps-vs-ring.gp
-gnuplot -e "in='out/scaling.txt'; out='out/scaling.png'; name='ResNet-50, NCCL all-reduce, H100 fat-tree'" \
-    plots/scaling.gp
-gnuplot -e "in='out/staleness.txt'; bd='out/staleness-bounded.txt'; out='out/staleness.png'" \
-    plots/staleness.gp
-gnuplot -e "in='out/faults.csv'; out='out/faults.png'; name='ResNet-50 on 16 A100: crash, partition, straggler'" \
-    plots/faults.gp
-gnuplot -e "dir='out'; out='out/input.png'" plots/input.gp
-echo "plots: out/ps-vs-ring.png out/scaling.png out/staleness.png out/faults.png out/input.png" \
-    "(data: out/)"
+# plot NAME SCENARIO VARIABLES (tools/plot.sh): plots/NAME.gp into out/NAME.$fmt, with the
+# scenario and its seed under the title.
+dm=build/dmlsim
+export DMLSIM_PLOT_FORMAT=$fmt
+. tools/plot.sh
+plot ps-vs-ring scenarios/ps-vs-ring.xml \
+    "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='$shards'; name='ResNet-50 on 8 x 8 A100, HDR'"
+plot scaling scenarios/scaling.xml \
+    "in='out/scaling.txt'; name='ResNet-50, NCCL all-reduce, H100 fat-tree'"
+plot staleness scenarios/staleness.xml "in='out/staleness.txt'; bd='out/staleness-bounded.txt'"
+plot faults scenarios/faults.xml \
+    "in='out/faults.csv'; name='ResNet-50 on 16 A100: crash, partition, straggler'"
+plot input scenarios/input.xml "dir='out'"
+echo "plots: out/ps-vs-ring.$fmt out/scaling.$fmt out/staleness.$fmt out/faults.$fmt" \
+    "out/input.$fmt (data: out/)"
 echo
 tools/parallel.sh
 echo

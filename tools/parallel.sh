@@ -3,7 +3,8 @@
 # data parallelism, for Llama 3 8B (scenarios/llama3-8b-hybrid.xml: two nodes of 8 H100, a
 # global batch of 32 sequences of 8192 tokens in microbatches of one, ZeRO-1, full
 # recomputation). Each split is one run (microbatches = 32 / dp); draws out/parallel.png from
-# their summaries and prints the table. Build first (tools/main.sh calls it).
+# their summaries and prints the table (out/parallel.svg or .pdf with DMLSIM_PLOT_FORMAT, see
+# tools/plot.sh). Build first (tools/main.sh calls it).
 #   tools/parallel.sh [build/dmlsim]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,5 +36,6 @@ for s in "${splits[@]}"; do
     printf "  %-12s %8s %10s %12s %10s %10s %10s\n" "$1x$2x$3" "$mfu" "$step" "$tp" "$bub" "$dpt" "$mem"
     echo "$1x$2x$3 $mfu $tp $bub $dpt $step" >>out/parallel.dat
 done
-gnuplot -e "dat='out/parallel.dat'; out='out/parallel.png'" plots/parallel.gp
-echo "plot: out/parallel.png (data: out/parallel.dat)"
+. tools/plot.sh
+plot parallel scenarios/llama3-8b-hybrid.xml "dat='out/parallel.dat'"
+echo "plot: out/parallel.$fmt (data: out/parallel.dat)"

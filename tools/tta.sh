@@ -11,7 +11,7 @@
 #                                 buffer, and with MDS's epoch shuffle: accuracy over time
 #   scenarios/numerics-lr.xml     sweep of 1..16 workers, lr-scaling none vs linear
 # and draws out/tta.png, out/accuracy-faults.png, out/accuracy-split.png, out/accuracy-shuffle.png
-# and out/lr-scaling.png;
+# and out/lr-scaling.png (.svg or .pdf with DMLSIM_PLOT_FORMAT, tools/plot.sh);
 # prints a table of each
 # run's time to target. Every figure is a row of a run's CSV or a sweep's table. Build first
 # (tools/main.sh calls it).
@@ -87,14 +87,13 @@ $dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 --set numeric
 $dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 \
     --set numerics.lr-scaling=linear -j "$j" -o out/lr-linear.txt
 
-gnuplot -e "dir='out'; out='out/tta.png'" plots/tta.gp
-gnuplot -e "dir='out'; sfx='-resnet50'; unit='s'; out='out/tta-resnet50.png'" plots/tta.gp
-gnuplot -e "ev='out/accuracy-faults-events.dat'; dat='out/accuracy-faults.dat'; out='out/accuracy-faults.png'" \
-    plots/accuracy-faults.gp
-gnuplot -e "dir='out'; out='out/accuracy-split.png'" plots/accuracy-split.gp
-gnuplot -e "dir='out'; out='out/accuracy-shuffle.png'" plots/accuracy-shuffle.gp
-gnuplot -e "none='out/lr-none.txt'; linear='out/lr-linear.txt'; out='out/lr-scaling.png'" \
-    plots/lr-scaling.gp
-echo "plots: out/tta.png out/tta-resnet50.png out/accuracy-faults.png out/accuracy-split.png" \
-    "out/accuracy-shuffle.png" \
-    "out/lr-scaling.png (data: out/)"
+. tools/plot.sh
+plot tta scenarios/tta.xml "dir='out'"
+plot tta-resnet50 scenarios/tta.xml "dir='out'; sfx='-resnet50'; unit='s'" tta
+plot accuracy-faults scenarios/numerics-faults.xml \
+    "ev='out/accuracy-faults-events.dat'; dat='out/accuracy-faults.dat'"
+plot accuracy-split scenarios/numerics-split.xml "dir='out'"
+plot accuracy-shuffle scenarios/numerics-shuffle.xml "dir='out'"
+plot lr-scaling scenarios/numerics-lr.xml "none='out/lr-none.txt'; linear='out/lr-linear.txt'"
+echo "plots: out/tta.$fmt out/tta-resnet50.$fmt out/accuracy-faults.$fmt out/accuracy-split.$fmt" \
+    "out/accuracy-shuffle.$fmt out/lr-scaling.$fmt (data: out/)"
