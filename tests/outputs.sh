@@ -112,7 +112,7 @@ if [ -d /usr/share/datasets/fashion-mnist ]; then
     awk -F, '$1 == "eval" { split($9, a, /[=;]/); printf "%.6f %.4f\n", $2, a[2] }' $tmp/n.csv >$tmp/n.csv.ev
     sed -n 's/^ *{"step": [0-9]*, "t_s": \([-0-9.e+]*\), "accuracy": \([-0-9.e+]*\),.*/\1 \2/p' $tmp/n.json |
         awk '{ printf "%.6f %.4f\n", $1, $2 }' >$tmp/n.json.ev
-    sed -n 's/^{"ph": "C", "pid": 0, "name": "test accuracy", "ts": \([0-9.]*\), "args": {"value": \([0-9.e+-]*\)}},\{0,1\}$/\1 \2/p' $tmp/n.trace |
+    sed -n 's/^{"ph": "C", "pid": 0, "tid": 0, "name": "test accuracy", "ts": \([0-9.]*\), "args": {"value": \([0-9.e+-]*\)}},\{0,1\}$/\1 \2/p' $tmp/n.trace |
         awk '{ printf "%.6f %.4f\n", $1 / 1e6, $2 }' >$tmp/n.trace.ev
     [ "$(wc -l <$tmp/n.csv.ev)" -eq 6 ] && cmp -s $tmp/n.csv.ev $tmp/n.json.ev && cmp -s $tmp/n.csv.ev $tmp/n.trace.ev &&
         ok || ko "numerics: CSV, JSON and trace evaluations differ (or not 6: steps 50, 100, ..., 300)"

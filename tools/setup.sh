@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 packages=(gcc make cmake pkg-config libsimgrid-dev check libxml2-dev libxml2-utils gnuplot-nox
     libgsl-dev libopenblas-serial-dev zlib1g-dev dataset-fashion-mnist)
 # tools/setup.sh --test: also clang and its runtimes, for the libFuzzer harnesses (tools/fuzz.sh)
-[ "${1:-}" = --test ] && packages+=(clang libclang-rt-14-dev parallel)
+[ "${1:-}" = --test ] && packages+=(clang libclang-rt-14-dev parallel python3-jsonschema)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -107,6 +107,7 @@ struct job {
     sg_sem_t counted;     /* released when the checkpoint counts, or NULL */
     int counts_after;     /* 1: after the disk write, 2: on receipt (the cache) */
     int steps;            /* steps it captures */
+    double t0_s;          /* when the write began (the trace's checkpoint slice) */
     int epoch;            /* the checkpoint's epoch when it was started (ckpt_abandon) */
     double version;       /* version it captures (PS) */
     double *version_slot; /* where to record the version when it counts */
@@ -137,7 +138,7 @@ static void count(struct job *j)
     c->completed += 1;
     if (c->rec)
         run_event_add(c->rec, simgrid_get_clock(), RUN_CHECKPOINT, j->steps, 0,
-                     "checkpoint of step %d counts", j->steps);
+                      "checkpoint of step %d counts", j->steps)->start_s = j->t0_s;
     if (j->counted) sg_sem_release(j->counted);
 }
 
@@ -193,6 +194,7 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
     struct job *j = xbt_new0(struct job, 1);
     j->c = c;
     j->steps = steps_done;
+    j->t0_s = t0;
     j->version = version;
     j->version_slot = version_slot;
     j->epoch = c->epoch;

@@ -1,6 +1,9 @@
 /* inject.c - the fault injector (see inject.h). */
 #include "inject.h"
 
+#include "net.h"
+#include "trace.h"
+
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -42,6 +45,8 @@ static void fault_begins(struct injector *inj, const char *target)
     if (inj->pending_s < 0) {
         inj->pending_s = simgrid_get_clock();
         snprintf(inj->pending_target, sizeof inj->pending_target, "%s", target);
+        inj->rec->outage = true;
+        inj->rec->outage_s = inj->pending_s;
     }
     inj->detected = false;
 }
@@ -50,8 +55,10 @@ static void fault_begins(struct injector *inj, const char *target)
  * is timed from its own start). */
 static void fault_ends(struct injector *inj, const char *target)
 {
-    if (inj->pending_s >= 0 && !inj->detected && strcmp(inj->pending_target, target) == 0)
+    if (inj->pending_s >= 0 && !inj->detected && strcmp(inj->pending_target, target) == 0) {
         inj->pending_s = -1;
+        inj->rec->outage = false;
+    }
 }
 
 static bool relevant(const struct injector *inj, sg_host_t h)
@@ -73,13 +80,22 @@ void inject_progress(struct injector *inj, double since_s)
     if (inj->pending_s < 0 || !inj->detected || since_s <= inj->pending_s) return;
     double d = simgrid_get_clock() - inj->pending_s;
     if (d > inj->rec->max_recover_s) inj->rec->max_recover_s = d;
+    if (inj->rec->trace) { /* the outage, and its detection nested in it */
+        char what[96];
+        snprintf(what, sizeof what, "recovery from the fault on %s", inj->pending_target);
+        trace_span(inj->rec->trace, "recoveries", what, inj->pending_s, simgrid_get_clock());
+        snprintf(what, sizeof what, "detection of the fault on %s", inj->pending_target);
+        trace_span(inj->rec->trace, "recoveries", what, inj->pending_s, inj->detected_s);
+    }
     inj->pending_s = -1;
+    inj->rec->outage = false;
 }
 
 static void crash(struct injector *inj, sg_host_t h)
 {
     if (relevant(inj, h)) fault_begins(inj, sg_host_get_name(h));
     if (inj->hooks.crashed) inj->hooks.crashed(inj->hooks.ctx, h);
+    net_host_down(h); /* its sends in flight die with it */
     sg_host_turn_off(h); /* kills the actors on it, the caller too if it runs there */
 }
 

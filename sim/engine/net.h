@@ -8,6 +8,12 @@
  *
  * Ownership: a payload belongs to the receiver after a successful receive and stays with the
  * sender otherwise (net_send returns it untouched on failure; the caller frees it).
+ *
+ * Bytes in flight (a trace's counter track): while a trace is set (net_trace_flight), every send
+ * adds its bytes when it is posted and takes them off when its wait returns, done, failed or
+ * timed out; a sender's host that goes down takes its sends off with it (net_host_down), since
+ * its actors never wait again. Sends in flight are found by their handle in a hash table, so a
+ * message costs O(1); without a trace nothing is recorded or looked up.
  */
 #ifndef DMLSIM_NET_H
 #define DMLSIM_NET_H
@@ -35,5 +41,15 @@ sg_comm_t net_irecv(sg_mailbox_t mb, void **payload);
 enum net_status net_wait(sg_comm_t comm, double deadline_s);
 
 const char *net_status_str(enum net_status st);
+
+struct trace;
+
+/* Counts the bytes of the messages in flight from now on into the counter track "bytes in
+ * flight (B)" of `tr` (not owned); NULL stops counting and forgets the sends in flight. One
+ * setting per process, as there is one simulation (SimGrid's engine) per process. */
+void net_trace_flight(struct trace *tr);
+
+/* Host `h` is going down: its sends in flight stop counting (call before turning it off). */
+void net_host_down(sg_host_t h);
 
 #endif

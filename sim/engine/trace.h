@@ -1,9 +1,24 @@
 /* trace.h - a Perfetto / Chrome trace of a run: one track per GPU (its compute) and one per GPU's
- * communication, with slices for forward, backward, update, collectives, pulls and pushes, and
- * instant events for faults, recoveries and checkpoints, and counter tracks (test accuracy and
- * loss over time with numerics). Written as Chrome JSON trace format
- * ("traceEvents", times in microseconds), which ui.perfetto.dev and chrome://tracing open.
- * Recording only happens when a trace was asked for (a NULL trace records nothing). */
+ * communication, with slices for forward, backward, update, collectives, pulls and pushes; tracks
+ * of checkpoints and recoveries with a slice each; instant events for faults; counter tracks
+ * (throughput, samples trained, bytes in flight on the network, and test accuracy and loss with
+ * numerics). Written as Chrome JSON trace format ("traceEvents", times in microseconds), which
+ * ui.perfetto.dev and chrome://tracing open. Recording only happens when a trace was asked for
+ * (a NULL trace records nothing).
+ *
+ * Times are kept in whole nanoseconds, each converted once from the simulated clock's seconds
+ * when it is recorded, and written as microseconds with three decimals from those integers: a
+ * slice's "ts" and "ts" + "dur" are its own begin and end exactly, so a slice that ends when the
+ * next begins (the same clock value) never overlaps it. (Writing ts = t0 x 1e6 and dur =
+ * (t1 - t0) x 1e6, each rounded apart, made neighbours overlap by 1 ns hundreds of times a trace.)
+ *
+ * Named tracks (trace_span): the writer lays their slices out on lanes so that no two on one
+ * track partly overlap, as the format requires: a slice goes on the first lane where it either
+ * begins after the lane's open slices end or nests inside the innermost one; otherwise on a new
+ * lane ("recoveries", "recoveries 2", ...). Their track numbers follow the numbered tracks.
+ *
+ * Every event carries "ph", "ts", "pid" and "tid" (metadata at ts 0, counters and global instants
+ * on tid 0); tests/trace_rules.c checks the format's rules on the traces of shipped scenarios. */
 #ifndef DMLSIM_TRACE_H
 #define DMLSIM_TRACE_H
 
@@ -18,13 +33,19 @@ void trace_free(struct trace *tr);
 /* Names a track (e.g. "rank 3 compute (node0.gpu3)"). */
 void trace_track(struct trace *tr, int track, const char *name);
 
-/* A slice [t0, t1] on a track; `name` must be a string literal or outlive the trace. */
+/* A slice [t0, t1] on a numbered track; `name` must be a string literal or outlive the trace.
+ * The caller keeps a track's slices nested or apart (one strategy actor per track). */
 void trace_slice(struct trace *tr, int track, const char *name, double t0_s, double t1_s);
+
+/* A slice [t0, t1] on the named track `group` (e.g. "checkpoints"; both strings copied, up to 31
+ * and 95 characters), laid out on lanes by the writer (see above). */
+void trace_span(struct trace *tr, const char *group, const char *name, double t0_s, double t1_s);
 
 /* An instant event across the whole run (copied). */
 void trace_instant(struct trace *tr, const char *category, const char *text, double t_s);
 
-/* A counter track's value from time t on (`name` is copied, up to 47 characters). */
+/* A counter track's value from time t on (`name` is copied, up to 47 characters). A value at the
+ * same time as the previous one recorded, on the same track, replaces it. */
 void trace_counter(struct trace *tr, const char *name, double value, double t_s);
 
 /* Writes the trace as Chrome JSON. */

@@ -366,7 +366,7 @@ static void json_lists(const struct run_record *rec, FILE *out)
     fprintf(out, ",\n    \"staleness\": [");
     for (int i = 0; i < RUN_HIST; i++)
         fprintf(out, "%s%.0f", i ? ", " : "", rec->stale_hist[i]);
-    fprintf(out, "],\n    \"shards\": [");
+    fprintf(out, "],\n    \"shard_table\": [");
     for (int k = 0; k < rec->nshards; k++) {
         const struct shard_report *r = &rec->shards[k];
         fprintf(out, "%s\n      {\"host\": ", k ? "," : "");
@@ -381,11 +381,14 @@ static void json_lists(const struct run_record *rec, FILE *out)
     fprintf(out, "]");
 }
 
-/* A bound as JSON: null for an open end. */
+/* A number as JSON: null for an open end (inf) or no value (NaN; JSON has neither); a whole
+ * number below 2^53 in full (byte counts), any other to 9 significant digits. */
 static void json_bound(FILE *out, double v)
 {
-    if (isinf(v))
+    if (isinf(v) || isnan(v))
         fprintf(out, "null");
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        fprintf(out, "%.0f", v);
     else
         fprintf(out, "%.9g", v);
 }
@@ -397,12 +400,16 @@ static void json_expects(const struct scenario *sc, const struct run_record *rec
         const struct expect_spec *e = &sc->expects[i];
         double v = 0;
         metric_value(e->metric, rec, &v);
-        fprintf(out, "%s\n    {\"metric\": \"%s\", \"min\": ", i ? "," : "", e->metric);
+        fprintf(out, "%s\n    {\"metric\": ", i ? "," : "");
+        trace_json_string(out, e->metric);
+        fprintf(out, ", \"min\": ");
         json_bound(out, e->min);
         fprintf(out, ", \"max\": ");
         json_bound(out, e->max);
-        fprintf(out, ", \"value\": %.9g, \"ok\": %s, \"line\": %d}", v,
-                v >= e->min && v <= e->max ? "true" : "false", e->line);
+        fprintf(out, ", \"value\": ");
+        json_bound(out, v);
+        fprintf(out, ", \"ok\": %s, \"line\": %d}", v >= e->min && v <= e->max ? "true" : "false",
+                e->line);
     }
     fprintf(out, "%s]", sc->nexpects ? "\n  " : "");
 }

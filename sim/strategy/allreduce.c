@@ -1082,6 +1082,7 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     run_config_str(rec, "fusion", ts->horovod ? "horovod" : "buckets");
     if (ts->trace) {
         rec->trace = trace_new();
+        net_trace_flight(rec->trace); /* until job_finish */
         trace_tracks(&t);
     }
     setup(&t);

@@ -502,7 +502,8 @@ static void rank_actor(int argc, char **argv)
         if (r->rank == 0 && r->ckpt.last_step == step + 1 && c->sc->ckpt.present &&
             !c->sc->ckpt.async) /* every shard written: the checkpoint counts */
             run_event_add(c->rec, simgrid_get_clock(), RUN_CHECKPOINT, step + 1, c->P,
-                          "checkpoint of step %d counts (%d shards)", step + 1, c->P);
+                          "checkpoint of step %d counts (%d shards)", step + 1, c->P)
+                    ->start_s = r->last_ckpt_s; /* when rank 0 began its shard's write */
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
             run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
@@ -895,6 +896,7 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     run_config_str(rec, "recompute", scenario_recompute_name(ts->par.recompute));
     run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
     if (ts->trace) rec->trace = trace_new();
+    net_trace_flight(rec->trace); /* until job_finish */
     setup(&c);
     inject_init(&c.inj, j->plan, rec, job_store_host(j), (struct inject_hooks){0});
     start_ranks(&c);

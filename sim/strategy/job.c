@@ -1,6 +1,7 @@
 /* job.c - shared services of the strategies (see job.h). */
 #include "job.h"
 
+#include "net.h"
 #include "trace.h"
 
 #include <simgrid/host.h>
@@ -165,6 +166,37 @@ void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
     rec->peak_mem_Bps = gpu->mem_bw_Bps;
 }
 
+/* The events log into the trace: faults as instants, recoveries and checkpoints as slices on
+ * their tracks, and the step rows as counter tracks of throughput (from a step's start, its
+ * samples over its time) and samples trained. */
+static void trace_log(struct run_record *rec)
+{
+    double samples = 0;
+    for (size_t i = 0; i < rec->nev; i++) {
+        const struct run_event *e = &rec->ev[i];
+        char name[48] = "throughput (samples/s)";
+        switch (e->kind) {
+        case RUN_FAULT:
+            trace_instant(rec->trace, run_event_kind_name(e->kind), e->what, e->t_s);
+            break;
+        case RUN_RECOVERY:
+            trace_span(rec->trace, "recoveries", e->what, e->start_s, e->t_s);
+            break;
+        case RUN_CHECKPOINT:
+            trace_span(rec->trace, "checkpoints", e->what, e->start_s, e->t_s);
+            break;
+        case RUN_STEP:
+            if (e->side > 0) /* a side cut off from the store: its own track */
+                snprintf(name, sizeof name, "throughput (samples/s), side %d", e->side);
+            if (e->time_s > 0)
+                trace_counter(rec->trace, name, e->samples / e->time_s, e->t_s - e->time_s);
+            samples += e->samples;
+            trace_counter(rec->trace, "samples trained", samples, e->t_s);
+            break;
+        }
+    }
+}
+
 void job_finish(struct run_record *rec, const struct traffic *traffic)
 {
     rec->messages = traffic_messages(traffic);
@@ -178,10 +210,8 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
         rec->nclasses++;
     }
     run_finish(rec);
-    for (size_t i = 0; rec->trace && i < rec->nev; i++)
-        if (rec->ev[i].kind != RUN_STEP)
-            trace_instant(rec->trace, run_event_kind_name(rec->ev[i].kind), rec->ev[i].what,
-                          rec->ev[i].t_s);
+    net_trace_flight(NULL); /* the run is over: messages stop counting */
+    if (rec->trace) trace_log(rec);
     for (size_t i = 0; rec->trace && i < rec->nevals; i++) { /* numerics: counter tracks */
         const struct run_eval *e = &rec->evals[i];
         char acc[40] = "test accuracy", loss[40] = "test loss";

@@ -53,8 +53,9 @@ sg_host_t job_store_host(const struct job *j);
 void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
                         const struct gpu_model *gpu, enum gpu_dtype dtype);
 
-/* After simgrid_run: the traffic's totals and classes into the record, the events log's faults,
- * recoveries and checkpoints as trace instants, and run_finish. */
+/* After simgrid_run: the traffic's totals and classes into the record, run_finish, and into the
+ * trace (if any) the events log: faults as instants, recoveries and checkpoints as slices, steps
+ * as the throughput and samples counters; the bytes in flight stop being counted (net.h). */
 void job_finish(struct run_record *rec, const struct traffic *traffic);
 
 #endif

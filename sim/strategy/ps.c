@@ -1916,6 +1916,7 @@ void ps_run(const struct job *j, struct run_record *res)
     }
     if (ts->trace) {
         res->trace = trace_new();
+        net_trace_flight(res->trace); /* until job_finish */
         trace_tracks(&c);
     }
     inject_init(&c.inj, j->plan, res, job_store_host(j),

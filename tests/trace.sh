@@ -1,0 +1,81 @@
+#!/bin/bash
+# trace.sh - the Perfetto / Chrome traces of shipped scenarios (every strategy, the input pipeline,
+# faults, checkpoints, split brain) keep the trace-event format's rules (tests/trace_rules.c: event
+# fields and types, complete slices that nest or stay apart on a track, balanced begin/end,
+# instant scopes, numeric counters), and carry what the README promises: checkpoints and
+# recoveries as slices (one per row of the CSV's events log), counter tracks of throughput,
+# samples trained and bytes in flight; the same run gives the same trace byte for byte.
+# usage: trace.sh PATH/TO/dmlsim PATH/TO/trace_rules   (run from the repository root)
+set -u
+dmlsim=${1:?usage: trace.sh PATH/TO/dmlsim PATH/TO/trace_rules}
+rules=${2:?usage: trace.sh PATH/TO/dmlsim PATH/TO/trace_rules}
+. "$(dirname "$0")/lib.sh"
+
+scenarios="scenarios/resnet50-ring.xml scenarios/staleness.xml scenarios/faults.xml
+scenarios/input.xml scenarios/megatron-7.5b.xml scenarios/ci/ring-ckpt-sync.xml
+scenarios/ci/ring-ckpt-async.xml scenarios/ci/ring-crash-elastic.xml
+scenarios/ci/ring-split-brain.xml scenarios/ci/ring-partition-rollback.xml
+scenarios/ci/ring-straggler-removal.xml scenarios/ci/ps-shard-crash.xml
+scenarios/ci/ps-step-crash.xml scenarios/ci/ps-mtbf-linkdown.xml scenarios/ci/hybrid-crash.xml
+scenarios/ci/input-cache-crash.xml"
+
+# The tids of the tracks named $2 or "$2 N" (a named track's lanes) in trace $1, as a regex.
+tids_of() {
+    sed -n "s/^{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": \([0-9]*\), .*\"name\": \"$2\( [0-9]*\)\{0,1\}\"}},$/\1/p" "$1" |
+        paste -sd'|'
+}
+# The X slices on the tracks named $2 (and their lanes) in trace $1, whose name matches $3.
+slices_on() {
+    local tids
+    tids=$(tids_of "$1" "$2")
+    [ -n "$tids" ] || { echo 0; return; }
+    grep -cE "^\{\"ph\": \"X\", \"pid\": 0, \"tid\": ($tids), \"name\": \"$3" "$1"
+}
+# The values of counter track $2 in trace $1, one a line, in file order.
+counter() {
+    sed -n "s/^{\"ph\": \"C\", \"pid\": 0, \"tid\": 0, \"name\": \"$2\", \"ts\": [0-9.]*, \"args\": {\"value\": \([-0-9.e+]*\)}},\{0,1\}$/\1/p" "$1"
+}
+
+for s in $scenarios; do
+    n=$(basename "$s" .xml)
+    "$dmlsim" run "$s" --trace "$tmp/$n.json" --csv "$tmp/$n.csv" >/dev/null 2>"$tmp/$n.err"
+    rc=$?
+    [ $rc -eq 0 ] || { ko "$s exited $rc: $(head -c 300 "$tmp/$n.err")"; continue; }
+    "$rules" "$tmp/$n.json" >"$tmp/$n.rules" && ok || ko "$s: $(cat "$tmp/$n.rules")"
+    # checkpoints and recovery actions: slices on their tracks, one per row of the events log
+    for kind in checkpoint recovery; do
+        rows=$(grep -c "^$kind," "$tmp/$n.csv")
+        track=${kind}s; [ $kind = recovery ] && track=recoveries
+        x=$(($(slices_on "$tmp/$n.json" $track '') -
+            $(slices_on "$tmp/$n.json" $track '(recovery from|detection of) the fault on ')))
+        [ "$x" -eq "$rows" ] && ok || ko "$s: $x slices on the $track tracks, expected the CSV's $rows $kind rows"
+        ! grep -q "^{\"ph\": \"i\", .*\"cat\": \"$kind\"" "$tmp/$n.json" && ok ||
+            ko "$s: ${kind}s must be slices, not instants"
+    done
+    # every send completes or dies with its host: bytes in flight never below 0, and 0 at the end
+    # of a job that finished (hybrid-crash's failed job leaves its last sends unwaited)
+    counter "$tmp/$n.json" 'bytes in flight (B)' >"$tmp/$n.flight"
+    [ -s "$tmp/$n.flight" ] && awk '$1 < 0 { exit 1 }' "$tmp/$n.flight" && ok ||
+        ko "$s: no bytes in flight counter, or a value below 0"
+    [ "$n" = hybrid-crash ] || [ "$(tail -n 1 "$tmp/$n.flight")" = 0 ] && ok ||
+        ko "$s: $(tail -n 1 "$tmp/$n.flight") bytes still in flight at the end"
+done
+
+# Closed forms of the main job (16 GPUs x batch 64, 5 steps): a throughput value per step, and
+# 16 x 64 x 5 = 5120 samples trained at the end.
+t=$tmp/resnet50-ring.json
+[ "$(counter "$t" 'throughput (samples\/s)' | wc -l)" -eq 5 ] && ok ||
+    ko "resnet50-ring: expected 5 throughput counter values, one per step"
+[ "$(counter "$t" 'samples trained' | tail -n 1)" = 5120 ] && ok ||
+    ko "resnet50-ring: samples trained $(counter "$t" 'samples trained' | tail -n 1), expected 16 x 64 x 5 = 5120"
+# A crash's outage: one recovery slice from the crash to training progressing, with its detection.
+e=$tmp/ring-crash-elastic.json
+[ "$(slices_on "$e" recoveries 'recovery from the fault on node2.gpu0')" -eq 1 ] &&
+    [ "$(slices_on "$e" recoveries 'detection of the fault on node2.gpu0')" -eq 1 ] && ok ||
+    ko "ring-crash-elastic: expected one recovery and one detection slice for the crash of node2.gpu0"
+# Deterministic: the same scenario and seed give the same trace.
+"$dmlsim" run scenarios/ci/ring-split-brain.xml --trace "$tmp/again.json" >/dev/null 2>&1
+cmp -s "$tmp/ring-split-brain.json" "$tmp/again.json" && ok ||
+    ko "ring-split-brain: two runs gave different traces"
+
+finish trace
