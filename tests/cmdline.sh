@@ -99,6 +99,12 @@ for k in 4 2 3 1; do "$dmlsim" sweep "$sc" "${grid[@]}" --point "$k" -o "$tmp/pt
     -o "$tmp/merged.txt" >"$tmp/merged.out"
 cmp -s "$tmp/merged.txt" "$tmp/local.txt" && cmp -s "$tmp/merged.out" "$tmp/local.out" && ok ||
     ko "merge differs from the local sweep: $(diff "$tmp/local.txt" "$tmp/merged.txt" | head -4)"
+# run options pass through: --point 3's CSV is the CSV of the run of that point
+"$dmlsim" sweep "$sc" "${grid[@]}" --point 3 --csv "$tmp/p3.csv" -o "$tmp/p3.sum" &&
+    "$dmlsim" run "$sc" --set training.strategy=allreduce --set training.gpus=2 --set training.steps=1 \
+        --csv "$tmp/r3.csv" >/dev/null && cmp -s "$tmp/p3.csv" "$tmp/r3.csv" && ok ||
+    ko "sweep --point 3 --csv differs from the run of point 3"
+expect_err "^dmlsim sweep: --csv, --json and --trace name one file" sweep "$sc" "${grid[@]}" --csv "$tmp/x.csv"
 expect_err "^dmlsim merge: point 4 of 4 is missing" merge "$tmp"/pts/{1,2,3}.sum
 expect_err "2.sum:1: point 2 is given twice" merge "$tmp"/pts/{1,2,2,3,4}.sum
 expect_err "local.txt:1: not a sweep point's file" merge "$tmp/local.txt"

@@ -70,6 +70,9 @@ static const struct cli_opt sweep_opts[] = {
         {"unset", CLI_UNSET, "ELEM.ATTR", "remove an attribute at every point (repeatable)"},
         RUN_CALIB,
         RUN_CFG,
+        {"csv", CLI_CSV, "FILE", "with --point: also write that point's CSV (as run --csv)"},
+        {"json", CLI_JSON, "FILE", "with --point: also write that point's JSON (as run --json)"},
+        {"trace", CLI_TRACE, "FILE", "with --point: also write that point's trace (as run --trace)"},
         {0}};
 
 static const struct cli_opt merge_opts[] = {

@@ -41,6 +41,7 @@ struct sweep {
     int nextra;                 /* how many */
     int point;                  /* --point K: only point K - 1; else 0 */
     bool list;                  /* --list: print the points' command lines */
+    int files;                  /* --csv, --json and --trace given (only with --point) */
     char dir[PATH_MAX];         /* temporary folder for the children's files, "" while none */
     int npoints;                /* product of the axes' sizes, at most SWEEP_MAX_POINTS */
     pid_t *pids;                /* per point: its child process while unreaped, else 0 */
@@ -354,10 +355,14 @@ static bool sweep_option(struct sweep *sw, const struct cli_hit *h, char *why, s
         sw->point = (int)v;
         snprintf(why, len, "--point expects a point number from 1 to %d", SWEEP_MAX_POINTS);
         return *end == '\0' && v >= 1 && v <= SWEEP_MAX_POINTS;
-    default: /* passed to every point: --calib FILE, --cfg K:V, --unset E.A */
-        sw->extra[sw->nextra++] = h->key == CLI_CALIB ? "--calib"
-                                  : h->key == CLI_CFG ? "--cfg"
-                                                      : "--unset";
+    default: /* passed to the points: --calib, --cfg, --unset; with --point --csv, --json, --trace */
+        sw->files += h->key == CLI_CSV || h->key == CLI_JSON || h->key == CLI_TRACE;
+        sw->extra[sw->nextra++] = h->key == CLI_CALIB   ? "--calib"
+                                  : h->key == CLI_CFG   ? "--cfg"
+                                  : h->key == CLI_UNSET ? "--unset"
+                                  : h->key == CLI_CSV   ? "--csv"
+                                  : h->key == CLI_JSON  ? "--json"
+                                                        : "--trace";
         sw->extra[sw->nextra++] = h->value;
         return true;
     }
@@ -379,6 +384,8 @@ static int parse(struct sweep *sw, const struct cli_args *a)
                  sw->point, sw->npoints, sw->npoints);
         return sweep_usage(why);
     }
+    if (sw->files && !sw->point)
+        return sweep_usage("--csv, --json and --trace name one file; expected them with --point K");
     return sw->list && sw->point ? sweep_usage("--list and --point exclude each other") : 0;
 }
 
