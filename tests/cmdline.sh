@@ -19,7 +19,8 @@ dmlsim=$(cd "$(dirname "$dmlsim")" && pwd)/$(basename "$dmlsim")
 # ---- help, and every option the help lists ---------------------------------------------------
 cmds=$("$dmlsim" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ && on > 0 {on++} on > 2 {exit}')
 [ "$(wc -w <<<"$cmds")" -ge 11 ] && ok || ko "--help lists only: $cmds"
-"$dmlsim" manpage | sed 's/\\-/-/g' >"$tmp/man" && "$dmlsim" completion >"$tmp/comp" && ok || ko "manpage/completion"
+"$dmlsim" manpage >"$tmp/man.roff" && sed 's/\\-/-/g' "$tmp/man.roff" >"$tmp/man" &&
+    "$dmlsim" completion >"$tmp/comp" && ok || ko "manpage/completion"
 for c in $cmds; do
     "$dmlsim" "$c" --help >"$tmp/h" 2>&1 && head -1 "$tmp/h" | grep -q "^usage: dmlsim $c " && ok ||
         ko "$c --help: $(head -1 "$tmp/h")"
@@ -31,13 +32,15 @@ for c in $cmds; do
         # each option once, with a value: the parser must know it (whatever the run then says)
         "$dmlsim" "$c" "$opt" x >/dev/null 2>"$tmp/e"
         grep -q "unknown option" "$tmp/e" && ko "$c $opt: $(cat "$tmp/e")" || ok
-        grep -q -- "^\.B .*$opt\b" "$tmp/man" && ok || ko "$c $opt: not in the manual page"
+        # in this command's own section of the page (.SS "dmlsim CMD ..." up to the next .SS)
+        awk -v c="dmlsim $c" -v o="$opt" 'index($0, ".SS \"" c) == 1 {on = 1; next} /^\.SS/ {on = 0}
+            on && /^\.B / && (index($0, o " ") || substr($0, length($0) - length(o) + 1) == o) {f = 1}
+            END {exit !f}' "$tmp/man" && ok || ko "$c $opt: not in dmlsim(1)'s section of $c"
         grep -q "^        $c) opts=\".*$opt " "$tmp/comp" && ok || ko "$c $opt: not in the completion"
     done
 done
 bash -n "$tmp/comp" && ok || ko "the completion script is not valid bash"
-command -v man >/dev/null || command -v groff >/dev/null ||
-    { grep -q '^\.TH DMLSIM 1' "$tmp/man" && ok || ko "manual page header"; }
+grep -q '^\.TH DMLSIM 1' "$tmp/man" && ok || ko "manual page header"
 
 # ---- options anywhere, named errors ----------------------------------------------------------
 sc=scenarios/ps-vs-ring.xml
@@ -105,6 +108,15 @@ cmp -s "$tmp/merged.txt" "$tmp/local.txt" && cmp -s "$tmp/merged.out" "$tmp/loca
         --csv "$tmp/r3.csv" >/dev/null && cmp -s "$tmp/p3.csv" "$tmp/r3.csv" && ok ||
     ko "sweep --point 3 --csv differs from the run of point 3"
 expect_err "^dmlsim sweep: --csv, --json and --trace name one file" sweep "$sc" "${grid[@]}" --csv "$tmp/x.csv"
+expect_err "^$tmp/dup.txt:0: --csv and --summary name the same file" run "$sc" --csv "$tmp/dup.txt" \
+    --summary "$tmp/dup.txt"
+cp "$tmp/pts/1.sum" "$tmp/keep.sum"
+expect_err "^$tmp/pts/1.sum:0: -o names the point file" merge "$tmp"/pts/{1,2,3,4}.sum -o "$tmp/pts/1.sum"
+cmp -s "$tmp/keep.sum" "$tmp/pts/1.sum" && ok || ko "merge -o over an input changed it"
+head -c -1 "$tmp/pts/4.sum" >"$tmp/cut.sum" # cut short: no final newline
+expect_err "cut.sum:0: cannot read it whole" merge "$tmp"/pts/{1,2,3}.sum "$tmp/cut.sum"
+"$dmlsim" sweep "$sc" "${grid[@]}" --point 4 --cfg maxmin/precision:1e-6 -o "$tmp/other.sum" 2>/dev/null
+expect_err "other.sum:1: not a point of the same sweep" merge "$tmp"/pts/{1,2,3}.sum "$tmp/other.sum"
 expect_err "^dmlsim merge: point 4 of 4 is missing" merge "$tmp"/pts/{1,2,3}.sum
 expect_err "2.sum:1: point 2 is given twice" merge "$tmp"/pts/{1,2,2,3,4}.sum
 expect_err "local.txt:1: not a sweep point's file" merge "$tmp/local.txt"
@@ -119,17 +131,21 @@ fi
 
 # ---- tools/sweep-slurm.sh: array tasks by hand, sbatch a stub --------------------------------
 mkdir -p "$tmp/slurm" "$tmp/bin"
-for k in 1 2 3 4; do
-    SLURM_ARRAY_TASK_ID=$k DMLSIM=$dmlsim tools/sweep-slurm.sh point "$tmp/slurm" "$sc" "${grid[@]}" ||
-        ko "sweep-slurm.sh point $k"
+for k in 1 2; do # two arrays of two tasks (ARRAY_MAX=2): offsets 0 and 2
+    for off in 0 2; do
+        SLURM_ARRAY_TASK_ID=$k DMLSIM=$dmlsim tools/sweep-slurm.sh point "$tmp/slurm" "$off" "$sc" \
+            "${grid[@]}" || ko "sweep-slurm.sh point $off + $k"
+    done
 done
 DMLSIM=$dmlsim tools/sweep-slurm.sh merge "$tmp/slurm" && cmp -s "$tmp/slurm/table.txt" "$tmp/local.txt" &&
     ok || ko "sweep-slurm.sh's merged table differs from the local sweep"
 printf '#!/bin/sh\necho "$*" >>"%s/sbatch.args"\necho 4242\n' "$tmp" >"$tmp/bin/sbatch"
 chmod +x "$tmp/bin/sbatch"
-PATH="$tmp/bin:$PATH" DMLSIM=$dmlsim tools/sweep-slurm.sh submit "$tmp/sub" "$sc" "${grid[@]}" >/dev/null &&
-    grep -q -- "--array=1-4 .* point $tmp/sub $sc" "$tmp/sbatch.args" &&
-    grep -q -- "--dependency=afterok:4242 .* merge $tmp/sub" "$tmp/sbatch.args" && ok ||
+ARRAY_MAX=3 PATH="$tmp/bin:$PATH" DMLSIM=$dmlsim tools/sweep-slurm.sh submit "$tmp/sub" "$sc" \
+    "${grid[@]}" >/dev/null &&
+    grep -q -- "--array=1-3 .* point $tmp/sub 0 $sc" "$tmp/sbatch.args" &&
+    grep -q -- "--array=1-1 .* point $tmp/sub 3 $sc" "$tmp/sbatch.args" &&
+    grep -q -- "--dependency=afterok:4242:4242 .* merge $tmp/sub" "$tmp/sbatch.args" && ok ||
     ko "sweep-slurm.sh submit: $(cat "$tmp/sbatch.args" 2>/dev/null)"
 
 # ---- benchmark files: --csv and --json agree with the table and with nccl-tests' formulas --------

@@ -36,11 +36,12 @@ fi
 # ---- manual pages and completion ---------------------------------------------------------------
 man1=$p/share/man/man1/dmlsim.1
 man5=$p/share/man/man5/dmlsim-scenario.5
+sed 's/\\-/-/g' "$man5" >man5.txt # roff's escaped dashes, as a reader types them
 for c in $("$d" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}'); do
     grep -q "^\.SS \"dmlsim $c" "$man1" && ok || ko "dmlsim(1) lacks the command $c"
 done
 for e in $(grep -o '<!ELEMENT [a-z-]*' "$share/scenario.dtd" | awk '{print $2}'); do
-    grep -q "^\.SS \"<$e>\"" "$man5" && ok || ko "dmlsim-scenario(5) lacks <$e>"
+    grep -q "^\.SS \"<$e>\"" man5.txt && ok || ko "dmlsim-scenario(5) lacks <$e>"
 done
 # each ATTLIST's attribute names: the first word of its lines up to the closing ">"
 awk '/<!ATTLIST/ {el = $2; on = 1; sub(/.*<!ATTLIST [a-z-]*/, ""); }
@@ -49,7 +50,7 @@ awk '/<!ATTLIST/ {el = $2; on = 1; sub(/.*<!ATTLIST [a-z-]*/, ""); }
 [ "$(wc -l <attrs)" -ge 100 ] && ok || ko "only $(wc -l <attrs) attributes read from the DTD"
 while read -r e a; do
     awk -v e="<$e>" -v a="$a" '$0 == ".SS \"" e "\"" {on = 1; next} /^\.SS/ {on = 0}
-        on && $0 == ".B " a {found = 1} END {exit !found}' "$man5" && ok ||
+        on && $0 == ".B " a {found = 1} END {exit !found}' man5.txt && ok ||
         ko "dmlsim-scenario(5) lacks $e's attribute $a"
 done <attrs
 if command -v man >/dev/null; then

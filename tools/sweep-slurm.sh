@@ -7,10 +7,11 @@
 # files into the table the whole sweep prints locally (`dmlsim merge`), once every task ended
 # well (afterok).
 #   tools/sweep-slurm.sh submit OUTDIR FILE.xml SWEEP-OPTIONS...   on the login node
-#       counts the points (dmlsim sweep --list), submits the array 1-N and the merge job;
+#       counts the points (dmlsim sweep --list), submits them as job arrays of at most
+#       ARRAY_MAX tasks (default 1000: Slurm's default MaxArraySize is 1001) and the merge job;
 #       the table is OUTDIR/table.txt, each point's file OUTDIR/K.sum.
-#   The array tasks run "sweep-slurm.sh point OUTDIR FILE.xml SWEEP-OPTIONS..." (point
-#   $SLURM_ARRAY_TASK_ID), the merge job "sweep-slurm.sh merge OUTDIR".
+#   The array tasks run "sweep-slurm.sh point OUTDIR OFFSET FILE.xml SWEEP-OPTIONS..." (point
+#   OFFSET + $SLURM_ARRAY_TASK_ID), the merge job "sweep-slurm.sh merge OUTDIR".
 # DMLSIM names the binary (default: dmlsim on PATH); SBATCH_ARGS adds sbatch options (partition,
 # account, time limit). FILE.xml and OUTDIR must be on a file system every node sees.
 set -euo pipefail
@@ -23,16 +24,24 @@ submit)
     mkdir -p "$out"
     n=$("$dmlsim" sweep "$@" --list | wc -l)
     [ "$n" -ge 1 ] || { echo "sweep-slurm.sh: the grid has no points" >&2; exit 1; }
+    max=${ARRAY_MAX:-1000}
+    deps=""
+    for ((off = 0; off < n; off += max)); do
+        m=$((n - off < max ? n - off : max))
+        # shellcheck disable=SC2086
+        jid=$(sbatch --parsable ${SBATCH_ARGS:-} --array="1-$m" --output="$out/%A_%a.log" \
+            "$0" point "$out" "$off" "$@")
+        deps="$deps:${jid%%;*}"
+    done
     # shellcheck disable=SC2086
-    jid=$(sbatch --parsable ${SBATCH_ARGS:-} --array="1-$n" --output="$out/%a.log" \
-        "$0" point "$out" "$@")
-    # shellcheck disable=SC2086
-    sbatch --parsable ${SBATCH_ARGS:-} --dependency="afterok:${jid%%;*}" \
+    sbatch --parsable ${SBATCH_ARGS:-} --dependency="afterok$deps" \
         --output="$out/merge.log" "$0" merge "$out"
-    echo "sweep-slurm.sh: $n points in array job ${jid%%;*}; the table will be $out/table.txt"
+    echo "sweep-slurm.sh: $n points in array job(s) ${deps#:}; the table will be $out/table.txt"
     ;;
 point)
-    k=${SLURM_ARRAY_TASK_ID:?point: run as a task of a Slurm job array}
+    off=${1:?point: expected OUTDIR OFFSET FILE.xml ...}
+    shift
+    k=$((off + ${SLURM_ARRAY_TASK_ID:?point: run as a task of a Slurm job array}))
     "$dmlsim" sweep "$@" -j 1 --point "$k" -o "$out/$k.sum"
     ;;
 merge)

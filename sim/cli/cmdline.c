@@ -2,6 +2,9 @@
 #define _GNU_SOURCE
 #include "cmdline.h"
 
+#include <xbt/sysdep.h>
+
+#include <assert.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -72,7 +75,7 @@ static const struct cli_opt sweep_opts[] = {
         RUN_CFG,
         {"csv", CLI_CSV, "FILE", "with --point: also write that point's CSV (as run --csv)"},
         {"json", CLI_JSON, "FILE", "with --point: also write that point's JSON (as run --json)"},
-        {"trace", CLI_TRACE, "FILE", "with --point: also write that point's trace (as run --trace)"},
+        {"trace", CLI_TRACE, "FILE", "with --point: also write that point's trace (as --trace)"},
         {0}};
 
 static const struct cli_opt merge_opts[] = {
@@ -144,14 +147,16 @@ int cli_error(const struct cli_cmd *c, const char *what)
     return 1;
 }
 
-/* getopt_long's tables for c: longs (with --help) and the short string (":" first, so that a
- * missing value is told apart from an unknown option). */
+/* getopt_long's tables for c: longs (with --help) and the short string ("-:" first: arguments
+ * returned in place, and a missing value told apart from an unknown option). */
 static void getopt_tables(const struct cli_cmd *c, struct option *longs, char *shorts)
 {
     size_t n = 0, s = 0;
+    shorts[s++] = '-'; /* arguments come back in order as 1, whatever POSIXLY_CORRECT says */
     shorts[s++] = ':';
     shorts[s++] = 'h';
     for (const struct cli_opt *o = c->opts; o->name != NULL; o++, n++) {
+        assert(n < CMD_MAX_OPTS);
         longs[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->key};
         if (o->key < 256) {
             shorts[s++] = (char)o->key;
@@ -170,22 +175,37 @@ static const struct cli_opt *opt_of(const struct cli_cmd *c, int key)
     return NULL;
 }
 
-/* The message for getopt's '?' or ':' at argv[optind - 1]. */
+/* How many of c's long options (and help) start with the name of `arg` ("--name[=value]"). */
+static int prefix_matches(const struct cli_cmd *c, const char *arg)
+{
+    size_t len = strcspn(arg + 2, "=");
+    int n = strncmp("help", arg + 2, len) == 0;
+    for (const struct cli_opt *o = c->opts; o->name != NULL; o++)
+        n += strncmp(o->name, arg + 2, len) == 0;
+    return n;
+}
+
+/* The message for getopt's '?' or ':'. A long option's argument is argv[optind - 1]; an unknown
+ * short option may sit inside a cluster ("-xj"), so only optopt names it. */
 static int option_error(const struct cli_cmd *c, int ch, char **argv)
 {
     char what[256];
     const char *arg = argv[optind - 1];
     const struct cli_opt *o = opt_of(c, optopt);
+    bool help_value = optopt == 'h' && strncmp(arg, "--", 2) == 0;
+    int len = (int)strcspn(arg, "=");
     if (ch == ':' && o != NULL)
         snprintf(what, sizeof what, "option '--%s' needs a value (%s)", o->name, o->arg);
     else if (ch == ':')
         snprintf(what, sizeof what, "option '%s' needs a value", arg);
-    else if (o != NULL && o->arg == NULL && strchr(arg, '=') != NULL)
-        snprintf(what, sizeof what, "option '--%s' takes no value", o->name);
-    else if (optopt != 0 && strncmp(arg, "--", 2) != 0)
+    else if ((optopt >= 256 && o != NULL) || help_value)
+        snprintf(what, sizeof what, "option '--%s' takes no value", o ? o->name : "help");
+    else if (optopt != 0)
         snprintf(what, sizeof what, "unknown option '-%c'", optopt);
+    else if (prefix_matches(c, arg) > 1)
+        snprintf(what, sizeof what, "ambiguous option '%.*s'", len, arg);
     else
-        snprintf(what, sizeof what, "unknown option '%.*s'", (int)strcspn(arg, "="), arg);
+        snprintf(what, sizeof what, "unknown option '%.*s'", len, arg);
     return cli_error(c, what);
 }
 
@@ -203,11 +223,12 @@ static int count_error(const struct cli_cmd *c, int n)
 int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct cli_args *a)
 {
     struct option longs[CMD_MAX_OPTS + 2];
-    char shorts[2 * CMD_MAX_OPTS + 4];
+    char shorts[2 * CMD_MAX_OPTS + 6];
     memset(a, 0, sizeof *a);
     a->cmd = c;
     getopt_tables(c, longs, shorts);
-    a->hits = calloc((size_t)argc + 1, sizeof *a->hits);
+    a->hits = xbt_new0(struct cli_hit, (size_t)argc + 1);
+    a->args = xbt_new0(char *, (size_t)argc + 1);
     optind = 0; /* glibc: start afresh */
     opterr = 0;
     int ch;
@@ -217,10 +238,13 @@ int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct cli_args *a
             return 0;
         }
         if (ch == '?' || ch == ':') return option_error(c, ch, argv);
-        a->hits[a->nhits++] = (struct cli_hit){ch, optarg};
+        if (ch == 1)
+            a->args[a->nargs++] = optarg;
+        else
+            a->hits[a->nhits++] = (struct cli_hit){ch, optarg};
     }
-    a->args = argv + optind;
-    a->nargs = argc - optind;
+    while (optind < argc) /* after "--" */
+        a->args[a->nargs++] = argv[optind++];
     if (a->nargs < c->min_args || (c->max_args >= 0 && a->nargs > c->max_args))
         return count_error(c, a->nargs);
     return -1;
@@ -229,7 +253,9 @@ int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct cli_args *a
 void cli_args_release(struct cli_args *a)
 {
     free(a->hits);
+    free(a->args);
     a->hits = NULL;
+    a->args = NULL;
 }
 
 const char *cli_value(const struct cli_args *a, int key)

@@ -22,9 +22,12 @@ static int exe_dir(char *dir, size_t len)
 const char *datadir_find(const char *rel, char *buf, size_t len)
 {
     static const char *const roots[] = {"/../share/dmlsim/", "/../"};
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], tree[PATH_MAX];
     if (!exe_dir(dir, sizeof dir)) return NULL;
-    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+    /* the source tree only when BIN/.. is one (BIN its build folder), not any parent folder */
+    int t = snprintf(tree, sizeof tree, "%s/../CMakeLists.txt", dir);
+    size_t nroots = t > 0 && (size_t)t < sizeof tree && access(tree, R_OK) == 0 ? 2 : 1;
+    for (size_t i = 0; i < nroots; i++) {
         char path[PATH_MAX];
         int n = snprintf(path, sizeof path, "%s%s%s", dir, roots[i], rel);
         if (n <= 0 || (size_t)n >= sizeof path || access(path, R_OK) != 0) continue;

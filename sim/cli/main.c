@@ -117,6 +117,7 @@ static void progress_begin(void)
 static void progress_end(void)
 {
     if (progress_shown) fputs("\r\033[K", stderr);
+    progress_shown = false;
     run_set_step_hook(NULL);
 }
 
@@ -158,7 +159,8 @@ static enum dmlsim_err load_calibration(const struct run_opts *o, const struct s
 {
     *cal = calib_default();
     char shipped[PATH_MAX];
-    const char *cfile = o->calib ? datadir_calib(o->calib, shipped, sizeof shipped) : sc->calib_file;
+    const char *cfile =
+            o->calib ? datadir_calib(o->calib, shipped, sizeof shipped) : sc->calib_file;
     if (cfile == NULL) return DMLSIM_OK;
     enum dmlsim_err rc = calib_load(cfile, cal, err);
     if (rc == DMLSIM_OK) rc = validate_fit_network(cal, cfile, NULL, NULL, err);
@@ -385,6 +387,7 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     fflush(stdout);
     struct run_record rec;
     st->run(j, &rec);
+    progress_end(); /* before the report: stdout and stderr may be one terminal */
     report_text(&rec, stdout);
     if (sc->nexpects > 0 && expect_check(sc, &rec, stdout) > 0)
         *status = dmlsim_err_status(DMLSIM_EEXPECT);
@@ -643,12 +646,14 @@ static int cmd_metrics(void)
 static int cmd_manpage(const struct cli_args *a)
 {
     const char *sec = a->nargs ? a->args[0] : "1";
-    if (strcmp(sec, "1") == 0)
+    if (strcmp(sec, "1") == 0) {
         cli_write_man(stdout, DMLSIM_VERSION);
-    else if (strcmp(sec, "5") == 0)
-        scenario_doc_write_man(stdout, DMLSIM_VERSION);
-    else
+        return 0;
+    }
+    if (strcmp(sec, "5") != 0)
         return cli_error(a->cmd, "expected SECTION 1 (dmlsim) or 5 (dmlsim-scenario)");
+    if (!scenario_doc_write_man(stdout, DMLSIM_VERSION))
+        return cli_error(a->cmd, "cannot parse the compiled-in DTD (out of memory)");
     return 0;
 }
 
@@ -683,7 +688,13 @@ static int dispatch(int argc, char **argv)
     if (argc < 2) return usage_error("missing command");
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        const struct cli_cmd *c = argc > 2 && strcmp(cmd, "help") == 0 ? cli_find(argv[2]) : NULL;
+        const char *name = argc > 2 && strcmp(cmd, "help") == 0 ? argv[2] : NULL;
+        const struct cli_cmd *c = name ? cli_find(name) : NULL;
+        if (name != NULL && c == NULL) {
+            char what[128];
+            snprintf(what, sizeof what, "unknown command '%s'", name);
+            return usage_error(what);
+        }
         if (c)
             cli_print_help(c, stdout);
         else

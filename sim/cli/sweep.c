@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #define MAX_AXES 8
+#define SWEEP_MAX_EXTRA 128 /* option and value pairs passed to every point, 2 entries each */
 
 struct axis {
     char path[128]; /* ELEM.ATTR */
@@ -174,16 +175,44 @@ static void progress(int done, int total)
     if (done == total) fputc('\n', stderr);
 }
 
-/* Reads the two lines of a child's summary file. */
-static int read_summary(const char *path, char *header, char *values, size_t len)
+/* A file's lines, each without its newline. */
+struct text {
+    char **line;
+    int n;
+};
+
+static void text_free(struct text *t)
+{
+    for (int i = 0; i < t->n; i++)
+        free(t->line[i]);
+    free(t->line);
+    t->line = NULL;
+    t->n = 0;
+}
+
+/* Reads path's lines into t (text_free it); 0, or -1 (t empty) when the file cannot be read, has
+ * more than max lines, a line of SWEEP_LINE_MAX bytes or more, or a last line without its
+ * newline (a file cut short). */
+static int read_text(const char *path, int max, struct text *t)
 {
     FILE *f = fopen(path, "r");
-    if (f == NULL) return -1;
-    int ok = fgets(header, (int)len, f) && fgets(values, (int)len, f);
-    fclose(f);
-    header[strcspn(header, "\n")] = '\0';
-    values[strcspn(values, "\n")] = '\0';
-    return ok ? 0 : -1;
+    t->line = xbt_new0(char *, (size_t)max);
+    t->n = 0;
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len = 0;
+    bool bad = f == NULL;
+    while (!bad && (len = getline(&buf, &cap, f)) >= 0) {
+        bad = t->n == max || len >= SWEEP_LINE_MAX || buf[len - 1] != '\n';
+        if (bad) break;
+        buf[len - 1] = '\0';
+        t->line[t->n++] = xbt_strdup(buf);
+    }
+    bad = bad || (f != NULL && ferror(f));
+    free(buf);
+    if (f) fclose(f);
+    if (bad) text_free(t);
+    return bad ? -1 : 0;
 }
 
 /* Axes with one value are fixed overrides: named in the header, not given a column. */
@@ -222,6 +251,7 @@ static bool split_values(struct axis *ax, const char *list, char *why, size_t le
             v[n++] = *++c;
             continue;
         }
+        empty |= *c == '\\' && c[1] == '\0'; /* a lone backslash at the end: refused */
         if (*c != ',' && *c != '\0') {
             v[n++] = *c;
             continue;
@@ -234,7 +264,9 @@ static bool split_values(struct axis *ax, const char *list, char *why, size_t le
         if (*c == '\0') break;
     }
     free(v);
-    snprintf(why, len, "--%s %s: an empty value; expected V1,V2,... (\\, for a comma inside one)",
+    snprintf(why, len,
+             "--%s %s: an empty value or a lone backslash at the end; expected V1,V2,... (\\, for "
+             "a comma inside one, \\\\ for a backslash)",
              ax->zip ? "zip" : "set", ax->path);
     return !empty;
 }
@@ -337,6 +369,12 @@ static int default_jobs(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
+/* Whether a passed option names a file that one point writes. */
+static bool is_file_option(const char *opt)
+{
+    return strcmp(opt, "--csv") == 0 || strcmp(opt, "--json") == 0 || strcmp(opt, "--trace") == 0;
+}
+
 /* An option of the sweep itself (sw); false with why it is refused. */
 static bool sweep_option(struct sweep *sw, const struct cli_hit *h, char *why, size_t len)
 {
@@ -355,7 +393,10 @@ static bool sweep_option(struct sweep *sw, const struct cli_hit *h, char *why, s
         sw->point = (int)v;
         snprintf(why, len, "--point expects a point number from 1 to %d", SWEEP_MAX_POINTS);
         return *end == '\0' && v >= 1 && v <= SWEEP_MAX_POINTS;
-    default: /* passed to the points: --calib, --cfg, --unset; with --point --csv, --json, --trace */
+    default: /* to the points: --calib, --cfg, --unset; with --point, --csv, --json, --trace */
+        snprintf(why, len, "at most %d options passed to the points, each on one line",
+                 SWEEP_MAX_EXTRA / 2);
+        if (sw->nextra == SWEEP_MAX_EXTRA || strchr(h->value, '\n') != NULL) return false;
         sw->files += h->key == CLI_CSV || h->key == CLI_JSON || h->key == CLI_TRACE;
         sw->extra[sw->nextra++] = h->key == CLI_CALIB   ? "--calib"
                                   : h->key == CLI_CFG   ? "--cfg"
@@ -374,7 +415,7 @@ static int parse(struct sweep *sw, const struct cli_args *a)
     memset(sw, 0, sizeof *sw);
     sw->jobs = default_jobs();
     sw->file = a->args[0];
-    sw->extra = xbt_new0(const char *, 2 * (size_t)a->nhits + 1);
+    sw->extra = xbt_new0(const char *, SWEEP_MAX_EXTRA);
     for (int i = 0; i < a->nhits; i++)
         if (!sweep_option(sw, &a->hits[i], why, sizeof why)) return sweep_usage(why);
     if (sw->naxes == 0) return sweep_usage("expected at least one --set or --zip");
@@ -455,16 +496,23 @@ static void run_points(struct sweep *sw, const char *exe, int lo, int hi, int *r
 /* Reads each point's summary line into rows; a point that failed (any status but 0, or 4: a
  * simulated job that failed is a result too) stops the sweep with its first error line. */
 static int collect_rows(struct sweep *sw, int lo, int hi, const int *rcs, char **rows,
-                        char *header)
+                        char **header)
 {
-    char line[512];
     char path[PATH_MAX];
     for (int p = lo; p < hi; p++) {
+        struct text t = {0};
         point_path(sw, p, ".sum", path);
-        if ((rcs[p] == 0 || rcs[p] == 4) && read_summary(path, header, line, sizeof line) == 0) {
-            rows[p] = xbt_strdup(line);
-            continue;
+        if ((rcs[p] == 0 || rcs[p] == 4) && read_text(path, 2, &t) == 0 && t.n == 2) {
+            if (*header == NULL) *header = xbt_strdup(t.line[0]);
+            bool same = strcmp(*header, t.line[0]) == 0;
+            if (same) rows[p] = xbt_strdup(t.line[1]);
+            text_free(&t);
+            if (same) continue;
+            fprintf(stderr, "dmlsim sweep: point %d has other summary columns than point %d; "
+                            "expected one table\n", p + 1, lo + 1);
+            return 1;
         }
+        text_free(&t);
         char msg[1024] = "";
         point_path(sw, p, ".err", path);
         FILE *f = fopen(path, "r");
@@ -473,7 +521,7 @@ static int collect_rows(struct sweep *sw, int lo, int hi, const int *rcs, char *
             fclose(f);
         }
         msg[strcspn(msg, "\n")] = '\0';
-        fprintf(stderr, "dmlsim: sweep: point %d failed (exit %d): %s\n", p + 1, rcs[p],
+        fprintf(stderr, "dmlsim sweep: point %d failed (exit %d): %s\n", p + 1, rcs[p],
                 msg[0] ? msg : "no summary written");
         return 1;
     }
@@ -508,9 +556,13 @@ static int write_table(const struct sweep *sw, char **rows, const char *header)
 static int check_table_path(const struct sweep *sw)
 {
     struct dmlsim_error err = {0};
-    const struct report_output o = {"-o", sw->out, write_table_to, NULL};
+    struct report_output o[1 + SWEEP_MAX_EXTRA / 2] = {{"-o", sw->out, write_table_to, NULL}};
+    size_t n = 1;
+    for (int e = 0; e + 1 < sw->nextra; e += 2) /* --point's own files: one file per output */
+        if (is_file_option(sw->extra[e]))
+            o[n++] = (struct report_output){sw->extra[e], sw->extra[e + 1], write_table_to, NULL};
     const struct report_input in = {"scenario file", sw->file};
-    if (report_outputs_check(&o, 1, &in, 1, &err) == DMLSIM_OK) return 0;
+    if (report_outputs_check(o, n, &in, 1, &err) == DMLSIM_OK) return 0;
     fprintf(stderr, "%s\n", err.msg);
     return 1;
 }
@@ -551,7 +603,9 @@ static void shell_quote(FILE *out, const char *s)
 /* ---- one point of a grid, and merging points (dmlsim merge) ------------------------------- */
 
 /* A point's file: "# dmlsim sweep point K of N", the scenario, each axis as given (values
- * re-escaped), then the summary's two lines. dmlsim merge reads the axes back with add_axis. */
+ * re-escaped), each option passed to every point ("# pass --calib FILE"), then the summary's two
+ * lines. dmlsim merge reads the axes back with add_axis and requires the rest to be the same in
+ * every file, so points of sweeps run with other options are never joined. */
 struct point_file {
     const struct sweep *sw;
     int point; /* 1 .. npoints */
@@ -570,6 +624,9 @@ static void write_axes(const struct sweep *sw, FILE *out)
         }
         fputc('\n', out);
     }
+    for (int e = 0; e + 1 < sw->nextra; e += 2)
+        if (!is_file_option(sw->extra[e]))
+            fprintf(out, "# pass %s %s\n", sw->extra[e], sw->extra[e + 1]);
 }
 
 static void write_point_to(const void *ctx, FILE *out)
@@ -606,10 +663,10 @@ static int run_grid(struct sweep *sw, const char *self)
         snprintf(exe, sizeof exe, "%s", self);
     int *rcs = xbt_new0(int, sw->npoints);
     char **rows = xbt_new0(char *, sw->npoints);
-    char header[512] = "";
+    char *header = NULL;
     int lo = sw->point ? sw->point - 1 : 0, hi = sw->point ? sw->point : sw->npoints;
     run_points(sw, exe, lo, hi, rcs);
-    int status = collect_rows(sw, lo, hi, rcs, rows, header);
+    int status = collect_rows(sw, lo, hi, rcs, rows, &header);
     if (status == 0 && sw->point) {
         status = write_point(sw, rows[lo], header);
     } else if (status == 0) {
@@ -620,6 +677,7 @@ static int run_grid(struct sweep *sw, const char *self)
         free(rows[p]);
     free(rows);
     free(rcs);
+    free(header);
     return status;
 }
 
@@ -659,84 +717,72 @@ int sweep_main(const char *self, const struct cli_args *a)
     return status;
 }
 
-/* Reads point file `path` into its lines (at most 2 + MAX_AXES + 2, each without its newline);
- * returns how many, or -1 when it cannot be read or is too long. */
-static int read_lines(const char *path, char lines[][1024], int max)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL) return -1;
-    int n = 0;
-    while (n < max && fgets(lines[n], 1024, f) != NULL) {
-        size_t len = strcspn(lines[n], "\n");
-        if (lines[n][len] != '\n') break; /* a line too long, or no final newline */
-        lines[n++][len] = '\0';
-    }
-    bool rest = fgetc(f) != EOF;
-    fclose(f);
-    return rest ? -1 : n;
-}
-
-/* The sweep a point file describes (its first file: lines), into sw; false with why. */
-static bool sweep_of(struct sweep *sw, char lines[][1024], int n, char *why, size_t len)
+/* The sweep a point file describes (its first file: t), into sw; false with why. */
+static bool sweep_of(struct sweep *sw, const struct text *t, char *why, size_t len)
 {
     memset(sw, 0, sizeof *sw);
-    sw->file = lines[1] + 7;
-    for (int i = 2; i < n - 2; i++)
-        if (!add_axis(sw, lines[i] + 6, lines[i][2] == 'z', why, len)) return false;
+    sw->file = t->line[1] + 7;
+    for (int i = 2; i < t->n - 2; i++)
+        if (strncmp(t->line[i], "# pass ", 7) != 0 &&
+            !add_axis(sw, t->line[i] + 6, t->line[i][2] == 'z', why, len))
+            return false;
     return sw->naxes > 0 && count_points(sw, why, len);
 }
 
-/* Checks point file `path` (lines, n) against the first one and files its row; 0, or 1 with the
+/* Checks point file `path` (t) against the first one and files its row; 0, or 1 with the
  * message printed. */
-static int merge_one(struct sweep *sw, const char *path, char lines[][1024], int n,
-                     char first[][1024], int nfirst, char **rows)
+static int merge_one(const struct sweep *sw, const char *path, const struct text *t,
+                     const struct text *first, char **rows)
 {
-    int k = 0, of = 0;
-    bool same = n == nfirst && sscanf(lines[0], "# dmlsim sweep point %d of %d", &k, &of) == 2 &&
-                of == sw->npoints && k >= 1 && k <= of;
-    for (int i = 1; same && i < n - 1; i++)
-        same = strcmp(lines[i], first[i]) == 0;
+    int k = 0, of = 0, end = 0;
+    bool same = t->n == first->n &&
+                sscanf(t->line[0], "# dmlsim sweep point %d of %d%n", &k, &of, &end) == 2 &&
+                t->line[0][end] == '\0' && of == sw->npoints && k >= 1 && k <= of;
+    for (int i = 1; same && i < t->n - 1; i++)
+        same = strcmp(t->line[i], first->line[i]) == 0;
     if (!same) {
-        fprintf(stderr, "%s:1: not a point of the same sweep as the first file; expected the "
-                        "files of one `dmlsim sweep --point` grid\n", path);
+        fprintf(stderr, "%s:1: not a point of the same sweep as the first file (the same grid, "
+                        "options and columns); expected the files of one `dmlsim sweep --point` "
+                        "grid\n", path);
         return 1;
     }
     if (rows[k - 1] != NULL) {
         fprintf(stderr, "%s:1: point %d is given twice; expected each point once\n", path, k);
         return 1;
     }
-    rows[k - 1] = xbt_strdup(lines[n - 1]);
+    rows[k - 1] = xbt_strdup(t->line[t->n - 1]);
     return 0;
 }
 
-/* The first point file's lines, checked for the shape write_point gives them; 0 or 1. */
-static int check_first(const char *path, char lines[][1024], int n)
+/* The first point file, checked for the shape write_point gives it; 0 or 1. */
+static int check_first(const char *path, const struct text *t, int rc)
 {
-    bool ok = n >= 5 && strncmp(lines[0], "# dmlsim sweep point ", 21) == 0 &&
-              strncmp(lines[1], "# file ", 7) == 0;
-    for (int i = 2; ok && i < n - 2; i++)
-        ok = strncmp(lines[i], "# set ", 6) == 0 || strncmp(lines[i], "# zip ", 6) == 0;
+    bool ok = rc == 0 && t->n >= 5 && strncmp(t->line[0], "# dmlsim sweep point ", 21) == 0 &&
+              strncmp(t->line[1], "# file ", 7) == 0;
+    for (int i = 2; ok && i < t->n - 2; i++)
+        ok = strncmp(t->line[i], "# set ", 6) == 0 || strncmp(t->line[i], "# zip ", 6) == 0 ||
+             strncmp(t->line[i], "# pass ", 7) == 0;
     if (ok) return 0;
-    fprintf(stderr, "%s:1: not a sweep point's file; expected the -o file of `dmlsim sweep "
-                    "--point K`\n", path);
+    fprintf(stderr, "%s:1: not a sweep point's file (or cut short); expected the -o file of "
+                    "`dmlsim sweep --point K`\n", path);
     return 1;
 }
 
-/* Reads and files every point after the first; 0, or 1 with the message printed. */
-static int merge_rest(struct sweep *sw, const struct cli_args *a, char first[][1024], int nfirst,
-                      char **rows)
+/* Reads and files every point; 0, or 1 with the message printed. */
+static int merge_all(const struct sweep *sw, const struct cli_args *a, const struct text *first,
+                     char **rows)
 {
-    char(*lines)[1024] = xbt_malloc(sizeof(char[4 + MAX_AXES][1024]));
     int status = 0;
     for (int i = 0; i < a->nargs && status == 0; i++) {
-        int n = read_lines(a->args[i], lines, 4 + MAX_AXES);
-        if (n < 0) {
-            fprintf(stderr, "%s:0: cannot read it as a sweep point's file; expected the -o file "
-                            "of `dmlsim sweep --point K`\n", a->args[i]);
+        struct text t = {0};
+        if (read_text(a->args[i], SWEEP_POINT_LINES, &t) != 0) {
+            fprintf(stderr, "%s:0: cannot read it whole as a sweep point's file; expected the -o "
+                            "file of `dmlsim sweep --point K`\n", a->args[i]);
             status = 1;
         } else {
-            status = merge_one(sw, a->args[i], lines, n, first, nfirst, rows);
+            status = merge_one(sw, a->args[i], &t, first, rows);
         }
+        text_free(&t);
     }
     for (int p = 0; p < sw->npoints && status == 0; p++)
         if (rows[p] == NULL) {
@@ -744,33 +790,49 @@ static int merge_rest(struct sweep *sw, const struct cli_args *a, char first[][1
                             "the grid\n", p + 1, sw->npoints);
             status = 1;
         }
-    free(lines);
     return status;
+}
+
+/* merge -o must not be one of the files it reads; 0 or 1. */
+static int check_merge_output(const struct cli_args *a, const char *out)
+{
+    struct dmlsim_error err = {0};
+    struct report_input *in = xbt_new0(struct report_input, (size_t)a->nargs);
+    for (int i = 0; i < a->nargs; i++)
+        in[i] = (struct report_input){"point file", a->args[i]};
+    const struct report_output o = {"-o", out, write_table_to, NULL};
+    enum dmlsim_err rc = report_outputs_check(&o, 1, in, (size_t)a->nargs, &err);
+    free(in);
+    if (rc == DMLSIM_OK) return 0;
+    fprintf(stderr, "%s\n", err.msg);
+    return 1;
 }
 
 int sweep_merge_main(const struct cli_args *a)
 {
-    char(*first)[1024] = xbt_malloc(sizeof(char[4 + MAX_AXES][1024]));
     char why[256];
     struct sweep sw;
+    struct text first = {0};
     memset(&sw, 0, sizeof sw);
-    int n = read_lines(a->args[0], first, 4 + MAX_AXES);
-    int status = check_first(a->args[0], first, n < 0 ? 0 : n);
-    if (status == 0 && !sweep_of(&sw, first, n, why, sizeof why)) {
+    sw.out = cli_value(a, CLI_OUT);
+    int status = sw.out ? check_merge_output(a, sw.out) : 0;
+    if (status == 0)
+        status = check_first(a->args[0], &first, read_text(a->args[0], SWEEP_POINT_LINES, &first));
+    if (status == 0 && !sweep_of(&sw, &first, why, sizeof why)) {
         fprintf(stderr, "%s:1: %s\n", a->args[0], why);
         status = 1;
     }
     char **rows = xbt_new0(char *, sw.npoints + 1);
-    if (status == 0) status = merge_rest(&sw, a, first, n, rows);
+    if (status == 0) status = merge_all(&sw, a, &first, rows);
     sw.out = cli_value(a, CLI_OUT);
     if (status == 0) {
-        print_table(&sw, stdout, rows, first[n - 2]);
-        if (sw.out) status = write_table(&sw, rows, first[n - 2]);
+        print_table(&sw, stdout, rows, first.line[first.n - 2]);
+        if (sw.out) status = write_table(&sw, rows, first.line[first.n - 2]);
     }
     for (int p = 0; p < sw.npoints; p++)
         free(rows[p]);
     free(rows);
     cleanup(&sw);
-    free(first);
+    text_free(&first);
     return status;
 }

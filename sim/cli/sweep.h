@@ -6,9 +6,10 @@
  * bits and refused above SWEEP_MAX_POINTS before anything runs. --calib, --cfg and --unset pass
  * to every point. --list prints the points as `dmlsim run` command lines; --point K runs only
  * point K and writes its summary and the grid's description to -o (or stdout), and
- * sweep_merge_main (dmlsim merge) joins such files into the table the whole sweep prints. Every point runs `dmlsim run FILE --set ... --summary
- * TMP` in a child process (SimGrid allows one engine per process), at most -j at a time (default: the online cores), with
- * its files in a folder $TMPDIR/dmlsim-sweep-XXXXXX (/tmp without TMPDIR); the merged table has
+ * sweep_merge_main (dmlsim merge) joins such files into the table the whole sweep prints.
+ * Every point runs `dmlsim run FILE --set ... --summary TMP` in a child process (SimGrid allows
+ * one engine per process), at most -j at a time (default: the online cores), with its files in
+ * a folder $TMPDIR/dmlsim-sweep-XXXXXX (/tmp without TMPDIR); the merged table has
  * one row per point, in grid order whatever order the children finish in, so the output is
  * deterministic. A progress bar goes to stderr when it is a terminal. If any point fails, its
  * message is printed and nothing is written. -o OUT is an output file (report.h), never the
@@ -25,6 +26,11 @@
 /* The most points one sweep runs: 10,000 runs is hours of a 2-core machine for the shipped
  * scenarios (their points take 0.1 to a few seconds each); a larger study is several sweeps. */
 #define SWEEP_MAX_POINTS 10000
+
+/* The longest line a summary or point file may have (an axis of 10,000 long values fits), and
+ * the most lines of a point file (its header, axes, passed options and summary). */
+#define SWEEP_LINE_MAX (1 << 20)
+#define SWEEP_POINT_LINES 128
 
 struct cli_args;
 

@@ -80,9 +80,9 @@ struct run_event *run_event_add(struct run_record *r, double t_s, enum run_event
     return e;
 }
 
-static run_step_hook step_hook;
+static void (*step_hook)(double t_s, int step, int steps_planned);
 
-void run_set_step_hook(run_step_hook hook)
+void run_set_step_hook(void (*hook)(double t_s, int step, int steps_planned))
 {
     step_hook = hook;
 }

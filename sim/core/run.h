@@ -245,8 +245,7 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
 
 /* Called by run_step_add with each step row's end time, step and the steps planned (the
  * command line's progress line); NULL, the default, for none. Process-wide: one run a process. */
-typedef void (*run_step_hook)(double t_s, int step, int steps_planned);
-void run_set_step_hook(run_step_hook hook);
+void run_set_step_hook(void (*hook)(double t_s, int step, int steps_planned));
 
 /* The hybrid strategy's groups, as par_bytes and group_class order them: "tensor", "pipeline",
  * "data", "expert". */

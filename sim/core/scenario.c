@@ -6,7 +6,6 @@
  * catalog names, cross-field rules), each message carrying the line of the element at fault.
  */
 #include "scenario.h"
-#include "scenario_doc.h"
 
 #include "mem.h"
 #include "metric.h"

@@ -369,6 +369,10 @@ struct scenario_override {
     const char *value; /* new value; NULL removes the attribute (--unset) */
 };
 
+/* The compiled-in DTD, parsed (libxml2's xmlDtdPtr; the caller frees it with xmlFreeDtd), or NULL
+ * when out of memory: what scenarios are validated against and dmlsim-scenario(5) is made from. */
+struct _xmlDtd *scenario_dtd_parse(void);
+
 /* Loads and checks `path` into `sc` (zeroed first). On failure returns the code, fills `err`, and
  * leaves `sc` empty (nothing to release). */
 enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmlsim_error *err);

@@ -6,12 +6,10 @@
 #ifndef DMLSIM_SCENARIO_DOC_H
 #define DMLSIM_SCENARIO_DOC_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-/* The compiled-in DTD, parsed (libxml2's xmlDtdPtr; the caller frees it with xmlFreeDtd), or NULL
- * when out of memory. scenario.c validates with it. */
-struct _xmlDtd *scenario_dtd_parse(void);
-
-void scenario_doc_write_man(FILE *out, const char *version);
+/* Writes the page; false (nothing written) when the DTD cannot be parsed (out of memory). */
+bool scenario_doc_write_man(FILE *out, const char *version);
 
 #endif

@@ -601,10 +601,26 @@ enum dmlsim_err report_outputs_write(const struct report_output *outs, size_t no
     return rc;
 }
 
+/* Whether outputs a and b would write one regular file (a device or FIFO may take several). */
+static bool same_output(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb) return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return !ea && !eb && strcmp(a, b) == 0;
+}
+
 enum dmlsim_err report_outputs_check(const struct report_output *outs, size_t nouts,
                                      const struct report_input *ins, size_t nins,
                                      struct dmlsim_error *err)
 {
+    for (size_t i = 0; i < nouts; i++)
+        for (size_t j = i + 1; outs[i].path != NULL && j < nouts; j++)
+            if (outs[j].path != NULL && same_output(outs[i].path, outs[j].path))
+                return dmlsim_fail(err, DMLSIM_EUSAGE,
+                                   "%s:0: %s and %s name the same file; expected one file per "
+                                   "output",
+                                   outs[j].path, outs[i].option, outs[j].option);
     for (size_t i = 0; i < nouts; i++) {
         struct stat out, in;
         if (outs[i].path == NULL || stat(outs[i].path, &out) != 0) continue;

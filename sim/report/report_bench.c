@@ -6,7 +6,8 @@
 
 #include <string.h>
 
-/* s as one CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma, quote or newline. */
+/* s as one CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma, quote or
+ * newline. */
 static void csv_field(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\n\r") == NULL) {
