@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "cmdline.h"
 
+#include "roff.h"
+
 #include <xbt/sysdep.h>
 
 #include <assert.h>
@@ -12,51 +14,32 @@
 
 #define CMD_MAX_OPTS 24
 
-/* The options `run` takes; `sweep` passes the ones it names to every point. */
-#define RUN_SET \
-    { \
-        "set", CLI_SET, "ELEM.ATTR=VALUE", \
-                "override an attribute of the first <ELEM> (repeatable)" \
-    }
+/* The options `run` and `sweep` share (sweep passes them to every point). */
 #define RUN_CALIB \
     { \
-        "calib", CLI_CALIB, "FILE", "use this calibration profile (file or nccl-tests log)" \
+        "calib", CLI_CALIB, "FILE", \
+                "use this calibration profile (file, nccl-tests log, or a shipped profile's " \
+                "name: spec-h100)" \
     }
 #define RUN_CFG \
     { \
         "cfg", CLI_CFG, "KEY:VALUE", "pass a SimGrid configuration option (repeatable)" \
     }
-#define RUN_TIMING \
-    { \
-        "timing", CLI_TIMING, NULL, "print where the wall-clock time went (stderr)" \
-    }
-#define RUN_CSV \
-    { \
-        "csv", CLI_CSV, "FILE", "also write the per-step table as CSV (training)" \
-    }
-#define RUN_JSON \
-    { \
-        "json", CLI_JSON, "FILE", "also write configuration, steps and summary as JSON" \
-    }
-#define RUN_TRACE \
-    { \
-        "trace", CLI_TRACE, "FILE", "also write a Perfetto / Chrome trace (training)" \
-    }
-#define RUN_SUMMARY \
-    { \
-        "summary", CLI_SUMMARY, "FILE", "also write the one-line summary table sweeps merge" \
-    }
 
 static const struct cli_opt run_opts[] = {
-        RUN_SET,
+        {"set", CLI_SET, "ELEM.ATTR=VALUE",
+         "override an attribute of the first <ELEM> (repeatable)"},
         {"unset", CLI_UNSET, "ELEM.ATTR", "remove an attribute of the first <ELEM> (repeatable)"},
-        RUN_CSV,
-        RUN_JSON,
-        RUN_SUMMARY,
-        RUN_TRACE,
+        {"csv", CLI_CSV, "FILE",
+         "also write the events log (training) or the table (benchmark) as CSV"},
+        {"json", CLI_JSON, "FILE",
+         "also write the run (schemas/run.schema.json) or the benchmark "
+         "(schemas/bench.schema.json) as JSON"},
+        {"summary", CLI_SUMMARY, "FILE", "also write the one-line summary table sweeps merge"},
+        {"trace", CLI_TRACE, "FILE", "also write a Perfetto / Chrome trace (training)"},
         {"fault-plan", CLI_FAULT_PLAN, NULL, "print the materialised fault plan and exit"},
         RUN_CALIB,
-        RUN_TIMING,
+        {"timing", CLI_TIMING, NULL, "print where the wall-clock time went (stderr)"},
         RUN_CFG,
         {0}};
 
@@ -330,17 +313,9 @@ void cli_print_help(const struct cli_cmd *c, FILE *out)
     fprintf(out, "  %-30s %s\n", "-h, --help", "show this help");
 }
 
-/* s with roff's special characters escaped (backslash, a leading dot or quote). */
 static void roff(FILE *out, const char *s)
 {
-    if (*s == '.' || *s == '\'') fputs("\\&", out);
-    for (; *s; s++)
-        if (*s == '\\')
-            fputs("\\e", out);
-        else if (*s == '-')
-            fputs("\\-", out);
-        else
-            fputc(*s, out);
+    roff_put(out, s, strlen(s));
 }
 
 static void man_command(FILE *out, const struct cli_cmd *c)

@@ -814,8 +814,8 @@ int sweep_merge_main(const struct cli_args *a)
     struct sweep sw;
     struct text first = {0};
     memset(&sw, 0, sizeof sw);
-    sw.out = cli_value(a, CLI_OUT);
-    int status = sw.out ? check_merge_output(a, sw.out) : 0;
+    const char *out = cli_value(a, CLI_OUT); /* sw.out once sweep_of has filled sw */
+    int status = out ? check_merge_output(a, out) : 0;
     if (status == 0)
         status = check_first(a->args[0], &first, read_text(a->args[0], SWEEP_POINT_LINES, &first));
     if (status == 0 && !sweep_of(&sw, &first, why, sizeof why)) {
@@ -824,7 +824,7 @@ int sweep_merge_main(const struct cli_args *a)
     }
     char **rows = xbt_new0(char *, sw.npoints + 1);
     if (status == 0) status = merge_all(&sw, a, &first, rows);
-    sw.out = cli_value(a, CLI_OUT);
+    sw.out = out;
     if (status == 0) {
         print_table(&sw, stdout, rows, first.line[first.n - 2]);
         if (sw.out) status = write_table(&sw, rows, first.line[first.n - 2]);

@@ -1,6 +1,7 @@
 /* scenario_doc.c - dmlsim-scenario(5) from the compiled-in DTD (see scenario_doc.h). */
 #include "scenario_doc.h"
 
+#include "roff.h"
 #include "scenario.h"
 
 #include <libxml/tree.h>
@@ -13,30 +14,6 @@
 
 extern const unsigned char dmlsim_scenario_dtd[];
 extern const size_t dmlsim_scenario_dtd_len;
-
-/* s[0..n) in roff: whitespace runs collapsed to one space, backslashes and dashes escaped, a
- * line never starting with a dot or a quote. */
-static void roff_text(FILE *out, const char *s, size_t n)
-{
-    bool space = false, line_start = true;
-    for (size_t i = 0; i < n; i++) {
-        if (isspace((unsigned char)s[i])) {
-            space = !line_start;
-            continue;
-        }
-        if (space) fputc(' ', out);
-        space = false;
-        if (line_start && (s[i] == '.' || s[i] == '\'')) fputs("\\&", out);
-        line_start = false;
-        if (s[i] == '\\')
-            fputs("\\e", out);
-        else if (s[i] == '-')
-            fputs("\\-", out);
-        else
-            fputc(s[i], out);
-    }
-    fputc('\n', out);
-}
 
 /* The comment written just above "<!ELEMENT name" in the DTD's text, as [*start, *end), or
  * false when there is none. */
@@ -63,16 +40,10 @@ static bool element_comment(const char *name, const char **start, const char **e
     return false;
 }
 
-/* A name in roff, without a newline (dashes and backslashes escaped: a name is typed back). */
+/* A DTD name in roff, without a newline. */
 static void roff_name(FILE *out, const xmlChar *name)
 {
-    for (const char *c = (const char *)name; *c; c++)
-        if (*c == '-')
-            fputs("\\-", out);
-        else if (*c == '\\')
-            fputs("\\e", out);
-        else
-            fputc(*c, out);
+    roff_put(out, (const char *)name, strlen((const char *)name));
 }
 
 /* One attribute: name, its values (an enumeration, or CDATA: text), required or its default. */
@@ -114,10 +85,12 @@ static void write_element(FILE *out, const xmlDtd *dtd, const xmlElement *el)
     else if (el->content != NULL)
         xmlSnprintfElementContent(model, (int)sizeof model, el->content, 1);
     fputs("Contains: ", out);
-    roff_text(out, model, strlen(model));
+    roff_put(out, model, strlen(model));
+    fputc('\n', out);
     if (element_comment((const char *)el->name, &c0, &c1)) {
         fputs(".PP\n", out);
-        roff_text(out, c0, (size_t)(c1 - c0));
+        roff_put(out, c0, (size_t)(c1 - c0));
+        fputc('\n', out);
     }
     for (const xmlNode *n = dtd->children; n != NULL; n = n->next) {
         const xmlAttribute *a = (const xmlAttribute *)n;
