@@ -3,12 +3,20 @@
 # builds dmlsim-calibrate with nvcc alone (no CMake, no SimGrid needed), measures every local GPU,
 # and, where a dmlsim binary runs on that machine, summarises and validates the profile. All
 # output goes to one folder (default out/device-check). Under 5 minutes on one H100/H200.
-#   kernels/device-check.sh [OUT_DIR] [DMLSIM_BINARY]
+# The GEMMs measured are a size grid and the model presets' layer shapes: SHAPES_FILE, or what
+# `DMLSIM shapes` prints where dmlsim runs. Where python3 has PyTorch, kernels/torch-bench.py also
+# measures single-GPU training throughput of the workloads dmlsim's compute model is compared with.
+#   kernels/device-check.sh [OUT_DIR] [DMLSIM_BINARY] [SHAPES_FILE]
 set -u
 cd "$(dirname "$0")/.."
 out=${1:-out/device-check}
 dmlsim=${2:-build/dmlsim}
+shapes=${3:-}
 mkdir -p "$out"
+if [ -z "$shapes" ] && "$dmlsim" --version >/dev/null 2>&1; then
+    shapes=$out/shapes.txt
+    "$dmlsim" shapes >"$shapes"
+fi
 nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 cuda_root=$(dirname "$(dirname "$nvcc")")
 {
@@ -30,11 +38,16 @@ if ! "$nvcc" -O2 -arch=native -o "$out/dmlsim-calibrate" kernels/calibrate.cu \
     exit 1
 fi
 export LD_LIBRARY_PATH="$cuda_root/lib:$cuda_root/lib64:${LD_LIBRARY_PATH:-}"
-"$out/dmlsim-calibrate" -b 1M -e 512M -f 4 -n 20 -w 5 -g 8192 -o "$out/calibration.txt" \
+"$out/dmlsim-calibrate" -b 1M -e 512M -f 4 -n 20 -w 5 -g 8192 ${shapes:+-s "$shapes"} \
+    -o "$out/calibration.txt" \
     | tee "$out/calibrate.txt"
 rc=${PIPESTATUS[0]}
 echo "device-check: dmlsim-calibrate exit $rc after $(( $(date +%s) - start )) s" | tee -a "$out/calibrate.txt"
 [ "$rc" -eq 0 ] || exit "$rc"
+if python3 -c 'import torch' >/dev/null 2>&1; then
+    python3 kernels/torch-bench.py -o "$out/frameworks.txt" 2>"$out/frameworks.log"
+    echo "device-check: torch-bench exit $? after $(( $(date +%s) - start )) s"
+fi
 if "$dmlsim" --version >/dev/null 2>&1; then
     "$dmlsim" calib "$out/calibration.txt" >"$out/calib-summary.txt" 2>&1
     "$dmlsim" validate "$out/calibration.txt" >"$out/validate.txt" 2>&1

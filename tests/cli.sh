@@ -348,6 +348,12 @@ for g in p100 v100 a100 h100 h200; do
     "$dmlsim" calib --spec $g | cmp -s - "platforms/calib/spec-$g.calib" && ok ||
         ko "platforms/calib/spec-$g.calib is not what 'dmlsim calib --spec $g' writes"
 done
+# the profile measured on an H200 (kernels/measured/h200-2026-12-04) loads against the h200 catalog
+# entry; its 4096^3 FP32 GEMM at 51.47 TFLOP/s is 76.8% of the H200's 67 TFLOP/s FP32 peak (datasheet)
+"$dmlsim" calib platforms/calib/measured-h200.calib >"$tmp/mh" &&
+    grep -q '^# gpu  *NVIDIA H200 x 1 (catalog: h200)' "$tmp/mh" &&
+    grep -q '^ *fp32  *4096  *4096  *4096  *51.47  *76.8%' "$tmp/mh" && ok ||
+    ko "the measured H200 profile must load against the h200 catalog entry"
 # the shipped spec profile gives the same run as the built-in default (both 0.78 / 0.92)
 "$dmlsim" run scenarios/resnet50-ring.xml | grep -v '^# calibration' >"$tmp/d1"
 "$dmlsim" run scenarios/resnet50-ring.xml --calib platforms/calib/spec-h100.calib |
