@@ -71,6 +71,10 @@ struct nccl_topo {
     sg_host_t *nvs;         /* node -> its NVSwitch host ("nodeN.nvs"), or NULL */
     sg_host_t sharp;        /* the network's SHARP aggregation host ("sharp.switch"), or NULL */
     int gmax;               /* GPUs of the largest node */
+    double ring_lat[MAX_CH][2]; /* channel c's representative ring hops' route latencies, in a
+                                   node and across nodes (ring_mean); NAN until computed */
+    double *left_lat;           /* rank r's channel c: the route latency from its left
+                                   neighbour, [r * MAX_CH + c]; NAN until computed */
 };
 
 /* ---- what the platform is ---------------------------------------------------------------- */
@@ -312,6 +316,11 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
     }
     t->sys.nvlink = nvlink;
     system_facts(w, t, intra_bw);
+    for (int c = 0; c < MAX_CH; c++)
+        t->ring_lat[c][0] = t->ring_lat[c][1] = NAN;
+    t->left_lat = xbt_new(double, (size_t)P * MAX_CH);
+    for (size_t i = 0; i < (size_t)P * MAX_CH; i++)
+        t->left_lat[i] = NAN;
     return t;
 }
 
@@ -324,6 +333,7 @@ void coll_nccl_topo_free(struct nccl_topo *t)
     free(t->lpos);
     free(t->nvs);
     free(t->ncyc);
+    free(t->left_lat);
     for (int k = 0; k < MAX_CYC; k++) {
         free(t->cyc[k]);
         free(t->cpos[k]);
@@ -415,27 +425,30 @@ struct chan {
  * so a step's chain of dependencies adds up the ring's hops as NCCL's latency model does (the
  * sum along the path) instead of making every step wait for the slowest hop. The routes are
  * those of node 0's ring into node 1 (representative of a regular cluster). */
-static double ring_mean(const struct coll_world *w, const struct nccl_topo *t,
+static double ring_mean(const struct coll_world *w, struct nccl_topo *t,
                         const struct nccl_plan *p, int c, bool route)
 {
     int P = w->nranks, N = t->nnodes, n = 0;
-    while (n < N && node_size(t, n) < 2)
-        n++;
-    double intra = 0, inter = 0;
-    if (n < N) {
-        int a = ring_member(t, n, c, c), b = ring_member(t, n, c, c + 1);
-        intra = route ? sg_host_get_route_latency(w->hosts[a], w->hosts[b])
-                      : hop_extra(w, t, p, a, b);
+    if (isnan(t->ring_lat[c][0])) { /* the routes' latencies, once per channel */
+        while (n < N && node_size(t, n) < 2)
+            n++;
+        t->ring_lat[c][0] = t->ring_lat[c][1] = 0;
+        if (n < N)
+            t->ring_lat[c][0] = sg_host_get_route_latency(w->hosts[ring_member(t, n, c, c)],
+                                                          w->hosts[ring_member(t, n, c, c + 1)]);
+        if (N > 1)
+            t->ring_lat[c][1] = sg_host_get_route_latency(w->hosts[ring_member(t, 0, c, c - 1)],
+                                                          w->hosts[ring_member(t, 1, c, c)]);
     }
-    if (N > 1) {
-        int a = ring_member(t, 0, c, c - 1), b = ring_member(t, 1, c, c);
-        inter = route ? sg_host_get_route_latency(w->hosts[a], w->hosts[b])
-                      : hop_extra(w, t, p, a, b);
+    double intra = t->ring_lat[c][0], inter = t->ring_lat[c][1];
+    if (!route) { /* hop_extra of the same hops; none where there is no such hop */
+        intra = P > N ? fmax(0, p->intra_hop_s - intra) : 0;
+        inter = N > 1 ? fmax(0, p->inter_hop_s - inter) : 0;
     }
     return ((P - N) * intra + N * inter) / P;
 }
 
-static double ring_extra(const struct coll_world *w, const struct nccl_topo *t,
+static double ring_extra(const struct coll_world *w, struct nccl_topo *t,
                          const struct nccl_plan *p, int c)
 {
     return ring_mean(w, t, p, c, false);
@@ -918,8 +931,33 @@ static double dilation(const struct coll_world *w, const struct nccl_topo *t, en
     return w->netcal ? netcal_factor(w->netcal, (int)op, t->nnodes, size_B) : 1.0;
 }
 
-/* Flow level: each ring phase is one flow per channel carrying the phase's bytes, all channels
- * posted at once by the rank's own actor, then the step latencies they stand for. */
+/* Channels whose edges join the same two ranks are one flow carrying their sum: peer[0..n) (a
+ * channel's neighbour) becomes the distinct neighbours in order of first appearance, tag[i] the
+ * first channel on that edge (both ends compute the same, as they see the same channels on it)
+ * and mult[i] (if not NULL) how many channels it carries. Returns the distinct count. Exact when
+ * the edge's links carry nothing else: k flows of B on one route, started together, share it
+ * equally and end together, as one flow of k B does; against other traffic the merged flow gets
+ * one max-min share where k flows got k (README, Collectives). */
+static int merge_edges(int *peer, int *tag, int *mult, int n)
+{
+    int m = 0;
+    for (int c = 0; c < n; c++) {
+        int i = 0;
+        while (i < m && peer[i] != peer[c])
+            i++;
+        if (i == m) {
+            peer[m] = peer[c], tag[m] = tag[c];
+            if (mult) mult[m] = 0;
+            m++;
+        }
+        if (mult) mult[i]++;
+    }
+    return m;
+}
+
+/* Flow level: each ring phase is one flow per edge of the channels' rings (channels sharing an
+ * edge merged, merge_edges), all posted at once by the rank's own actor, then the step
+ * latencies they stand for. */
 static enum net_status ring_flow(const struct coll_world *w, const struct nccl_plan *p,
                                  enum coll_op op, int rank, double size_B, double dil)
 {
@@ -930,13 +968,20 @@ static enum net_status ring_flow(const struct coll_world *w, const struct nccl_p
         tag[c] = c;
         double hops =
                 (P - 1) * (ring_mean(w, w->topo, p, c, true) + ring_extra(w, w->topo, p, c) * dil);
-        wait = fmax(wait, hops - sg_host_get_route_latency(w->hosts[left[c]], w->hosts[rank]));
+        double *lat = &w->topo->left_lat[(size_t)rank * MAX_CH + c];
+        if (isnan(*lat)) *lat = sg_host_get_route_latency(w->hosts[left[c]], w->hosts[rank]);
+        wait = fmax(wait, hops - *lat);
     }
-    double phase_B = (P - 1) * size_B / ((double)nc * P) * p->wire_factor * dil;
+    double phase_B = (P - 1) * size_B / ((double)nc * P) * p->wire_factor * dil, to_B[MAX_CH];
+    int from_tag[MAX_CH], mult[MAX_CH];
+    memcpy(from_tag, tag, sizeof from_tag);
+    int nto = merge_edges(right, tag, mult, nc), nfrom = merge_edges(left, from_tag, NULL, nc);
+    for (int i = 0; i < nto; i++)
+        to_B[i] = mult[i] * phase_B;
     int phases = op == COLL_ALLREDUCE ? 2 : 1;
     enum net_status st = NET_OK;
     for (int ph = 0; ph < phases && st == NET_OK; ph++) {
-        st = coll_exchange_tagged(w, rank, right, tag, nc, phase_B, left, tag, nc);
+        st = coll_exchange_sized(w, rank, right, tag, to_B, nto, left, from_tag, nfrom);
         if (st == NET_OK && wait > 0) sg_actor_sleep_for(wait);
     }
     return st;

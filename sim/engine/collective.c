@@ -171,9 +171,9 @@ enum net_status coll_recv(const struct coll_world *w, int me, int from)
     return net_recv(coll_mailbox(w, from, me, -1), &p, w->timeout_s);
 }
 
-enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
-                                     const int *to_tag, int nto, double size_B, const int *from,
-                                     const int *from_tag, int nfrom)
+enum net_status coll_exchange_sized(const struct coll_world *w, int me, const int *to,
+                                    const int *to_tag, const double *to_B, int nto,
+                                    const int *from, const int *from_tag, int nfrom)
 {
     double end = deadline(w);
     sg_comm_t local[16], *c = nto + nfrom <= 16 ? local : xbt_new(sg_comm_t, nto + nfrom);
@@ -181,13 +181,25 @@ enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const i
     for (int i = 0; i < nfrom; i++)
         c[i] = net_irecv(coll_mailbox(w, from[i], me, from_tag ? from_tag[i] : -1), &p);
     for (int i = 0; i < nto; i++)
-        c[nfrom + i] =
-                coll_post_send(w, me, w->hosts[me], w->hosts[to[i]],
-                               coll_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1), NULL, size_B);
+        c[nfrom + i] = coll_post_send(w, me, w->hosts[me], w->hosts[to[i]],
+                                      coll_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1), NULL,
+                                      to_B[i]);
     enum net_status st = NET_OK;
     for (int i = 0; i < nto + nfrom; i++) /* every handle is waited on, so every one is freed */
         st = worst(st, net_wait(c[i], end));
     if (c != local) free(c);
+    return st;
+}
+
+enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
+                                     const int *to_tag, int nto, double size_B, const int *from,
+                                     const int *from_tag, int nfrom)
+{
+    double local[16] = {0}, *sizes = nto <= 16 ? local : xbt_new(double, nto);
+    for (int i = 0; i < nto; i++)
+        sizes[i] = size_B;
+    enum net_status st = coll_exchange_sized(w, me, to, to_tag, sizes, nto, from, from_tag, nfrom);
+    if (sizes != local) free(sizes);
     return st;
 }
 

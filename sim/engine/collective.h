@@ -135,6 +135,10 @@ enum net_status coll_recv(const struct coll_world *w, int me, int from);
  * mailboxes are those of that channel (several concurrent protocols between the same pair). */
 enum net_status coll_exchange(const struct coll_world *w, int me, const int *to, int nto,
                               double size_B, const int *from, int nfrom);
+/* The same with a size per destination: to_B[i] bytes to to[i]. */
+enum net_status coll_exchange_sized(const struct coll_world *w, int me, const int *to,
+                                    const int *to_tag, const double *to_B, int nto,
+                                    const int *from, const int *from_tag, int nfrom);
 enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
                                      const int *to_tag, int nto, double size_B, const int *from,
                                      const int *from_tag, int nfrom);
