@@ -10,6 +10,7 @@
 #include "error.h"
 #include "expect.h"
 #include "fault.h"
+#include "level.h"
 #include "loader.h"
 #include "metric.h"
 #include "model.h"
@@ -422,7 +423,7 @@ static void print_timing(double wall_s, const struct numerics *nm)
 
 /* A training: its model (with <numerics>, the network it really trains, whose data is read
  * first), then the strategy. */
-static enum dmlsim_err run_built(const struct run_opts *o, const struct scenario *sc,
+static enum dmlsim_err run_built(const struct run_opts *o, struct scenario *sc,
                                  const struct platform *pf, const struct calib *cal,
                                  const struct fault_plan *plan, int *status,
                                  struct dmlsim_error *err)
@@ -442,6 +443,7 @@ static enum dmlsim_err run_built(const struct run_opts *o, const struct scenario
     } else {
         scenario_build_model(sc, &m);
     }
+    level_resolve(sc, &m, job_workers(&j), sc->train.level_why, sizeof sc->train.level_why);
     double t0 = numerics_wall_now();
     rc = run_training(o, &j, status, err);
     if (o->timing) print_timing(numerics_wall_now() - t0, j.nm);

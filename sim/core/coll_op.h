@@ -14,7 +14,8 @@
 
 enum coll_level {
     COLL_MESSAGE, /* one message per algorithm step and chunk */
-    COLL_FLOW,    /* one flow per rank (and channel) per phase (rings) */
+    COLL_FLOW,    /* one flow per rank and ring edge per phase */
+    COLL_AUTO,    /* level="auto": resolved to one of the two before a run (level.h) */
 };
 
 enum coll_op {

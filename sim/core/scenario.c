@@ -467,6 +467,7 @@ static enum dmlsim_err read_benchmark(struct reader *r, xmlNodePtr n, struct sce
                                                  : COLL_ALLREDUCE;
     free(kind);
     b->line = (int)node_line(n);
+    b->level = COLL_MESSAGE;
     DMLSIM_CHECK_GOTO(
             rc, read_coll_attrs(r, n, b->op, &b->algo, &b->nccl, &b->level, &b->gpus, &b->chunks),
             out);
@@ -544,7 +545,10 @@ static enum dmlsim_err read_coll_attrs(struct reader *r, xmlNodePtr n, enum coll
     bool known = true;
     *algo = COLL_ALGO_DEFAULT;
     if (name) known = coll_algo_find(name, algo);
-    *level = (lv && strcmp(lv, "flow") == 0) ? COLL_FLOW : COLL_MESSAGE;
+    if (lv) /* the DTD admits "auto" for <training> only */
+        *level = strcmp(lv, "flow") == 0 ? COLL_FLOW
+                 : strcmp(lv, "auto") == 0 ? COLL_AUTO
+                                           : COLL_MESSAGE;
     *nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
     if (!known)
         rc = fail_at(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s", el, name,
@@ -1127,6 +1131,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                              .line = t->line};
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
         if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_training_child(r, c, sc), out);
+    t->level = COLL_AUTO;
     DMLSIM_CHECK_GOTO(rc,
                       read_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level, &t->gpus,
                                       &t->chunks),

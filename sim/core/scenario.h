@@ -240,7 +240,8 @@ struct train_spec {
     enum strategy_id strategy; /* STRAT_NONE when absent */
     enum coll_algo_id algo;    /* all-reduce algorithm (default nccl) */
     struct nccl_opts nccl;     /* nccl-algo, proto, channels (nccl family) */
-    enum coll_level level;     /* message or flow level */
+    enum coll_level level;     /* message or flow level (auto until main resolves it) */
+    char level_why[96];        /* why auto chose it ("" when the level was set, level.h) */
     int batch;                 /* samples per GPU per step */
     int steps;                 /* steps to simulate */
     enum gpu_dtype dtype;      /* training precision */

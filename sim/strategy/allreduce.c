@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "collective.h"
 #include "inject.h"
+#include "level.h"
 #include "loader.h"
 #include "net.h"
 #include "rendezvous.h"
@@ -920,11 +921,12 @@ enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err)
 void allreduce_describe(const struct job *j, FILE *out)
 {
     const struct train_spec *ts = &j->sc->train;
+    char lv[160];
     int P = job_workers(j);
     fprintf(out,
-            "# training      all-reduce %s (%s level), %d worker(s) x batch %d = global batch %d, "
+            "# training      all-reduce %s (%s), %d worker(s) x batch %d = global batch %d, "
             "%s, %s, %d step(s)\n",
-            coll_algo_name(ts->algo), ts->level == COLL_FLOW ? "flow" : "message", P, ts->batch,
+            coll_algo_name(ts->algo), level_describe(ts, lv, sizeof lv), P, ts->batch,
             P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
     fprintf(out, "# buckets       %.0f B, overlap %s\n", ts->bucket_B, ts->overlap ? "on" : "off");
 }

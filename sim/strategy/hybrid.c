@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "collective.h"
 #include "inject.h"
+#include "level.h"
 #include "net.h"
 #include "parallel.h"
 #include "trace.h"
@@ -782,6 +783,7 @@ enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
 void hybrid_describe(const struct job *j, FILE *out)
 {
     const struct train_spec *ts = &j->sc->train;
+    char lv[160];
     const struct parallel_spec *p = &ts->par;
     struct par_memory x =
             par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
@@ -792,12 +794,12 @@ void hybrid_describe(const struct job *j, FILE *out)
         snprintf(sched, sizeof sched, "interleaved (%d chunks a stage)", p->vstages);
     fprintf(out,
             "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
-            "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s level), %s, %s, "
+            "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s), %s, %s, "
             "%d step(s)\n",
             p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
             p->microbatches, ts->batch, j->sc->model.gpt.seq, sched, p->zero,
             p->sp ? ", sequence parallel" : "", scenario_recompute_name(p->recompute),
-            coll_algo_name(ts->algo), ts->level == COLL_FLOW ? "flow" : "message",
+            coll_algo_name(ts->algo), level_describe(ts, lv, sizeof lv),
             catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
     fprintf(out,
             "# memory/gpu    %.2f GB on stage %d = weights %.2f + gradients %.2f + optimizer %.2f "
