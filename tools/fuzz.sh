@@ -13,7 +13,7 @@ if ! command -v clang >/dev/null; then
     echo "fuzz: clang not found (Debian: apt-get install clang libclang-rt-14-dev)" >&2
     exit 1
 fi
-cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DDMLSIM_FUZZ=ON -DDMLSIM_WITH_CUDA=OFF \
+cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DDMLSIM_FUZZ=ON -DDMLSIM_WITH_CUDA=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo >build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
 cmake --build build-fuzz -j"$(nproc)" --target fuzz_scenario fuzz_plan >>build-fuzz.log 2>&1 ||
     { cat build-fuzz.log; exit 1; }

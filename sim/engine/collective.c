@@ -148,6 +148,14 @@ sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_
     return net_isend(mb, payload ? payload : &token, size_B);
 }
 
+sg_comm_t coll_post_flow(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                         double size_B)
+{
+    if (w->traffic) traffic_add(w->traffic, from, to, size_B);
+    if (w->sent_msgs && me >= 0 && me < w->nranks) w->sent_msgs[me] += 1;
+    return net_sendto(from, to, size_B);
+}
+
 static void account(const struct coll_world *w, int me, int to, double size_B)
 {
     if (w->traffic) traffic_add(w->traffic, w->hosts[me], w->hosts[to], size_B);

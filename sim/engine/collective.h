@@ -120,6 +120,11 @@ sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag)
 sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
                          sg_mailbox_t mb, void *payload, double size_B);
 
+/* Starts a flow of size_B from host `from` to host `to` for rank `me` with no actor at either
+ * end (net_sendto: a switch's side of a flow-level protocol), recorded as coll_post_send does. */
+sg_comm_t coll_post_flow(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                         double size_B);
+
 /* Depth of rank r in the binary heap tree (children 2r+1, 2r+2): floor(log2(r + 1)). */
 int coll_heap_depth(int r);
 

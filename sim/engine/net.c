@@ -1,5 +1,6 @@
 /* net.c - asynchronous transfers with deadlines (see net.h). */
 #include "net.h"
+#include "net_sendto.h"
 
 #include "trace.h"
 
@@ -69,13 +70,18 @@ static void flight_count(void)
     trace_counter(fl.tr, FLIGHT_TRACK, fl.bytes_B, simgrid_get_clock());
 }
 
-static void flight_start(sg_comm_t comm, long size_B)
+static void flight_start_from(sg_comm_t comm, sg_host_t from, long size_B)
 {
     if (fl.tr == NULL) return;
     if (2 * (fl.n + 1) > fl.cap) flight_rebuild(fl.cap ? 2 * fl.cap : 256, NULL);
-    flight_put((struct flight){comm, sg_host_self(), (double)size_B});
+    flight_put((struct flight){comm, from, (double)size_B});
     fl.bytes_B += (double)size_B;
     flight_count();
+}
+
+static void flight_start(sg_comm_t comm, long size_B)
+{
+    if (fl.tr != NULL) flight_start_from(comm, sg_host_self(), size_B);
 }
 
 /* A wait on `comm` returned: if it was a send in flight, it is not any more (backward-shift
@@ -151,6 +157,14 @@ sg_comm_t net_isend(sg_mailbox_t mb, void *payload, double size_B)
     assert(payload != NULL && size_B >= 0);
     sg_comm_t comm = sg_mailbox_put_async(mb, payload, whole_bytes(size_B));
     flight_start(comm, whole_bytes(size_B));
+    return comm;
+}
+
+sg_comm_t net_sendto(sg_host_t from, sg_host_t to, double size_B)
+{
+    assert(size_B >= 0);
+    sg_comm_t comm = net_sendto_start(from, to, whole_bytes(size_B));
+    flight_start_from(comm, from, whole_bytes(size_B)); /* counted as the sending host's */
     return comm;
 }
 

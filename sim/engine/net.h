@@ -38,6 +38,10 @@ enum net_status net_recv(sg_mailbox_t mb, void **payload, double timeout_s);
  * waits until the absolute simulated time deadline_s at most and releases the handle. */
 sg_comm_t net_isend(sg_mailbox_t mb, void *payload, double size_B);
 sg_comm_t net_irecv(sg_mailbox_t mb, void **payload);
+/* A flow of size_B from host `from` to host `to` that no actor sends or receives (a switch's
+ * side of a flow-level protocol, posted by the GPU's actor); wait for it with net_wait. It fails
+ * if either host or a link of the route fails. */
+sg_comm_t net_sendto(sg_host_t from, sg_host_t to, double size_B);
 enum net_status net_wait(sg_comm_t comm, double deadline_s);
 
 const char *net_status_str(enum net_status st);
