@@ -1154,9 +1154,11 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
             rc,
             attr_quantity(r, n, "bucket", UNIT_SIZE, UNIT_POSITIVE, DEFAULT_BUCKET_B, &t->bucket_B),
             out);
-    char *ov = attr_dup(n, "overlap");
+    char *ov = attr_dup(n, "overlap"), *rp = attr_dup(n, "replay");
     t->overlap = !ov || strcmp(ov, "yes") == 0;
+    t->replay = !rp || strcmp(rp, "yes") == 0;
     free(ov);
+    free(rp);
     DMLSIM_CHECK_GOTO(rc,
                       attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
                                     &t->timeout_s),

@@ -242,6 +242,8 @@ struct train_spec {
     struct nccl_opts nccl;     /* nccl-algo, proto, channels (nccl family) */
     enum coll_level level;     /* message or flow level (auto until main resolves it) */
     char level_why[96];        /* why auto chose it ("" when the level was set, level.h) */
+    bool replay;               /* flow-level collectives on otherwise idle links may be replayed
+                                  from an identical earlier call (replay="yes", the default) */
     int batch;                 /* samples per GPU per step */
     int steps;                 /* steps to simulate */
     enum gpu_dtype dtype;      /* training precision */

@@ -31,6 +31,7 @@
  */
 #include "catalog.h"
 #include "collective.h"
+#include "coll_replay.h"
 #include "netcal.h"
 #include "platform.h"
 #include "route.h"
@@ -1206,10 +1207,34 @@ static unsigned allowed_algos(const struct coll_world *w, const float *data)
     return data != NULL ? NCCL_ALGO_BIT(NCCL_ALGO_RING) : NCCL_ALGOS_ALL;
 }
 
+static enum net_status nccl_call(const struct coll_world *w, enum coll_op op, int rank,
+                                 double size_B, float *data);
+
 enum net_status coll_nccl_run(const struct coll_world *w, enum coll_op op, int rank, double size_B,
                               float *data)
 {
     if (w->nranks < 2) return NET_OK;
+    if (!w->replay || w->level != COLL_FLOW || data != NULL)
+        return nccl_call(w, op, rank, size_B, data);
+    struct replay_world rw = {&((struct coll_world *)w)->rp, w->nranks, w->timeout_s, w->traffic,
+                              w->sent_msgs}; /* the world's records: its cache */
+    switch (coll_replay_enter(&rw, op, rank, size_B)) {
+    case REPLAY_DONE:
+        return NET_OK;
+    case REPLAY_FAILED:
+        return NET_TIMEOUT;
+    default:
+        break;
+    }
+    enum net_status st = nccl_call(w, op, rank, size_B, data);
+    coll_replay_leave(w->rp, rank, st);
+    return st;
+}
+
+/* One call of NCCL's plan, simulated. */
+static enum net_status nccl_call(const struct coll_world *w, enum coll_op op, int rank,
+                                 double size_B, float *data)
+{
     const struct nccl_topo *t = topo_of(w);
     struct nccl_plan p;
     nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, allowed_algos(w, data), &p);

@@ -1,5 +1,6 @@
 /* collective.c - the algorithm table and the send/receive building blocks (see collective.h). */
 #include "collective.h"
+#include "coll_replay.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -71,6 +72,7 @@ void collective_world_init(struct coll_world *w, int nranks, const sg_host_t *ho
 void collective_world_release(struct coll_world *w)
 {
     coll_nccl_topo_free(w->topo);
+    coll_replay_free(w->rp);
     free(w->hosts);
     free(w->node_of);
     memset(w, 0, sizeof *w);
@@ -145,14 +147,18 @@ sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_
 {
     if (w->traffic && from && to) traffic_add(w->traffic, from, to, size_B);
     if (w->sent_msgs && me >= 0 && me < w->nranks) w->sent_msgs[me] += 1;
+    if (w->rp && from && to && me >= 0 && me < w->nranks) coll_replay_note(w->rp, me, from, to, size_B);
     return net_isend(mb, payload ? payload : &token, size_B);
 }
 
 sg_comm_t coll_post_flow(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
                          double size_B)
 {
-    if (w->traffic) traffic_add(w->traffic, from, to, size_B);
-    if (w->sent_msgs && me >= 0 && me < w->nranks) w->sent_msgs[me] += 1;
+    if (me >= 0 && me < w->nranks) { /* a switch's side is no rank's, as at message level */
+        if (w->traffic) traffic_add(w->traffic, from, to, size_B);
+        if (w->sent_msgs) w->sent_msgs[me] += 1;
+        if (w->rp) coll_replay_note(w->rp, me, from, to, size_B);
+    }
     return net_sendto(from, to, size_B);
 }
 

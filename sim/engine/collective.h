@@ -61,6 +61,9 @@ struct coll_world {
     struct nccl_topo *topo;      /* owned; built by the nccl family on first use */
     double data_scale;           /* simulated bytes per byte of data carried: 1, or with a
                                     cost-model proxy the proxy's gradient bytes per real one */
+    bool replay;                 /* its links carry nothing but its own collectives: flow-level
+                                    calls may be replayed (coll_replay.h); set by the owner */
+    struct coll_replay *rp;      /* owned; the recorded calls, built on first use */
 };
 
 struct coll_algo {

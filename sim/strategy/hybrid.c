@@ -541,6 +541,19 @@ static int groups_used(const struct parallel_spec *p, int kind)
     return group_count(p, kind);
 }
 
+/* May tensor group w's flow-level calls be replayed (coll_replay.h)? When its links carry
+ * nothing else: the group fills its node (every GPU of the node a member, so no other group has
+ * two ranks there to send over its NVLink ports), no fault or straggler is planned, and the
+ * scenario does not say replay="no". */
+static bool replay_allowed(const struct hy_ctx *c, const struct coll_world *w)
+{
+    const struct train_spec *ts = &c->sc->train;
+    if (!ts->replay || ts->level != COLL_FLOW || c->j->plan->n > 0 || c->j->plan->jitter_sigma > 0)
+        return false;
+    int gpus = c->sc->has_cluster ? c->sc->cluster.gpus_per_node : 0;
+    return w->per_node == w->nranks && w->nranks == gpus;
+}
+
 /* The collective groups of every kind, each a world of its members' hosts with mailboxes of its
  * own (its epoch), its bytes in its dimension's traffic. */
 static void make_worlds(struct hy_ctx *c)
@@ -560,6 +573,7 @@ static void make_worlds(struct hy_ctx *c)
             w->nccl = ts->nccl;
             w->epoch = epoch++;
             w->traffic = c->traffic[dim[kind]];
+            w->replay = kind == G_TP && replay_allowed(c, w);
         }
     }
 }
