@@ -14,7 +14,14 @@
 #include "nccl_tune.h"
 #include "testlib.h"
 
+#include "coll_replay.h"
+
 #include <simgrid/actor.h>
+#include <simgrid/engine.h>
+
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <math.h>
 
@@ -110,13 +117,16 @@ END_TEST
 
 /* ---- simulated calls ---------------------------------------------------------------------- */
 
+/* The level run_nccl simulates at: the closed-form tests hold at both (loop index 1: flow). */
+static enum coll_level test_level = COLL_MESSAGE;
+
 static double run_nccl(struct scenario *sc, double size_B, int algo, int proto, int channels,
                        double *messages)
 {
     sc->bench.op = COLL_ALLREDUCE;
     sc->bench.algo = COLL_ALGO_NCCL;
     sc->bench.nccl = (struct nccl_opts){algo, proto, channels};
-    sc->bench.level = COLL_MESSAGE;
+    sc->bench.level = test_level;
     sc->bench.chunks = 1;
     return test_coll_time(sc, size_B, messages);
 }
@@ -172,6 +182,8 @@ END_TEST
  * algorithm bandwidth (1/2) for 1 of the 2 channels, beyond the link's 47 GB/s. */
 START_TEST(test_tree_closed_form)
 {
+    test_level = _i ? COLL_FLOW : COLL_MESSAGE; /* flow: each edge a flow each way, then the
+                                                   pipeline's path latencies and fill */
     struct scenario sc = test_cluster(4, 1, "h100", "pcie-gen5", "ib-ndr", 1);
     double S = 65536, msgs;
     double t = run_nccl(&sc, S, NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE, 1, &msgs);
@@ -191,6 +203,8 @@ END_TEST
  *   T = 25 us + sum over s = 0 .. K + 2 of (0.3 us + max(up_s, down_s) / 370 GB/s). */
 START_TEST(test_nvls_closed_form)
 {
+    test_level = _i ? COLL_FLOW : COLL_MESSAGE; /* flow: a flow each way to the switch per GPU,
+                                                   then the schedule's steps at its rate */
     struct scenario sc = test_cluster(1, 8, "h100", "nvlink4", NULL, 1);
     double S = 67108864, msgs;
     int K = 8;
@@ -202,7 +216,7 @@ START_TEST(test_nvls_closed_form)
         want += 0.3 * US + fmax(up, down) / (370 * GBPS);
     }
     test_assert_rel(t, want, 1e-4, "NVLS");
-    ck_assert_double_eq(msgs, 8.0 * 2 * K); /* each GPU: K up and K stores */
+    ck_assert_double_eq(msgs, _i ? 8.0 : 8.0 * 2 * K); /* each GPU: K up and K stores, or a flow */
     scenario_release(&sc);
 }
 END_TEST
@@ -217,6 +231,7 @@ END_TEST
  *   T = 14 + S / 47 GB/s + 2.15 us + S / 47 GB/s  (base latency 0, no SM limit). */
 START_TEST(test_collnet_closed_form)
 {
+    test_level = _i ? COLL_FLOW : COLL_MESSAGE;
     struct scenario sc = test_cluster(2, 1, "h100", "pcie-gen5", "ib-ndr", 1);
     sc.cluster.sharp = true;
     double S = 65536, msgs;
@@ -225,6 +240,172 @@ START_TEST(test_collnet_closed_form)
     test_assert_rel(t, want, 1e-4, "CollNet chain");
     ck_assert_double_eq(msgs, 2.0); /* the switch's sends are not a rank's */
     scenario_release(&sc);
+}
+END_TEST
+
+/* ---- flow level against message level ------------------------------------------------------ */
+
+/* The flow level (one flow per ring, tree or switch edge and call, channels on an edge merged)
+ * against the message level (every step of every channel a message) on the platforms above,
+ * where the flow level's mechanism is exact or close: NVLS and NVLS tree (the message schedule's
+ * steps at the flows' rate: exact), the ring where bandwidth or latency bounds it (within 2%), the
+ * tree in LL (within 2%). The README's table gives the rest (mid-size rings and trees, CollNet:
+ * up to 34%). */
+struct level_case {
+    int nodes, gpus, nics;
+    const char *intra;
+    int algo, proto;
+    double size_B, tol;
+};
+
+static const struct level_case level_cases[] = {
+        {1, 8, 1, "nvlink4", NCCL_ALGO_NVLS, NCCL_PROTO_SIMPLE, 268435456, 1e-6},
+        {2, 8, 8, "nvlink4", NCCL_ALGO_NVLS_TREE, NCCL_PROTO_SIMPLE, 16777216, 1e-6},
+        {2, 8, 8, "nvlink4", NCCL_ALGO_NVLS_TREE, NCCL_PROTO_SIMPLE, 65536, 1e-6},
+        {2, 2, 2, "nvlink4", NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 1073741824, 0.02},
+        {2, 2, 2, "nvlink4", NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 64, 0.02},
+        {4, 8, 8, "nvlink4", NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 1048576, 0.02},
+        {4, 8, 8, "nvlink4", NCCL_ALGO_TREE, NCCL_PROTO_LL, 1048576, 0.02},
+};
+
+/* Runs case k at level lv into out[0] (time) and out[1] (messages). */
+static void level_run(const struct level_case *k, int lv, double *out)
+{
+    struct scenario sc = test_cluster(k->nodes, k->gpus, "h100", k->intra, "ib-ndr", k->nics);
+    test_level = lv ? COLL_FLOW : COLL_MESSAGE;
+    out[0] = run_nccl(&sc, k->size_B, k->algo, k->proto, 0, &out[1]);
+    scenario_release(&sc);
+}
+
+/* Runs f(arg, out) in a child process (SimGrid runs one engine per process) and returns its
+ * n doubles in out. */
+static void in_child(void (*f)(const void *, double *), const void *arg, double *out, size_t n)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        f(arg, out);
+        ssize_t w = write(fd[1], out, n * sizeof *out);
+        _exit(w == (ssize_t)(n * sizeof *out) ? 0 : 1);
+    }
+    ck_assert_int_eq(read(fd[0], out, n * sizeof *out), (ssize_t)(n * sizeof *out));
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(fd[0]);
+    close(fd[1]);
+}
+
+static void level_message(const void *k, double *out)
+{
+    level_run(k, 0, out);
+}
+
+START_TEST(test_flow_vs_message)
+{
+    const struct level_case *k = &level_cases[_i];
+    double t[2], msgs[2], m[2], f[2];
+    in_child(level_message, k, m, 2);
+    level_run(k, 1, f);
+    t[0] = m[0], msgs[0] = m[1], t[1] = f[0], msgs[1] = f[1];
+    ck_assert_msg(fabs(t[1] - t[0]) <= k->tol * t[0],
+                  "case %d (%s %.0f B): flow %.9g against message %.9g", _i,
+                  nccl_algo_name(k->algo), k->size_B, t[1], t[0]);
+    ck_assert_msg(msgs[1] < msgs[0], "case %d: the flow level must post fewer sends", _i);
+}
+END_TEST
+
+/* Channels on the same edge are one flow: 8 GPUs behind an NVSwitch, ring Simple on 16
+ * channels, 1 GiB. Every channel's ring is the node's ring in rank order, so each rank has one
+ * right neighbour: 8 flows per phase, 2 phases (message level: 16 x 2 x 7 x 8). */
+START_TEST(test_flow_merges_channels)
+{
+    struct scenario sc = test_cluster(1, 8, "h100", "nvlink4", NULL, 1);
+    test_level = COLL_FLOW;
+    double msgs;
+    run_nccl(&sc, 1073741824, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 16, &msgs);
+    ck_assert_double_eq(msgs, 8.0 * 2);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* ---- replay ------------------------------------------------------------------------------- */
+
+struct rp_ctx {
+    struct coll_world *w;
+    int calls;
+    double late_s;   /* rank 1 comes this late to the last call (0: all together) */
+    double end_s[8]; /* each rank's end */
+};
+
+struct rp_rank {
+    struct rp_ctx *c;
+    int rank;
+};
+
+static void rp_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct rp_rank *me = sg_actor_self_get_data();
+    struct rp_ctx *c = me->c;
+    for (int k = 0; k < c->calls; k++) {
+        if (k == c->calls - 1 && me->rank == 1 && c->late_s > 0) sg_actor_sleep_for(c->late_s);
+        ck_assert_int_eq(collective_run(c->w, collective_get(COLL_ALGO_NCCL), COLL_ALLREDUCE,
+                                        me->rank, 16777216, NULL),
+                         NET_OK);
+    }
+    c->end_s[me->rank] = simgrid_get_clock();
+}
+
+/* Three all-reduces of 16 MiB on 8 H100 behind an NVSwitch at flow level, with replay allowed
+ * (_i 1) or not (_i 0), and with rank 1 coming 1 us late to the last call (_i 2, 3): every
+ * rank's end is the same with and without replay (idle links: the recorded state is the state),
+ * the second and third calls are replayed when all come together (2 calls x 8 ranks), and a
+ * late rank makes the last call simulated in full (1 call x 8). */
+static double rp_run(bool replay, double late_s, long *hits, double *ends)
+{
+    struct scenario sc = test_cluster(1, 8, "h100", "nvlink4", NULL, 1);
+    struct platform *pf = test_load(&sc);
+    struct coll_world w;
+    collective_world_init(&w, 8, pf->gpus, 3600);
+    w.level = COLL_FLOW;
+    w.replay = replay;
+    struct rp_ctx c = {.w = &w, .calls = 3, .late_s = late_s};
+    struct rp_rank ranks[8];
+    for (int r = 0; r < 8; r++) {
+        ranks[r] = (struct rp_rank){&c, r};
+        sg_actor_t a = sg_actor_init("rp", pf->gpus[r]);
+        sg_actor_set_data(a, &ranks[r]);
+        sg_actor_start(a, rp_actor, 0, NULL);
+    }
+    simgrid_run();
+    *hits = coll_replay_hits(w.rp);
+    memcpy(ends, c.end_s, sizeof c.end_s);
+    collective_world_release(&w);
+    platform_free(pf);
+    scenario_release(&sc);
+    return c.end_s[0];
+}
+
+static void rp_reference(const void *late, double *ends)
+{
+    long hits;
+    rp_run(false, *(const double *)late, &hits, ends);
+}
+
+START_TEST(test_replay)
+{
+    double late = _i >= 2 ? 1e-6 : 0, ends[8], ref[8];
+    long hits;
+    in_child(rp_reference, &late, ref, 8); /* without replay */
+    rp_run(_i % 2 == 1, late, &hits, ends);
+    for (int r = 0; r < 8; r++) /* the same but for the rounding of a sum of times */
+        ck_assert_msg(fabs(ends[r] - ref[r]) <= 1e-12 * ref[r],
+                      "rank %d ends at %.15g, %.15g without replay", r, ends[r], ref[r]);
+    long want = _i == 1 ? 2 * 8 : _i == 3 ? 1 * 8 : 0;
+    ck_assert_int_eq(hits, want);
 }
 END_TEST
 
@@ -317,9 +498,13 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_model_two_nodes);
     tcase_add_test(tc, test_rail_ring);
     tcase_add_loop_test(tc, test_ring_latency, 0, 2);
-    tcase_add_test(tc, test_tree_closed_form);
-    tcase_add_test(tc, test_nvls_closed_form);
-    tcase_add_test(tc, test_collnet_closed_form);
+    tcase_add_loop_test(tc, test_tree_closed_form, 0, 2);
+    tcase_add_loop_test(tc, test_nvls_closed_form, 0, 2);
+    tcase_add_loop_test(tc, test_collnet_closed_form, 0, 2);
+    tcase_add_loop_test(tc, test_flow_vs_message, 0,
+                        (int)(sizeof level_cases / sizeof level_cases[0]));
+    tcase_add_test(tc, test_flow_merges_channels);
+    tcase_add_loop_test(tc, test_replay, 0, 4);
     tcase_add_loop_test(tc, test_data_allreduce, 0, 3);
     tcase_add_test(tc, test_contract);
     suite_add_tcase(s, tc);

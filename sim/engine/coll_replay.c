@@ -41,6 +41,7 @@ struct coll_replay {
     double spread_s;        /* the last call's arrival spread, set by its last rank */
     struct entry **rec;     /* per rank: the entry its part records into, or NULL */
     double *start_s;        /* per rank: when its recorded part began */
+    long hits;              /* rank parts replayed */
 };
 
 static struct coll_replay *replay_of(const struct replay_world *w)
@@ -98,6 +99,7 @@ enum replay_result coll_replay_enter(const struct replay_world *w, enum coll_op 
     struct entry *e = find(r, op, size_B);
     if (e && !e->bad && e->recorded == w->nranks) {
         replay(w, &e->ranks[rank], rank);
+        r->hits++;
         return REPLAY_DONE;
     }
     if (e == NULL && r->n < REPLAY_KEYS) { /* the first rank past the gate opens the record */
@@ -132,6 +134,11 @@ void coll_replay_note(struct coll_replay *r, int me, sg_host_t from, sg_host_t t
     struct rank_rec *rr = &r->rec[me]->ranks[me];
     if (rr->nsends < REPLAY_SENDS) rr->sends[rr->nsends] = (struct rsend){from, to, size_B};
     rr->nsends++;
+}
+
+long coll_replay_hits(const struct coll_replay *r)
+{
+    return r ? r->hits : 0;
 }
 
 void coll_replay_free(struct coll_replay *r)

@@ -57,6 +57,9 @@ void coll_replay_leave(struct coll_replay *r, int rank, enum net_status st);
 void coll_replay_note(struct coll_replay *r, int me, sg_host_t from, sg_host_t to,
                       double size_B);
 
+/* Rank parts replayed so far (NULL: 0). */
+long coll_replay_hits(const struct coll_replay *r);
+
 /* Frees a world's records (NULL: nothing). */
 void coll_replay_free(struct coll_replay *r);
 
