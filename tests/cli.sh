@@ -341,6 +341,25 @@ else
     echo "cli: SIGINT test skipped (env --default-signal needs coreutils 8.31 or later)"
 fi
 
+# ---- level="auto" ------------------------------------------------------------------------------
+# The main job: 4 buckets (102228128 B / 26214400 B, rounded up) x 16 ranks x 2 (16 - 1) steps x
+# 32 channels = 61440 messages at most, <= 2^22: message level. The hybrid Llama 3 8B of
+# scenarios/llama3-8b-hybrid.xml without its level: 4 x 16 blocks a stage x 16 microbatches x 16
+# ranks x 2 (4 - 1) x 32 = 3145728 tensor-parallel messages plus the data-parallel buckets
+# (8030261248 parameters, Meta's count, x 2 B / (tp 4 x pp 2) = 2007565312 B: 77 buckets of
+# 25 MiB x 16 x 2 (2 - 1) x 32 = 78848): 3224576, message level; with 32 microbatches
+# (6291456 + 78848 = 6370304 > 2^22), flow level.
+"$dmlsim" run scenarios/resnet50-ring.xml | grep -q '^# training .*(message level; auto: at most 6.14e+04 messages a step' &&
+    ok || ko "auto must pick message level for the main job (61440 messages)"
+"$dmlsim" run scenarios/resnet50-ring.xml --set training.level=message | grep -q '^# training .*(message level), ' &&
+    ok || ko "a level set by the scenario must say no more than its name"
+"$dmlsim" run scenarios/llama3-8b-hybrid.xml --unset training.level --set training.steps=1 |
+    grep -q '(message level; auto: at most 3.22e+06 messages a step' && ok ||
+    ko "auto must pick message level for llama3-8b-hybrid with 16 microbatches (3224576)"
+"$dmlsim" run scenarios/llama3-8b-hybrid.xml --unset training.level --set training.steps=1 \
+    --set parallel.microbatches=32 | grep -q '(flow level; auto: at most 6.37e+06 messages a step' &&
+    ok || ko "auto must pick flow level for llama3-8b-hybrid with 32 microbatches (6370304)"
+
 # ---- calibration ------------------------------------------------------------------------------
 "$dmlsim" calib --spec h100 -o "$tmp/h100.calib" && head -1 "$tmp/h100.calib" |
     grep -q '^dmlsim-calibration 1$' && ok || ko "calib --spec must write a calibration file"

@@ -12,6 +12,8 @@
 # (<benchmark kind="allreduce" algo="ring">) and, where smpirun exists, SMPI's MPI_Allreduce
 # (algorithm lr, SMPI's logical ring; its bandwidth and latency factors set to 1), as CPU seconds
 # (user + system, so machine load does not distort them) and ratios.
+# A third table is tools/bench-llm.sh's: LLM training steps (hybrid parallelism) from 64 to 16,352
+# GPUs, CPU seconds and memory (LLM=no skips it; LLM_ROWS picks its rows).
 #   tools/bench.sh [MESSAGE_PS] [FLOW_PS] [FLAT_PS] [FLOOR_PS]
 #   e.g. tools/bench.sh "64 256" "1024" "16384" "64"
 set -euo pipefail
@@ -101,3 +103,9 @@ XML
         "$t_load" "$t_ring" "$t_msg" "$t_flow" "$t_smpi" "$(ratio "$t_msg" "$t_ring")" \
         "$(ratio "$t_msg" "$t_smpi")" "$(ratio "$t_flow" "$t_smpi")" "$(ratio "$t_load" "$t_smpi")"
 done
+
+# ---- LLM training steps ------------------------------------------------------------------------
+if [ "${LLM:-yes}" != no ]; then
+    echo
+    tools/bench-llm.sh ${LLM_ROWS:+"$LLM_ROWS"}
+fi

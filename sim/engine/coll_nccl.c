@@ -258,6 +258,37 @@ static void system_facts(const struct coll_world *w, struct nccl_topo *t, double
     nccl_system_init(s);
 }
 
+/* The NVSwitch host of node `node` ("nodeN.nvs"), or with node -1 the SHARP switch
+ * ("sharp.switch"); NULL if the platform has none. SimGrid's name lookup walks the zones, so
+ * every world of a run looking up its nodes' switches cost O(P) each (5.8% of a 16,352-GPU
+ * step); the answers are kept for the process's one platform. */
+static sg_host_t switch_host(int node)
+{
+    static sg_host_t *cache, sharp;
+    static signed char *known; /* 0 not looked up, 1 looked up */
+    static int cap, sharp_known;
+    if (node < 0) {
+        if (!sharp_known) sharp = sg_host_by_name("sharp.switch"), sharp_known = 1;
+        return sharp;
+    }
+    if (node >= cap) {
+        int ncap = cap ? cap : 64;
+        while (ncap <= node)
+            ncap *= 2;
+        cache = xbt_realloc(cache, (size_t)ncap * sizeof *cache);
+        known = xbt_realloc(known, (size_t)ncap);
+        memset(known + cap, 0, (size_t)(ncap - cap));
+        cap = ncap;
+    }
+    if (!known[node]) {
+        char name[48];
+        snprintf(name, sizeof name, "node%d.nvs", node);
+        cache[node] = sg_host_by_name(name);
+        known[node] = 1;
+    }
+    return cache[node];
+}
+
 static struct nccl_topo *topo_build(const struct coll_world *w)
 {
     int P = w->nranks;
@@ -277,15 +308,13 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
     t->node_start[t->nnodes] = P;
     free(pairs);
     t->nvs = xbt_new0(sg_host_t, t->nnodes);
-    t->sharp = sg_host_by_name("sharp.switch");
+    t->sharp = switch_host(-1);
     for (int n = 0; n < t->nnodes; n++)
         if (t->node_start[n + 1] - t->node_start[n] > t->gmax)
             t->gmax = t->node_start[n + 1] - t->node_start[n];
     for (int n = 0; n < t->nnodes; n++) {
         const char *id = sg_host_get_property_value(w->hosts[t->order[t->node_start[n]]], "node");
-        char name[48];
-        snprintf(name, sizeof name, "node%s.nvs", id ? id : "?");
-        t->nvs[n] = id ? sg_host_by_name(name) : NULL;
+        t->nvs[n] = id ? switch_host(atoi(id)) : NULL;
     }
     double intra_bw = INFINITY, bw;
     bool nvlink = false, decided = false;
