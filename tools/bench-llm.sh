@@ -4,6 +4,7 @@
 # with 8 NDR NICs each, bf16, Adam, ZeRO-1. Prints a table; nothing is asserted. Build first.
 #   tools/bench-llm.sh [ROWS]   ROWS: a space-separated subset of the row names below
 #   REPS=1 tools/bench-llm.sh "gpt3-4608 llama405-16352"
+#   PLOT=out/simcost.png tools/bench-llm.sh   also draws CPU time against GPUs (plots/simcost.gp)
 # Rows (name: model, tp x pp x dp, microbatches, level and algorithm):
 #   llama70-64           Llama 3 70B, 8 x 2 x 4, 8 microbatches, every default (auto, nccl)
 #   llama70-64-ring      the same, flow level, textbook ring
@@ -35,8 +36,8 @@ scenario() { # name -> $tmp/NAME.xml
         local g=${n#llama405-}
         dp=$((${g%-2steps} / 112)) ;;
     llama8-16*) cp scenarios/llama3-8b-hybrid.xml "$tmp/$n.xml"
-        [[ $n == *-ring ]] && sed -i 's/level="flow">/level="flow" algo="ring">/' "$tmp/$n.xml"
-        return ;;
+        if [[ $n == *-ring ]]; then sed -i 's/level="flow">/level="flow" algo="ring">/' "$tmp/$n.xml"; fi
+        return 0 ;;
     *) echo "bench-llm.sh: unknown row $n" >&2; exit 1 ;;
     esac
     [[ $n == *-ring ]] && train=' level="flow" algo="ring"'
@@ -72,7 +73,8 @@ row() { # name
     gpus=$(awk '/^# gpus/ {print $3}' "$tmp/out")
     step=$(awk '$1 == 1 && NF == 6 {print $2}' "$tmp/out")
     level=$(grep -o '(flow level\|(message level' "$tmp/out" | head -1 | tr -d '(')
-    printf " %-22s %6s %10s %10s %10s %-14s\n" "$n" "$gpus" "$med" "$((rss / 1024))" "$step" "$level"
+    printf " %-22s %6s %10s %10s %10s %-14s\n" "$n" "$gpus" "$med" "$((rss / 1024))" "$step" \
+        "$level" | tee -a "$tmp/table"
 }
 
 rows=${1:-"llama70-64 llama70-64-ring gpt3-64 gpt3-64-ring llama8-16 llama8-16-ring gpt3-576
@@ -90,4 +92,8 @@ for p in "llama70-64 llama70-64-ring" "gpt3-64 gpt3-64-ring" "llama8-16 llama8-1
         awk -v a="${cpu[$1]}" -v b="${cpu[$2]}" -v n="$1" \
             'BEGIN {printf "# %s: nccl / textbook ring CPU = %.2f\n", n, a / b}'
 done
+if [ -n "${PLOT:-}" ]; then
+    grep -v '^#' "$tmp/table" >"$tmp/plot.txt"
+    gnuplot -e "in='$tmp/plot.txt'; out='$PLOT'" plots/simcost.gp
+fi
 true
