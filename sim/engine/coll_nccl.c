@@ -77,8 +77,7 @@ struct nccl_topo {
     double *left_lat;           /* rank r's channel c: the route latency from its left
                                    neighbour, [r * MAX_CH + c]; NAN until computed */
     double ring_bw[2];          /* channel 0's representative hops' route bandwidths, B/s */
-    sg_sem_t gate;              /* flow-level NVLS and CollNet: ranks wait here for the last */
-    int gate_n;                 /* ... ranks arrived at this call so far */
+    struct coll_gate gate;      /* flow-level NVLS and CollNet: ranks wait for the last here */
 };
 
 /* ---- what the platform is ---------------------------------------------------------------- */
@@ -367,7 +366,7 @@ void coll_nccl_topo_free(struct nccl_topo *t)
     free(t->nvs);
     free(t->ncyc);
     free(t->left_lat);
-    if (t->gate) sg_sem_destroy(t->gate);
+    coll_gate_free(&t->gate);
     for (int k = 0; k < MAX_CYC; k++) {
         free(t->cyc[k]);
         free(t->cpos[k]);
@@ -1039,16 +1038,7 @@ static enum net_status ring_flow(const struct coll_world *w, const struct nccl_p
  * actor waits for every rank's chunk). NET_TIMEOUT if one does not come by the deadline. */
 static enum net_status world_gate(const struct coll_world *w, struct nccl_topo *t)
 {
-    if (t->gate == NULL) t->gate = sg_sem_init(0);
-    if (++t->gate_n == w->nranks) {
-        t->gate_n = 0;
-        for (int i = 1; i < w->nranks; i++)
-            sg_sem_release(t->gate);
-        return NET_OK;
-    }
-    if (sg_sem_acquire_timeout(t->gate, w->timeout_s) == 0) return NET_OK;
-    t->gate_n--;
-    return NET_TIMEOUT;
+    return coll_gate_pass(&t->gate, w->nranks, w->timeout_s) ? NET_OK : NET_TIMEOUT;
 }
 
 static enum net_status worse(enum net_status a, enum net_status b)

@@ -35,10 +35,7 @@ struct entry {
 struct coll_replay {
     struct entry e[REPLAY_KEYS];
     int n;                  /* entries in use */
-    sg_sem_t gate;          /* ranks wait here for the last to arrive */
-    int arrived;            /* ranks at the gate of this call */
-    double first_s;         /* the first one's arrival */
-    double spread_s;        /* the last call's arrival spread, set by its last rank */
+    struct coll_gate gate;  /* every call's ranks meet here first */
     struct entry **rec;     /* per rank: the entry its part records into, or NULL */
     double *start_s;        /* per rank: when its recorded part began */
     long hits;              /* rank parts replayed */
@@ -48,7 +45,6 @@ static struct coll_replay *replay_of(const struct replay_world *w)
 {
     if (*w->rp == NULL) {
         struct coll_replay *r = xbt_new0(struct coll_replay, 1);
-        r->gate = sg_sem_init(0);
         r->rec = xbt_new0(struct entry *, w->nranks);
         r->start_s = xbt_new0(double, w->nranks);
         *w->rp = r;
@@ -63,21 +59,27 @@ static struct entry *find(struct coll_replay *r, enum coll_op op, double size_B)
     return NULL;
 }
 
-/* The gate: true when every rank has come (the last sets the spread), false at the deadline. */
-static bool gate(const struct replay_world *w, struct coll_replay *r)
+bool coll_gate_pass(struct coll_gate *g, int n, double timeout_s)
 {
     double now = simgrid_get_clock();
-    if (r->arrived == 0) r->first_s = now;
-    if (++r->arrived == w->nranks) {
-        r->spread_s = now - r->first_s;
-        r->arrived = 0;
-        for (int i = 1; i < w->nranks; i++)
-            sg_sem_release(r->gate);
+    if (g->sem == NULL) g->sem = sg_sem_init(0);
+    if (g->arrived == 0) g->first_s = now;
+    if (++g->arrived == n) {
+        g->spread_s = now - g->first_s;
+        g->arrived = 0;
+        for (int i = 1; i < n; i++)
+            sg_sem_release(g->sem);
         return true;
     }
-    if (sg_sem_acquire_timeout(r->gate, w->timeout_s) == 0) return true;
-    r->arrived--;
+    if (sg_sem_acquire_timeout(g->sem, timeout_s) == 0) return true;
+    g->arrived--;
     return false;
+}
+
+void coll_gate_free(struct coll_gate *g)
+{
+    if (g->sem) sg_sem_destroy(g->sem);
+    g->sem = NULL;
 }
 
 static void replay(const struct replay_world *w, const struct rank_rec *rr, int rank)
@@ -94,8 +96,8 @@ enum replay_result coll_replay_enter(const struct replay_world *w, enum coll_op 
                                      double size_B)
 {
     struct coll_replay *r = replay_of(w);
-    if (!gate(w, r)) return REPLAY_FAILED;
-    if (r->spread_s != 0) return REPLAY_SIMULATE; /* arrivals differ: not the recorded state */
+    if (!coll_gate_pass(&r->gate, w->nranks, w->timeout_s)) return REPLAY_FAILED;
+    if (r->gate.spread_s != 0) return REPLAY_SIMULATE; /* arrivals differ: not the recorded state */
     struct entry *e = find(r, op, size_B);
     if (e && !e->bad && e->recorded == w->nranks) {
         replay(w, &e->ranks[rank], rank);
@@ -146,7 +148,7 @@ void coll_replay_free(struct coll_replay *r)
     if (r == NULL) return;
     for (int i = 0; i < r->n; i++)
         free(r->e[i].ranks);
-    sg_sem_destroy(r->gate);
+    coll_gate_free(&r->gate);
     free(r->rec);
     free(r->start_s);
     free(r);

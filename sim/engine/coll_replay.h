@@ -32,6 +32,20 @@
 struct traffic;
 struct coll_replay; /* a world's recorded calls (owned by the world: coll_world.rp) */
 
+/* A gate where the ranks of a call wait for the last of them (flow-level NVLS and CollNet, whose
+ * switch reduces only what every rank sent, and replay). Zero-initialised; coll_gate_free. */
+struct coll_gate {
+    sg_sem_t sem;    /* made on first use */
+    int arrived;     /* ranks at the gate of this call */
+    double first_s;  /* the first one's arrival */
+    double spread_s; /* the last call's arrival spread, set by its last rank */
+};
+
+/* This rank comes to the gate of n ranks: true when all have come, false if the others do not
+ * come within timeout_s. */
+bool coll_gate_pass(struct coll_gate *g, int n, double timeout_s);
+void coll_gate_free(struct coll_gate *g);
+
 /* What of a world a replay needs: its ranks, its deadline, where its sends are counted. */
 struct replay_world {
     struct coll_replay **rp; /* the world's records, made on first use */
