@@ -360,6 +360,22 @@ fi
     --set parallel.microbatches=32 | grep -q '(flow level; auto: at most 6.37e+06 messages a step' &&
     ok || ko "auto must pick flow level for llama3-8b-hybrid with 32 microbatches (6370304)"
 
+# Replay (coll_replay.h): tensor groups that fill their node, no fault planned: the outputs are
+# byte-identical with replay="no" (every collective simulated in full).
+cat >"$tmp/rp.xml" <<'XML'
+<scenario name="rp" seed="1">
+  <cluster nodes="2" gpus-per-node="4" gpu="h100" intra="nvlink4" nic="ib-ndr" nics-per-node="4"/>
+  <model preset="gpt" layers="8" hidden="1024" heads="16" seq="256" vocab="8"/>
+  <training strategy="hybrid" batch-per-gpu="1" steps="2" dtype="bf16" optimizer="adam" level="flow">
+    <parallel tp="4" pp="2" dp="1" microbatches="4"/>
+  </training>
+</scenario>
+XML
+"$dmlsim" run "$tmp/rp.xml" --json "$tmp/rp1.json" >"$tmp/rp1.out" &&
+    "$dmlsim" run "$tmp/rp.xml" --set training.replay=no --json "$tmp/rp2.json" >"$tmp/rp2.out" &&
+    cmp -s "$tmp/rp1.out" "$tmp/rp2.out" && cmp -s "$tmp/rp1.json" "$tmp/rp2.json" && ok ||
+    ko "replay must not change a hybrid run's outputs"
+
 # ---- calibration ------------------------------------------------------------------------------
 "$dmlsim" calib --spec h100 -o "$tmp/h100.calib" && head -1 "$tmp/h100.calib" |
     grep -q '^dmlsim-calibration 1$' && ok || ko "calib --spec must write a calibration file"
