@@ -74,8 +74,6 @@ struct nccl_topo {
     int gmax;               /* GPUs of the largest node */
     double ring_lat[MAX_CH][2]; /* channel c's representative ring hops' route latencies, in a
                                    node and across nodes (ring_mean); NAN until computed */
-    double *left_lat;           /* rank r's channel c: the route latency from its left
-                                   neighbour, [r * MAX_CH + c]; NAN until computed */
     double ring_bw[2];          /* channel 0's representative hops' route bandwidths, B/s */
     struct coll_gate gate;      /* flow-level NVLS and CollNet: ranks wait for the last here */
 };
@@ -350,9 +348,6 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
     system_facts(w, t, intra_bw);
     for (int c = 0; c < MAX_CH; c++)
         t->ring_lat[c][0] = t->ring_lat[c][1] = NAN;
-    t->left_lat = xbt_new(double, (size_t)P * MAX_CH);
-    for (size_t i = 0; i < (size_t)P * MAX_CH; i++)
-        t->left_lat[i] = NAN;
     return t;
 }
 
@@ -365,7 +360,6 @@ void coll_nccl_topo_free(struct nccl_topo *t)
     free(t->lpos);
     free(t->nvs);
     free(t->ncyc);
-    free(t->left_lat);
     coll_gate_free(&t->gate);
     for (int k = 0; k < MAX_CYC; k++) {
         free(t->cyc[k]);
@@ -491,6 +485,14 @@ static double ring_extra(const struct coll_world *w, struct nccl_topo *t,
                          const struct nccl_plan *p, int c)
 {
     return ring_mean(w, t, p, c, false);
+}
+
+/* The representative routes' bandwidths inside a node and across nodes (ring_mean fills them;
+ * INFINITY where there is no such route). */
+static void route_bws(const struct nccl_topo *t, double *bi, double *bx)
+{
+    *bi = t->ring_bw[0] > 0 ? t->ring_bw[0] : INFINITY;
+    *bx = t->ring_bw[1] > 0 ? t->ring_bw[1] : INFINITY;
 }
 
 struct step_io {
@@ -1011,8 +1013,8 @@ static enum net_status ring_flow(const struct coll_world *w, const struct nccl_p
         tag[c] = c;
         chain = fmax(chain, (P - 1) * (ring_mean(w, t, p, c, true) + ring_extra(w, t, p, c) * dil));
     }
-    double bi = t->ring_bw[0] > 0 ? t->ring_bw[0] : INFINITY;
-    double bx = t->ring_bw[1] > 0 ? t->ring_bw[1] : INFINITY;
+    double bi, bx;
+    route_bws(t, &bi, &bx);
     chain += (P - 1) * ((P - N) * step_B / bi + N * step_B / bx) / P;
     double phase_B = (P - 1) * step_B, to_B[MAX_CH];
     int from_tag[MAX_CH], mult[MAX_CH];
@@ -1041,22 +1043,15 @@ static enum net_status world_gate(const struct coll_world *w, struct nccl_topo *
     return coll_gate_pass(&t->gate, w->nranks, w->timeout_s) ? NET_OK : NET_TIMEOUT;
 }
 
-static enum net_status worse(enum net_status a, enum net_status b)
-{
-    return a > b ? a : b;
-}
-
 /* What a pipelined tree's message-level schedule costs beyond its flows (tree_flow): K chunks
  * through the deepest path of `in` hops inside nodes and `ac` across (each way) take K - 1
  * steps of the slowest hop plus the path up and down, every hop at its protocol's latency
  * (hi, hx: the larger of NCCL's hop latency and the route's); their bytes cross the path's hops
- * one chunk at a time, of which the flows already carried the slowest hop's; the flows paid the
+ * (at bi inside nodes, bx across) one chunk at a time, of which the flows already carried the slowest hop's; the flows paid the
  * route latency lat_f once. */
-static double tree_tail(struct nccl_topo *t, int K, int in, int ac, double hi, double hx,
+static double tree_tail(int K, int in, int ac, double hi, double hx, double bi, double bx,
                         double chunk_B, double lat_f)
 {
-    double bi = t->ring_bw[0] > 0 ? t->ring_bw[0] : INFINITY;
-    double bx = t->ring_bw[1] > 0 ? t->ring_bw[1] : INFINITY;
     double hop = fmax(in > 0 ? hi : 0, ac > 0 ? hx : 0), path = in * hi + ac * hx;
     double fill = 2 * (in * chunk_B / bi + ac * chunk_B / bx) -
                   chunk_B / fmin(in > 0 ? bi : INFINITY, ac > 0 ? bx : INFINITY);
@@ -1098,8 +1093,9 @@ static enum net_status tree_flow(const struct coll_world *w, const struct nccl_p
     if (st != NET_OK) return st;
     hop_costs(w, t, p, dil, &hi, &hx);
     int K = chunks_for(size_B / nc), in = t->gmax - 1;
-    double lat_f = t->nnodes > 1 ? t->ring_lat[0][1] : t->ring_lat[0][0];
-    double tail = tree_tail(t, K, in, D - in, hi, hx, edge_B / K, lat_f);
+    double lat_f = t->nnodes > 1 ? t->ring_lat[0][1] : t->ring_lat[0][0], bi, bx;
+    route_bws(t, &bi, &bx);
+    double tail = tree_tail(K, in, D - in, hi, hx, bi, bx, edge_B / K, lat_f);
     if (tail > 0) sg_actor_sleep_for(tail);
     return NET_OK;
 }
@@ -1131,17 +1127,17 @@ static enum net_status collnet_flow(const struct coll_world *w, const struct ncc
     sg_comm_t up = heads ? coll_post_flow(w, rank, me, t->sharp, heads * edge_B) : NULL;
     sg_comm_t down = heads ? coll_post_flow(w, -1, t->sharp, me, heads * edge_B) : NULL;
     st = coll_exchange_sized(w, rank, peer, tag, to_B, n, peer, tag, n);
-    if (up) st = worse(st, net_wait(up, end));
-    if (down) st = worse(st, net_wait(down, end));
+    if (up) st = net_worst(st, net_wait(up, end));
+    if (down) st = net_worst(st, net_wait(down, end));
     if (st != NET_OK) return st;
     hop_costs(w, t, p, dil, &hi, &hx);
     double lsw = sg_host_get_route_latency(me, t->sharp);
     double up_s = lsw + fmax(0, p->inter_hop_s - lsw) * dil; /* the switch's sends pay none */
     int K = chunks_for(size_B / nc), in = t->gmax - 1;
-    double save = t->ring_bw[1];
-    t->ring_bw[1] = sg_host_get_route_bandwidth(me, t->sharp);
-    double tail = tree_tail(t, K, in, 1, hi, (up_s + lsw) / 2, edge_B / K, lsw);
-    t->ring_bw[1] = save;
+    double bi, bx;
+    route_bws(t, &bi, &bx);
+    double tail = tree_tail(K, in, 1, hi, (up_s + lsw) / 2, bi,
+                            sg_host_get_route_bandwidth(me, t->sharp), edge_B / K, lsw);
     if (tail > 0) sg_actor_sleep_for(tail);
     return NET_OK;
 }
@@ -1191,11 +1187,11 @@ static enum net_status nvls_flow(const struct coll_world *w, const struct nccl_p
                                   NULL, cross_B);
         lx += cross_B / K / sg_host_get_route_bandwidth(me, w->hosts[peer]);
     }
-    st = worse(st, net_wait(up, end));
-    st = worse(st, net_wait(down, end));
+    st = net_worst(st, net_wait(up, end));
+    st = net_worst(st, net_wait(down, end));
     double tf = simgrid_get_clock() - t0; /* the NVLink flows' time */
     for (int i = 0; i < 2 && cross[i]; i++)
-        st = worse(st, net_wait(cross[i], end));
+        st = net_worst(st, net_wait(cross[i], end));
     if (st != NET_OK) return st;
     double lat = sg_host_get_route_latency(me, sw);
     double b = fmax(0, tf - lat) / K, x = X ? lx - lat : 0;

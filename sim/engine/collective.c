@@ -168,11 +168,6 @@ static void account(const struct coll_world *w, int me, int to, double size_B)
     if (w->sent_msgs) w->sent_msgs[me] += 1;
 }
 
-static enum net_status worst(enum net_status a, enum net_status b)
-{
-    return a > b ? a : b;
-}
-
 enum net_status coll_send(const struct coll_world *w, int me, int to, double size_B)
 {
     account(w, me, to, size_B);
@@ -200,7 +195,7 @@ enum net_status coll_exchange_sized(const struct coll_world *w, int me, const in
                                       to_B[i]);
     enum net_status st = NET_OK;
     for (int i = 0; i < nto + nfrom; i++) /* every handle is waited on, so every one is freed */
-        st = worst(st, net_wait(c[i], end));
+        st = net_worst(st, net_wait(c[i], end));
     if (c != local) free(c);
     return st;
 }
@@ -240,7 +235,7 @@ enum net_status coll_sendrecv_data(const struct coll_world *w, int me, int to, d
             dst[i] = reduce ? dst[i] + got[i] : got[i];
         free(got);
     }
-    return worst(rs, ss);
+    return net_worst(rs, ss);
 }
 
 enum net_status coll_sendrecv(const struct coll_world *w, int me, int to, double size_B, int from)

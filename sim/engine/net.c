@@ -192,6 +192,11 @@ enum net_status net_recv(sg_mailbox_t mb, void **payload, double timeout_s)
     return st;
 }
 
+enum net_status net_worst(enum net_status a, enum net_status b)
+{
+    return a > b ? a : b;
+}
+
 const char *net_status_str(enum net_status st)
 {
     switch (st) {

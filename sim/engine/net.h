@@ -46,6 +46,10 @@ enum net_status net_wait(sg_comm_t comm, double deadline_s);
 
 const char *net_status_str(enum net_status st);
 
+/* The worse of two outcomes (failure over timeout over success): a step's status from its
+ * transfers'. */
+enum net_status net_worst(enum net_status a, enum net_status b);
+
 struct trace;
 
 /* Counts the bytes of the messages in flight from now on into the counter track "bytes in
