@@ -1,5 +1,8 @@
 /* check_model.c - presets computed from their architectures against published parameter counts
  * and FLOPs, and the memory rule. */
+#include "calib.h"
+#include "gemm.h"
+#include "kcost.h"
 #include "model.h"
 #include "testlib.h"
 
@@ -153,6 +156,130 @@ START_TEST(test_large_presets)
 }
 END_TEST
 
+
+/* Wave quantization, NVIDIA's Matrix Multiplication Background guide's example: on an A100 (108
+ * SMs) a 2304 x 4096 output in 256 x 128 tiles is 9 x 32 = 288 tiles, 2.67 waves run as 3. With
+ * K = 4096: efficiency = ceiling x 288 / (3 x 108) x K / (K + fill), the tile 256 x 128 (a
+ * 128 x 128 tile needs 6 waves at 3/4 of the reuse: slower), no split of K (6 waves of half K
+ * plus the fills and the reduction of the partial outputs at the memory rate: slower). */
+START_TEST(test_gemm_wave_quantization)
+{
+    const struct gpu_model *g = catalog_gpu("a100");
+    struct gemm_est e;
+    gemm_estimate(g, DTYPE_BF16, g->mem_bw_Bps, &(struct gemm_shape){2304, 4096, 4096, 1}, &e);
+    double want = 271.2 / 312 * 288.0 / 324 * 4096 / (4096 + GEMM_K_FILL);
+    ck_assert_int_eq(e.tile_m * e.tile_n, 256 * 128);
+    ck_assert_double_eq(e.waves, 3);
+    ck_assert_double_eq(e.split, 1);
+    ck_assert_msg(fabs(e.eff - want) < 1e-12, "eff %.6f, expected %.6f", e.eff, want);
+}
+END_TEST
+
+/* Tile quantization: one row more (M = 2305) needs a tenth row of tiles: 10 x 32 = 320 tiles,
+ * still 3 waves of 108; the padded outputs compute too: efficiency x 2305 / 2560 and
+ * x 320 / 324 for the waves. */
+START_TEST(test_gemm_tile_quantization)
+{
+    const struct gpu_model *g = catalog_gpu("a100");
+    struct gemm_est e;
+    gemm_estimate(g, DTYPE_BF16, g->mem_bw_Bps, &(struct gemm_shape){2305, 4096, 4096, 1}, &e);
+    double want = 271.2 / 312 * 2305.0 / 2560 * 320.0 / 324 * 4096 / (4096 + GEMM_K_FILL);
+    ck_assert_msg(fabs(e.eff - want) < 1e-12, "eff %.6f, expected %.6f", e.eff, want);
+    ck_assert_msg(fabs(e.quant_eff - 2305.0 / 2560) < 1e-12, "quant %.6f", e.quant_eff);
+}
+END_TEST
+
+/* Operand reuse: FP32 runs on the SIMT cores (67 of H100's 989 TFLOP/s): no tile is bound by
+ * operand bandwidth; in BF16 a 128 x 64 tile reuses 128*64/192 = 42.7 operands per load, half a
+ * 256 x 128 tile's 85.3. A skinny GEMM (1 row, K 64): the memory roofline. */
+START_TEST(test_gemm_reuse_and_memory)
+{
+    const struct gpu_model *g = catalog_gpu("h100");
+    struct gemm_est e;
+    gemm_estimate(g, DTYPE_FP32, 0, &(struct gemm_shape){128, 64, 4096, 1}, &e);
+    ck_assert_double_eq(e.reuse_eff, 1);
+    gemm_estimate(g, DTYPE_BF16, 0, &(struct gemm_shape){128, 64, 65536, 132}, &e);
+    ck_assert_int_eq(e.tile_m * e.tile_n, 128 * 64);
+    ck_assert_msg(fabs(e.reuse_eff - 0.5) < 1e-12, "reuse %.6f", e.reuse_eff);
+    double bw = 1e12;
+    gemm_estimate(g, DTYPE_BF16, bw, &(struct gemm_shape){1, 1e6, 64, 1}, &e);
+    ck_assert(e.memory_bound);
+    double bytes = (1 * 64 + 64 * 1e6 + 1e6) * 2;
+    ck_assert_msg(fabs(e.seconds - bytes / bw) < 1e-15, "%.9g s", e.seconds);
+}
+END_TEST
+
+/* The host: eagerly, each kernel costs the CPU h; ten 1 us kernels with h = 5 us finish at
+ * 10 h + 1 us = 51 us, the GPU waiting 41 us of it (CPU-bound); ten 20 us kernels finish at
+ * h + 200 us (GPU-bound: the first wait only); as one CUDA graph, the ten short kernels finish
+ * at h + 10 us. */
+START_TEST(test_host_stream)
+{
+    struct kernel_costs eager = {5e-6, false, HOST_EAGER}, graphs = {5e-6, false, HOST_GRAPHS};
+    struct kstream s = {0};
+    for (int i = 0; i < 10; i++)
+        kstream_issue(&s, &eager, 1e-6);
+    ck_assert_msg(fabs(s.gpu - 51e-6) < 1e-15 && fabs(s.wait - 41e-6) < 1e-15, "%g %g", s.gpu,
+                  s.wait);
+    s = (struct kstream){0};
+    for (int i = 0; i < 10; i++)
+        kstream_issue(&s, &eager, 20e-6);
+    ck_assert(fabs(s.gpu - 205e-6) < 1e-15 && fabs(s.wait - 5e-6) < 1e-15);
+    s = (struct kstream){0};
+    for (int i = 0; i < 10; i++)
+        kstream_issue(&s, &graphs, 1e-6);
+    ck_assert(fabs(s.gpu - 15e-6) < 1e-15 && fabs(s.wait - 5e-6) < 1e-15);
+}
+END_TEST
+
+/* Mixed precision's extra bytes: FP16 loss scaling reads and writes each 16-bit gradient (4 B a
+ * parameter); FP8 casts each BF16 weight (2 read + 1 written) and each GEMM's activation operand
+ * (K x N elements, 3 B each); BF16 adds nothing. */
+START_TEST(test_amp_bytes)
+{
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_FP16), 4);
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_FP8), 3);
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_BF16), 0);
+    struct calib cal = calib_default();
+    struct kcost_gpu g = {&cal, catalog_gpu("h100"), DTYPE_FP8, 3e12};
+    struct kernel k = {.cls = KC_GEMM, .m = 4096, .n = 1024, .k = 4096, .bdim = 1};
+    struct kcost c;
+    kcost_kernel(&g, &k, 2, &c);
+    ck_assert_double_eq(c.cast_B, 4096.0 * 1024 * 2 * 3);
+    ck_assert_double_eq(c.flops, 2.0 * 4096 * 1024 * 2 * 4096);
+    g.dt = DTYPE_BF16;
+    kcost_kernel(&g, &k, 2, &c);
+    ck_assert_double_eq(c.cast_B, 0);
+}
+END_TEST
+
+/* FlashAttention (FlashAttention-2, section 3): forward 4 s^2 d heads FLOPs, halved by a causal
+ * mask, backward 2.5 x; a block keeps Korthikanti's 34 s h bytes (16-bit) and the logsumexp
+ * (4 B per query and head) instead of the materialised 5 a s^2 bytes of scores. */
+START_TEST(test_flash_attention)
+{
+    struct gpt_config g = model_gpt_defaults(); /* 12 x 768, 12 heads, s 1024 */
+    struct model f, mt;
+    ck_assert_int_eq(model_preset("gpt", &g, DTYPE_BF16, &f), 0);
+    g.attention = ATTN_MATERIALISED;
+    ck_assert_int_eq(model_preset("gpt", &g, DTYPE_BF16, &mt), 0);
+    const struct layer *bf = &f.layers[1], *bm = &mt.layers[1]; /* block0 */
+    double s = 1024, h = 768, a = 12, hd = 64, fwd = 4 * s * s * hd * a * 0.5;
+    int found = 0;
+    for (int i = 0; i < bf->nfwd; i++)
+        if (bf->fwd[i].cls == KC_ATTN) found += bf->fwd[i].flops == fwd;
+    for (int i = 0; i < bf->nbwd; i++)
+        if (bf->bwd[i].cls == KC_ATTN) found += bf->bwd[i].flops == 2.5 * fwd;
+    ck_assert_int_eq(found, 2);
+    ck_assert_double_eq(bf->act_B, 34 * s * h + 4 * a * s);
+    ck_assert_double_eq(bm->act_B, s * h * (34 + 5 * a * s / h));
+    for (int i = 0; i < bm->nfwd; i++)
+        ck_assert(bm->fwd[i].cls != KC_ATTN);
+    model_release(&f);
+    model_release(&mt);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -164,6 +291,12 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_memory_rule);
     tcase_add_test(tc, test_gpt_formula);
     tcase_add_test(tc, test_large_presets);
+    tcase_add_test(tc, test_gemm_wave_quantization);
+    tcase_add_test(tc, test_gemm_tile_quantization);
+    tcase_add_test(tc, test_gemm_reuse_and_memory);
+    tcase_add_test(tc, test_host_stream);
+    tcase_add_test(tc, test_amp_bytes);
+    tcase_add_test(tc, test_flash_attention);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -73,7 +73,9 @@ static const struct cli_opt calib_opts[] = {
         {0}};
 
 static const struct cli_opt shapes_opts[] = {
-        {"batch", CLI_BATCH, "B", "the batch size (default 64)"}, {0}};
+        {"batch", CLI_BATCH, "B", "the batch size (default 64)"},
+        {"gpu", CLI_GPU, "GPU", "the catalog GPU of the modelled efficiencies (default h100)"},
+        {0}};
 
 static const struct cli_opt validate_opts[] = {
         {"gpu", CLI_GPU, "GPU", "the catalog GPU the profile was measured on (default: its own)"},

@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "calib.h"
 #include "cmdline.h"
+#include "gemm.h"
 #include "model.h"
 #include "platform.h"
 #include "report.h"
@@ -29,39 +30,57 @@ static int fail_msg(const struct dmlsim_error *err)
 
 /* ---- dmlsim shapes ------------------------------------------------------------------------ */
 
+/* One preset's layer GEMMs not printed yet, each with its modelled efficiency on `g`. */
+static void print_shapes(const char *preset, long batch, const struct gpu_model *g,
+                         double seen[][3], size_t *nseen)
+{
+    struct model m;
+    model_preset(preset, NULL, DTYPE_FP32, &m);
+    for (size_t l = 0; l < m.nlayers; l++) {
+        const struct layer *y = &m.layers[l];
+        if (y->gemm_m <= 0) continue;
+        double s[3] = {y->gemm_m, y->gemm_n * batch, y->gemm_k};
+        bool dup = false;
+        for (size_t i = 0; i < *nseen && !dup; i++)
+            dup = seen[i][0] == s[0] && seen[i][1] == s[1] && seen[i][2] == s[2];
+        if (dup || *nseen == 4096) continue;
+        memcpy(seen[(*nseen)++], s, sizeof s);
+        printf("%.0f %.0f %.0f   # %s %s:", s[0], s[1], s[2], preset, y->name);
+        for (int d = DTYPE_FP32; d <= DTYPE_BF16; d += 2) { /* fp32 and fp16 */
+            struct gemm_est e;
+            gemm_estimate(g, (enum gpu_dtype)d, g->mem_bw_Bps * 0.92,
+                          &(struct gemm_shape){s[0], s[1], s[2], 1}, &e);
+            printf(" %s %.1f%% (tile %dx%d, split %.0f, %.0f wave%s%s)",
+                   catalog_dtype_name((enum gpu_dtype)d), 100 * e.eff, e.tile_m, e.tile_n,
+                   e.split, e.waves, e.waves == 1 ? "" : "s", e.memory_bound ? ", memory" : "");
+        }
+        putchar('\n');
+    }
+    model_release(&m);
+}
+
 int validate_shapes_main(const struct cli_args *a)
 {
     long batch = 64;
-    const char *b = cli_value(a, CLI_BATCH);
+    const char *b = cli_value(a, CLI_BATCH), *gname = cli_value(a, CLI_GPU);
     char *end = NULL;
     if (b != NULL) batch = strtol(b, &end, 10);
     if (batch < 1 || batch > 1000000 || (end && *end != '\0'))
         return cli_error(a->cmd, "--batch expects an integer from 1 to 1000000");
+    const struct gpu_model *g = catalog_gpu(gname ? gname : "h100");
+    if (g == NULL) return cli_error(a->cmd, "--gpu expects a catalog GPU (dmlsim catalog)");
     static const char *presets[] = {"resnet50",     "resnet101",  "vgg16",
                                     "inception-v3", "bert-large", "gpt"};
     printf("# GEMM shapes (M N K) of the model presets' layers at batch %ld, one per line:\n"
            "# conv = im2col (M = c_out, N = H_out W_out x batch, K = c_in k_h k_w), dense = "
            "(n_out, batch, n_in),\n# transformer block = its MLP (4h, seq x batch, h). Feed to "
-           "dmlsim-calibrate -s FILE.\n",
-           batch);
-    double seen[4096][3];
+           "dmlsim-calibrate -s FILE.\n# After each: its modelled efficiency on %s (gemm.h: "
+           "fraction of the dtype's dense peak) in fp32 and fp16.\n",
+           batch, g->name);
+    static double seen[4096][3];
     size_t nseen = 0;
-    for (size_t p = 0; p < sizeof presets / sizeof presets[0]; p++) {
-        struct model m;
-        model_preset(presets[p], NULL, DTYPE_FP32, &m);
-        for (size_t l = 0; l < m.nlayers; l++) {
-            const struct layer *y = &m.layers[l];
-            if (y->gemm_m <= 0) continue;
-            double s[3] = {y->gemm_m, y->gemm_n * batch, y->gemm_k};
-            bool dup = false;
-            for (size_t i = 0; i < nseen && !dup; i++)
-                dup = seen[i][0] == s[0] && seen[i][1] == s[1] && seen[i][2] == s[2];
-            if (dup || nseen == 4096) continue;
-            memcpy(seen[nseen++], s, sizeof s);
-            printf("%.0f %.0f %.0f   # %s %s\n", s[0], s[1], s[2], presets[p], y->name);
-        }
-        model_release(&m);
-    }
+    for (size_t p = 0; p < sizeof presets / sizeof presets[0]; p++)
+        print_shapes(presets[p], batch, g, seen, &nseen);
     return 0;
 }
 

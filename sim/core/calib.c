@@ -725,6 +725,19 @@ double calib_gemm_eff(const struct calib *c, const struct gpu_model *gpu, enum g
     return y[j - 1] + w * (y[j] - y[j - 1]);
 }
 
+double calib_gemm_measured(const struct calib *c, enum gpu_dtype dt, double m, double n, double k,
+                           bool *any)
+{
+    *any = false;
+    for (size_t i = 0; i < c->ngemm; i++) {
+        const struct calib_gemm *g = &c->gemm[i];
+        if (g->dtype != dt) continue;
+        *any = true;
+        if (g->m == m && g->n == n && g->k == k) return g->flops_s;
+    }
+    return 0;
+}
+
 double calib_compute_rate(const struct calib *c, const struct gpu_model *gpu, enum gpu_dtype dt)
 {
     return gpu->peak_flops[dt] * c->gemm_eff;

@@ -48,6 +48,7 @@
 #include "error.h"
 #include "netcal.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct calib_gemm {
@@ -129,6 +130,11 @@ const struct gpu_model *calib_gpu(const struct calib *c);
 /* Fraction of `gpu`'s peak for `dt` that a GEMM of `flops` FLOPs reaches. */
 double calib_gemm_eff(const struct calib *c, const struct gpu_model *gpu, enum gpu_dtype dt,
                       double flops);
+
+/* The FLOP/s the profile measured for exactly this GEMM shape in `dt`, or 0; *any tells whether
+ * it measured any GEMM of `dt` (then calib_gemm_eff interpolates the others). */
+double calib_gemm_measured(const struct calib *c, enum gpu_dtype dt, double m, double n, double k,
+                           bool *any);
 
 /* Effective FLOP/s of compute-bound work with the default efficiency (no shape known). */
 double calib_compute_rate(const struct calib *c, const struct gpu_model *gpu, enum gpu_dtype dt);

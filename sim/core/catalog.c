@@ -106,6 +106,20 @@ static const struct link_class links[] = {
          "about 36 Gb/s (iperf issue #55); lat netperf TCP_RR (grpc/grpc issue #7988)"},
 };
 
+/* Large-GEMM ceilings (fractions of the dense peak; gemm.h). Published: stas00/ml-engineering,
+ * compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS" (MAMF) table, BF16: A100 SXM
+ * 271.2 of 312 TFLOPS, H100 SXM 794.5 of 989, B200 SXM 1745.0 of 2250; FP8: H100 SXM 1402.6 of
+ * 1979, H200 SXM 1453.4 of 1979, B200 SXM 3432.5 of 4500. Measured: the H200 lent to this project
+ * (kernels/measured/h200-2026-12-04/calibrate.txt, cublasGemmEx, the best of 77 shapes per dtype):
+ * FP32 51.47 of 67, TF32 433.94 of 495, FP16 910.64 and BF16 910.76 of 989. A dtype of a GPU
+ * with neither takes the H200's measured fraction (H200_*). */
+#define H200_FP32 (51.47 / 67)
+#define H200_TF32 (433.94 / 495)
+#define H200_16   (910.7 / 989)
+#define MAMF_NOTE \
+    "; GEMM ceilings: MAMF (stas00/ml-engineering) where published, else the H200's measured " \
+    "fractions"
+
 static const struct gpu_model gpus[] = {
         {"p100",
          "NVIDIA Tesla P100 SXM2 16GB",
@@ -117,7 +131,8 @@ static const struct gpu_model gpus[] = {
          60,
          {"Tesla P100-SXM2-16GB"},
          "NVIDIA Tesla P100 datasheet (PCIe Gen3 host interface): FP32 10.6, FP16 21.2 TFLOPS, 16 "
-         "GB HBM2 at 732 GB/s"},
+         "GB HBM2 at 732 GB/s",
+         56, {H200_FP32, 0, H200_FP32, 0, 0}, "56 SMs (Tesla P100 whitepaper)" MAMF_NOTE},
         {"v100",
          "NVIDIA Tesla V100 SXM2 32GB",
          {15.7 * TF, 0, 125 * TF, 0, 0},
@@ -128,7 +143,8 @@ static const struct gpu_model gpus[] = {
          70,
          {"Tesla V100-SXM2-32GB", "Tesla V100-SXM2-16GB"},
          "NVIDIA V100 datasheet (PCIe Gen3): FP32 15.7, FP16 tensor 125 TFLOPS, 32 GB HBM2 at 900 "
-         "GB/s"},
+         "GB/s",
+         80, {H200_FP32, 0, H200_16, 0, 0}, "80 SMs (Volta whitepaper, Tesla V100)" MAMF_NOTE},
         {"a100",
          "NVIDIA A100 SXM 80GB",
          {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
@@ -142,7 +158,8 @@ static const struct gpu_model gpus[] = {
          {"NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM-80GB", "NVIDIA A100 80GB PCIe"},
          "NVIDIA A100 datasheet (PCIe Gen4): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense, 80 "
          "GB HBM2e at "
-         "2.04 TB/s"},
+         "2.04 TB/s",
+         108, {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0}, "108 SMs (A100 whitepaper)" MAMF_NOTE},
         {"h100",
          "NVIDIA H100 SXM5 80GB",
          {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
@@ -154,7 +171,8 @@ static const struct gpu_model gpus[] = {
          {"NVIDIA H100 80GB HBM3", "NVIDIA H100"},
          "NVIDIA H100 datasheet (PCIe Gen5): FP32 67, TF32 495, BF16/FP16 989, FP8 1979 TFLOPS "
          "dense, 80 GB "
-         "HBM3 at 3.35 TB/s"},
+         "HBM3 at 3.35 TB/s",
+         132, {H200_FP32, H200_TF32, 794.5 / 989, 794.5 / 989, 1402.6 / 1979}, "132 SMs (H100 whitepaper, SXM5)" MAMF_NOTE},
         {"h200",
          "NVIDIA H200 SXM 141GB",
          {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
@@ -165,7 +183,8 @@ static const struct gpu_model gpus[] = {
          90,
          {"NVIDIA H200"},
          "NVIDIA H200 datasheet (compute as H100): 141 GB HBM3e at 4.8 TB/s; MLCommons v4.1 H200 "
-         "system description"},
+         "system description",
+         132, {H200_FP32, H200_TF32, H200_16, H200_16, 1453.4 / 1979}, "132 SMs (H200: the H100 SXM5 die)" MAMF_NOTE},
         /* Entries added after the first five keep the order of "expected one of" messages. */
         {"k80",
          "NVIDIA Tesla K80 (one GK210)",
@@ -178,7 +197,8 @@ static const struct gpu_model gpus[] = {
          {"Tesla K80"},
          "NVIDIA Tesla K80 (AnandTech launch table; board spec BD-07317-001): a board of two "
          "GK210, each one CUDA device: half the board's 8.74 TFLOPS FP32 at boost, 2 x 12 GB "
-         "GDDR5, half of 480 GB/s; no FP16 arithmetic rate; PCIe Gen3 x16"},
+         "GDDR5, half of 480 GB/s; no FP16 arithmetic rate; PCIe Gen3 x16",
+         13, {H200_FP32, 0, 0, 0, 0}, "13 SMX per GK210 (Kepler GK210 whitepaper)" MAMF_NOTE},
         {"a100-40gb",
          "NVIDIA A100 SXM4 40GB",
          {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
@@ -189,7 +209,8 @@ static const struct gpu_model gpus[] = {
          80,
          {"NVIDIA A100-SXM4-40GB", "A100-SXM-40GB", "NVIDIA A100-PCIE-40GB"},
          "NVIDIA A100 datasheet (40 GB column, PCIe Gen4): compute as the 80 GB part, 40 GB HBM2 "
-         "at 1.555 TB/s"},
+         "at 1.555 TB/s",
+         108, {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0}, "108 SMs (A100 whitepaper)" MAMF_NOTE},
         {"h100-pcie",
          "NVIDIA H100 PCIe 80GB",
          {51 * TF, 378 * TF, 756 * TF, 756 * TF, 1513 * TF},
@@ -201,7 +222,8 @@ static const struct gpu_model gpus[] = {
          {"NVIDIA H100 PCIe"},
          "NVIDIA H100 datasheet, PCIe column (sparsity figures halved): FP32 51, TF32 378, "
          "BF16/FP16 756, FP8 1513 TFLOPS dense, 80 GB HBM2e at 2.0 TB/s, PCIe Gen5; the NVLink "
-         "bridge is optional, so GPU-to-GPU is PCIe"},
+         "bridge is optional, so GPU-to-GPU is PCIe",
+         114, {H200_FP32, H200_TF32, H200_16, H200_16, H200_16}, "114 SMs (H100 whitepaper, PCIe)" MAMF_NOTE},
         {"b200",
          "NVIDIA B200 SXM 180GB",
          {75 * TF, 1100 * TF, 2250 * TF, 2250 * TF, 4500 * TF},
@@ -212,7 +234,8 @@ static const struct gpu_model gpus[] = {
          100,
          {"NVIDIA B200"},
          "NVIDIA HGX B200 specifications, per GPU (sparsity figures halved): FP32 75, TF32 1100, "
-         "BF16/FP16 2250, FP8 4500 TFLOPS dense, 180 GB HBM3e at 7.7 TB/s, PCIe Gen5"},
+         "BF16/FP16 2250, FP8 4500 TFLOPS dense, 180 GB HBM3e at 7.7 TB/s, PCIe Gen5",
+         148, {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500}, "148 SMs (B200: 2 dies of 74)" MAMF_NOTE},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

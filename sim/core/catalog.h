@@ -71,6 +71,11 @@ struct gpu_model {
     const char *device[4];          /* device names CUDA and nvidia-smi print for it (unused
                                        slots NULL), read by catalog_gpu_match */
     const char *source;             /* where the numbers come from */
+    int sms;                        /* streaming multiprocessors: a GEMM's tiles run in waves of
+                                       one tile per SM (gemm.h) */
+    double gemm_ceiling[DTYPE_COUNT]; /* large-GEMM efficiency per dtype (fraction of the dense
+                                         peak): the best a cuBLAS GEMM reaches on this GPU */
+    const char *gemm_source;        /* where the SM count and the ceilings come from */
 };
 
 /* The CPU host of a node. One number: its FP32 peak, used for CPU-side work (optimizer updates on

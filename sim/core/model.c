@@ -47,13 +47,58 @@ static struct kernel *push_kernel(struct kernel *list, int *n, enum kernel_class
     return k;
 }
 
+static void push_gemm(struct kernel *list, int *n, double gm, double gn, double gk, int bdim,
+                      double g)
+{
+    struct kernel *k = push_kernel(list, n, KC_GEMM);
+    k->m = gm;
+    k->n = gn;
+    k->k = gk;
+    k->bdim = bdim;
+    k->g = g;
+}
+
 void model_add_gemm(struct model *m, double gm, double gn, double gk, bool no_dgrad)
 {
     struct layer *l = &m->layers[m->nlayers - 1];
-    *push_kernel(l->fwd, &l->nfwd, KC_GEMM) = (struct kernel){KC_GEMM, gm, gn, gk, 1, 0};
-    if (!no_dgrad)
-        *push_kernel(l->bwd, &l->nbwd, KC_GEMM) = (struct kernel){KC_GEMM, gk, gn, gm, 1, 0};
-    *push_kernel(l->bwd, &l->nbwd, KC_GEMM) = (struct kernel){KC_GEMM, gm, gk, gn, 2, 0};
+    push_gemm(l->fwd, &l->nfwd, gm, gn, gk, 1, 0);
+    if (!no_dgrad) push_gemm(l->bwd, &l->nbwd, gk, gn, gm, 1, 0);
+    push_gemm(l->bwd, &l->nbwd, gm, gk, gn, 2, 0);
+}
+
+void model_add_bgemm(struct model *m, double gm, double gn, double gk, double g)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    push_gemm(l->fwd, &l->nfwd, gm, gn, gk, 3, g);
+    push_gemm(l->bwd, &l->nbwd, gm, gk, gn, 3, g); /* dA = dC B^T: m x k over n */
+    push_gemm(l->bwd, &l->nbwd, gk, gn, gm, 3, g); /* dB = A^T dC: k x n over m */
+}
+
+void model_set_kpad(struct model *m, double kpad)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    for (int i = 0; i < l->nfwd; i++)
+        if (l->fwd[i].cls == KC_GEMM && l->fwd[i].k == l->gemm_k) l->fwd[i].kpad = kpad;
+}
+
+void model_set_winograd(struct model *m)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    for (int i = 0; i < l->nfwd; i++)
+        l->fwd[i].winograd = l->fwd[i].cls == KC_GEMM;
+    for (int i = 0; i < l->nbwd; i++)
+        l->bwd[i].winograd = l->bwd[i].cls == KC_GEMM && l->bwd[i].bdim == 1;
+}
+
+void model_add_flash(struct model *m, double s, double hd, double heads, bool causal)
+{
+    struct layer *l = &m->layers[m->nlayers - 1];
+    double f = 4 * s * s * hd * heads * (causal ? 0.5 : 1);
+    struct kernel *k = push_kernel(l->fwd, &l->nfwd, KC_ATTN);
+    *k = (struct kernel){.cls = KC_ATTN, .m = s, .n = s, .k = hd, .g = heads, .flops = f};
+    k = push_kernel(l->bwd, &l->nbwd, KC_ATTN);
+    *k = (struct kernel){.cls = KC_ATTN, .m = s, .n = s, .k = hd, .g = heads, .flops = 2.5 * f,
+                         .bwd = true};
 }
 
 void model_add_memk(struct model *m, enum kernel_class cls, double elems, double elem_B,
@@ -66,8 +111,8 @@ void model_add_memk(struct model *m, enum kernel_class cls, double elems, double
 
 const char *kernel_class_name(enum kernel_class c)
 {
-    static const char *const names[KC_COUNT] = {"gemm", "norm", "act", "softmax", "eltwise",
-                                                "embed"};
+    static const char *const names[KC_COUNT] = {"gemm",  "norm",  "act",  "softmax",
+                                                "eltwise", "embed", "attn", "cast"};
     return c < KC_COUNT ? names[c] : "?";
 }
 
@@ -101,7 +146,8 @@ struct fmap {
 
 struct builder {
     struct model *m;
-    double elem_B; /* bytes per activation element */
+    double elem_B;  /* bytes per activation element */
+    bool transpose; /* tensor-core convolutions on NCHW tensors: transposed (enum conv_layout) */
     bool started;  /* a GEMM was added: later layers need their input gradient */
 };
 
@@ -120,6 +166,11 @@ struct builder {
 #define NORM_PASSES 3, 5
 #define ACT_PASSES  2, 3
 #define ADD_PASSES  3, 0
+#define RESID_PASSES 3, 3 /* a residual add; backward, autograd sums the two gradients of the
+                             input the block forked (its shortcut and its branch): 2 reads, 1
+                             write */
+#define MUL_PASSES 3, 5   /* an elementwise product; backward, dy and both inputs read, both
+                             gradients written */
 #define DROP_PASSES 3, 3
 #define SMAX_PASSES 3, 3
 #define EMB_PASSES  2, 3
@@ -131,6 +182,25 @@ static void gemm(struct builder *b, double gm, double gn, double gk)
     model_set_gemm(b->m, gm, gn, gk);
     model_add_gemm(b->m, gm, gn, gk, !b->started);
     b->started = true;
+}
+
+/* cuDNN's tensor-core convolutions in 16-bit take input channels in multiples of 8 and pad the
+ * others (NVIDIA, "Convolutional Layers User's Guide", channels: multiples of 8 for FP16): the
+ * first convolution's 3 channels compute as 8. */
+static void pad_channels(struct builder *b, int c_in, int taps)
+{
+    if (b->elem_B == 2 && c_in % 8 != 0) model_set_kpad(b->m, (c_in + 7) / 8 * 8.0 * taps);
+}
+
+/* NCHW on tensor cores: the forward transposes the convolution's input and output (a read and a
+ * write each), the backward the output's gradient, the input's gradient and the input again for
+ * the weight gradient (enum conv_layout). */
+static void transposes(struct builder *b, struct fmap in, struct fmap out)
+{
+    if (!b->transpose) return;
+    double ni = (double)in.c * in.h * in.w, no = (double)out.c * out.h * out.w;
+    model_add_memk(b->m, KC_CAST, 1, 2 * (ni + no) * b->elem_B, 1, 0);
+    model_add_memk(b->m, KC_CAST, 1, 2 * (no + 2 * ni) * b->elem_B, 0, 1);
 }
 
 static int conv_out(int in, int k, int stride, int pad)
@@ -149,6 +219,9 @@ static struct fmap conv_bn_act(struct builder *b, const char *name, struct fmap 
     double act = 2.0 * elems * b->elem_B; /* conv output + normalised output */
     model_add(b->m, name, weights + 2.0 * c_out, flops, -1, act);
     gemm(b, c_out, (double)out.h * out.w, (double)in.c * kh * kw);
+    pad_channels(b, in.c, kh * kw);
+    if (kh == 3 && kw == 3 && stride == 1) model_set_winograd(b->m);
+    transposes(b, in, out);
     model_add_memk(b->m, KC_NORM, elems, b->elem_B, NORM_PASSES);
     if (!noact) model_add_memk(b->m, KC_ACT, elems, b->elem_B, ACT_PASSES);
     return out;
@@ -169,6 +242,9 @@ static struct fmap conv_bias(struct builder *b, const char *name, struct fmap in
     double weights = (double)k * k * in.c * c_out, elems = (double)c_out * out.h * out.w;
     model_add(b->m, name, weights + c_out, 2.0 * weights * out.h * out.w, -1, elems * b->elem_B);
     gemm(b, c_out, (double)out.h * out.w, (double)in.c * k * k);
+    pad_channels(b, in.c, k * k);
+    if (k == 3) model_set_winograd(b->m);
+    transposes(b, in, out);
     model_add_memk(b->m, KC_ACT, elems, b->elem_B, ACT_PASSES);
     return out;
 }
@@ -179,9 +255,16 @@ static void dense(struct builder *b, const char *name, double n_in, double n_out
     gemm(b, n_out, 1, n_in);
 }
 
-static struct fmap pool(struct fmap in, int k, int stride, int pad)
+/* Max pooling, as PyTorch's max_pool2d_with_indices runs it, on the last layer: forward reads the
+ * input and writes the output and its argmax (int64, 8 bytes an element); backward zero-fills the
+ * input's gradient, then reads the output's gradient and the indices and scatters. */
+static struct fmap pool(struct builder *b, struct fmap in, int k, int stride, int pad)
 {
-    return (struct fmap){in.c, conv_out(in.h, k, stride, pad), conv_out(in.w, k, stride, pad)};
+    struct fmap out = {in.c, conv_out(in.h, k, stride, pad), conv_out(in.w, k, stride, pad)};
+    double ni = (double)in.c * in.h * in.w, no = (double)out.c * out.h * out.w, e = b->elem_B;
+    model_add_memk(b->m, KC_ELTWISE, 1, ni * e + no * (e + 8), 1, 0);
+    model_add_memk(b->m, KC_ELTWISE, 1, ni * e + no * (e + 8) + no * e, 0, 1);
+    return out;
 }
 
 /* ResNet v1.5 (torchvision resnet.py shapes: the stride sits on the 3x3 of a bottleneck). */
@@ -190,7 +273,7 @@ static void resnet(struct builder *b, const int blocks[4])
     char n[48];
     struct fmap x = {3, 224, 224};
     x = conv_bn(b, "conv1", x, 64, 7, 7, 2, 3, 3);
-    x = pool(x, 3, 2, 1);
+    x = pool(b, x, 3, 2, 1);
     int planes = 64;
     for (int s = 0; s < 4; s++, planes *= 2) {
         for (int i = 0; i < blocks[s]; i++) {
@@ -208,7 +291,7 @@ static void resnet(struct builder *b, const int blocks[4])
             x = conv_bn_act(b, n, x, planes * 4, 1, 1, 1, 0, 0, true);
             /* the block's output: residual add, then ReLU */
             double elems = (double)x.c * x.h * x.w;
-            model_add_memk(b->m, KC_ELTWISE, elems, b->elem_B, ADD_PASSES);
+            model_add_memk(b->m, KC_ELTWISE, elems, b->elem_B, RESID_PASSES);
             model_add_memk(b->m, KC_ACT, elems, b->elem_B, ACT_PASSES);
         }
     }
@@ -225,7 +308,7 @@ static void vgg16(struct builder *b)
     int k = 0;
     for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
         if (cfg[i] == 0) {
-            x = pool(x, 2, 2, 0);
+            x = pool(b, x, 2, 2, 0);
             continue;
         }
         snprintf(n, sizeof n, "conv%d", ++k);
@@ -314,10 +397,10 @@ static void inception_v3(struct builder *b)
     x = conv_bn(b, "Conv2d_1a_3x3", x, 32, 3, 3, 2, 0, 0);
     x = conv_bn(b, "Conv2d_2a_3x3", x, 32, 3, 3, 1, 0, 0);
     x = conv_bn(b, "Conv2d_2b_3x3", x, 64, 3, 3, 1, 1, 1);
-    x = pool(x, 3, 2, 0);
+    x = pool(b, x, 3, 2, 0);
     x = conv_bn(b, "Conv2d_3b_1x1", x, 80, 1, 1, 1, 0, 0);
     x = conv_bn(b, "Conv2d_4a_3x3", x, 192, 3, 3, 1, 0, 0);
-    x = pool(x, 3, 2, 0);
+    x = pool(b, x, 3, 2, 0);
     x = inc_a(b, "Mixed_5b", x, 32);
     x = inc_a(b, "Mixed_5c", x, 64);
     x = inc_a(b, "Mixed_5d", x, 64);
@@ -344,6 +427,8 @@ struct block_shape {
     double ep;            /* expert-parallel ranks: a rank holds experts / ep of them */
     double t;             /* tensor-parallel ranks */
     bool sp;              /* sequence parallelism */
+    int attn;             /* enum attention_impl */
+    bool causal;          /* a decoder's causal mask (GPT, Llama); BERT attends both ways */
 };
 
 static struct block_shape block_of(const struct gpt_config *g, double s)
@@ -353,7 +438,8 @@ static struct block_shape block_of(const struct gpt_config *g, double s)
                                 .kv = g->kv_heads > 0 ? g->kv_heads : g->heads,
                                 .ffn = g->ffn > 0 ? g->ffn : 4.0 * g->hidden, .llama = g->llama,
                                 .experts = g->experts, .topk = g->experts > 0 ? g->topk : 1,
-                                .ep = g->ep > 1 ? g->ep : 1, .t = t, .sp = g->sp && t > 1};
+                                .ep = g->ep > 1 ? g->ep : 1, .t = t, .sp = g->sp && t > 1,
+                                .attn = g->attention, .causal = true};
 }
 
 /* The weights of one rank's experts in a block. */
@@ -384,12 +470,16 @@ static double block_params(const struct block_shape *z)
 /* Activation bytes a rank keeps per sample of a block for its backward, at 16-bit: Korthikanti
  * et al. 2022 ("Reducing Activation Recomputation in Large Transformer Models"), eq. 1
  * sbh(34 + 5as/h) on one GPU, eq. 2 sbh(10 + 24/t + 5as/(ht)) under tensor parallelism, eq. 4
- * sbh/t (34 + 5as/h) with sequence parallelism. Derived for GPT's block; taken for every one. */
+ * sbh/t (34 + 5as/h) with sequence parallelism. Derived for GPT's block; taken for every one. The
+ * 5as/h term is the a s^2 scores the materialised path keeps (softmax output 2, dropout mask 1,
+ * dropout output 2 bytes each); FlashAttention keeps none of them, only the softmax's
+ * logsumexp, 4 bytes (FP32) per query and head: + 4 a s / t. */
 static double block_act_B(const struct block_shape *z, double elem_B)
 {
-    double sh = z->s * z->h, att = 5 * z->a * z->s / z->h, t = z->t;
+    double sh = z->s * z->h, t = z->t, flash = z->attn == ATTN_FLASH;
+    double att = flash ? 0 : 5 * z->a * z->s / z->h;
     double per = z->sp ? sh / t * (34 + att) : sh * (10 + 24 / t + att / t);
-    return per * elem_B / 2;
+    return per * elem_B / 2 + (flash ? 4 * z->a * z->s / t : 0);
 }
 
 /* One block: attention (QKV and output projections, two norms) and an MLP (GELU of 4h for GPT,
@@ -410,19 +500,24 @@ static void transformer_block(struct builder *b, const char *name, const struct 
     if (z->llama) model_add_gemm(b->m, z->ffn / t, s * k, h, false); /* SwiGLU's gate */
     model_add_gemm(b->m, h, s * k, z->ffn / t, false); /* the MLP's last (row-parallel) */
     model_add_gemm(b->m, qkv / t, s, h, false);        /* QKV projection (column-parallel) */
-    model_add_gemm(b->m, s, s * at, hd, false);        /* scores: a / t heads of s x s */
-    model_add_gemm(b->m, hd, s * at, s, false);        /* weighted sum of the values */
-    model_add_gemm(b->m, h, s, h / t, false);          /* output projection (row-parallel) */
+    if (z->attn == ATTN_FLASH) {
+        model_add_flash(b->m, s, hd, at, z->causal); /* scores, softmax, dropout, sum: fused */
+    } else {
+        model_add_bgemm(b->m, s, s, hd, at); /* scores: a / t heads of s x s */
+        model_add_bgemm(b->m, s, hd, s, at); /* weighted sum of the values */
+    }
+    model_add_gemm(b->m, h, s, h / t, false); /* output projection (row-parallel) */
     if (z->experts > 0) model_add_gemm(b->m, z->experts, s, h, false); /* the router */
     model_add_memk(b->m, KC_NORM, 2 * shn, e, NORM_PASSES); /* two norms */
-    model_add_memk(b->m, KC_SOFTMAX, scores, e, SMAX_PASSES);
-    if (!z->llama) { /* GPT's dropouts: attention, and two on the hidden states */
-        model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES);
+    if (z->attn != ATTN_FLASH) model_add_memk(b->m, KC_SOFTMAX, scores, e, SMAX_PASSES);
+    if (!z->llama) { /* GPT's dropouts: attention (inside FlashAttention's kernel), and two on
+                        the hidden states */
+        if (z->attn != ATTN_FLASH) model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES);
         model_add_memk(b->m, KC_ELTWISE, 2 * shn, e, DROP_PASSES);
     }
-    model_add_memk(b->m, KC_ELTWISE, 2 * shn, e, ADD_PASSES); /* two residual adds */
+    model_add_memk(b->m, KC_ELTWISE, 2 * shn, e, RESID_PASSES); /* two residual adds */
     model_add_memk(b->m, KC_ACT, mlp, e, ACT_PASSES);         /* GELU, or SiLU */
-    if (z->llama) model_add_memk(b->m, KC_ELTWISE, mlp, e, ADD_PASSES); /* SwiGLU's product */
+    if (z->llama) model_add_memk(b->m, KC_ELTWISE, mlp, e, MUL_PASSES); /* SwiGLU's product */
 }
 
 void model_attention_core(const struct gpt_config *g, enum gpu_dtype dtype, struct model *m)
@@ -432,8 +527,13 @@ void model_attention_core(const struct gpt_config *g, enum gpu_dtype dtype, stru
     double s = z.s, at = z.a / z.t, hd = z.h / z.a, scores = s * s * at;
     model_init(m, "attention-core");
     model_add(m, "attention-core", 0, s * 4 * s * z.h / z.t, -1, 0);
-    gemm(&b, s, s * at, hd); /* scores */
-    model_add_gemm(m, hd, s * at, s, false); /* weighted sum of the values */
+    model_set_gemm(m, s, s * at, hd);
+    if (z.attn == ATTN_FLASH) {
+        model_add_flash(m, s, hd, at, z.causal);
+        return;
+    }
+    model_add_bgemm(m, s, s, hd, at); /* scores */
+    model_add_bgemm(m, s, hd, s, at); /* weighted sum of the values */
     model_add_memk(m, KC_SOFTMAX, scores, b.elem_B, SMAX_PASSES);
     if (!z.llama) model_add_memk(m, KC_ELTWISE, scores, b.elem_B, DROP_PASSES);
 }
@@ -509,14 +609,38 @@ static void decoder(struct builder *b, const struct gpt_config *g)
 }
 
 /* BERT-large (Devlin et al. 2019; Hugging Face BertModel shapes): 24 blocks of 1024, 16 heads,
- * vocabulary 30522, 512 positions, 2 token types, embedding layer norm, pooler. */
-static void bert_large(struct builder *b, int seq, int tp)
+ * vocabulary 30522, 512 positions, 2 token types, embedding layer norm, pooler; attention both
+ * ways (no causal mask). Heads as benchmarked runs train them (Hugging Face BertForPreTraining,
+ * BertForQuestionAnswering): pre-training, the masked-LM transform (dense h x h, GELU, layer
+ * norm) and decoder (h x vocabulary, tied to the word embeddings, its own bias) over every token
+ * with the loss's softmax, and next-sentence prediction (h x 2 on the pooled token); SQuAD, the
+ * span classifier (h x 2 over every token). */
+static void bert_heads(struct builder *b, int head, double s, double h)
+{
+    if (head == BERT_HEAD_PRETRAINING) {
+        model_add(b->m, "cls.predictions", h * h + h + 2 * h + 30522, 2 * s * h * (h + 30522), -1,
+                  s * (2 * h + 30522) * b->elem_B);
+        gemm(b, h, s, h);
+        model_add_memk(b->m, KC_ACT, s * h, b->elem_B, ACT_PASSES);
+        model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
+        model_add_gemm(b->m, 30522, s, h, false);
+        model_add_memk(b->m, KC_SOFTMAX, s * 30522, b->elem_B, SMAX_PASSES);
+        dense(b, "cls.seq_relationship", h, 2);
+    } else if (head == BERT_HEAD_SQUAD) {
+        model_add(b->m, "qa_outputs", 2 * h + 2, 2 * s * h * 2, -1, s * 2 * b->elem_B);
+        gemm(b, 2, s, h);
+    }
+}
+
+static void bert_large(struct builder *b, const struct gpt_config *cfg, int seq)
 {
     double h = 1024, s = seq;
     struct gpt_config g;
     model_transformer_shape("bert-large", &g);
-    g.tp = tp;
+    g.tp = cfg ? cfg->tp : 1;
+    g.attention = cfg ? cfg->attention : ATTN_FLASH;
     struct block_shape z = block_of(&g, s);
+    z.causal = false;
     char n[48];
     model_add(b->m, "embeddings", 30522 * h + 512 * h + 2 * h + 2 * h, 0, 0, s * h * b->elem_B);
     model_add_memk(b->m, KC_EMBED, 3 * s * h, b->elem_B, EMB_PASSES); /* word, position, type */
@@ -527,6 +651,7 @@ static void bert_large(struct builder *b, int seq, int tp)
         transformer_block(b, n, &z);
     }
     dense(b, "pooler", h, h);
+    bert_heads(b, cfg ? cfg->head : BERT_HEAD_NONE, s, h);
 }
 
 int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dtype,
@@ -534,7 +659,12 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
 {
     static const int r50[4] = {3, 4, 6, 3}, r101[4] = {3, 4, 23, 3};
     struct gpt_config def = model_gpt_defaults();
-    struct builder b = {.m = m, .elem_B = model_dtype_bytes(dtype)};
+    /* FP8 training keeps activations in BF16 (Transformer Engine casts GEMM inputs only) */
+    int layout = g && g->layout != LAYOUT_AUTO ? g->layout
+                 : model_dtype_bytes(dtype) < 4  ? LAYOUT_NHWC
+                                                 : LAYOUT_NCHW;
+    struct builder b = {.m = m, .elem_B = dtype == DTYPE_FP8 ? 2 : model_dtype_bytes(dtype),
+                        .transpose = layout == LAYOUT_NCHW && dtype != DTYPE_FP32};
     model_init(m, name);
     if (strcmp(name, "resnet50") == 0)
         resnet(&b, r50);
@@ -545,7 +675,7 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
     else if (strcmp(name, "inception-v3") == 0)
         inception_v3(&b);
     else if (strcmp(name, "bert-large") == 0)
-        bert_large(&b, g ? g->seq : 512, g ? g->tp : 1);
+        bert_large(&b, g, g ? g->seq : 512);
     else if (strcmp(name, "gpt") == 0)
         decoder(&b, g ? g : &def);
     else if (model_transformer_shape(name, &def))

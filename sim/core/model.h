@@ -31,6 +31,8 @@ enum kernel_class {
     KC_SOFTMAX, /* attention softmax */
     KC_ELTWISE, /* residual adds, dropout */
     KC_EMBED,   /* embedding lookups and their gradient scatter */
+    KC_ATTN,    /* fused attention (FlashAttention): scores, softmax and weighted sum in one */
+    KC_CAST,    /* precision casts: FP8 quantisation of GEMM inputs (Transformer Engine) */
     KC_COUNT
 };
 
@@ -40,10 +42,20 @@ enum kernel_class {
  * `bytes` per sample: the elements it reads and writes, counted from its algorithm. */
 struct kernel {
     enum kernel_class cls;
-    double m, n, k; /* GEMM shape for one sample; 0 for memory-bound kernels */
+    double m, n, k; /* GEMM shape for one sample; 0 for memory-bound kernels; KC_ATTN: queries,
+                       keys, head dimension */
     int bdim;       /* GEMM: the dimension the batch multiplies: 1 n (forward, input gradient),
-                       2 k (the weight gradient sums over the batch) */
+                       2 k (the weight gradient sums over the batch), 3 the count (a batched
+                       GEMM of g products per sample: attention's, one per head) */
     double bytes;   /* memory-bound: bytes moved per sample */
+    double g;       /* bdim 3 and KC_ATTN: products (heads) per sample */
+    double kpad;    /* GEMM: the K it really computes when the library pads it (cuDNN pads a
+                       convolution's input channels to 8 for 16-bit tensor cores); 0: k */
+    double flops;   /* KC_ATTN: FLOPs it executes per sample (a causal mask halves them; the
+                       backward recomputes the scores: 2.5 x the forward) */
+    bool bwd;       /* KC_ATTN: the backward kernel */
+    bool winograd;  /* GEMM: a 3x3 stride-1 convolution's forward or input gradient, which cuDNN
+                       can run as Winograd F(2x2, 3x3) (kcost.h) */
 };
 
 #define LAYER_KERNELS 24 /* kernels of one pass of one layer, at most */
@@ -93,7 +105,28 @@ struct gpt_config {
                      column- then row-parallel GEMMs, heads split, vocabulary split */
     bool sp;      /* sequence parallelism: norms, dropouts and residuals over s / tp */
     int ep;       /* expert-parallel ranks the experts are split over (0 or 1: none) */
+    int attention; /* ATTN_FLASH (0, the default) or ATTN_MATERIALISED */
+    int head;      /* bert-large: BERT_HEAD_NONE (encoder and pooler), _PRETRAINING, _SQUAD */
+    int layout;    /* CNNs: enum conv_layout */
 };
+
+/* The memory layout of a CNN's activations. cuDNN's tensor-core convolutions work in NHWC; on
+ * NCHW tensors they transpose the input and the output of every convolution, forward and backward
+ * (NVIDIA, "Convolutional Layers User's Guide", tensor layouts: "NCHW ... requires transposes").
+ * LAYOUT_AUTO is what NVIDIA DeepLearningExamples' PyTorch ResNet-50 does: channels-last (NHWC)
+ * under mixed precision, NCHW in FP32 and TF32. FP32 runs on the SIMT cores: no transposes. */
+enum conv_layout { LAYOUT_AUTO, LAYOUT_NCHW, LAYOUT_NHWC };
+
+enum bert_head { BERT_HEAD_NONE, BERT_HEAD_PRETRAINING, BERT_HEAD_SQUAD };
+
+/* How a transformer's attention runs. FlashAttention (Dao 2023, FlashAttention-2, section 3;
+ * Shah et al. 2024, FlashAttention-3): one fused kernel forward and one backward, the scores never
+ * written to memory (the backward recomputes them: 5 matrix products against the forward's 2,
+ * 2.5 x its FLOPs), a causal mask skipping the blocks above the diagonal (half the products), and
+ * only the output and the softmax's logsumexp kept; needs compute capability 8.0 (Ampere) or
+ * later. Materialised: the scores as batched GEMMs, softmax and dropout kernels over the a s^2
+ * scores, which are kept for the backward (Korthikanti et al. 2022's 5as/h term). */
+enum attention_impl { ATTN_FLASH, ATTN_MATERIALISED };
 
 /* Builds preset `name` ("resnet50", "resnet101", "vgg16", "inception-v3", "bert-large", "gpt",
  * and the large transformers of model_large_presets) for activations of `dtype`; `gpt` (for
@@ -129,6 +162,20 @@ void model_set_gemm(struct model *m, double gm, double gn, double gk);
  * (the input gradient, K x M by M x n, unless `no_dgrad`: the first layer has no input to
  * differentiate; and the weight gradient, M x n by n x K): each as many FLOPs as the forward. */
 void model_add_gemm(struct model *m, double gm, double gn, double gk, bool no_dgrad);
+
+/* Adds a batched GEMM (g products of M x K by K x N per sample) to the last layer's forward, and
+ * its two backward batched GEMMs (dA = dC B^T: M x K over N; dB = A^T dC: K x N over M). */
+void model_add_bgemm(struct model *m, double gm, double gn, double gk, double g);
+
+/* The last layer's forward GEMM computes K = kpad (the library's padding of its input). */
+void model_set_kpad(struct model *m, double kpad);
+
+/* Marks the last layer's forward and input-gradient GEMMs as Winograd-capable (3x3, stride 1). */
+void model_set_winograd(struct model *m);
+
+/* Adds FlashAttention's forward and backward kernels over `heads` heads of s queries and keys of
+ * dimension hd to the last layer (enum attention_impl). */
+void model_add_flash(struct model *m, double s, double hd, double heads, bool causal);
 
 /* Adds a memory-bound kernel of class `cls` over `elems` elements per sample of `elem_B` bytes,
  * reading and writing them `fwd_passes` times in the forward and `bwd_passes` in the backward

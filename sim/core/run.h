@@ -84,7 +84,7 @@ struct stage_report {
 };
 
 #define RUN_CONFIG   16 /* configuration entries a strategy records */
-#define RUN_KCLASSES 8 /* kernel classes of the compute breakdown */
+#define RUN_KCLASSES 12 /* kernel classes of the compute breakdown */
 
 /* One entry of a run's configuration, for the JSON: a key and its value as a JSON literal. */
 struct run_config {

@@ -589,6 +589,33 @@ out:
     return rc;
 }
 
+/* <model attention> (transformers), <model head> (bert-large), <model layout> (CNNs). */
+static enum dmlsim_err read_model_impl(struct reader *r, xmlNodePtr n, struct model_spec *ms,
+                                       bool transformer)
+{
+    char *at = attr_dup(n, "attention"), *hd = attr_dup(n, "head"), *ly = attr_dup(n, "layout");
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (ly && (!ms->preset || transformer))
+        rc = fail_at(r, n, "<model layout>: only meaningful with a convolutional preset");
+    else if (at && !transformer)
+        rc = fail_at(r, n, "<model attention>: only meaningful with a transformer preset");
+    else if (hd && (!ms->preset || strcmp(ms->preset, "bert-large") != 0))
+        rc = fail_at(r, n, "<model head>: only meaningful with preset=\"bert-large\"");
+    ms->attn_set = at != NULL;
+    ms->gpt.attention = at && strcmp(at, "materialised") == 0 ? ATTN_MATERIALISED : ATTN_FLASH;
+    ms->gpt.head = !hd                              ? BERT_HEAD_NONE
+                   : strcmp(hd, "pretraining") == 0 ? BERT_HEAD_PRETRAINING
+                   : strcmp(hd, "squad") == 0       ? BERT_HEAD_SQUAD
+                                                    : BERT_HEAD_NONE;
+    ms->gpt.layout = !ly                       ? LAYOUT_AUTO
+                     : strcmp(ly, "nchw") == 0 ? LAYOUT_NCHW
+                                               : LAYOUT_NHWC;
+    free(at);
+    free(hd);
+    free(ly);
+    return rc;
+}
+
 static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     struct model_spec *ms = &sc->model;
@@ -634,6 +661,7 @@ static enum dmlsim_err read_model(struct reader *r, xmlNodePtr n, struct scenari
         DMLSIM_CHECK_GOTO(rc, attr_int(r, n, shape[i], 1, 1L << 24, 0, &v), out);
         *field[i] = (int)v;
     }
+    DMLSIM_CHECK_GOTO(rc, read_model_impl(r, n, ms, transformer), out);
     if (ms->gpt.hidden % ms->gpt.heads != 0)
         return fail_at(r, n,
                        "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
@@ -742,6 +770,28 @@ out:
     return rc;
 }
 
+/* FlashAttention needs compute capability 8.0 and FP16 or BF16 inputs (Dao-AILab/flash-attention
+ * README, "Installation and features"; FP8 training runs it in BF16): a transformer uses it by
+ * default where it can, the materialised path elsewhere; asking for it elsewhere is an error. */
+static enum dmlsim_err resolve_attention(struct reader *r, struct scenario *sc)
+{
+    struct model_spec *ms = &sc->model;
+    const struct gpu_model *g = sc->has_cluster ? sc->cluster.gpu : NULL;
+    enum gpu_dtype dt = sc->train.dtype;
+    bool can = (g == NULL || g->sm >= 80) && model_dtype_bytes(dt) <= 2;
+    if (!ms->present || ms->preset == NULL) return DMLSIM_OK;
+    if (!ms->attn_set) {
+        ms->gpt.attention = can ? ATTN_FLASH : ATTN_MATERIALISED;
+        return DMLSIM_OK;
+    }
+    if (ms->gpt.attention != ATTN_FLASH || can) return DMLSIM_OK;
+    return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                       "%s:%d: <model attention=\"flash\">: FlashAttention needs compute "
+                       "capability 8.0 or later and fp16, bf16 or fp8 training (here %s, %s); "
+                       "expected attention=\"materialised\"",
+                       r->path, ms->line, g ? g->name : "?", catalog_dtype_name(dt));
+}
+
 /* The framework's costs: kernel launch, per bucket, per step; the optimizer's kernels. */
 static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_spec *t)
 {
@@ -761,6 +811,11 @@ static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_s
     char *ok = attr_dup(n, "optimizer-kernels");
     t->per_tensor_opt = ok && strcmp(ok, "per-tensor") == 0;
     free(ok);
+    char *ho = attr_dup(n, "host");
+    t->host = !ho ? HOST_EAGER : strcmp(ho, "graphs") == 0 ? HOST_GRAPHS
+            : strcmp(ho, "compiled") == 0                ? HOST_COMPILED
+                                                         : HOST_EAGER;
+    free(ho);
     /* PyTorch DDP syncs the module's state from rank 0 at construction (torch/nn/parallel/
      * distributed.py, _sync_module_states) */
     char *bc = attr_dup(n, "broadcast");
@@ -1164,6 +1219,7 @@ static enum dmlsim_err read_training(struct reader *r, xmlNodePtr n, struct scen
                                     &t->timeout_s),
                       out);
     DMLSIM_CHECK_GOTO(rc, read_costs(r, n, t), out);
+    DMLSIM_CHECK_GOTO(rc, resolve_attention(r, sc), out);
     rc = check_model_source(r, n, sc);
     /* what needs the platform (GPU count, dtype support, memory, placement hosts, backup
      * workers) is checked once, against the loaded platform, by the strategy (strategy.h) */

@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "coll_op.h"
 #include "error.h"
+#include "kcost.h"
 #include "model.h"
 #include "nccl_tune.h"
 #include "strategies.h"
@@ -87,7 +88,9 @@ struct benchmark {
 struct model_spec {
     bool present;           /* a <model> element was given */
     char *preset;           /* preset name, or NULL for explicit layers */
-    struct gpt_config gpt;  /* gpt / bert-large shape (defaults filled in) */
+    struct gpt_config gpt;  /* gpt / bert-large shape (defaults filled in), attention resolved
+                               against the GPU and dtype (FlashAttention where it runs) */
+    bool attn_set;          /* <model attention> was given */
     struct model explicit_; /* explicit layers (activations as given, in bytes) */
     int line;               /* line of <model> */
 };
@@ -261,6 +264,7 @@ struct train_spec {
     double bucket_overhead_s;  /* per gradient bucket: the hook and the collective's launch */
     double step_overhead_s;    /* per step: host work of the framework (0 by default) */
     bool per_tensor_opt;       /* the optimizer runs one kernel per parameter tensor */
+    enum host_mode host;       /* how the host issues kernels (kcost.h): eager by default */
     bool broadcast;            /* all-reduce: rank 0 broadcasts the model before the first step */
     bool horovod;              /* all-reduce: Horovod's tensor fusion instead of DDP's buckets */
     double cycle_s;            /* Horovod: the background thread's cycle time */

@@ -10,46 +10,82 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One kernel for one batch: its seconds on an unloaded GPU, and its FLOPs / bytes by class. */
-static double kernel_time(const struct kernel *k, int batch, const struct calib *cal,
-                          const struct gpu_model *gpu, enum gpu_dtype dt,
-                          const struct kernel_costs *kc, struct worker_amounts *a)
+/* A step's kernels as the host issues them, and where their time goes. */
+struct pass_ctx {
+    struct kcost_gpu g;
+    const struct kernel_costs *kc;
+    struct kstream st;
+    struct worker_amounts *a;
+    int batch;
+};
+
+/* Issues one kernel of `s` GPU seconds: returns the GPU time it added (waiting included). */
+static double issue(struct pass_ctx *p, int cls, double s, double flops, double bytes)
 {
-    double mem_rate = gpu->mem_bw_Bps * cal->mem_eff, t;
-    if (k->cls == KC_GEMM) {
-        double M = k->m, N = k->n, K = k->k, e = model_dtype_bytes(dt);
-        if (k->bdim == 1)
-            N *= batch;
-        else
-            K *= batch;
-        double flops = 2 * M * N * K, bytes = (M * K + K * N + M * N) * e;
-        t = fmax(flops / (gpu->peak_flops[dt] * calib_gemm_eff(cal, gpu, dt, flops)),
-                 bytes / mem_rate);
-        a->class_flops[KC_GEMM] += flops;
-    } else {
-        t = k->bytes * batch / mem_rate;
-        a->class_bytes[k->cls] += k->bytes * batch;
-    }
-    t = fmax(t, kc->launch_s);
-    a->class_s[k->cls] += t;
+    p->a->class_s[cls] += s;
+    p->a->class_flops[cls] += flops;
+    p->a->class_bytes[cls] += bytes;
+    return kstream_issue(&p->st, p->kc, s);
+}
+
+/* A layer without kernels (explicit layers): one GEMM of its FLOPs at its GEMM size, at the
+ * profile's efficiency, outside the host model (such a model has no kernels to issue). */
+static double explicit_pass(struct pass_ctx *p, const struct layer *y, bool bwd)
+{
+    double flops = (bwd ? y->bwd_flops : y->fwd_flops) * p->batch;
+    if (flops <= 0) return 0;
+    const struct kcost_gpu *g = &p->g;
+    double gemm = y->gemm_m > 0 ? 2 * y->gemm_m * y->gemm_n * p->batch * y->gemm_k : flops;
+    double t = flops / (g->gpu->peak_flops[g->dt] * calib_gemm_eff(g->cal, g->gpu, g->dt, gemm));
+    p->a->class_s[KC_GEMM] += t;
+    p->a->class_flops[KC_GEMM] += flops;
     return t;
 }
 
-/* One pass of one layer: its kernels, or one GEMM of `flops` at the layer's GEMM size. */
-static double pass_time(const struct layer *y, bool bwd, int batch, const struct calib *cal,
-                        const struct gpu_model *gpu, enum gpu_dtype dt,
-                        const struct kernel_costs *kc, struct worker_amounts *a)
+/* One pass of one layer: its kernels in order; compiled, the memory-bound kernels between two
+ * compute kernels fused into one (the largest of their traffics). */
+static double pass_time(struct pass_ctx *p, const struct layer *y, bool bwd)
 {
     const struct kernel *ks = bwd ? y->bwd : y->fwd;
-    int n = bwd ? y->nbwd : y->nfwd;
-    double t = 0, flops = (bwd ? y->bwd_flops : y->fwd_flops) * batch;
-    for (int i = 0; i < n; i++)
-        t += kernel_time(&ks[i], batch, cal, gpu, dt, kc, a);
-    if (n > 0 || flops <= 0) return t;
-    double gemm = y->gemm_m > 0 ? 2 * y->gemm_m * y->gemm_n * batch * y->gemm_k : flops;
-    t = flops / (gpu->peak_flops[dt] * calib_gemm_eff(cal, gpu, dt, gemm));
-    a->class_s[KC_GEMM] += t;
-    a->class_flops[KC_GEMM] += flops;
+    int n = bwd ? y->nbwd : y->nfwd, fcls = 0;
+    if (n == 0) return explicit_pass(p, y, bwd);
+    double t = 0, fused = 0, fbytes = 0;
+    for (int i = 0; i < n; i++) {
+        struct kcost c;
+        kcost_kernel(&p->g, &ks[i], p->batch, &c);
+        if (p->kc->host == HOST_COMPILED && ks[i].cls != KC_GEMM && ks[i].cls != KC_ATTN) {
+            if (c.s > fused) {
+                fused = c.s;
+                fcls = ks[i].cls;
+                fbytes = c.bytes;
+            }
+            continue;
+        }
+        if (fused > 0) t += issue(p, fcls, fused, 0, fbytes);
+        fused = 0;
+        if (c.cast_s > 0) t += issue(p, KC_CAST, c.cast_s, 0, c.cast_B);
+        t += issue(p, ks[i].cls, c.s, c.flops, c.bytes);
+    }
+    if (fused > 0) t += issue(p, fcls, fused, 0, fbytes);
+    return t;
+}
+
+/* The optimizer update (and the mixed-precision per-step kernels) on the stream. */
+static double update_time(struct pass_ctx *p, const struct model *m, enum optimizer opt,
+                          double upd_rate)
+{
+    double per_param = model_update_bytes_per_param(p->g.dt, opt), t = 0;
+    double amp = kcost_amp_bytes_per_param(p->g.dt) * model_params(m);
+    if (amp > 0) t += issue(p, KC_CAST, fmax(amp / upd_rate, GPU_KERNEL_MIN_S), 0, amp);
+    int slot = KC_COUNT;
+    if (!p->kc->per_tensor_opt) {
+        double b = model_params(m) * per_param;
+        return t + issue(p, slot, b / upd_rate, 0, b);
+    }
+    for (size_t l = 0; l < m->nlayers; l++) {
+        double b = m->layers[l].params * per_param;
+        if (b > 0) t += issue(p, slot, fmax(b / upd_rate, GPU_KERNEL_MIN_S), 0, b);
+    }
     return t;
 }
 
@@ -62,24 +98,21 @@ void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_hos
     a->fwd = xbt_new0(double, n);
     a->bwd = xbt_new0(double, n);
     double speed = sg_host_get_speed(host), upd_rate = calib_memory_rate(cal, gpu);
-    double per_param = model_update_bytes_per_param(dtype, opt), update = 0;
+    struct pass_ctx p = {{cal, gpu, dtype, gpu->mem_bw_Bps * cal->mem_eff}, kc, {0, 0, 0, false}, a, batch};
     for (size_t l = 0; l < m->nlayers; l++) {
-        const struct layer *y = &m->layers[l];
-        a->fwd[l] = pass_time(y, false, batch, cal, gpu, dtype, kc, a) * speed;
-        a->bwd[l] = pass_time(y, true, batch, cal, gpu, dtype, kc, a) * speed;
+        a->fwd[l] = pass_time(&p, &m->layers[l], false) * speed;
         a->fwd_all += a->fwd[l];
-        if (kc->per_tensor_opt && y->params > 0)
-            update += fmax(y->params * per_param / upd_rate, kc->launch_s);
     }
-    if (!kc->per_tensor_opt) update = model_params(m) * per_param / upd_rate;
-    a->class_s[KC_COUNT] = update;
-    a->class_bytes[KC_COUNT] = model_params(m) * per_param;
-    a->update = update * speed;
+    for (size_t l = m->nlayers; l-- > 0;)
+        a->bwd[l] = pass_time(&p, &m->layers[l], true) * speed;
+    a->update = update_time(&p, m, opt, upd_rate) * speed;
+    a->class_s[WORKER_HOST] = p.st.wait;
 }
 
 const char *worker_class_name(int i)
 {
-    return i < KC_COUNT ? kernel_class_name((enum kernel_class)i) : "optimizer";
+    return i < KC_COUNT ? kernel_class_name((enum kernel_class)i)
+                        : i == KC_COUNT ? "optimizer" : "host-wait";
 }
 
 void worker_amounts_release(struct worker_amounts *a)

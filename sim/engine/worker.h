@@ -13,12 +13,14 @@
 #include "calib.h"
 #include "catalog.h"
 #include "inject.h"
+#include "kcost.h"
 #include "model.h"
 #include "run.h"
 
 #include <simgrid/forward.h>
 
-#define WORKER_CLASSES (KC_COUNT + 1) /* the kernel classes, and the optimizer update */
+#define WORKER_CLASSES (KC_COUNT + 2) /* the kernel classes, the optimizer update, and ... */
+#define WORKER_HOST    (KC_COUNT + 1) /* ... the GPU's time waiting for the host to issue */
 
 struct worker_amounts {
     double *fwd;     /* per layer: exec amount of its forward for one batch */
@@ -30,19 +32,13 @@ struct worker_amounts {
     double class_bytes[WORKER_CLASSES]; /* bytes moved of one step per memory-bound class */
 };
 
-/* What a GPU kernel costs besides its work (the framework and driver; <training>): */
-struct kernel_costs {
-    double launch_s;     /* a kernel lasts at least this: the CPU side of a launch */
-    bool per_tensor_opt; /* the optimizer runs one kernel per parameter tensor (else fused) */
-};
-
 /* Fills `a` for one batch of `m` on `host` of `gpu` (release with worker_amounts_release). A
- * preset's layer runs its kernels one after another, each the roofline of its work on this GPU,
- * max(FLOPs / (peak x GEMM efficiency at that size), bytes / (memory bandwidth x memory
- * efficiency)), and no shorter than a launch; a GEMM moves its three matrices. A layer without
- * kernels (explicit layers) is one GEMM of its FLOPs at its GEMM size. The update streams the
- * optimizer's bytes at the calibrated memory rate: one fused kernel, or one per parameter tensor
- * (a layer's parameters, each at least a launch). */
+ * preset's step is its kernels in execution order (the forward's layers, the backward's in
+ * reverse, the update), each costed by kcost.h and issued by the host (eager, graphs or
+ * compiled): a layer's amount is the GPU time its kernels add, waiting for the host included. A
+ * layer without kernels (explicit layers) is one GEMM of its FLOPs at its GEMM size. The update
+ * streams the optimizer's bytes at the calibrated memory rate: one fused kernel, or one per
+ * parameter tensor; mixed precision adds its per-step kernel (kcost_amp_bytes_per_param). */
 void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_host_t host,
                     enum gpu_dtype dtype, enum optimizer opt, const struct model *m, int batch,
                     const struct kernel_costs *kc, struct worker_amounts *a);

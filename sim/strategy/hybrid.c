@@ -624,10 +624,12 @@ static void setup(struct hy_ctx *c)
     model_preset(c->sc->model.preset, &g, ts->dtype, &c->m);
     c->expert_params = model_expert_params(&g);
     c->model_params = model_params(&c->m);
-    struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt};
+    struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt, ts->host};
     worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &c->m,
                    ts->batch, &kc, &c->amt);
-    if (p->recompute == RECOMPUTE_SELECTIVE) { /* the attention core's forward, per block */
+    if (p->recompute == RECOMPUTE_SELECTIVE && g.attention != ATTN_FLASH) {
+        /* the attention core's forward, per block (FlashAttention's backward recomputes it
+           already: nothing to add) */
         struct model core;
         struct worker_amounts a = {0};
         model_attention_core(&g, ts->dtype, &core);
