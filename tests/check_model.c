@@ -215,7 +215,8 @@ END_TEST
  * at h + 10 us. */
 START_TEST(test_host_stream)
 {
-    struct kernel_costs eager = {5e-6, false, HOST_EAGER}, graphs = {5e-6, false, HOST_GRAPHS};
+    struct kernel_costs eager = {5e-6, false, HOST_EAGER, false};
+    struct kernel_costs graphs = {5e-6, false, HOST_GRAPHS, false};
     struct kstream s = {0};
     for (int i = 0; i < 10; i++)
         kstream_issue(&s, &eager, 1e-6);
@@ -237,9 +238,13 @@ END_TEST
  * (K x N elements, 3 B each); BF16 adds nothing. */
 START_TEST(test_amp_bytes)
 {
-    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_FP16), 4);
-    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_FP8), 3);
-    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_BF16), 0);
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_FP16, false), 4);
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_FP8, false), 3);
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_BF16, false), 0);
+    /* autocast: weight cast 4 + 2, gradient cast 2 + 4, FP16's unscale of FP32 gradients 4 + 4 */
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_BF16, true), 12);
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_FP16, true), 20);
+    ck_assert_double_eq(kcost_amp_bytes_per_param(DTYPE_TF32, true), 0);
     struct calib cal = calib_default();
     struct kcost_gpu g = {&cal, catalog_gpu("h100"), DTYPE_FP8, 3e12};
     struct kernel k = {.cls = KC_GEMM, .m = 4096, .n = 1024, .k = 4096, .bdim = 1};

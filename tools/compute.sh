@@ -32,56 +32,58 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 BP='preset="bert-large" head="pretraining" attention="materialised"'
 BS='preset="bert-large" head="squad" attention="materialised"'
-# label|gpu|dtype|batch|optimizer|<model> attributes|published samples/s|source
+# label|gpu|dtype|batch|optimizer|<model> attributes|published samples/s|source[|<training> attrs]
+# PyTorch AMP, TF1 fp16 (FP32 variables cast each step) and Composer amp_bf16 are autocast;
+# MXNet --dtype float16 is a pure FP16 model with FP32 master weights (multi-precision SGD).
 rows="ResNet-50_v1.5|v100|fp32|112|momentum|preset=\"resnet50\"|356|DLE-RN50-PT
-ResNet-50_v1.5|v100|fp16|256|momentum|preset=\"resnet50\"|1156|DLE-RN50-PT
+ResNet-50_v1.5|v100|fp16|256|momentum|preset=\"resnet50\"|1156|DLE-RN50-PT|amp=\"autocast\"
 ResNet-50_v1.5|a100|tf32|256|momentum|preset=\"resnet50\"|938|DLE-RN50-PT
-ResNet-50_v1.5|a100|fp16|256|momentum|preset=\"resnet50\"|2470|DLE-RN50-PT
+ResNet-50_v1.5|a100|fp16|256|momentum|preset=\"resnet50\"|2470|DLE-RN50-PT|amp=\"autocast\"
 ResNet-50_v1.5|a100|tf32|256|momentum|preset=\"resnet50\"|1022|DLE-RN50-MX
 ResNet-50_v1.5|a100|fp16|256|momentum|preset=\"resnet50\"|2180|DLE-RN50-MX
 ResNet-50_v1.5|v100|fp32|96|momentum|preset=\"resnet50\"|384|DLE-RN50-MX
 ResNet-50_v1.5|v100|fp16|192|momentum|preset=\"resnet50\"|1376|DLE-RN50-MX
 VGG-16|v100|fp32|192|momentum|preset=\"vgg16\"|249|LAMBDA-TF
-VGG-16|v100|fp16|384|momentum|preset=\"vgg16\"|456|LAMBDA-TF
+VGG-16|v100|fp16|384|momentum|preset=\"vgg16\"|456|LAMBDA-TF|amp=\"autocast\"
 VGG-16|a100-40gb|tf32|224|momentum|preset=\"vgg16\"|504|LAMBDA-TF
-VGG-16|a100-40gb|fp16|448|momentum|preset=\"vgg16\"|1190|LAMBDA-TF
+VGG-16|a100-40gb|fp16|448|momentum|preset=\"vgg16\"|1190|LAMBDA-TF|amp=\"autocast\"
 Inception-v3|v100|fp32|192|momentum|preset=\"inception-v3\"|273|LAMBDA-TF
-Inception-v3|v100|fp16|384|momentum|preset=\"inception-v3\"|771|LAMBDA-TF
+Inception-v3|v100|fp16|384|momentum|preset=\"inception-v3\"|771|LAMBDA-TF|amp=\"autocast\"
 Inception-v3|a100-40gb|tf32|224|momentum|preset=\"inception-v3\"|627|LAMBDA-TF
-Inception-v3|a100-40gb|fp16|360|momentum|preset=\"inception-v3\"|1222|LAMBDA-TF
+Inception-v3|a100-40gb|fp16|360|momentum|preset=\"inception-v3\"|1222|LAMBDA-TF|amp=\"autocast\"
 BERT-large_phase1|v100|fp32|32|adam|$BP seq=\"128\"|40.32|DLE-BERT-PT
-BERT-large_phase1|v100|fp16|64|adam|$BP seq=\"128\"|171.52|DLE-BERT-PT
+BERT-large_phase1|v100|fp16|64|adam|$BP seq=\"128\"|171.52|DLE-BERT-PT|amp=\"autocast\"
 BERT-large_phase1|a100|tf32|128|adam|$BP seq=\"128\"|317|DLE-BERT-PT
-BERT-large_phase1|a100|fp16|256|adam|$BP seq=\"128\"|580|DLE-BERT-PT
+BERT-large_phase1|a100|fp16|256|adam|$BP seq=\"128\"|580|DLE-BERT-PT|amp=\"autocast\"
 BERT-large_phase2|a100|tf32|16|adam|$BP seq=\"512\"|110|DLE-BERT-PT
-BERT-large_phase2|a100|fp16|32|adam|$BP seq=\"512\"|210|DLE-BERT-PT
+BERT-large_phase2|a100|fp16|32|adam|$BP seq=\"512\"|210|DLE-BERT-PT|amp=\"autocast\"
 BERT-large_SQuAD|v100|fp32|8|adam|$BS seq=\"384\"|8.64|DLE-BERT-PT
-BERT-large_SQuAD|v100|fp16|8|adam|$BS seq=\"384\"|36.04|DLE-BERT-PT
+BERT-large_SQuAD|v100|fp16|8|adam|$BS seq=\"384\"|36.04|DLE-BERT-PT|amp=\"autocast\"
 BERT-large_SQuAD|a100|tf32|32|adam|$BS seq=\"384\"|61.5|DLE-BERT-PT
-BERT-large_SQuAD|a100|fp16|32|adam|$BS seq=\"384\"|110.5|DLE-BERT-PT
-MPT-125M_s2048|a100|bf16|40|adam|preset=\"gpt\" seq=\"2048\" vocab=\"50368\"|69.74|FOUNDRY
-MPT-350M_s2048|a100|bf16|32|adam|preset=\"gpt\" layers=\"24\" hidden=\"1024\" heads=\"16\" seq=\"2048\" vocab=\"50368\"|28.70|FOUNDRY
-MPT-760M_s2048|a100|bf16|24|adam|preset=\"gpt\" layers=\"24\" hidden=\"1536\" heads=\"12\" seq=\"2048\" vocab=\"50368\"|15.84|FOUNDRY
-MPT-1B_s2048|a100|bf16|14|adam|preset=\"gpt\" layers=\"24\" hidden=\"2048\" heads=\"16\" seq=\"2048\" vocab=\"50368\"|10.02|FOUNDRY
-MPT-760M_s2048|h100|bf16|24|adam|preset=\"gpt\" layers=\"24\" hidden=\"1536\" heads=\"12\" seq=\"2048\" vocab=\"50368\"|30.83|FOUNDRY
-MPT-1B_s2048|h100|bf16|14|adam|preset=\"gpt\" layers=\"24\" hidden=\"2048\" heads=\"16\" seq=\"2048\" vocab=\"50368\"|22.19|FOUNDRY
+BERT-large_SQuAD|a100|fp16|32|adam|$BS seq=\"384\"|110.5|DLE-BERT-PT|amp=\"autocast\"
+MPT-125M_s2048|a100|bf16|40|adam|preset=\"gpt\" seq=\"2048\" vocab=\"50368\"|69.74|FOUNDRY|amp=\"autocast\"
+MPT-350M_s2048|a100|bf16|32|adam|preset=\"gpt\" layers=\"24\" hidden=\"1024\" heads=\"16\" seq=\"2048\" vocab=\"50368\"|28.70|FOUNDRY|amp=\"autocast\"
+MPT-760M_s2048|a100|bf16|24|adam|preset=\"gpt\" layers=\"24\" hidden=\"1536\" heads=\"12\" seq=\"2048\" vocab=\"50368\"|15.84|FOUNDRY|amp=\"autocast\"
+MPT-1B_s2048|a100|bf16|14|adam|preset=\"gpt\" layers=\"24\" hidden=\"2048\" heads=\"16\" seq=\"2048\" vocab=\"50368\"|10.02|FOUNDRY|amp=\"autocast\"
+MPT-760M_s2048|h100|bf16|24|adam|preset=\"gpt\" layers=\"24\" hidden=\"1536\" heads=\"12\" seq=\"2048\" vocab=\"50368\"|30.83|FOUNDRY|amp=\"autocast\"
+MPT-1B_s2048|h100|bf16|14|adam|preset=\"gpt\" layers=\"24\" hidden=\"2048\" heads=\"16\" seq=\"2048\" vocab=\"50368\"|22.19|FOUNDRY|amp=\"autocast\"
 ResNet-50_v1.5|h200|fp32|256|momentum|preset=\"resnet50\"|1059.9|H200-OURS
 ResNet-50_v1.5|h200|tf32|256|momentum|preset=\"resnet50\"|2191.0|H200-OURS
-ResNet-50_v1.5|h200|fp16|256|momentum|preset=\"resnet50\"|5594.6|H200-OURS
-ResNet-50_v1.5|h200|bf16|256|momentum|preset=\"resnet50\"|4594.2|H200-OURS
+ResNet-50_v1.5|h200|fp16|256|momentum|preset=\"resnet50\"|5594.6|H200-OURS|amp=\"autocast\"
+ResNet-50_v1.5|h200|bf16|256|momentum|preset=\"resnet50\"|4594.2|H200-OURS|amp=\"autocast\"
 BERT-large_phase1|h200|fp32|64|adam|preset=\"bert-large\" head=\"pretraining\" seq=\"128\"|173.8|H200-OURS
 BERT-large_phase1|h200|tf32|64|adam|preset=\"bert-large\" head=\"pretraining\" seq=\"128\"|589.4|H200-OURS
-BERT-large_phase1|h200|fp16|64|adam|preset=\"bert-large\" head=\"pretraining\" seq=\"128\"|845.8|H200-OURS
-BERT-large_phase1|h200|bf16|64|adam|preset=\"bert-large\" head=\"pretraining\" seq=\"128\"|947.7|H200-OURS"
+BERT-large_phase1|h200|fp16|64|adam|preset=\"bert-large\" head=\"pretraining\" seq=\"128\"|845.8|H200-OURS|amp=\"autocast\"
+BERT-large_phase1|h200|bf16|64|adam|preset=\"bert-large\" head=\"pretraining\" seq=\"128\"|947.7|H200-OURS|amp=\"autocast\""
 printf "#%-17s %9s %5s %5s %10s %10s %7s %6s  %s\n" model gpu dtype batch simulated published error "%peak" source
 printf "#%-17s %9s %5s %5s %10s %10s %7s %6s\n" "" "" "" "" "(sample/s)" "(sample/s)" "(%)" ""
-while IFS='|' read -r what gpu dt batch opt mattr pub src; do
+while IFS='|' read -r what gpu dt batch opt mattr pub src tattr; do
     [ -n "$only" ] && [ "$gpu" != "$only" ] && continue
     cat >"$tmp/s.xml" <<XML
 <scenario name="compute">
   <cluster nodes="1" gpus-per-node="1" gpu="$gpu"/>
   <model $mattr/>
-  <training strategy="allreduce" batch-per-gpu="$batch" steps="1" dtype="$dt" optimizer="$opt"/>
+  <training strategy="allreduce" batch-per-gpu="$batch" steps="1" dtype="$dt" optimizer="$opt" $tattr/>
 </scenario>
 XML
     build/dmlsim run "$tmp/s.xml" --json "$tmp/s.json" "${extra[@]}" >/dev/null

@@ -75,6 +75,7 @@ static const struct cli_opt calib_opts[] = {
 static const struct cli_opt shapes_opts[] = {
         {"batch", CLI_BATCH, "B", "the batch size (default 64)"},
         {"gpu", CLI_GPU, "GPU", "the catalog GPU of the modelled efficiencies (default h100)"},
+        {"calib", CLI_CALIB, "FILE", "instead: a profile's measured GEMMs against the model"},
         {0}};
 
 static const struct cli_opt validate_opts[] = {

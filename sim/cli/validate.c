@@ -5,6 +5,7 @@
 #include "calib.h"
 #include "cmdline.h"
 #include "gemm.h"
+#include "kcost.h"
 #include "model.h"
 #include "platform.h"
 #include "report.h"
@@ -59,8 +60,53 @@ static void print_shapes(const char *preset, long batch, const struct gpu_model 
     model_release(&m);
 }
 
+/* --calib FILE: every GEMM the profile measured against the shape model on its GPU (at its
+ * measured memory rate; a call at least one eager launch, as the calibrator's loop of calls), with the geometric-mean error of the rows GEMM_K_FILL was fitted on (every
+ * third) and of the others. */
+static int compare_shapes(const struct cli_args *a, const char *path)
+{
+    struct calib c;
+    struct dmlsim_error err;
+    if (calib_load(path, &c, &err) != DMLSIM_OK) return fail_msg(&err);
+    const struct gpu_model *g = calib_gpu(&c);
+    if (g == NULL) {
+        calib_release(&c);
+        return cli_error(a->cmd, "--calib: the profile's GPU is not in the catalog");
+    }
+    double mem = calib_memory_rate(&c, g), sum[2] = {0, 0}, worst[2] = {0, 0};
+    int n[2] = {0, 0};
+    printf("# GEMMs measured on %s (%s) against gemm.h's model at %.0f GB/s\n"
+           "#dtype        M        N        K   measured    modelled    error  tile     split\n"
+           "#                                  (TFLOP/s)   (TFLOP/s)      (%%)\n",
+           g->name, path, mem / 1e9);
+    for (size_t i = 0; i < c.ngemm; i++) {
+        const struct calib_gemm *m = &c.gemm[i];
+        struct gemm_est e;
+        gemm_estimate(g, m->dtype, mem, &(struct gemm_shape){m->m, m->n, m->k, 1}, &e);
+        /* the calibrator times back-to-back calls: each at least one launch (kcost.h) */
+        double model = 2 * m->m * m->n * m->k / fmax(e.seconds, KCOST_LAUNCH_S);
+        double l = fabs(log(model / m->flops_s));
+        int set = i % 3 == 0 ? 0 : 1;
+        sum[set] += l;
+        worst[set] = fmax(worst[set], l);
+        n[set]++;
+        printf(" %5s %8.0f %8.0f %8.0f %10.2f %11.2f %+8.1f  %3dx%-3d %5.0f%s\n",
+               catalog_dtype_name(m->dtype), m->m, m->n, m->k, m->flops_s / 1e12, model / 1e12,
+               100 * (model / m->flops_s - 1), e.tile_m, e.tile_n, e.split,
+               e.memory_bound ? " memory" : "");
+    }
+    for (int k = 0; k < 2; k++)
+        if (n[k] > 0)
+            printf("# %s (%d GEMMs): geometric-mean error %.1f%%, largest %.1f%%\n",
+                   k ? "the other rows" : "every third row (GEMM_K_FILL fitted on these)", n[k],
+                   100 * (exp(sum[k] / n[k]) - 1), 100 * (exp(worst[k]) - 1));
+    calib_release(&c);
+    return 0;
+}
+
 int validate_shapes_main(const struct cli_args *a)
 {
+    if (cli_value(a, CLI_CALIB) != NULL) return compare_shapes(a, cli_value(a, CLI_CALIB));
     long batch = 64;
     const char *b = cli_value(a, CLI_BATCH), *gname = cli_value(a, CLI_GPU);
     char *end = NULL;

@@ -20,7 +20,8 @@ struct calib calib_default(void)
     struct calib c;
     memset(&c, 0, sizeof c);
     snprintf(c.source, sizeof c.source,
-             "spec-derived default: GEMM 78%% of peak, memory-bound 92%% of bandwidth (Meta, "
+             "spec-derived default: GEMMs from their shapes (tiles, waves, the GPU's "
+             "large-GEMM ceiling), else 78%% of peak; memory-bound 92%% of bandwidth (Meta, "
              "pytorch/ao roofline_utils.py, H100)");
     c.gemm_eff = DEFAULT_GEMM_EFF;
     c.mem_eff = DEFAULT_MEM_EFF;

@@ -1,8 +1,9 @@
 /* calib.h - how fast a GPU really runs what the model asks, from a calibration profile: the only
  * reader (and writer) of calibration data.
  *
- * A profile is either the spec-derived default (GEMMs at 78% of peak, memory-bound kernels at 92%
- * of memory bandwidth: the fractions Meta measured on H100, pytorch/ao roofline_utils.py) or a
+ * A profile is either the spec-derived default (a preset's GEMMs from their shapes, gemm.h; a
+ * GEMM of unknown shape at 78% of peak; memory-bound kernels at 92% of memory bandwidth: the
+ * fractions Meta measured on H100, pytorch/ao roofline_utils.py) or a
  * calibration file measured by kernels/dmlsim-calibrate, or a plain nccl-tests log.
  *
  * File format (text, one record per line, '#' starts a comment, fields separated by blanks):

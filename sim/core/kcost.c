@@ -11,6 +11,21 @@ static double peak16(const struct gpu_model *g)
     return g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16] : g->peak_flops[DTYPE_FP16];
 }
 
+/* A 3x3 stride-1 convolution's GEMM (M x N over K = 9 c) as Winograd: fused F(2x2, 3x3), the
+ * direct GEMM of K / 2.25; or non-fused F(4x4, 3x3), the GEMM of K / 4 and the transforms through
+ * memory (the input's c N elements and the output's M N, each read once and written 2.25 times
+ * as 6x6 tiles of 4x4 outputs, or the reverse). The faster of the two. */
+static double winograd_s(const struct kcost_gpu *g, double M, double N, double K, double count)
+{
+    struct gemm_est e2, e4;
+    gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, K / WINOGRAD_F2x3, count},
+                  &e2);
+    gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, K / WINOGRAD_F4x3, count},
+                  &e4);
+    double moved = (1 + WINOGRAD_F2x3) * (K / 9 * N + M * N) * count * model_dtype_bytes(g->dt);
+    return fmin(e2.seconds, e4.seconds + moved / g->mem_Bps);
+}
+
 /* A GEMM: measured for its shape, interpolated from the profile, or modelled from its shape. */
 static void gemm_cost(const struct kcost_gpu *g, const struct kernel *k, int batch,
                       struct kcost *c)
@@ -38,11 +53,7 @@ static void gemm_cost(const struct kcost_gpu *g, const struct kernel *k, int bat
         struct gemm_est e;
         gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, Kp, count}, &e);
         c->s = e.seconds;
-        if (k->winograd && g->dt == DTYPE_FP32) { /* cuDNN picks the faster algorithm */
-            gemm_estimate(g->gpu, g->dt, g->mem_Bps,
-                          &(struct gemm_shape){M, N, Kp / WINOGRAD_F2x3, count}, &e);
-            c->s = fmin(c->s, e.seconds);
-        }
+        if (k->winograd && g->dt == DTYPE_FP32) c->s = fmin(c->s, winograd_s(g, M, N, Kp, count));
     }
     if (g->dt == DTYPE_FP8 && k->bdim == 1) { /* the activation operand, BF16 -> FP8 */
         c->cast_B = Kp * N * 3;
@@ -98,7 +109,8 @@ const char *kcost_host_name(enum host_mode h)
     return h == HOST_GRAPHS ? "graphs" : h == HOST_COMPILED ? "compiled" : "eager";
 }
 
-double kcost_amp_bytes_per_param(enum gpu_dtype dt)
+double kcost_amp_bytes_per_param(enum gpu_dtype dt, bool autocast)
 {
+    if (autocast && model_dtype_bytes(dt) == 2) return 12 + (dt == DTYPE_FP16 ? 8 : 0);
     return dt == DTYPE_FP16 ? 4 : dt == DTYPE_FP8 ? 3 : 0;
 }

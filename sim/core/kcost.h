@@ -31,6 +31,13 @@
 
 #include <stdbool.h>
 
+/* The host's cost of issuing one kernel eagerly (<training kernel-launch>'s default): a CUDA
+ * kernel launch takes 5-20 us on the CPU side (Meta, HolisticTraceAnalysis, docs/source/features/
+ * cuda_kernel_launch_stats.rst): the lower end; an eager PyTorch op costs 3.6 us on tiny tensors
+ * (280,000 ops/s, H. He, "Making Deep Learning Go Brrrr From First Principles") to 5-7 us
+ * (pytorch/pytorch issue #41383). */
+#define KCOST_LAUNCH_S 5e-6
+
 /* A kernel's least GPU time: 80 small kernels in one CUDA graph take 70 us (CUDA.jl
  * documentation, "CUDA graphs", RK4 example), 0.875 us each. */
 #define GPU_KERNEL_MIN_S (70e-6 / 80)
@@ -44,12 +51,14 @@
 #define FLASH3_FWD (740.0 / 989)
 #define FLASH_BLOCK_Q 128
 
-/* Winograd F(2x2, 3x3) (Lavin and Gray 2016, "Fast Algorithms for Convolutional Neural
- * Networks"): 16 multiplications for a 2x2 output tile instead of 36, 2.25x fewer; cuDNN's fused
- * Winograd runs in FP32 on 3x3 filters of stride 1 (its tensor-core path is implicit GEMM). The
- * model gives such a GEMM the faster of its direct time and the direct time of K / 2.25 (the
- * transforms stay in shared memory in the fused kernel). */
-#define WINOGRAD_F2x3 2.25 /* queries per thread block (FlashAttention-2, section 3.2) */
+/* Winograd (Lavin and Gray 2016, "Fast Algorithms for Convolutional Neural Networks"): F(2x2,
+ * 3x3) multiplies 16 times for a 2x2 output tile instead of 36 (2.25x fewer), F(4x4, 3x3) 36
+ * times for 4x4 outputs instead of 144 (4x). cuDNN runs 3x3 stride-1 convolutions in FP32 as
+ * fused F(2x2) (transforms in shared memory) or non-fused F(4x4) (transforms through memory) when
+ * faster than implicit GEMM (cudnn.benchmark / cuDNN's heuristics); the model takes the fastest
+ * of the three for the forward and the input gradient in FP32. */
+#define WINOGRAD_F2x3 2.25
+#define WINOGRAD_F4x3 4.0 /* queries per thread block (FlashAttention-2, section 3.2) */
 
 enum host_mode {
     HOST_EAGER,    /* every kernel issued by the CPU (PyTorch eager) */
@@ -62,6 +71,7 @@ struct kernel_costs {
     double launch_s;     /* the CPU's cost of issuing one kernel (eager), or one graph */
     bool per_tensor_opt; /* the optimizer runs one kernel per parameter tensor (else fused) */
     enum host_mode host; /* how the host issues the kernels */
+    bool autocast;       /* 16-bit as PyTorch's autocast (kcost_amp_bytes_per_param) */
 };
 
 /* Where a kernel runs. */
@@ -88,11 +98,15 @@ struct kstream {
 /* Issues one kernel of `gpu_s` on the stream; returns the GPU time it added (waiting included). */
 double kstream_issue(struct kstream *s, const struct kernel_costs *kc, double gpu_s);
 
-/* Bytes per parameter per step of mixed precision's own kernels: FP16's loss scaling unscales
- * and checks every 16-bit gradient (PyTorch GradScaler, _amp_foreach_non_finite_check_and_
- * unscale_: 2 bytes read, 2 written); FP8 casts every BF16 weight to FP8 (Transformer Engine: 2
- * read, 1 written); BF16, FP32 and TF32 have none (BF16's range needs no loss scaling). */
-double kcost_amp_bytes_per_param(enum gpu_dtype dt);
+/* Bytes per parameter per step of mixed precision's own kernels. Pure 16-bit (a 16-bit model,
+ * FP32 master weights in the optimizer): FP16's loss scaling unscales and checks every 16-bit
+ * gradient (PyTorch GradScaler, _amp_foreach_non_finite_check_and_unscale_: 2 bytes read, 2
+ * written); FP8 casts every BF16 weight to FP8 (Transformer Engine: 2 read, 1 written); BF16
+ * none (its range needs no loss scaling). Autocast (FP32 weights and gradients): each weight cast
+ * to 16-bit once a forward (autocast_mode.cpp's cached_cast: 4 read, 2 written) and its 16-bit
+ * gradient cast back to FP32 (2 read, 4 written), and in FP16 the unscale over FP32 gradients (4
+ * read, 4 written). FP32 and TF32: none. */
+double kcost_amp_bytes_per_param(enum gpu_dtype dt, bool autocast);
 
 /* The host mode's name (eager, graphs, compiled). */
 const char *kcost_host_name(enum host_mode h);

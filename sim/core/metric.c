@@ -29,6 +29,7 @@ GET(one_gpu_step_s, r->compute1_s)
 GET(efficiency, r->efficiency)
 GET(compute_tflops, r->compute_flops_s / 1e12)
 GET(compute_peak_fraction, r->compute_peak_frac)
+GET(host_wait_fraction, r->host_wait_frac)
 GET(exposed_s, r->exposed_s)
 GET(idle_fraction, r->idle_frac)
 GET(goodput, r->goodput)
@@ -175,6 +176,11 @@ static const struct metric metrics[] = {
         {"compute_peak_fraction", "1", "compute_tflops / the GPU's dense peak for the dtype",
          METRIC_DATA_PARALLEL, "compute", ", %.1f%% of the dtype's peak", 100, NULL, NULL, NULL, 0, 0, 0,
          get_compute_peak_fraction, NULL},
+        {"host_wait_fraction", "1",
+         "share of a step's GPU time spent waiting for the host to issue kernels (eager "
+         "launches, kcost.h): the step is CPU-bound when it is large",
+         METRIC_DATA_PARALLEL, "host wait", "%.1f%% of the GPU's step waiting for the CPU", 100,
+         NULL, NULL, NULL, 0, 0, 0, get_host_wait_fraction, NULL},
         {"exposed_s", "s", "mean over step rows of the step time not covered by compute",
          METRIC_ALL, "exposed", "%.3f ms per step not covered by compute", 1000, NULL, NULL,
          "exposed_ms", 6, 12, 3, get_exposed_s, NULL},

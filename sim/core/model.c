@@ -148,6 +148,7 @@ struct builder {
     struct model *m;
     double elem_B;  /* bytes per activation element */
     bool transpose; /* tensor-core convolutions on NCHW tensors: transposed (enum conv_layout) */
+    bool autocast;  /* 16-bit under autocast: FP32 ops among the 16-bit ones (fp32_op) */
     bool started;  /* a GEMM was added: later layers need their input gradient */
 };
 
@@ -174,6 +175,22 @@ struct builder {
 #define DROP_PASSES 3, 3
 #define SMAX_PASSES 3, 3
 #define EMB_PASSES  2, 3
+
+/* A memory-bound op that autocast runs in FP32 (PyTorch aten/src/ATen/autocast_mode.h,
+ * AT_FORALL_FP32 and _SET_OPT_DTYPE: layer_norm, softmax, log_softmax, the losses): its 16-bit
+ * input cast to FP32 (2 bytes read, 4 written an element), the op over 4-byte elements, and the
+ * next GEMM's cast of its FP32 output back to 16-bit (4 read, 2 written); the backward mirrors
+ * the casts. Without autocast (or not in 16-bit): the op alone, at the activations' size. */
+static void fp32_op(struct builder *b, enum kernel_class cls, double elems, double fp, double bp)
+{
+    if (!b->autocast) {
+        model_add_memk(b->m, cls, elems, b->elem_B, fp, bp);
+        return;
+    }
+    model_add_memk(b->m, KC_CAST, elems, 6, 1, 1);
+    model_add_memk(b->m, cls, elems, 4, fp, bp);
+    model_add_memk(b->m, KC_CAST, elems, 6, 1, 1);
+}
 
 /* The layer's GEMM: its shape, and its two backward GEMMs (not the first layer's input
  * gradient). */
@@ -508,8 +525,8 @@ static void transformer_block(struct builder *b, const char *name, const struct 
     }
     model_add_gemm(b->m, h, s, h / t, false); /* output projection (row-parallel) */
     if (z->experts > 0) model_add_gemm(b->m, z->experts, s, h, false); /* the router */
-    model_add_memk(b->m, KC_NORM, 2 * shn, e, NORM_PASSES); /* two norms */
-    if (z->attn != ATTN_FLASH) model_add_memk(b->m, KC_SOFTMAX, scores, e, SMAX_PASSES);
+    fp32_op(b, KC_NORM, 2 * shn, NORM_PASSES); /* two norms */
+    if (z->attn != ATTN_FLASH) fp32_op(b, KC_SOFTMAX, scores, SMAX_PASSES);
     if (!z->llama) { /* GPT's dropouts: attention (inside FlashAttention's kernel), and two on
                         the hidden states */
         if (z->attn != ATTN_FLASH) model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES);
@@ -603,9 +620,9 @@ static void decoder(struct builder *b, const struct gpt_config *g)
     }
     model_add(b->m, "ln_f+lm_head", (g->llama ? h + v * h : 2 * h), 2 * s * h * v, -1,
               s * v * b->elem_B);
-    model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
+    fp32_op(b, KC_NORM, s * h, NORM_PASSES);
     gemm(b, v, s, h);
-    model_add_memk(b->m, KC_SOFTMAX, s * v, b->elem_B, SMAX_PASSES); /* the loss's softmax */
+    fp32_op(b, KC_SOFTMAX, s * v, SMAX_PASSES); /* the loss's softmax */
 }
 
 /* BERT-large (Devlin et al. 2019; Hugging Face BertModel shapes): 24 blocks of 1024, 16 heads,
@@ -622,9 +639,9 @@ static void bert_heads(struct builder *b, int head, double s, double h)
                   s * (2 * h + 30522) * b->elem_B);
         gemm(b, h, s, h);
         model_add_memk(b->m, KC_ACT, s * h, b->elem_B, ACT_PASSES);
-        model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
+        fp32_op(b, KC_NORM, s * h, NORM_PASSES);
         model_add_gemm(b->m, 30522, s, h, false);
-        model_add_memk(b->m, KC_SOFTMAX, s * 30522, b->elem_B, SMAX_PASSES);
+        fp32_op(b, KC_SOFTMAX, s * 30522, SMAX_PASSES);
         dense(b, "cls.seq_relationship", h, 2);
     } else if (head == BERT_HEAD_SQUAD) {
         model_add(b->m, "qa_outputs", 2 * h + 2, 2 * s * h * 2, -1, s * 2 * b->elem_B);
@@ -645,7 +662,7 @@ static void bert_large(struct builder *b, const struct gpt_config *cfg, int seq)
     model_add(b->m, "embeddings", 30522 * h + 512 * h + 2 * h + 2 * h, 0, 0, s * h * b->elem_B);
     model_add_memk(b->m, KC_EMBED, 3 * s * h, b->elem_B, EMB_PASSES); /* word, position, type */
     model_add_memk(b->m, KC_ELTWISE, 2 * s * h, b->elem_B, ADD_PASSES);
-    model_add_memk(b->m, KC_NORM, s * h, b->elem_B, NORM_PASSES);
+    fp32_op(b, KC_NORM, s * h, NORM_PASSES);
     for (int i = 0; i < 24; i++) {
         snprintf(n, sizeof n, "layer%d", i);
         transformer_block(b, n, &z);
@@ -664,7 +681,8 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
                  : model_dtype_bytes(dtype) < 4  ? LAYOUT_NHWC
                                                  : LAYOUT_NCHW;
     struct builder b = {.m = m, .elem_B = dtype == DTYPE_FP8 ? 2 : model_dtype_bytes(dtype),
-                        .transpose = layout == LAYOUT_NCHW && dtype != DTYPE_FP32};
+                        .transpose = layout == LAYOUT_NCHW && dtype != DTYPE_FP32,
+                        .autocast = g && g->autocast && model_dtype_bytes(dtype) == 2};
     model_init(m, name);
     if (strcmp(name, "resnet50") == 0)
         resnet(&b, r50);

@@ -108,6 +108,8 @@ struct gpt_config {
     int attention; /* ATTN_FLASH (0, the default) or ATTN_MATERIALISED */
     int head;      /* bert-large: BERT_HEAD_NONE (encoder and pooler), _PRETRAINING, _SQUAD */
     int layout;    /* CNNs: enum conv_layout */
+    bool autocast; /* 16-bit training as PyTorch's autocast runs it (kcost.h): layer norms and
+                      softmaxes in FP32, with casts around them */
 };
 
 /* The memory layout of a CNN's activations. cuDNN's tensor-core convolutions work in NHWC; on

@@ -145,6 +145,10 @@ void run_finish(struct run_record *r)
     r->idle_frac = T > 0 && r->workers > 0 ? fmin(1, fmax(0, 1 - busy / (r->workers * T))) : 0;
     r->compute_flops_s = r->compute1_s > 0 ? r->step_flops / r->compute1_s : 0;
     r->compute_peak_frac = r->peak_flops > 0 ? r->compute_flops_s / r->peak_flops : 0;
+    double gpu = 0;
+    for (size_t i = 0; i < r->nkclasses; i++)
+        gpu += r->kclass_s[i];
+    r->host_wait_frac = gpu > 0 ? r->host_wait_s / gpu : 0;
     r->input_wait_s = r->input_batches > 0 ? r->input_wait_total_s / r->input_batches : 0;
     r->input_frac = T > 0 && r->workers > 0 ? r->input_wait_run_s / (r->workers * T) : 0;
     r->input_bound = r->input_frac >= 0.01 && r->input_frac > r->idle_frac - r->input_frac;

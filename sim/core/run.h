@@ -119,6 +119,7 @@ struct run_record {
     double kclass_s[RUN_KCLASSES];     /* seconds */
     double kclass_flops[RUN_KCLASSES]; /* FLOPs (GEMMs) */
     double kclass_bytes[RUN_KCLASSES]; /* bytes moved (memory-bound kernels) */
+    double host_wait_s;                /* of kclass_s: the GPU waiting for the host (kcost.h) */
     double step_flops;                 /* FLOPs of one worker's step */
     double peak_flops;                 /* rank 0's GPU: dense peak of the dtype */
     double peak_mem_Bps;               /* ... and memory bandwidth */
@@ -163,6 +164,8 @@ struct run_record {
     double throughput, goodput, mean_step_s, compute1_s, efficiency, idle_frac, exposed_s;
     double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
     double compute_peak_frac; /* that / peak_flops */
+    double host_wait_frac;    /* the GPU's step time spent waiting for the host to issue kernels
+                                 (host_wait_s / the kernel classes' sum) */
     double input_wait_s;      /* a worker's mean wait for a batch (input_wait_total_s / batches) */
     double input_frac;        /* the workers' time spent waiting for batches: input_wait_run_s
                                  / (workers x run time) */

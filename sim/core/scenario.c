@@ -39,9 +39,7 @@ extern const size_t dmlsim_scenario_dtd_len;
 #define DEFAULT_NODES_PER_LEAF 16
 #define DEFAULT_CHUNKS         8
 #define DEFAULT_RDZV_S         1.0 /* rendezvous wait for survivors to report */
-#define DEFAULT_LAUNCH_S \
-    5e-6 /* a CUDA kernel launch takes 5-20 us on the CPU side (Meta, HolisticTraceAnalysis, \
-            docs/source/features/cuda_kernel_launch_stats.rst): the lower end */
+#define DEFAULT_LAUNCH_S KCOST_LAUNCH_S
 #define DEFAULT_BUCKET_S      DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
 #define DEFAULT_MAX_RESTARTS  200   /* memberships after the first before a job gives up */
 #define MAX_JITTER_SIGMA 4 /* lognormal compute jitter: larger spreads are not a cluster */
@@ -811,6 +809,9 @@ static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_s
     char *ok = attr_dup(n, "optimizer-kernels");
     t->per_tensor_opt = ok && strcmp(ok, "per-tensor") == 0;
     free(ok);
+    char *amp = attr_dup(n, "amp");
+    t->autocast = amp && strcmp(amp, "autocast") == 0;
+    free(amp);
     char *ho = attr_dup(n, "host");
     t->host = !ho ? HOST_EAGER : strcmp(ho, "graphs") == 0 ? HOST_GRAPHS
             : strcmp(ho, "compiled") == 0                ? HOST_COMPILED
@@ -1767,7 +1768,9 @@ void scenario_build_model(const struct scenario *sc, struct model *m)
     const struct model_spec *ms = &sc->model;
     enum gpu_dtype dt = sc->train.strategy != STRAT_NONE ? sc->train.dtype : DTYPE_FP32;
     if (ms->preset != NULL) {
-        model_preset(ms->preset, &ms->gpt, dt, m);
+        struct gpt_config g = ms->gpt;
+        g.autocast = sc->train.autocast;
+        model_preset(ms->preset, &g, dt, m);
         return;
     }
     model_init(m, ms->explicit_.name);

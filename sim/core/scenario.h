@@ -265,6 +265,9 @@ struct train_spec {
     double step_overhead_s;    /* per step: host work of the framework (0 by default) */
     bool per_tensor_opt;       /* the optimizer runs one kernel per parameter tensor */
     enum host_mode host;       /* how the host issues kernels (kcost.h): eager by default */
+    bool autocast;             /* amp="autocast": 16-bit as PyTorch's autocast (FP32 weights
+                                  cast every forward, FP32 ops with casts); else "pure" (a
+                                  16-bit model, FP32 master weights in the optimizer) */
     bool broadcast;            /* all-reduce: rank 0 broadcasts the model before the first step */
     bool horovod;              /* all-reduce: Horovod's tensor fusion instead of DDP's buckets */
     double cycle_s;            /* Horovod: the background thread's cycle time */

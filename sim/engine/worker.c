@@ -75,7 +75,7 @@ static double update_time(struct pass_ctx *p, const struct model *m, enum optimi
                           double upd_rate)
 {
     double per_param = model_update_bytes_per_param(p->g.dt, opt), t = 0;
-    double amp = kcost_amp_bytes_per_param(p->g.dt) * model_params(m);
+    double amp = kcost_amp_bytes_per_param(p->g.dt, p->kc->autocast) * model_params(m);
     if (amp > 0) t += issue(p, KC_CAST, fmax(amp / upd_rate, GPU_KERNEL_MIN_S), 0, amp);
     int slot = KC_COUNT;
     if (!p->kc->per_tensor_opt) {

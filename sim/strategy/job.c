@@ -162,6 +162,7 @@ void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
         rec->step_flops += a->class_flops[i];
         rec->nkclasses++;
     }
+    rec->host_wait_s = a->class_s[WORKER_HOST];
     rec->peak_flops = gpu->peak_flops[dtype];
     rec->peak_mem_Bps = gpu->mem_bw_Bps;
 }
