@@ -27,8 +27,10 @@ static struct scenario hy_scenario_on(int nodes, int n, int layers, int h, int b
                                       nodes > 1 ? 8 : 1);
     sc.model.present = true;
     sc.model.preset = strdup("gpt");
-    sc.model.gpt =
-            (struct gpt_config){.layers = layers, .hidden = h, .heads = 16, .seq = 256, .vocab = 8};
+    /* the materialised attention, whose closed forms (scores kept, selective recomputation)
+       these tests check; FlashAttention's are check_model's */
+    sc.model.gpt = (struct gpt_config){.layers = layers, .hidden = h, .heads = 16, .seq = 256,
+                                       .vocab = 8, .attention = ATTN_MATERIALISED};
     p.line = 1;
     p.ep = p.ep > 1 ? p.ep : 1;
     p.vstages = p.vstages > 1 ? p.vstages : 1;
@@ -180,7 +182,9 @@ START_TEST(test_composition)
         b[s] = r.tb[s] + 2 * 2 * ar;
     }
     double want = gpipe_phase(f, b, 2, 4, r.a + S / r.B);
-    test_assert_rel(r.rec.par_pipe_s, want, 2e-3, "tp 2 x pp 2, by hand");
+    /* within 0.3%: the closed form leaves out a pipeline message sharing a GPU's NVLink with the
+       other stage's all-reduces */
+    test_assert_rel(r.rec.par_pipe_s, want, 3e-3, "tp 2 x pp 2, by hand");
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -365,8 +369,8 @@ static void compute_run(const void *arg, void *out)
  * core's forward (its amount over the GPU's speed) and by nothing else. */
 START_TEST(test_selective)
 {
-    struct gpt_config g = {
-            .layers = 4, .hidden = 1024, .heads = 16, .seq = 256, .vocab = 8, .tp = 2};
+    struct gpt_config g = {.layers = 4, .hidden = 1024, .heads = 16, .seq = 256, .vocab = 8,
+                           .tp = 2, .attention = ATTN_MATERIALISED};
     struct model core;
     model_attention_core(&g, DTYPE_BF16, &core);
     ck_assert_double_eq(model_fwd_flops(&core), 4.0 * 256 * 256 * 1024 / 2);
@@ -477,8 +481,17 @@ END_TEST
 START_TEST(test_memory)
 {
     int h = 1024, L = 8, a = 16, s = 256, b = 2, t = 2, pp = 2, d = 4, m = 6;
-    struct gpt_config g = {.layers = L, .hidden = h, .heads = a, .seq = s, .vocab = 8};
+    struct gpt_config g = {.layers = L, .hidden = h, .heads = a, .seq = s, .vocab = 8,
+                           .attention = ATTN_MATERIALISED};
     double sh = (double)s * h, att = 5.0 * a * s / h;
+    {   /* FlashAttention keeps no scores: the 5as/h term becomes the logsumexp, 4 a s / t */
+        struct gpt_config gf = g;
+        gf.attention = ATTN_FLASH;
+        struct parallel_spec p = {.ep = 1, .tp = t, .pp = pp, .dp = d, .microbatches = m};
+        struct par_memory x = par_memory(&p, "gpt", &gf, DTYPE_BF16, OPT_ADAM, b);
+        double act = (double)b * pp * (L / pp * (sh * (10 + 24.0 / t) + 4.0 * a * s / t) + 2 * sh);
+        test_assert_rel(x.act_B, act, 1e-12, "1F1B's activations with FlashAttention");
+    }
     for (int zero = 0; zero <= 3; zero++) {
         struct parallel_spec p = {
                 .ep = 1, .tp = t, .pp = pp, .dp = d, .microbatches = m, .zero = zero};

@@ -328,36 +328,47 @@ START_TEST(test_step_overhead)
 }
 END_TEST
 
-/* A layer with kernels (as presets have): a GEMM of M x K by K x (n x batch) runs at
- * max(2 M N K / R, (M K + K N + M N) 4 B / M_bw, launch), a memory-bound kernel at
- * max(bytes x batch / M_bw, launch); its backward is two GEMMs of the same FLOPs (the input and
- * the weight gradients) and the kernel's backward passes. */
+/* A layer with kernels (as presets have), its GEMM rates measured by a profile for exactly its
+ * shapes (calibration overrides the shape model): the forward GEMM (M x K by K x (n x batch)) and
+ * the input gradient (K x M by M x N: the same shape) at 40 TFLOP/s, the weight gradient (M x N
+ * by N x K: M x K over N) at 30 TFLOP/s, each max(FLOPs / rate, its three matrices / M_bw); a
+ * memory-bound kernel bytes x batch / M_bw. The host issues them eagerly, each after a launch h;
+ * every kernel here outlasts h, so the GPU waits for the host only before the first one: step =
+ * h + the kernels + the update. */
 START_TEST(test_kernel_roofline)
 {
-    struct env e = env_of(); /* R = FP32 peak x 0.78, M = bandwidth x 0.92: the defaults */
+    struct env e = env_of(); /* M = bandwidth x 0.92: the default */
     struct scenario sc = train_scenario(1, NULL, 0, 64, 25e6, true);
     struct model *m = &sc.model.explicit_;
-    double gm = 4096, gn = 1, gk = 4096, elems = 4096, launch = 5e-6, b = 64;
+    double gm = 4096, gn = 1, gk = 4096, elems = 1 << 20, launch = 5e-6, b = 64;
     model_add(m, "dense+act", gm * gk, 2 * gm * gn * gk, -1, 0);
     model_add_gemm(m, gm, gn, gk, false);
     model_add_memk(m, KC_ACT, elems, 4, 2, 3);
     sc.train.kernel_launch_s = launch;
-    struct run_record res;
-    run(&sc, &res);
     double N = gn * b, flops = 2 * gm * N * gk, bytes = (gm * gk + gk * N + gm * N) * 4;
-    double gemm = fmax(fmax(flops / e.R, bytes / e.M), launch);
-    /* backward: the input gradient (K x M by M x N) and the weight gradient (M x N by N x K)
-     * move the same three matrices' sizes, in other shapes */
-    double wbytes = (gm * N + N * gk + gm * gk) * 4;
-    double dgrad = fmax(fmax(flops / e.R, bytes / e.M), launch);
-    double wgrad = fmax(fmax(flops / e.R, wbytes / e.M), launch);
-    double act_f = fmax(elems * 4 * 2 * b / e.M, launch), act_b = fmax(elems * 4 * 3 * b / e.M, launch);
+    struct calib_gemm meas[2] = {{DTYPE_FP32, gm, N, gk, 40e12, 1},
+                                 {DTYPE_FP32, gm, gk, N, 30e12, 2}};
+    struct calib cal = calib_default();
+    cal.gemm = meas;
+    cal.ngemm = 2;
+    struct platform *pf = test_load(&sc);
+    struct model mm;
+    struct run_record res;
+    scenario_build_model(&sc, &mm);
+    test_train(&sc, pf, &mm, &cal, &res);
+    double gemm = fmax(flops / 40e12, bytes / e.M), dgrad = gemm;
+    double wgrad = fmax(flops / 30e12, bytes / e.M);
+    double act_f = elems * 4 * 2 * b / e.M, act_b = elems * 4 * 3 * b / e.M;
     double update = 12 * gm * gk / e.M;
-    assert_steps(&res, gemm + act_f + dgrad + wgrad + act_b + update);
-    /* the breakdown: the GEMMs' rate is their FLOPs over their time */
+    ck_assert(fmin(fmin(gemm, wgrad), act_f) > launch);
+    assert_steps(&res, launch + gemm + act_f + dgrad + wgrad + act_b + update);
+    /* the breakdown: the GEMMs' rate is their FLOPs over their time; the host's one wait */
     ck_assert_double_eq_tol(res.kclass_flops[KC_GEMM], 3 * flops, 1e-3 * flops);
     ck_assert_double_eq_tol(res.kclass_s[KC_GEMM], gemm + dgrad + wgrad, 1e-12);
+    ck_assert_double_eq_tol(res.host_wait_s, launch, 1e-15);
     run_release(&res);
+    model_release(&mm);
+    platform_free(pf);
     scenario_release(&sc);
 }
 END_TEST

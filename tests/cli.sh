@@ -432,6 +432,46 @@ syn=tests/data/nccl/synthetic-h100-alpha-beta.log
 "$dmlsim" shapes --batch 32 | grep -q '^1000 32 2048 ' && ok ||
     ko "shapes: expected ResNet's fc layer 1000 x 32 x 2048 as M N K = 1000 32 2048"
 
+# ---- the kernel model (issue 27) -------------------------------------------------------------
+# The seed notes' case: small batches on an A100 (GPU-Util high, power low) are CPU-bound. Eager,
+# each of ResNet-50's ~500 kernels a step costs the CPU 5 us, about 2.5 ms, more than the kernels
+# take on the GPU at batch 2 (under 2 ms), so the GPU waits a fifth of its step or more; as one
+# CUDA graph it waits for one launch (5 us) only: under 1%.
+cpu_bound() {
+    cat >"$tmp/cpu.xml" <<XML
+<scenario name="seed-cpu-bound">
+  <cluster nodes="1" gpus-per-node="1" gpu="a100"/>
+  <model preset="resnet50"/>
+  <training strategy="allreduce" batch-per-gpu="2" steps="2" dtype="bf16" amp="autocast" host="$1"/>
+</scenario>
+XML
+    "$dmlsim" run "$tmp/cpu.xml" --json "$tmp/cpu.json" >/dev/null &&
+        sed -n 's/^ *"host_wait_fraction": \([-0-9.e+]*\),$/\1/p' "$tmp/cpu.json"
+}
+w_eager=$(cpu_bound eager)
+w_graphs=$(cpu_bound graphs)
+awk -v e="$w_eager" -v g="$w_graphs" 'BEGIN { exit !(e >= 0.2 && g < 0.01) }' && ok ||
+    ko "ResNet-50 at batch 2 on an A100: eager must wait for the CPU >= 20% ($w_eager), graphs < 1% ($w_graphs)"
+cat >"$tmp/flash.xml" <<XML
+<scenario name="flash-on-v100">
+  <cluster nodes="1" gpus-per-node="1" gpu="v100"/>
+  <model preset="bert-large" attention="flash"/>
+  <training strategy="allreduce" batch-per-gpu="2" steps="1" dtype="fp16"/>
+</scenario>
+XML
+"$dmlsim" run "$tmp/flash.xml" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
+    grep -q "flash.xml:3: <model attention=\"flash\">: FlashAttention needs compute capability 8.0 or later" "$tmp/err" && ok ||
+    ko "attention=flash on a V100 must be a FILE:LINE error: $(cat "$tmp/err")"
+sed -i 's/preset="bert-large" attention="flash"/preset="resnet50" head="squad"/' "$tmp/flash.xml"
+"$dmlsim" run "$tmp/flash.xml" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q 'flash.xml:3: <model head>: only meaningful with preset="bert-large"' "$tmp/err" &&
+    ok || ko "head on resnet50 must be a FILE:LINE error: $(cat "$tmp/err")"
+"$dmlsim" shapes --calib platforms/calib/measured-h200.calib >"$tmp/cmp" &&
+    [ "$(grep -c '^  *bf16 ' "$tmp/cmp")" -eq 77 ] &&
+    grep -q '^# the other rows (205 GEMMs): geometric-mean error' "$tmp/cmp" && ok ||
+    ko "shapes --calib must compare the H200 profile's 308 GEMMs with the model"
+
 # ---- presets ---------------------------------------------------------------------------------
 for src in platforms/src/*.xml; do
     name=$(basename "$src")

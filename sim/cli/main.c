@@ -579,6 +579,23 @@ static int cmd_platform(const struct cli_args *a)
     return status;
 }
 
+/* The GEMM model's numbers per GPU (gemm.h): SMs, and the large-GEMM ceilings per dtype. */
+static void print_gemm_ceilings(const struct gpu_model *g, size_t n)
+{
+    printf("#\n# gemm model: SMs and large-GEMM ceilings, %% of the dense peak per dtype\n");
+    printf("#%9s %5s %7s %7s %7s %7s %7s  %s\n", "gpu", "SMs", "fp32", "tf32", "fp16", "bf16",
+           "fp8", "source");
+    for (size_t i = 0; i < n; i++) {
+        printf(" %9s %5d", g[i].name, g[i].sms);
+        for (int d = 0; d < DTYPE_COUNT; d++)
+            if (g[i].gemm_ceiling[d] > 0)
+                printf(" %7.1f", 100 * g[i].gemm_ceiling[d]);
+            else
+                printf(" %7s", "-");
+        printf("  %s\n", g[i].gemm_source);
+    }
+}
+
 static int cmd_catalog(void)
 {
     size_t n;
@@ -606,6 +623,7 @@ static int cmd_catalog(void)
         printf(" %8.0f %8.0f %10s %9s  %s\n", g[i].mem_B / 1e9, g[i].mem_bw_Bps / 1e9, g[i].pcie,
                g[i].intra, g[i].source);
     }
+    print_gemm_ceilings(g, n);
     printf("#\n# cpu host: %.1f TFLOP/s FP32; switch port-to-port latency %.0f ns\n",
            CATALOG_CPU_FLOPS / 1e12, CATALOG_SWITCH_LAT_S * 1e9);
     printf("#\n# parameter-server transports (<ps transport>): CPU time on each end of a message\n");

@@ -656,19 +656,12 @@ void calib_write_spec(const struct gpu_model *gpu, FILE *out)
     struct calib c = calib_default();
     snprintf(c.source, sizeof c.source,
              "spec derived from the %s datasheet (dmlsim catalog) and the default efficiencies "
-             "(GEMM 0.78, memory 0.92; Meta pytorch/ao roofline_utils.py): not a measurement",
+             "(GEMMs from their shapes, gemm.h; memory 0.92, Meta pytorch/ao roofline_utils.py): "
+             "not a measurement",
              gpu->long_name);
     snprintf(c.gpu_name, sizeof c.gpu_name, "%s", gpu->long_name);
     c.gpu_count = 1;
-    static const double sizes[] = {256, 1024, 4096, 8192};
-    for (int d = 0; d < DTYPE_COUNT; d++) {
-        if (gpu->peak_flops[d] <= 0 || d == DTYPE_FP8) continue;
-        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-            struct calib_gemm g = {(enum gpu_dtype)d, sizes[i], sizes[i], sizes[i],
-                                   gpu->peak_flops[d] * DEFAULT_GEMM_EFF, 0};
-            PUSH(c.gemm, c.ngemm, g);
-        }
-    }
+    /* no GEMM rows: GEMMs take the shape model (gemm.h), as with no profile */
     const struct link_class *pcie = catalog_link(gpu->pcie);
     static const char *copies[] = {"h2d-pinned", "d2h-pinned"};
     for (int i = 0; i < 2; i++) {

@@ -111,8 +111,8 @@ struct calib_fit {
 /* The spec-derived default profile (no measurements). */
 struct calib calib_default(void);
 
-/* A spec-derived profile for a catalog GPU, written out as a calibration file: GEMMs at the
- * default efficiency on a size grid, copies at the catalog PCIe rate, optimizer kernels at the
+/* A spec-derived profile for a catalog GPU, written out as a calibration file: no GEMM rows (GEMMs
+ * take the shape model, gemm.h), copies at the catalog PCIe rate, optimizer kernels at the
  * default memory efficiency. Marked "source spec". */
 void calib_write_spec(const struct gpu_model *gpu, FILE *out);
 

@@ -70,14 +70,24 @@ static double pass_time(struct pass_ctx *p, const struct layer *y, bool bwd)
     return t;
 }
 
-/* The optimizer update (and the mixed-precision per-step kernels) on the stream. */
+/* The optimizer update (and the mixed-precision per-step kernels) on the stream; a model of
+ * explicit layers (no kernels) has no stream: its update is its bytes at the memory rate (per
+ * tensor: each at least a launch), as before the host model. */
 static double update_time(struct pass_ctx *p, const struct model *m, enum optimizer opt,
-                          double upd_rate)
+                          double upd_rate, bool kernels)
 {
     double per_param = model_update_bytes_per_param(p->g.dt, opt), t = 0;
     double amp = kcost_amp_bytes_per_param(p->g.dt, p->kc->autocast) * model_params(m);
-    if (amp > 0) t += issue(p, KC_CAST, fmax(amp / upd_rate, GPU_KERNEL_MIN_S), 0, amp);
     int slot = KC_COUNT;
+    if (!kernels) {
+        for (size_t l = 0; p->kc->per_tensor_opt && l < m->nlayers; l++)
+            t += fmax(m->layers[l].params * per_param / upd_rate, p->kc->launch_s);
+        if (!p->kc->per_tensor_opt) t = model_params(m) * per_param / upd_rate;
+        p->a->class_s[slot] += t;
+        p->a->class_bytes[slot] += model_params(m) * per_param;
+        return t;
+    }
+    if (amp > 0) t += issue(p, KC_CAST, fmax(amp / upd_rate, GPU_KERNEL_MIN_S), 0, amp);
     if (!p->kc->per_tensor_opt) {
         double b = model_params(m) * per_param;
         return t + issue(p, slot, b / upd_rate, 0, b);
@@ -105,7 +115,10 @@ void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_hos
     }
     for (size_t l = m->nlayers; l-- > 0;)
         a->bwd[l] = pass_time(&p, &m->layers[l], true) * speed;
-    a->update = update_time(&p, m, opt, upd_rate) * speed;
+    bool kernels = false;
+    for (size_t l = 0; l < m->nlayers && !kernels; l++)
+        kernels = m->layers[l].nfwd + m->layers[l].nbwd > 0;
+    a->update = update_time(&p, m, opt, upd_rate, kernels) * speed;
     a->class_s[WORKER_HOST] = p.st.wait;
 }
 
