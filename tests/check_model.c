@@ -123,8 +123,11 @@ START_TEST(test_large_presets)
     static const struct {
         const char *name;
         double published;
-    } big[] = {{"gpt3-175b", 174.6e9}, {"llama3-8b", 8.03e9}, {"llama3-70b", 70.6e9},
-               {"llama3-405b", 405e9}, {"mixtral-8x7b", 46.7e9}};
+    } big[] = {{"gpt3-175b", 174.6e9},
+               {"llama3-8b", 8.03e9},
+               {"llama3-70b", 70.6e9},
+               {"llama3-405b", 405e9},
+               {"mixtral-8x7b", 46.7e9}};
     struct model m;
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         ck_assert_int_eq(model_preset(big[i].name, NULL, DTYPE_BF16, &m), 0);
@@ -155,7 +158,6 @@ START_TEST(test_large_presets)
     model_release(&m);
 }
 END_TEST
-
 
 /* Wave quantization, NVIDIA's Matrix Multiplication Background guide's example: on an A100 (108
  * SMs) a 2304 x 4096 output in 256 x 128 tiles is 9 x 32 = 288 tiles, 2.67 waves run as 3. With
@@ -285,6 +287,29 @@ START_TEST(test_flash_attention)
 }
 END_TEST
 
+/* BERT's heads as Hugging Face's BertForPreTraining holds them: the masked-LM transform (dense
+ * 1024 x 1024 + bias, layer norm 2 x 1024), the decoder's bias (30522; its weights are the word
+ * embeddings'), next-sentence prediction (1024 x 2 + 2): 1,082,170 + 2,050 over BertModel's
+ * 335,141,888; the SQuAD head 1024 x 2 + 2. The decoder is a GEMM of 30522 x s x 1024. */
+START_TEST(test_bert_heads)
+{
+    struct gpt_config g = {.seq = 128, .head = BERT_HEAD_PRETRAINING};
+    struct model m;
+    ck_assert_int_eq(model_preset("bert-large", &g, DTYPE_FP32, &m), 0);
+    ck_assert_double_eq(model_params(&m), 335141888.0 + 1049600 + 2048 + 30522 + 2050);
+    bool decoder = false;
+    for (size_t l = 0; l < m.nlayers; l++)
+        for (int i = 0; i < m.layers[l].nfwd; i++)
+            decoder |= m.layers[l].fwd[i].m == 30522 && m.layers[l].fwd[i].n == 128;
+    ck_assert(decoder);
+    model_release(&m);
+    g.head = BERT_HEAD_SQUAD;
+    ck_assert_int_eq(model_preset("bert-large", &g, DTYPE_FP32, &m), 0);
+    ck_assert_double_eq(model_params(&m), 335141888.0 + 2050);
+    model_release(&m);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -302,6 +327,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_host_stream);
     tcase_add_test(tc, test_amp_bytes);
     tcase_add_test(tc, test_flash_attention);
+    tcase_add_test(tc, test_bert_heads);
     suite_add_tcase(s, tc);
     return s;
 }

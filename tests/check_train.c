@@ -11,8 +11,8 @@
  *                             bucket B when both the first layer's backward and bucket A are
  *                             done; the update follows bucket B. */
 #include "calib.h"
-#include "testlib.h"
 #include "strategy.h"
+#include "testlib.h"
 
 #include <math.h>
 
@@ -74,7 +74,8 @@ static void assert_steps(const struct run_record *res, double want)
 {
     for (int s = 0; s < (int)res->steps; s++)
         ck_assert_msg(fabs(test_step(res, s)->time_s - want) <= 1e-3 * want,
-                      "step %d: simulated %.9g s, closed form %.9g s", s + 1, test_step(res, s)->time_s, want);
+                      "step %d: simulated %.9g s, closed form %.9g s", s + 1,
+                      test_step(res, s)->time_s, want);
 }
 
 START_TEST(test_one_bucket_overlap_off)
@@ -194,7 +195,6 @@ START_TEST(test_slower_host_slows_compute)
 }
 END_TEST
 
-
 START_TEST(test_bucket_overhead)
 {
     /* overlap off: the buckets go one after another after the backward, so a per-bucket cost
@@ -227,8 +227,7 @@ static void buckets_case(double bucket_B, int nbuckets)
     int P = 4, b = 8;
     double h = 5e-6, S = 25 * 1048576.0;
     struct env e = env_of();
-    struct scenario sc =
-            train_scenario(P, (const double (*)[2])layers, 25, b, bucket_B, false);
+    struct scenario sc = train_scenario(P, (const double(*)[2])layers, 25, b, bucket_B, false);
     sc.train.bucket_overhead_s = h;
     struct run_record res;
     run(&sc, &res);

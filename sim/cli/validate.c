@@ -52,8 +52,8 @@ static void print_shapes(const char *preset, long batch, const struct gpu_model 
             gemm_estimate(g, (enum gpu_dtype)d, g->mem_bw_Bps * 0.92,
                           &(struct gemm_shape){s[0], s[1], s[2], 1}, &e);
             printf(" %s %.1f%% (tile %dx%d, split %.0f, %.0f wave%s%s)",
-                   catalog_dtype_name((enum gpu_dtype)d), 100 * e.eff, e.tile_m, e.tile_n,
-                   e.split, e.waves, e.waves == 1 ? "" : "s", e.memory_bound ? ", memory" : "");
+                   catalog_dtype_name((enum gpu_dtype)d), 100 * e.eff, e.tile_m, e.tile_n, e.split,
+                   e.waves, e.waves == 1 ? "" : "s", e.memory_bound ? ", memory" : "");
         }
         putchar('\n');
     }
@@ -61,8 +61,9 @@ static void print_shapes(const char *preset, long batch, const struct gpu_model 
 }
 
 /* --calib FILE: every GEMM the profile measured against the shape model on its GPU (at its
- * measured memory rate; a call at least one eager launch, as the calibrator's loop of calls), with the geometric-mean error of the rows GEMM_K_FILL was fitted on (every
- * third) and of the others. */
+ * measured memory rate; a call at least one eager launch, as the calibrator's loop of calls), with
+ * the geometric-mean error of the rows GEMM_K_FILL was fitted on (every third) and of the others.
+ */
 static int compare_shapes(const struct cli_args *a, const char *path)
 {
     struct calib c;
@@ -226,9 +227,9 @@ struct machine {
     const struct gpu_model *gpu;
     const char *intra;
     const char *nic;
-    int nics;                     /* NICs per node; 0: one per GPU */
-    enum coll_algo_id algo;       /* the collectives' algorithm (nccl unless --algo) */
-    bool sharp;                   /* the switches reduce (--sharp) */
+    int nics;               /* NICs per node; 0: one per GPU */
+    enum coll_algo_id algo; /* the collectives' algorithm (nccl unless --algo) */
+    bool sharp;             /* the switches reduce (--sharp) */
 };
 
 /* The NIC class for a multi-node log: the option, else InfiniBand of the GPU's generation (DGX
@@ -611,8 +612,8 @@ int validate_main(const struct cli_args *a)
         calib_release(&c);
         return 1;
     }
-    struct machine mc = {g, intra ? intra : g->intra, default_nic(&c, g, nic), (int)nics,
-                         COLL_ALGO_DEFAULT, sharp};
+    struct machine mc = {g,         intra ? intra : g->intra, default_nic(&c, g, nic),
+                         (int)nics, COLL_ALGO_DEFAULT,        sharp};
     if (!coll_algo_find(algo, &mc.algo)) {
         fprintf(stderr, "dmlsim: validate: --algo \"%s\": expected one of: %s\n", algo,
                 coll_algo_names());

@@ -132,7 +132,9 @@ static const struct gpu_model gpus[] = {
          {"Tesla P100-SXM2-16GB"},
          "NVIDIA Tesla P100 datasheet (PCIe Gen3 host interface): FP32 10.6, FP16 21.2 TFLOPS, 16 "
          "GB HBM2 at 732 GB/s",
-         56, {H200_FP32, 0, H200_FP32, 0, 0}, "56 SMs (Tesla P100 whitepaper)" MAMF_NOTE},
+         56,
+         {H200_FP32, 0, H200_FP32, 0, 0},
+         "56 SMs (Tesla P100 whitepaper)" MAMF_NOTE},
         {"v100",
          "NVIDIA Tesla V100 SXM2 32GB",
          {15.7 * TF, 0, 125 * TF, 0, 0},
@@ -144,7 +146,9 @@ static const struct gpu_model gpus[] = {
          {"Tesla V100-SXM2-32GB", "Tesla V100-SXM2-16GB"},
          "NVIDIA V100 datasheet (PCIe Gen3): FP32 15.7, FP16 tensor 125 TFLOPS, 32 GB HBM2 at 900 "
          "GB/s",
-         80, {H200_FP32, 0, H200_16, 0, 0}, "80 SMs (Volta whitepaper, Tesla V100)" MAMF_NOTE},
+         80,
+         {H200_FP32, 0, H200_16, 0, 0},
+         "80 SMs (Volta whitepaper, Tesla V100)" MAMF_NOTE},
         {"a100",
          "NVIDIA A100 SXM 80GB",
          {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
@@ -159,7 +163,9 @@ static const struct gpu_model gpus[] = {
          "NVIDIA A100 datasheet (PCIe Gen4): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense, 80 "
          "GB HBM2e at "
          "2.04 TB/s",
-         108, {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0}, "108 SMs (A100 whitepaper)" MAMF_NOTE},
+         108,
+         {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0},
+         "108 SMs (A100 whitepaper)" MAMF_NOTE},
         {"h100",
          "NVIDIA H100 SXM5 80GB",
          {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
@@ -172,7 +178,9 @@ static const struct gpu_model gpus[] = {
          "NVIDIA H100 datasheet (PCIe Gen5): FP32 67, TF32 495, BF16/FP16 989, FP8 1979 TFLOPS "
          "dense, 80 GB "
          "HBM3 at 3.35 TB/s",
-         132, {H200_FP32, H200_TF32, 794.5 / 989, 794.5 / 989, 1402.6 / 1979}, "132 SMs (H100 whitepaper, SXM5)" MAMF_NOTE},
+         132,
+         {H200_FP32, H200_TF32, 794.5 / 989, 794.5 / 989, 1402.6 / 1979},
+         "132 SMs (H100 whitepaper, SXM5)" MAMF_NOTE},
         {"h200",
          "NVIDIA H200 SXM 141GB",
          {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
@@ -184,7 +192,9 @@ static const struct gpu_model gpus[] = {
          {"NVIDIA H200"},
          "NVIDIA H200 datasheet (compute as H100): 141 GB HBM3e at 4.8 TB/s; MLCommons v4.1 H200 "
          "system description",
-         132, {H200_FP32, H200_TF32, H200_16, H200_16, 1453.4 / 1979}, "132 SMs (H200: the H100 SXM5 die)" MAMF_NOTE},
+         132,
+         {H200_FP32, H200_TF32, H200_16, H200_16, 1453.4 / 1979},
+         "132 SMs (H200: the H100 SXM5 die)" MAMF_NOTE},
         /* Entries added after the first five keep the order of "expected one of" messages. */
         {"k80",
          "NVIDIA Tesla K80 (one GK210)",
@@ -198,7 +208,9 @@ static const struct gpu_model gpus[] = {
          "NVIDIA Tesla K80 (AnandTech launch table; board spec BD-07317-001): a board of two "
          "GK210, each one CUDA device: half the board's 8.74 TFLOPS FP32 at boost, 2 x 12 GB "
          "GDDR5, half of 480 GB/s; no FP16 arithmetic rate; PCIe Gen3 x16",
-         13, {H200_FP32, 0, 0, 0, 0}, "13 SMX per GK210 (Kepler GK210 whitepaper)" MAMF_NOTE},
+         13,
+         {H200_FP32, 0, 0, 0, 0},
+         "13 SMX per GK210 (Kepler GK210 whitepaper)" MAMF_NOTE},
         {"a100-40gb",
          "NVIDIA A100 SXM4 40GB",
          {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
@@ -210,7 +222,9 @@ static const struct gpu_model gpus[] = {
          {"NVIDIA A100-SXM4-40GB", "A100-SXM-40GB", "NVIDIA A100-PCIE-40GB"},
          "NVIDIA A100 datasheet (40 GB column, PCIe Gen4): compute as the 80 GB part, 40 GB HBM2 "
          "at 1.555 TB/s",
-         108, {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0}, "108 SMs (A100 whitepaper)" MAMF_NOTE},
+         108,
+         {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0},
+         "108 SMs (A100 whitepaper)" MAMF_NOTE},
         {"h100-pcie",
          "NVIDIA H100 PCIe 80GB",
          {51 * TF, 378 * TF, 756 * TF, 756 * TF, 1513 * TF},
@@ -223,7 +237,9 @@ static const struct gpu_model gpus[] = {
          "NVIDIA H100 datasheet, PCIe column (sparsity figures halved): FP32 51, TF32 378, "
          "BF16/FP16 756, FP8 1513 TFLOPS dense, 80 GB HBM2e at 2.0 TB/s, PCIe Gen5; the NVLink "
          "bridge is optional, so GPU-to-GPU is PCIe",
-         114, {H200_FP32, H200_TF32, H200_16, H200_16, H200_16}, "114 SMs (H100 whitepaper, PCIe)" MAMF_NOTE},
+         114,
+         {H200_FP32, H200_TF32, H200_16, H200_16, H200_16},
+         "114 SMs (H100 whitepaper, PCIe)" MAMF_NOTE},
         {"b200",
          "NVIDIA B200 SXM 180GB",
          {75 * TF, 1100 * TF, 2250 * TF, 2250 * TF, 4500 * TF},
@@ -235,7 +251,9 @@ static const struct gpu_model gpus[] = {
          {"NVIDIA B200"},
          "NVIDIA HGX B200 specifications, per GPU (sparsity figures halved): FP32 75, TF32 1100, "
          "BF16/FP16 2250, FP8 4500 TFLOPS dense, 180 GB HBM3e at 7.7 TB/s, PCIe Gen5",
-         148, {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500}, "148 SMs (B200: 2 dies of 74)" MAMF_NOTE},
+         148,
+         {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500},
+         "148 SMs (B200: 2 dies of 74)" MAMF_NOTE},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -244,9 +262,9 @@ static const struct dataset datasets[] = {
         {"imagenet", 1281167, /* ILSVRC-2012 train images (tensorflow/models imagenet_main.py) */
          147897477120.0 / 1281167, /* its 138 GB tar (147,897,477,120 B) / images: 115.4 kB */
          3 * 224 * 224 * 4, /* torchvision's RandomResizedCrop(224) + ToTensor: float32 CHW */
-         96.0 / 31278, /* FFCV (libffcv docs/benchmarks.rst): 31,278 images/s decoding and
-                          augmenting (random resized crop, flip) on a p3dn.24xlarge's 96 vCPUs:
-                          3.07 ms a core, a lower bound (JIT loader, images pre-resized) */
+         96.0 / 31278,      /* FFCV (libffcv docs/benchmarks.rst): 31,278 images/s decoding and
+                               augmenting (random resized crop, flip) on a p3dn.24xlarge's 96 vCPUs:
+                               3.07 ms a core, a lower bound (JIT loader, images pre-resized) */
          "ILSVRC-2012 train; FFCV decode rate"},
 };
 

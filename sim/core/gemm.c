@@ -30,8 +30,8 @@ static double align(double x, enum gpu_dtype dt)
  * far fewer, so no tile is operand-bound there). */
 static double reuse_eff(const struct gpu_model *g, enum gpu_dtype dt, int mt, int nt)
 {
-    double p16 = g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16]
-                                                : g->peak_flops[DTYPE_FP16];
+    double p16 =
+            g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16] : g->peak_flops[DTYPE_FP16];
     if (p16 <= 0 || g->peak_flops[dt] <= 0) return 1;
     double need = g->peak_flops[dt] * model_dtype_bytes(dt) / (p16 * 2);
     return fmin(1, reuse(mt, nt) / reuse(tiles[0][0], tiles[0][1]) / need);
@@ -73,7 +73,8 @@ void gemm_estimate(const struct gpu_model *gpu, enum gpu_dtype dt, double mem_Bp
         struct gemm_est t;
         e->seconds = INFINITY;
         for (int i = 0; i < (int)(sizeof tiles / sizeof tiles[0]); i++)
-            for (double sp = 1; sp == 1 || (sp <= GEMM_MAX_SPLIT && s->k / sp >= GEMM_MIN_SLICE); sp *= 2) {
+            for (double sp = 1; sp == 1 || (sp <= GEMM_MAX_SPLIT && s->k / sp >= GEMM_MIN_SLICE);
+                 sp *= 2) {
                 double sec = tile_time(gpu, dt, s, i, sp, mem_Bps, &t);
                 if (sec < e->seconds) {
                     *e = t;

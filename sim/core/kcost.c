@@ -27,8 +27,7 @@ static double winograd_s(const struct kcost_gpu *g, double M, double N, double K
 }
 
 /* A GEMM: measured for its shape, interpolated from the profile, or modelled from its shape. */
-static void gemm_cost(const struct kcost_gpu *g, const struct kernel *k, int batch,
-                      struct kcost *c)
+static void gemm_cost(const struct kcost_gpu *g, const struct kernel *k, int batch, struct kcost *c)
 {
     double M = k->m, N = k->n, K = k->k, Kp = k->kpad > 0 ? k->kpad : k->k, count = 1;
     if (k->bdim == 1) {

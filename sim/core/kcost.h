@@ -46,9 +46,9 @@
  * section 4.1): forward up to 73%, backward up to 63% of A100's; FlashAttention-3 (Shah et al.
  * 2024): forward 740 TFLOP/s in FP16 on H100, 75% of 989; its backward is given only as 1.5-1.75x
  * FlashAttention-2's, so the backward takes FlashAttention-2's backward/forward ratio (63/73). */
-#define FLASH2_FWD 0.73
-#define FLASH2_BWD 0.63
-#define FLASH3_FWD (740.0 / 989)
+#define FLASH2_FWD    0.73
+#define FLASH2_BWD    0.63
+#define FLASH3_FWD    (740.0 / 989)
 #define FLASH_BLOCK_Q 128
 
 /* Winograd (Lavin and Gray 2016, "Fast Algorithms for Convolutional Neural Networks"): F(2x2,

@@ -108,7 +108,8 @@ void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_hos
     a->fwd = xbt_new0(double, n);
     a->bwd = xbt_new0(double, n);
     double speed = sg_host_get_speed(host), upd_rate = calib_memory_rate(cal, gpu);
-    struct pass_ctx p = {{cal, gpu, dtype, gpu->mem_bw_Bps * cal->mem_eff}, kc, {0, 0, 0, false}, a, batch};
+    struct pass_ctx p = {
+            {cal, gpu, dtype, gpu->mem_bw_Bps * cal->mem_eff}, kc, {0, 0, 0, false}, a, batch};
     for (size_t l = 0; l < m->nlayers; l++) {
         a->fwd[l] = pass_time(&p, &m->layers[l], false) * speed;
         a->fwd_all += a->fwd[l];
@@ -124,8 +125,9 @@ void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_hos
 
 const char *worker_class_name(int i)
 {
-    return i < KC_COUNT ? kernel_class_name((enum kernel_class)i)
-                        : i == KC_COUNT ? "optimizer" : "host-wait";
+    return i < KC_COUNT    ? kernel_class_name((enum kernel_class)i)
+           : i == KC_COUNT ? "optimizer"
+                           : "host-wait";
 }
 
 void worker_amounts_release(struct worker_amounts *a)
