@@ -467,6 +467,18 @@ sed -i 's/preset="bert-large" attention="flash"/preset="resnet50" head="squad"/'
 "$dmlsim" run "$tmp/flash.xml" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q 'flash.xml:3: <model head>: only meaningful with preset="bert-large"' "$tmp/err" &&
     ok || ko "head on resnet50 must be a FILE:LINE error: $(cat "$tmp/err")"
+cat >"$tmp/head.xml" <<XML
+<scenario name="bert-heads-hybrid">
+  <cluster nodes="1" gpus-per-node="2" gpu="h100"/>
+  <model preset="bert-large" head="pretraining" seq="128"/>
+  <training strategy="hybrid" batch-per-gpu="2" steps="1" dtype="bf16" optimizer="adam">
+    <parallel tp="2"/>
+  </training>
+</scenario>
+XML
+"$dmlsim" run "$tmp/head.xml" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q 'head.xml:3: <model head>: the hybrid strategy' "$tmp/err" && ok ||
+    ko "a BERT head under the hybrid strategy must be a FILE:LINE error: $(cat "$tmp/err")"
 "$dmlsim" shapes --calib platforms/calib/measured-h200.calib >"$tmp/cmp" &&
     [ "$(grep -c '^  *bf16 ' "$tmp/cmp")" -eq 77 ] &&
     grep -q '^# the other rows (205 GEMMs): geometric-mean error' "$tmp/cmp" && ok ||

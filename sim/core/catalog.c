@@ -112,10 +112,12 @@ static const struct link_class links[] = {
  * 1979, H200 SXM 1453.4 of 1979, B200 SXM 3432.5 of 4500. Measured: the H200 lent to this project
  * (kernels/measured/h200-2026-12-04/calibrate.txt, cublasGemmEx, the best of 77 shapes per dtype):
  * FP32 51.47 of 67, TF32 433.94 of 495, FP16 910.64 and BF16 910.76 of 989. A dtype of a GPU
- * with neither takes the H200's measured fraction (H200_*). */
+ * with neither takes the H200's fraction (H200_*); P100's FP16 runs on its SIMT cores (half2, no
+ * tensor cores) and takes the SIMT FP32 fraction. */
 #define H200_FP32 (51.47 / 67)
 #define H200_TF32 (433.94 / 495)
 #define H200_16   (910.7 / 989)
+#define H200_FP8  (1453.4 / 1979) /* MAMF, H200 SXM */
 #define MAMF_NOTE \
     "; GEMM ceilings: MAMF (stas00/ml-engineering) where published, else the H200's measured " \
     "fractions"
@@ -193,7 +195,7 @@ static const struct gpu_model gpus[] = {
          "NVIDIA H200 datasheet (compute as H100): 141 GB HBM3e at 4.8 TB/s; MLCommons v4.1 H200 "
          "system description",
          132,
-         {H200_FP32, H200_TF32, H200_16, H200_16, 1453.4 / 1979},
+         {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
          "132 SMs (H200: the H100 SXM5 die)" MAMF_NOTE},
         /* Entries added after the first five keep the order of "expected one of" messages. */
         {"k80",
@@ -238,7 +240,7 @@ static const struct gpu_model gpus[] = {
          "BF16/FP16 756, FP8 1513 TFLOPS dense, 80 GB HBM2e at 2.0 TB/s, PCIe Gen5; the NVLink "
          "bridge is optional, so GPU-to-GPU is PCIe",
          114,
-         {H200_FP32, H200_TF32, H200_16, H200_16, H200_16},
+         {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
          "114 SMs (H100 whitepaper, PCIe)" MAMF_NOTE},
         {"b200",
          "NVIDIA B200 SXM 180GB",

@@ -12,6 +12,11 @@ static const int tiles[][2] = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {6
 
 #define FLAT_EFF 0.78 /* a GPU the catalog gives no SM count or ceiling */
 
+double gemm_peak16(const struct gpu_model *g)
+{
+    return g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16] : g->peak_flops[DTYPE_FP16];
+}
+
 static double reuse(int mt, int nt)
 {
     return (double)mt * nt / (mt + nt);
@@ -30,8 +35,7 @@ static double align(double x, enum gpu_dtype dt)
  * far fewer, so no tile is operand-bound there). */
 static double reuse_eff(const struct gpu_model *g, enum gpu_dtype dt, int mt, int nt)
 {
-    double p16 =
-            g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16] : g->peak_flops[DTYPE_FP16];
+    double p16 = gemm_peak16(g);
     if (p16 <= 0 || g->peak_flops[dt] <= 0) return 1;
     double need = g->peak_flops[dt] * model_dtype_bytes(dt) / (p16 * 2);
     return fmin(1, reuse(mt, nt) / reuse(tiles[0][0], tiles[0][1]) / need);

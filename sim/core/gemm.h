@@ -11,7 +11,7 @@
  *     multiply-adds, so larger tiles need less operand bandwidth per FLOP ("larger tiles are more
  *     efficient", the guide). The largest tile runs at the GPU's ceiling; a smaller one at the
  *     ceiling x its reuse mt nt / (mt + nt) over the largest's, relative to the 16-bit tensor-core
- *     rate per operand byte of the same GPU (so SIMT FP32, 8-15x slower, is never operand-bound).
+ *     rate per operand byte of the same GPU (so SIMT FP32, 4-15x slower, is never operand-bound).
  * A call of few tiles and a long K (a weight gradient: K is the batch's pixels or tokens) splits
  * K over more SMs (split-K: CUTLASS's "split-K" GEMMs, cuBLAS's reduction schemes): `split`
  * slices of K run as tiles of their own and a reduction adds their FP32 partial outputs (each
@@ -58,6 +58,9 @@ struct gemm_est {
     double k_eff;       /* K / (K + GEMM_K_FILL) */
     bool memory_bound;  /* the memory roofline, not the tiles, set the time */
 };
+
+/* The GPU's 16-bit tensor-core peak (BF16, else FP16; 0 without one). */
+double gemm_peak16(const struct gpu_model *gpu);
 
 /* Estimates one GEMM call on `gpu` in `dt`, its matrices moving at `mem_Bps`. A GPU without SM
  * count or ceiling (neither is 0 in the catalog) gets eff = ceiling 0.78 flat. */

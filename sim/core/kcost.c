@@ -6,23 +6,21 @@
 #include <math.h>
 #include <string.h>
 
-static double peak16(const struct gpu_model *g)
-{
-    return g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16] : g->peak_flops[DTYPE_FP16];
-}
-
-/* A 3x3 stride-1 convolution's GEMM (M x N over K = 9 c) as Winograd: fused F(2x2, 3x3), the
- * direct GEMM of K / 2.25; or non-fused F(4x4, 3x3), the GEMM of K / 4 and the transforms through
- * memory (the input's c N elements and the output's M N, each read once and written 2.25 times
- * as 6x6 tiles of 4x4 outputs, or the reverse). The faster of the two. */
-static double winograd_s(const struct kcost_gpu *g, double M, double N, double K, double count)
+/* A 3x3 stride-1 convolution's GEMM as Winograd: fused F(2x2, 3x3), the direct GEMM of K / 2.25;
+ * or non-fused F(4x4, 3x3), the GEMM of K / 4 and the transforms through memory (its input's and
+ * its output's elements, each read once and written 2.25 times as 6x6 tiles of 4x4 outputs, or
+ * the reverse). The forward (M = c_out, K = 9 c_in) reads c_in N and writes c_out N elements; the
+ * input gradient (M = 9 c_in, K = c_out) the reverse. The faster of the two. */
+static double winograd_s(const struct kcost_gpu *g, const struct kernel *k, double M, double N,
+                         double K, double count)
 {
     struct gemm_est e2, e4;
     gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, K / WINOGRAD_F2x3, count},
                   &e2);
     gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, K / WINOGRAD_F4x3, count},
                   &e4);
-    double moved = (1 + WINOGRAD_F2x3) * (K / 9 * N + M * N) * count * model_dtype_bytes(g->dt);
+    double io = k->winograd == 1 ? K / 9 * N + M * N : K * N + M / 9 * N;
+    double moved = (1 + WINOGRAD_F2x3) * io * count * model_dtype_bytes(g->dt);
     return fmin(e2.seconds, e4.seconds + moved / g->mem_Bps);
 }
 
@@ -52,7 +50,8 @@ static void gemm_cost(const struct kcost_gpu *g, const struct kernel *k, int bat
         struct gemm_est e;
         gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, Kp, count}, &e);
         c->s = e.seconds;
-        if (k->winograd && g->dt == DTYPE_FP32) c->s = fmin(c->s, winograd_s(g, M, N, Kp, count));
+        if (k->winograd && g->dt == DTYPE_FP32)
+            c->s = fmin(c->s, winograd_s(g, k, M, N, Kp, count));
     }
     if (g->dt == DTYPE_FP8 && k->bdim == 1) { /* the activation operand, BF16 -> FP8 */
         c->cast_B = Kp * N * 3;
@@ -68,7 +67,7 @@ static void flash_cost(const struct kcost_gpu *g, const struct kernel *k, int ba
     double heads = k->g * batch, frac = gpu->sm >= 90 ? FLASH3_FWD : FLASH2_FWD;
     if (k->bwd) frac *= FLASH2_BWD / FLASH2_FWD;
     c->flops = k->flops * batch;
-    double t = c->flops / (peak16(gpu) * frac);
+    double t = c->flops / (gemm_peak16(gpu) * frac);
     if (gpu->sms > 0) {
         double tiles = heads * ceil(k->m / FLASH_BLOCK_Q), waves = ceil(tiles / gpu->sms);
         t *= waves * gpu->sms / tiles;

@@ -49,7 +49,7 @@
 #define FLASH2_FWD    0.73
 #define FLASH2_BWD    0.63
 #define FLASH3_FWD    (740.0 / 989)
-#define FLASH_BLOCK_Q 128
+#define FLASH_BLOCK_Q 128 /* queries per thread block (FlashAttention-2, section 3.2) */
 
 /* Winograd (Lavin and Gray 2016, "Fast Algorithms for Convolutional Neural Networks"): F(2x2,
  * 3x3) multiplies 16 times for a 2x2 output tile instead of 36 (2.25x fewer), F(4x4, 3x3) 36
@@ -58,7 +58,7 @@
  * faster than implicit GEMM (cudnn.benchmark / cuDNN's heuristics); the model takes the fastest
  * of the three for the forward and the input gradient in FP32. */
 #define WINOGRAD_F2x3 2.25
-#define WINOGRAD_F4x3 4.0 /* queries per thread block (FlashAttention-2, section 3.2) */
+#define WINOGRAD_F4x3 4.0
 
 enum host_mode {
     HOST_EAGER,    /* every kernel issued by the CPU (PyTorch eager) */

@@ -85,9 +85,9 @@ void model_set_winograd(struct model *m)
 {
     struct layer *l = &m->layers[m->nlayers - 1];
     for (int i = 0; i < l->nfwd; i++)
-        l->fwd[i].winograd = l->fwd[i].cls == KC_GEMM;
+        l->fwd[i].winograd = l->fwd[i].cls == KC_GEMM ? 1 : 0;
     for (int i = 0; i < l->nbwd; i++)
-        l->bwd[i].winograd = l->bwd[i].cls == KC_GEMM && l->bwd[i].bdim == 1;
+        l->bwd[i].winograd = l->bwd[i].cls == KC_GEMM && l->bwd[i].bdim == 1 ? 2 : 0;
 }
 
 void model_add_flash(struct model *m, double s, double hd, double heads, bool causal)
@@ -122,6 +122,11 @@ void model_set_gemm(struct model *m, double gm, double gn, double gk)
     l->gemm_m = gm;
     l->gemm_n = gn;
     l->gemm_k = gk;
+}
+
+double model_act_bytes(enum gpu_dtype dtype)
+{
+    return dtype == DTYPE_FP8 ? 2 : model_dtype_bytes(dtype);
 }
 
 double model_dtype_bytes(enum gpu_dtype dtype)
@@ -513,33 +518,35 @@ static void transformer_block(struct builder *b, const char *name, const struct 
     double fwd = s * (2 * gemm_w + 4 * s * h / t);
     model_add(b->m, name, block_params(z), fwd, -1, block_act_B(z, e));
     double sh = s * h, shn = z->sp ? sh / t : sh, scores = s * s * at, mlp = s * k * z->ffn / t;
-    gemm(b, z->ffn / t, s * k, h);                   /* the MLP's first GEMM: the layer's shape */
-    if (z->llama) model_add_gemm(b->m, z->ffn / t, s * k, h, false); /* SwiGLU's gate */
-    model_add_gemm(b->m, h, s * k, z->ffn / t, false); /* the MLP's last (row-parallel) */
-    model_add_gemm(b->m, qkv / t, s, h, false);        /* QKV projection (column-parallel) */
+    model_set_gemm(b->m, z->ffn / t, s * k, h); /* the MLP's first GEMM: the layer's shape */
+    /* the kernels in the order they run: attention, then the MLP */
+    fp32_op(b, KC_NORM, shn, NORM_PASSES);
+    model_add_gemm(b->m, qkv / t, s, h, false); /* QKV projection (column-parallel) */
     if (z->attn == ATTN_FLASH) {
         model_add_flash(b->m, s, hd, at, z->causal); /* scores, softmax, dropout, sum: fused */
     } else {
         model_add_bgemm(b->m, s, s, hd, at); /* scores: a / t heads of s x s */
+        fp32_op(b, KC_SOFTMAX, scores, SMAX_PASSES);
+        if (!z->llama) model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES);
         model_add_bgemm(b->m, s, hd, s, at); /* weighted sum of the values */
     }
     model_add_gemm(b->m, h, s, h / t, false); /* output projection (row-parallel) */
+    if (!z->llama) model_add_memk(b->m, KC_ELTWISE, shn, e, DROP_PASSES); /* GPT's dropout */
+    model_add_memk(b->m, KC_ELTWISE, shn, e, RESID_PASSES);
+    fp32_op(b, KC_NORM, shn, NORM_PASSES);
     if (z->experts > 0) model_add_gemm(b->m, z->experts, s, h, false); /* the router */
-    fp32_op(b, KC_NORM, 2 * shn, NORM_PASSES); /* two norms */
-    if (z->attn != ATTN_FLASH) fp32_op(b, KC_SOFTMAX, scores, SMAX_PASSES);
-    if (!z->llama) { /* GPT's dropouts: attention (inside FlashAttention's kernel), and two on
-                        the hidden states */
-        if (z->attn != ATTN_FLASH) model_add_memk(b->m, KC_ELTWISE, scores, e, DROP_PASSES);
-        model_add_memk(b->m, KC_ELTWISE, 2 * shn, e, DROP_PASSES);
-    }
-    model_add_memk(b->m, KC_ELTWISE, 2 * shn, e, RESID_PASSES); /* two residual adds */
-    model_add_memk(b->m, KC_ACT, mlp, e, ACT_PASSES);         /* GELU, or SiLU */
+    model_add_gemm(b->m, z->ffn / t, s * k, h, false); /* the MLP's first (column-parallel) */
+    if (z->llama) model_add_gemm(b->m, z->ffn / t, s * k, h, false); /* SwiGLU's gate */
+    model_add_memk(b->m, KC_ACT, mlp, e, ACT_PASSES);                   /* GELU, or SiLU */
     if (z->llama) model_add_memk(b->m, KC_ELTWISE, mlp, e, MUL_PASSES); /* SwiGLU's product */
+    model_add_gemm(b->m, h, s * k, z->ffn / t, false); /* the MLP's last (row-parallel) */
+    if (!z->llama) model_add_memk(b->m, KC_ELTWISE, shn, e, DROP_PASSES);
+    model_add_memk(b->m, KC_ELTWISE, shn, e, RESID_PASSES);
 }
 
 void model_attention_core(const struct gpt_config *g, enum gpu_dtype dtype, struct model *m)
 {
-    struct builder b = {.m = m, .elem_B = model_dtype_bytes(dtype), .started = true};
+    struct builder b = {.m = m, .elem_B = model_act_bytes(dtype), .started = true};
     struct block_shape z = block_of(g, g->seq);
     double s = z.s, at = z.a / z.t, hd = z.h / z.a, scores = s * s * at;
     model_init(m, "attention-core");
@@ -614,6 +621,7 @@ static void decoder(struct builder *b, const struct gpt_config *g)
     model_add(b->m, "embed", v * h + (g->llama ? 0 : s * h), 0, 0, s * h * b->elem_B);
     model_add_memk(b->m, KC_EMBED, (g->llama ? 1 : 2) * s * h, b->elem_B, EMB_PASSES);
     if (!g->llama) model_add_memk(b->m, KC_ELTWISE, s * h, b->elem_B, ADD_PASSES);
+    b->started = true; /* the embeddings learn: every GEMM after them has its input gradient */
     for (int i = 0; i < g->layers; i++) {
         snprintf(n, sizeof n, "block%d", i);
         transformer_block(b, n, &z);
@@ -663,6 +671,7 @@ static void bert_large(struct builder *b, const struct gpt_config *cfg, int seq)
     model_add_memk(b->m, KC_EMBED, 3 * s * h, b->elem_B, EMB_PASSES); /* word, position, type */
     model_add_memk(b->m, KC_ELTWISE, 2 * s * h, b->elem_B, ADD_PASSES);
     fp32_op(b, KC_NORM, s * h, NORM_PASSES);
+    b->started = true; /* the embeddings learn: every GEMM after them has its input gradient */
     for (int i = 0; i < 24; i++) {
         snprintf(n, sizeof n, "layer%d", i);
         transformer_block(b, n, &z);

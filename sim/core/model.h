@@ -54,11 +54,11 @@ struct kernel {
     double flops;   /* KC_ATTN: FLOPs it executes per sample (a causal mask halves them; the
                        backward recomputes the scores: 2.5 x the forward) */
     bool bwd;       /* KC_ATTN: the backward kernel */
-    bool winograd;  /* GEMM: a 3x3 stride-1 convolution's forward or input gradient, which cuDNN
-                       can run as Winograd F(2x2, 3x3) (kcost.h) */
+    int winograd;   /* GEMM: a 3x3 stride-1 convolution's forward (1) or input gradient (2),
+                       which cuDNN can run as Winograd (kcost.h); 0: neither */
 };
 
-#define LAYER_KERNELS 24 /* kernels of one pass of one layer, at most */
+#define LAYER_KERNELS 32 /* kernels of one pass of one layer, at most */
 
 struct layer {
     char name[48];    /* e.g. "layer3.2.conv2" */
@@ -201,6 +201,10 @@ double model_act_B(const struct model *m);     /* per sample */
 
 /* Bytes per element of a dtype: fp32/tf32 4, fp16/bf16 2, fp8 1. */
 double model_dtype_bytes(enum gpu_dtype dtype);
+
+/* Bytes per activation element when training in `dtype`: as model_dtype_bytes, but FP8 training
+ * keeps its activations in BF16 (Transformer Engine casts only GEMM inputs): 2. */
+double model_act_bytes(enum gpu_dtype dtype);
 
 struct memory_need {
     double weights_B;   /* parameters in the training dtype */

@@ -119,6 +119,7 @@ struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
     struct model m;
     model_preset(preset, &gt, dtype, &m);
     double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt), d = p->dp;
+    double ea = model_act_bytes(dtype); /* activations */
     double ex = model_expert_params(&gt), de = (double)p->dp / ep_of(p); /* experts' replicas */
     struct par_memory best = {.stage = -1};
     for (int s = 0; s < p->pp; s++) {
@@ -130,7 +131,7 @@ struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
                 params += m.layers[i].params;
                 bool block = i >= 1 && i <= g->layers;
                 experts += block ? ex : 0;
-                act += block ? block_act(p, g, &m.layers[i], e) : m.layers[i].act_B;
+                act += block ? block_act(p, g, &m.layers[i], ea) : m.layers[i].act_B;
             }
         }
         /* ZeRO shards the dense share over the dp replicas, the experts over their dp / ep */

@@ -770,7 +770,10 @@ out:
 
 /* FlashAttention needs compute capability 8.0 and FP16 or BF16 inputs (Dao-AILab/flash-attention
  * README, "Installation and features"; FP8 training runs it in BF16): a transformer uses it by
- * default where it can, the materialised path elsewhere; asking for it elsewhere is an error. */
+ * default where it can, the materialised path elsewhere; asking for it elsewhere is an error. A
+ * <platform> file's GPUs are not known here: it gets FlashAttention unless the scenario says
+ * attention="materialised" (README, Compute). BERT's heads are not among the hybrid strategy's
+ * stages: refused there. */
 static enum dmlsim_err resolve_attention(struct reader *r, struct scenario *sc)
 {
     struct model_spec *ms = &sc->model;
@@ -778,6 +781,11 @@ static enum dmlsim_err resolve_attention(struct reader *r, struct scenario *sc)
     enum gpu_dtype dt = sc->train.dtype;
     bool can = (g == NULL || g->sm >= 80) && model_dtype_bytes(dt) <= 2;
     if (!ms->present || ms->preset == NULL) return DMLSIM_OK;
+    if (ms->gpt.head != BERT_HEAD_NONE && sc->train.strategy == STRAT_HYBRID)
+        return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                           "%s:%d: <model head>: the hybrid strategy's stages hold the encoder "
+                           "only; expected no head with strategy=\"hybrid\"",
+                           r->path, ms->line);
     if (!ms->attn_set) {
         ms->gpt.attention = can ? ATTN_FLASH : ATTN_MATERIALISED;
         return DMLSIM_OK;

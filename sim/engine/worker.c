@@ -81,7 +81,8 @@ static double update_time(struct pass_ctx *p, const struct model *m, enum optimi
     int slot = KC_COUNT;
     if (!kernels) {
         for (size_t l = 0; p->kc->per_tensor_opt && l < m->nlayers; l++)
-            t += fmax(m->layers[l].params * per_param / upd_rate, p->kc->launch_s);
+            if (m->layers[l].params > 0)
+                t += fmax(m->layers[l].params * per_param / upd_rate, p->kc->launch_s);
         if (!p->kc->per_tensor_opt) t = model_params(m) * per_param / upd_rate;
         p->a->class_s[slot] += t;
         p->a->class_bytes[slot] += model_params(m) * per_param;
@@ -90,7 +91,7 @@ static double update_time(struct pass_ctx *p, const struct model *m, enum optimi
     if (amp > 0) t += issue(p, KC_CAST, fmax(amp / upd_rate, GPU_KERNEL_MIN_S), 0, amp);
     if (!p->kc->per_tensor_opt) {
         double b = model_params(m) * per_param;
-        return t + issue(p, slot, b / upd_rate, 0, b);
+        return t + issue(p, slot, fmax(b / upd_rate, GPU_KERNEL_MIN_S), 0, b);
     }
     for (size_t l = 0; l < m->nlayers; l++) {
         double b = m->layers[l].params * per_param;

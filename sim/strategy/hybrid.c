@@ -642,7 +642,7 @@ static void setup(struct hy_ctx *c)
         model_release(&core);
     }
     c->e = model_dtype_bytes(ts->dtype);
-    c->tp_B = (double)ts->batch * g.seq * g.hidden * c->e;
+    c->tp_B = (double)ts->batch * g.seq * g.hidden * model_act_bytes(ts->dtype);
     c->act_B = c->tp_B / (p->sp ? p->tp : 1);
     /* a rank's tokens, each to topk experts, h elements each */
     c->a2a_B = c->act_B * (g.experts > 0 ? g.topk : 0);
