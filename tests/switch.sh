@@ -5,20 +5,22 @@
 # SimGrid) and with switch="fatpipe" (the switch as one FATPIPE link on every route and every pair
 # of machines routed explicitly, the generator before issue 16). Times are compared through
 # every figure the run prints (steps, breakdowns, expectations).
-# Two scenarios are known to take another branch, and there only the exit status and the
+# Three scenarios are known to take another branch, and there only the exit status and the
 # accounting line are compared: SimGrid solves the bandwidth shares of each connected set of
 # flows, one switch link joins every inter-node flow into one set and the ports do not, so flow
 # completions are computed in another order and differ in their last bits; a run whose course
 # depends on which of two near-simultaneous events comes first (an async PS with random crashes
-# and jitter, a partition's recovery race) can then diverge. Their fault-free versions are
-# identical (the other scenarios, and tests/switch.sh's count).
+# and jitter, a partition's recovery race, a split brain's rejoin) can then diverge. Their
+# fault-free versions are identical (the other scenarios, and tests/switch.sh's count).
 #   tests/switch.sh build/dmlsim
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/dmlsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-branchy=" scenarios/ci/ps-mtbf-linkdown.xml scenarios/numerics-split.xml "
+branchy=" scenarios/ci/ps-mtbf-linkdown.xml scenarios/numerics-split.xml
+ scenarios/ci/numerics-ring-split.xml "
+branchy=${branchy//$'\n'/}
 pass=0 fail=0
 for f in scenarios/*.xml scenarios/ci/*.xml; do
     grep -q "<cluster" "$f" || continue
