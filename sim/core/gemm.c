@@ -53,6 +53,7 @@ static double tile_time(const struct gpu_model *g, enum gpu_dtype dt, const stru
     e->tile_m = mt;
     e->tile_n = nt;
     e->split = split;
+    e->memory_bound = false;
     e->tiles = nm * nn * count * split;
     e->waves = ceil(e->tiles / g->sms);
     e->wave_eff = e->tiles / (e->waves * g->sms);
@@ -74,7 +75,7 @@ void gemm_estimate(const struct gpu_model *gpu, enum gpu_dtype dt, double mem_Bp
     if (gpu->sms <= 0 || gpu->gemm_ceiling[dt] <= 0) {
         e->seconds = flops / (peak * FLAT_EFF);
     } else {
-        struct gemm_est t;
+        struct gemm_est t = {0};
         e->seconds = INFINITY;
         for (int i = 0; i < (int)(sizeof tiles / sizeof tiles[0]); i++)
             for (double sp = 1; sp == 1 || (sp <= GEMM_MAX_SPLIT && s->k / sp >= GEMM_MIN_SLICE);
