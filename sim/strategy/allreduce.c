@@ -877,8 +877,7 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation)
     w->held = incarnation == 0 ? 0 : -1; /* a restarted process holds nothing */
     if (incarnation > 0 && t->j->nm) replica_reset(t->j->nm, &w->rep);
     worker_amounts_release(&w->amt);
-    struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt, ts->host,
-                              ts->autocast};
+    struct kernel_costs kc = job_kernel_costs(ts);
     worker_amounts(t->j->cal, t->j->pf->models[rank], h, ts->dtype, ts->opt, t->j->m, ts->batch,
                    &kc, &w->amt);
     /* semaphores of a previous incarnation are left alone (its actors may have died holding

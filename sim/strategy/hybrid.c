@@ -625,8 +625,7 @@ static void setup(struct hy_ctx *c)
     model_preset(c->sc->model.preset, &g, ts->dtype, &c->m);
     c->expert_params = model_expert_params(&g);
     c->model_params = model_params(&c->m);
-    struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt, ts->host,
-                              ts->autocast};
+    struct kernel_costs kc = job_kernel_costs(ts);
     worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &c->m,
                    ts->batch, &kc, &c->amt);
     if (p->recompute == RECOMPUTE_SELECTIVE && g.attention != ATTN_FLASH) {

@@ -48,6 +48,9 @@ void job_record_numerics(const struct job *j, struct run_record *rec);
  * checkpoints run there; job_check refuses a plan that crashes it. */
 sg_host_t job_store_host(const struct job *j);
 
+/* The framework's per-kernel costs of a training spec (launch, optimizer kernels, host, amp). */
+struct kernel_costs job_kernel_costs(const struct train_spec *ts);
+
 /* The compute breakdown of rank 0 (its amounts for one batch, on `gpu` in `dtype`) into the
  * record. */
 void job_record_compute(struct run_record *rec, const struct worker_amounts *a,

@@ -1584,8 +1584,7 @@ static void setup_workers(struct ps_ctx *c)
         struct ps_worker *w = &c->workers[r];
         w->c = c;
         w->rank = r;
-        struct kernel_costs kc = {ts->kernel_launch_s, ts->per_tensor_opt, ts->host,
-                              ts->autocast};
+        struct kernel_costs kc = job_kernel_costs(ts);
         worker_amounts(c->j->cal, c->pf->models[r], c->pf->gpus[r], ts->dtype, ts->opt, c->m,
                        ts->batch, &kc, &w->amt);
         for (size_t l = 0; l < c->m->nlayers; l++) /* forward and backward back to back */
