@@ -150,6 +150,33 @@ START_TEST(test_summary_columns)
 }
 END_TEST
 
+/* The job's verdict (issue 28): completed only if every requested step (steps_planned = 10 here)
+ * was committed and at least one gradient applied; a strategy's own reason is kept. */
+START_TEST(test_verdict)
+{
+    struct run_record r;
+    run_init(&r, STRAT_PS, 4, 16, 10);
+    r.steps_completed = 10, r.applied = 1, r.final_workers = 4;
+    run_verdict(&r);
+    ck_assert(!r.job_failed); /* 10 of 10 committed, one gradient applied */
+    r.steps_completed = 9; /* one step short: 9 < 10 */
+    run_verdict(&r);
+    ck_assert(r.job_failed);
+    ck_assert_msg(strstr(r.failure, "9 of 10 steps committed") != NULL, "%s", r.failure);
+    r.job_failed = false, r.steps_completed = 10, r.applied = 0, r.computed = 20,
+    r.dropped_late = 20; /* every step committed, but empty: 20 computed = 20 dropped late */
+    run_verdict(&r);
+    ck_assert(r.job_failed);
+    ck_assert_msg(strstr(r.failure, "no gradient reached the model: 20 computed") != NULL, "%s",
+                  r.failure);
+    snprintf(r.failure, sizeof r.failure, "a strategy's own reason");
+    r.steps_completed = 0; /* already failed: the strategy's reason stays */
+    run_verdict(&r);
+    ck_assert_str_eq(r.failure, "a strategy's own reason");
+    run_release(&r);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -158,6 +185,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, test_text_is_the_table);
     tcase_add_test(tc, test_json_and_expect_have_every_metric);
     tcase_add_test(tc, test_summary_columns);
+    tcase_add_test(tc, test_verdict);
     suite_add_tcase(s, tc);
     return s;
 }

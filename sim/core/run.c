@@ -152,6 +152,29 @@ void run_finish(struct run_record *r)
     r->input_wait_s = r->input_batches > 0 ? r->input_wait_total_s / r->input_batches : 0;
     r->input_frac = T > 0 && r->workers > 0 ? r->input_wait_run_s / (r->workers * T) : 0;
     r->input_bound = r->input_frac >= 0.01 && r->input_frac > r->idle_frac - r->input_frac;
+    run_verdict(r);
+}
+
+/* The job's verdict, the same for every strategy: it completed only if every requested step was
+ * committed (all-reduce and hybrid: global steps; PS: versions every shard reached) and at least
+ * one gradient reached the model. A strategy that knows a more precise reason has set it
+ * already; this is the rule that no failed job escapes (issue 28: runs that ended short of their
+ * steps, or applied nothing, said "job completed" and exited 0). */
+void run_verdict(struct run_record *r)
+{
+    if (r->job_failed) return;
+    if (r->steps_completed < r->steps_planned) {
+        r->job_failed = true;
+        snprintf(r->failure, sizeof r->failure,
+                 "%.0f of %d steps committed when the run ended (%.0f of %d workers finished)",
+                 r->steps_completed, r->steps_planned, r->final_workers, r->workers);
+    } else if (r->applied <= 0) {
+        r->job_failed = true;
+        snprintf(r->failure, sizeof r->failure,
+                 "no gradient reached the model: %.0f computed, %.0f dropped stale, %.0f dropped "
+                 "late, %.0f lost",
+                 r->computed, r->dropped_stale, r->dropped_late, r->lost_gradients);
+    }
 }
 
 bool run_identities_hold(const struct run_record *r)

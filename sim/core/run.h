@@ -260,6 +260,9 @@ void run_lose_step(struct run_record *r, int samples, bool computed);
 
 /* Sorts the log by time (stable) and derives the figures above. Call once, after the run. */
 void run_finish(struct run_record *r);
+/* Fails the job (job_failed, failure) unless every requested step was committed with at least
+ * one gradient applied; run_finish calls it last. */
+void run_verdict(struct run_record *r);
 
 bool run_identities_hold(const struct run_record *r);
 
