@@ -1,7 +1,10 @@
 /* check_fault.c - the fault plan: materialisation, ordering, determinism, and the random
  * processes against their distributions' means. */
 #include "fault.h"
+#include "progress.h"
 #include "testlib.h"
+
+#include <simgrid/actor.h>
 
 #include <math.h>
 
@@ -125,6 +128,53 @@ START_TEST(test_jitter)
 }
 END_TEST
 
+/* The simulation's watchdog (progress.h, issue 28): an actor progresses at t = 0, 1, 2, 3, 4 s
+ * (progress_s), then sleeps 1 s at a time for ever. With a limit of 10 s the watchdog stops the
+ * run at the last progress + 10 = 14 s, or, with the plan's last fault at 20 s, at 20 + 10 =
+ * 30 s; the job fails naming the actor still waiting. */
+static void spinner(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct run_record *r = sg_actor_self_get_data();
+    for (int i = 0; i < 1000000; i++) {
+        if (i < 5) r->progress_s = simgrid_get_clock();
+        sg_actor_sleep_for(1);
+    }
+}
+
+static void watchdog_case(double quiet_s, double want_end_s)
+{
+    struct scenario sc = test_cluster(1, 1, "h100", "nvlink4", NULL, 1);
+    struct platform *pf = test_load(&sc);
+    struct run_record r;
+    run_init(&r, STRAT_ALLREDUCE, 1, 16, 10);
+    sg_actor_t a = sg_actor_init("spinner", pf->gpus[0]);
+    sg_actor_set_data(a, &r);
+    sg_actor_start(a, spinner, 0, NULL);
+    progress_watch(&r, pf->gpus[0], 10, quiet_s);
+    simgrid_run();
+    ck_assert(progress_stalled());
+    ck_assert_double_eq_tol(simgrid_get_clock(), want_end_s, 1e-9);
+    ck_assert(r.job_failed);
+    ck_assert_msg(strstr(r.failure, "no progress for 10 s") && strstr(r.failure, "spinner@"),
+                  "%s", r.failure);
+    run_release(&r);
+    platform_free(pf);
+}
+
+START_TEST(test_watchdog_stops_a_stalled_run)
+{
+    watchdog_case(0, 14);
+}
+END_TEST
+
+START_TEST(test_watchdog_waits_for_the_plan)
+{
+    watchdog_case(20, 30);
+}
+END_TEST
+
 static Suite *fault_suite(void)
 {
     Suite *s = suite_create("fault");
@@ -133,6 +183,8 @@ static Suite *fault_suite(void)
     tcase_add_test(tc, test_crash_and_restart);
     tcase_add_test(tc, test_mtbf_means);
     tcase_add_test(tc, test_jitter);
+    tcase_add_test(tc, test_watchdog_stops_a_stalled_run);
+    tcase_add_test(tc, test_watchdog_waits_for_the_plan);
     suite_add_tcase(s, tc);
     return s;
 }

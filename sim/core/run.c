@@ -91,6 +91,7 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
                                double compute_s, double samples, int workers, int side)
 {
     if (step_hook) step_hook(t_s, step, r->steps_planned);
+    r->progress_s = fmax(r->progress_s, t_s);
     struct run_event *e = push(r, t_s, RUN_STEP, step, workers);
     e->side = side;
     e->time_s = time_s;

@@ -157,6 +157,8 @@ struct run_record {
     double max_recover_s;      /* longest time from a fault to training progressing again */
     bool outage;               /* a fault is being recovered from now (the injector keeps it) */
     double outage_s;           /* ... since this time: recovery rows start there (start_s) */
+    double progress_s;         /* when training last progressed: a step committed (run_step_add),
+                                  or a strategy's inject_progress (progress.h watches it) */
     bool job_failed;           /* the simulated job could not finish its steps */
     char failure[160];         /* why, when job_failed */
     /* derived by run_finish */

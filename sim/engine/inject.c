@@ -77,6 +77,7 @@ void inject_detected(struct injector *inj)
 
 void inject_progress(struct injector *inj, double since_s)
 {
+    inj->rec->progress_s = simgrid_get_clock(); /* the run's watchdog (progress.h) */
     if (inj->pending_s < 0 || !inj->detected || since_s <= inj->pending_s) return;
     double d = simgrid_get_clock() - inj->pending_s;
     if (d > inj->rec->max_recover_s) inj->rec->max_recover_s = d;

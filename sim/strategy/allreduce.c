@@ -1094,6 +1094,7 @@ void allreduce_run(const struct job *j, struct run_record *rec)
         rdzv_start(&t.sides[k].z);
     if (t.loader) loader_start(t.loader);
     inject_start(&t.inj);
+    job_watch(j, rec);
     simgrid_run();
 
     const struct rdzv *z = &t.sides[0].z;

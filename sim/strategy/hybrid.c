@@ -926,6 +926,7 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     inject_init(&c.inj, j->plan, rec, job_store_host(j), (struct inject_hooks){0});
     start_ranks(&c);
     inject_start(&c.inj);
+    job_watch(j, rec);
     simgrid_run();
     rec->total_s = c.end_s;
     rec->steps_completed = c.done;

@@ -2,10 +2,12 @@
 #include "job.h"
 
 #include "net.h"
+#include "progress.h"
 #include "trace.h"
 
 #include <simgrid/host.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -228,4 +230,21 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
         trace_counter(rec->trace, acc, e->accuracy, e->t_s);
         trace_counter(rec->trace, loss, e->loss, e->t_s);
     }
+}
+
+/* The engine's own longest deadlines: checkpoint I/O (ckpt.c, IO_DEADLINE_S) and a remote read
+ * of the input pipeline (loader.c, LOADER_FETCH_S), both an hour. */
+#define JOB_ENGINE_DEADLINE_S 3600.0
+
+void job_watch(const struct job *j, struct run_record *rec)
+{
+    const struct scenario *sc = j->sc;
+    double longest = fmax(JOB_ENGINE_DEADLINE_S, sc->train.timeout_s), quiet = 0;
+    longest = fmax(longest, fmax(sc->rec.rendezvous_s, sc->rec.replacement_s));
+    for (size_t i = 0; j->plan && i < j->plan->n; i++) {
+        const struct fault_event *e = &j->plan->ev[i];
+        quiet = fmax(quiet, e->t_s);                   /* timed events: a restart to come */
+        longest = fmax(longest, fmax(e->restart_s, 0)); /* a step-triggered crash's restart */
+    }
+    progress_watch(rec, job_store_host(j), 10 * longest, quiet);
 }

@@ -56,6 +56,12 @@ struct kernel_costs job_kernel_costs(const struct train_spec *ts);
 void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
                         const struct gpu_model *gpu, enum gpu_dtype dtype);
 
+/* Starts the simulation's watchdog (progress.h) on the store host: a run in which nothing
+ * progresses for ten times the longest deadline of the job (the watchdog, the recovery's waits,
+ * the engine's I/O deadlines, a restart delay of the plan) after the plan's last timed fault ends,
+ * the job failed. Call after inject_start. */
+void job_watch(const struct job *j, struct run_record *rec);
+
 /* After simgrid_run: the traffic's totals and classes into the record, run_finish, and into the
  * trace (if any) the events log: faults as instants, recoveries and checkpoints as slices, steps
  * as the throughput and samples counters; the bytes in flight stop being counted (net.h). */

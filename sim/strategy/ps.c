@@ -1937,6 +1937,7 @@ void ps_run(const struct job *j, struct run_record *res)
     setup_workers(&c);
     start_input(&c);
     inject_start(&c.inj);
+    job_watch(j, res);
     simgrid_run();
 
     if (ts->ps.mode == PS_SYNC)
