@@ -473,10 +473,15 @@ static void run_schedule(struct hy_rank *r)
         trace_slice(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
                     simgrid_get_clock());
     }
-    if (next) sg_comm_unref(next); /* a receive posted for an operation the failure skipped */
+    /* a receive posted for an operation the failure skipped: a zero-length wait releases it
+     * (an unref of a transfer still running made SimGrid print a backtrace, issue 28) */
+    if (next) net_wait(next, simgrid_get_clock());
     r->pipe_end = simgrid_get_clock();
-    for (int k = 0; k < r->nsends && !c->failed; k++)
-        check_wait(r, net_wait(r->sends[k], simgrid_get_clock() + timeout), "pipeline send");
+    for (int k = 0; k < r->nsends; k++) /* after a failure, released without waiting */
+        if (c->failed)
+            net_wait(r->sends[k], simgrid_get_clock());
+        else
+            check_wait(r, net_wait(r->sends[k], simgrid_get_clock() + timeout), "pipeline send");
 }
 
 static void rank_actor(int argc, char **argv)
