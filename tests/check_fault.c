@@ -2,9 +2,11 @@
  * processes against their distributions' means. */
 #include "fault.h"
 #include "progress.h"
+#include "sgguard.h"
 #include "testlib.h"
 
 #include <simgrid/actor.h>
+#include <simgrid/host.h>
 
 #include <math.h>
 
@@ -175,6 +177,36 @@ START_TEST(test_watchdog_waits_for_the_plan)
 }
 END_TEST
 
+/* A SimGrid exception that escapes an actor (here HostFailureException: an actor started on a
+ * host that is off) ends the process with exit 4, the status of a failed job (sgguard.h), not
+ * SimGrid's abort (134) and backtrace. */
+static void idle(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+}
+
+static void starter(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    sg_host_t off = sg_actor_self_get_data();
+    sg_host_turn_off(off);
+    sg_actor_create("on-a-host-that-is-off", off, idle, 0, NULL);
+}
+
+START_TEST(test_escaped_exception_is_exit_4)
+{
+    struct scenario sc = test_cluster(1, 2, "h100", "nvlink4", NULL, 1);
+    struct platform *pf = test_load(&sc);
+    sgguard_install("test.xml", 7);
+    sg_actor_t a = sg_actor_init("starter", pf->gpus[0]);
+    sg_actor_set_data(a, pf->gpus[1]);
+    sg_actor_start(a, starter, 0, NULL);
+    simgrid_run();
+}
+END_TEST
+
 static Suite *fault_suite(void)
 {
     Suite *s = suite_create("fault");
@@ -185,6 +217,7 @@ static Suite *fault_suite(void)
     tcase_add_test(tc, test_jitter);
     tcase_add_test(tc, test_watchdog_stops_a_stalled_run);
     tcase_add_test(tc, test_watchdog_waits_for_the_plan);
+    tcase_add_exit_test(tc, test_escaped_exception_is_exit_4, 4);
     suite_add_tcase(s, tc);
     return s;
 }

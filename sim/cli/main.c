@@ -20,6 +20,7 @@
 #include "scenario.h"
 #include "scenario_doc.h"
 #include "sgcfg.h"
+#include "sgguard.h"
 #include "strategy.h"
 #include "sweep.h"
 #include "trace.h"
@@ -499,6 +500,7 @@ static int cmd_run(const struct run_opts *o)
     if (rc == DMLSIM_OK) {
         sgcfg_init(o->cfg, o->ncfg);
         catch_interrupts(); /* again: simgrid_init set its own SIGINT handler */
+        sgguard_install(sc.path, sc.train.line); /* and its own std::terminate handler */
         xbt_log_control_set("root.thres:critical");
         platform_configure(&sc);
         sc.train.trace = o->trace != NULL;
