@@ -7,10 +7,14 @@
 #include <xbt/sysdep.h>
 
 #include <assert.h>
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define CMD_MAX_OPTS 24
 
@@ -206,6 +210,66 @@ static int count_error(const struct cli_cmd *c, int n)
     return cli_error(c, what);
 }
 
+/* Options whose value is a file dmlsim writes. */
+static bool is_output(int key)
+{
+    return key == CLI_CSV || key == CLI_JSON || key == CLI_SUMMARY || key == CLI_TRACE ||
+           key == CLI_OUT;
+}
+
+/* The folder an output path will be written in: the path's own folder, or, when the path is a
+ * symbolic link (followed, as report.h writes outputs), its final target's, into dir. */
+static void output_folder(const char *path, char *dir, size_t len)
+{
+    char cur[PATH_MAX], link[PATH_MAX / 2];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hops = 0; hops < 16; hops++) { /* Linux follows at most 40; loops end here */
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0) break;
+        link[n] = '\0';
+        char *slash = strrchr(cur, '/');
+        if (link[0] == '/' || slash == NULL)
+            memcpy(cur, link, (size_t)n + 1);
+        else if ((size_t)(slash - cur) < sizeof cur / 2)
+            memcpy(slash + 1, link, (size_t)n + 1); /* fits: both parts are under PATH_MAX / 2 */
+        else
+            break;
+    }
+    const char *slash = strrchr(cur, '/');
+    if (slash == NULL)
+        snprintf(dir, len, ".");
+    else if (slash == cur)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - cur), cur);
+}
+
+/* Every output's folder exists, is a folder and can be written in: checked when the command
+ * line is read, so that a run is not simulated and reported before its outputs fail. One line,
+ * exit 1, nothing written. */
+static int check_output_folders(const struct cli_args *a)
+{
+    for (int i = 0; i < a->nhits; i++) {
+        const struct cli_hit *h = &a->hits[i];
+        if (!is_output(h->key) || h->value == NULL || h->value[0] == '\0') continue;
+        const struct cli_opt *o = opt_of(a->cmd, h->key);
+        char dir[PATH_MAX];
+        struct stat st;
+        output_folder(h->value, dir, sizeof dir);
+        const char *why = stat(dir, &st) != 0        ? strerror(errno)
+                          : !S_ISDIR(st.st_mode)     ? "not a folder"
+                          : access(dir, W_OK | X_OK) ? strerror(errno)
+                                                     : NULL;
+        if (why == NULL) continue;
+        fprintf(stderr,
+                "%s:0: --%s: cannot write in the folder %s: %s; expected a path in an existing "
+                "folder that can be written\n",
+                h->value, o ? o->name : "output", dir, why);
+        return 1;
+    }
+    return -1;
+}
+
 int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct cli_args *a)
 {
     struct option longs[CMD_MAX_OPTS + 2];
@@ -233,7 +297,7 @@ int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct cli_args *a
         a->args[a->nargs++] = argv[optind++];
     if (a->nargs < c->min_args || (c->max_args >= 0 && a->nargs > c->max_args))
         return count_error(c, a->nargs);
-    return -1;
+    return check_output_folders(a);
 }
 
 void cli_args_release(struct cli_args *a)

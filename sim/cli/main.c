@@ -51,11 +51,13 @@ static int fail(const struct dmlsim_error *err)
     return dmlsim_err_status(err->code);
 }
 
-/* SIGINT and SIGTERM: remove the temporary files of the outputs being written and a sweep's
- * folder, stop the sweep's children, and exit with 128 + the signal (async-signal-safe). */
+/* SIGINT and SIGTERM: remove the temporary files of the outputs being written, the platform's
+ * folder and a sweep's folder, stop the sweep's children, and exit with 128 + the signal
+ * (async-signal-safe). */
 static void on_interrupt(int sig)
 {
     report_outputs_discard();
+    platform_interrupt();
     sweep_interrupt();
     _exit(128 + sig);
 }

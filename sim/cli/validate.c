@@ -400,6 +400,38 @@ static void free_jobs(struct job *jobs, size_t n)
 #define FIT_MIN    0.02 /* the factor's range: a dilation cannot remove the wires' latency */
 #define FIT_MAX    100.0
 
+/* The most measurements (rows of collectives, copies) one validate or fit simulates, over all
+ * its jobs: each is simulated up to FIT_ROUNDS + 2 times at message level, about 0.13 s a row
+ * for 16 GPUs on 2 nodes (a 32-size log validates in 4 s), so 1,024 rows are minutes and a
+ * 50 MB log (230,000 rows) would be hours. Beyond it the log is refused before any simulation. */
+#define VALIDATE_MAX_ROWS 1024
+
+/* A fit's rounds, then validate's uncalibrated and calibrated runs. */
+#define SIMS_PER_ROW (FIT_ROUNDS + 2)
+
+static enum dmlsim_err check_rows(const struct job *jobs, size_t njobs, const char *path,
+                                  struct dmlsim_error *err)
+{
+    size_t total = 0, big = 0;
+    for (size_t k = 0; k < njobs; k++) {
+        total += jobs[k].n;
+        if (jobs[k].n > jobs[big].n) big = k;
+    }
+    if (total <= VALIDATE_MAX_ROWS) return DMLSIM_OK;
+    const struct job *j = &jobs[big];
+    char what[128];
+    if (j->coll)
+        snprintf(what, sizeof what, "%s on %d GPU(s), %d node(s)", collective_op_name(j->op),
+                 j->nranks, j->nodes);
+    else
+        snprintf(what, sizeof what, "copy %s", j->kind);
+    return dmlsim_fail(err, DMLSIM_EVALUE,
+                       "%s:0: %zu measured rows to simulate (%zu of them %s); expected at most %d "
+                       "(each is simulated up to %d times): keep the runs to compare, e.g. one "
+                       "nccl-tests sweep per collective",
+                       path, total, j->n, what, VALIDATE_MAX_ROWS, SIMS_PER_ROW);
+}
+
 /* The curve of job j at the sizes selected by use (NULL: all) with factors f, into cur (whose
  * arrays x and y the caller provides). */
 static void curve_of(const struct job *j, const bool *use, const double *f,
@@ -483,7 +515,7 @@ enum dmlsim_err validate_fit_network(struct calib *c, const char *path, const ch
     struct job jobs[MAX_JOBS];
     size_t njobs = make_jobs(c, false, jobs);
     struct netcal *nc = xbt_new0(struct netcal, 1);
-    enum dmlsim_err rc = DMLSIM_OK;
+    enum dmlsim_err rc = check_rows(jobs, njobs, path, err);
     for (size_t k = 0; k < njobs && rc == DMLSIM_OK; k++)
         if (!fit_job(&jobs[k], &mc, NULL, c, nc))
             rc = dmlsim_fail(err, DMLSIM_EVALUE,
@@ -632,6 +664,11 @@ int validate_main(const struct cli_args *a)
     }
     struct job jobs[MAX_JOBS];
     size_t njobs = make_jobs(&c, true, jobs);
+    if (check_rows(jobs, njobs, path, &err) != DMLSIM_OK) {
+        free_jobs(jobs, njobs);
+        calib_release(&c);
+        return fail_msg(&err);
+    }
     printf("# dmlsim validate %s\n# profile       %s\n", path, c.source);
     char per[32] = "one per GPU";
     if (nics > 0) snprintf(per, sizeof per, "%ld per node", nics);

@@ -521,6 +521,10 @@ static enum dmlsim_err load_nccl_log(const char *path, FILE *f, struct calib *c,
 
 /* ---- calibration files -------------------------------------------------------------------- */
 
+/* The largest "count" a profile may give: 2^20 GPUs, 64 times the largest cluster measured in
+ * public (Llama 3 405B's 16,384 H100s); a count is a measured machine, not a simulated one. */
+#define CALIB_MAX_GPU_COUNT (1 << 20)
+
 static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *c,
                                        struct dmlsim_error *err)
 {
@@ -572,7 +576,11 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
         } else if (strcmp(key, "gpu") == 0) {
             snprintf(c->gpu_name, sizeof c->gpu_name, "%s%s%s", a, rest[0] ? " " : "", rest);
         } else if (strcmp(key, "count") == 0) {
-            c->gpu_count = atoi(a);
+            if (!parse_int(a, 1, CALIB_MAX_GPU_COUNT, &c->gpu_count) || rest[0] != '\0')
+                return dmlsim_fail(err, DMLSIM_EVALUE,
+                                   "%s:%d: count \"%s%s%s\": expected the number of GPUs "
+                                   "measured, an integer from 1 to %d",
+                                   path, lineno, a, rest[0] ? " " : "", rest, CALIB_MAX_GPU_COUNT);
         } else if (strcmp(key, "nodes") == 0) {
             ok = parse_int(a, 1, INT_MAX, &c->nodes) && rest[0] == '\0';
         } else if (strcmp(key, "net") == 0) {

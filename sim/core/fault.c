@@ -111,12 +111,24 @@ static enum dmlsim_err unknown(const struct scenario *sc, const struct fault_spe
                        sc->path, f->line, what, name, what);
 }
 
-/* Crashes of every host the spec names. */
+/* Is h one of the names in list[0..n)? */
+static bool listed(char *const *list, size_t n, const char *h)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], h) == 0) return true;
+    return false;
+}
+
+/* Crashes of every host the spec names. A node crashed at a step (host="node1" step="N") is its
+ * GPUs, each when its worker reaches step N: a step is reached only where a worker runs, so the
+ * node's CPU host and other hosts without a GPU are not part of it (at a time, they are). */
 static int add_crashes(struct builder *b, const struct fault_spec *f, const struct fault_names *nm)
 {
     int hits = 0;
+    bool node_at_step = f->step >= 0 && !listed(nm->hosts, nm->nhosts, f->host);
     for (size_t h = 0; h < nm->nhosts; h++) {
         if (!names(f->host, nm->hosts[h])) continue;
+        if (node_at_step && !listed(nm->gpus, nm->ngpus, nm->hosts[h])) continue;
         hits++;
         struct fault_event *e = add(b, FAULT_CRASH, f->at_s, f->step, nm->hosts[h], f, "crash");
         e->restart_s = f->restart_s;
@@ -161,14 +173,46 @@ static bool cut_between_groups(struct builder *b, const struct fault_spec *f,
     return hits > 0;
 }
 
-/* A generated platform: the routes between groups are cut. A user's platform (no partition
- * links): every node outside the first group loses its NIC links for the window; the node that
- * has none is returned in *bad (NULL if all had some). */
-static void add_partition(struct builder *b, const struct fault_spec *f,
-                          const struct fault_names *nm, char *bad, size_t len)
+/* Does `name` name a machine of the platform: a host "name.X" (a generated platform's zone, such
+ * as node1, ps0 or storage), or, on a user's platform, also a host called so or links "name.nic*"
+ * (the NIC links a partition takes down there)? */
+static bool names_machine(const struct fault_names *nm, const char *name, bool generated)
+{
+    size_t n = strlen(name);
+    for (size_t h = 0; h < nm->nhosts; h++)
+        if (strncmp(nm->hosts[h], name, n) == 0 &&
+            (nm->hosts[h][n] == '.' || (!generated && nm->hosts[h][n] == '\0')))
+            return true;
+    for (size_t i = 0; !generated && i < nm->nlinks; i++)
+        if (is_nic_link(name, nm->links[i])) return true;
+    return false;
+}
+
+/* The first name of the partition's groups that names no machine of the platform (into bad),
+ * or "": a group of unknown names would cut nothing, silently. */
+static void unknown_group_name(const struct fault_spec *f, const struct fault_names *nm,
+                               bool generated, char *bad, size_t len)
 {
     bad[0] = '\0';
-    if (cut_between_groups(b, f, nm)) return;
+    for (const char *p = f->groups; p && *p && !bad[0];) {
+        size_t n = strcspn(p, ",|");
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+        if (!names_machine(nm, name, generated)) snprintf(bad, len, "%s", name);
+        p += n;
+        if (*p) p++;
+    }
+}
+
+/* A generated platform: the routes between groups are cut. A user's platform (no partition
+ * links): every node outside the first group loses its NIC links for the window; the node that
+ * has none is returned in *bad (NULL if all had some). Either way, a name that is no machine of
+ * the platform is returned in *bad. */
+static void add_partition(struct builder *b, const struct fault_spec *f, bool generated,
+                          const struct fault_names *nm, char *bad, size_t len)
+{
+    unknown_group_name(f, nm, generated, bad, len);
+    if (bad[0] || cut_between_groups(b, f, nm)) return;
     char *copy = mem_strdup(f->groups), *save = NULL;
     strtok_r(copy, "|", &save); /* the first group keeps the store */
     for (char *grp = strtok_r(NULL, "|", &save); grp && !bad[0]; grp = strtok_r(NULL, "|", &save)) {
@@ -245,8 +289,9 @@ static enum dmlsim_err add_spec(struct builder *b, const struct scenario *sc,
                        err);
     }
     case FS_PARTITION:
-        add_partition(b, f, nm, bad, sizeof bad);
-        return bad[0] ? unknown(sc, f, "node with NIC links", bad, err) : DMLSIM_OK;
+        add_partition(b, f, sc->has_cluster, nm, bad, sizeof bad);
+        return bad[0] ? unknown(sc, f, sc->has_cluster ? "node" : "node with NIC links", bad, err)
+                      : DMLSIM_OK;
     case FS_CORRUPT: {
         int steps = sc->train.steps > 0 ? sc->train.steps : 0;
         if (add_corrupt(b, f, nm, rng, steps) || f->probability > 0) return DMLSIM_OK;

@@ -9,10 +9,13 @@
  *
  * How each event takes effect (see platform.h and train.h):
  *   crash / restart          host turned off / on (sg_host_turn_off/on); the actors on it die;
+ *                            a node crashed at a step is its GPU hosts, each at its worker's step;
  *   straggler                the host's pstate switches to a slower speed for the interval;
  *   jitter                   each worker's compute of each step is multiplied by a lognormal draw;
  *   link-down / degrade      SimGrid link state / bandwidth profiles written into the platform;
- *   partition                the NIC links of every node outside the first group go down;
+ *   partition                a generated platform's partition links go down (the routes
+ *                            between groups); a user's: the NIC links of every node outside
+ *                            the first group; a group name that is no machine is an error;
  *   corrupt-batch            the worker skips that batch's compute (logged, counted).
  * Simulated failures are model events, never program errors.
  */

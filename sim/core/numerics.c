@@ -43,6 +43,47 @@ int numerics_averaged(const struct scenario *sc, int P)
     return ps->mode == PS_SYNC ? P - ps->backup : 1;
 }
 
+/* Resident memory of this process now (/proc/self/statm), or 0. */
+static double resident_B(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size = 0, rss = 0;
+    if (f == NULL || fscanf(f, "%ld %ld", &size, &rss) != 2) rss = 0;
+    if (f) fclose(f);
+    return (double)rss * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* The host memory the real training will hold (a floor): every worker's replica (weights,
+ * gradients and the optimizer's state: momentum one more copy, Adam two; replica_init), with a
+ * parameter server also each worker's two pull buffers and the shards' weights, accumulators and
+ * state (psnum_init), and the layers' activations of a batch and of an evaluation (nn_work_init).
+ * Added to what the process holds already (the platform is loaded), it must fit in this
+ * machine's physical memory: a network that fits a simulated GPU can still need tens of GB of
+ * host memory for P replicas, and would be killed for memory after minutes of set-up. */
+static enum dmlsim_err check_memory(const struct scenario *sc, int P, const struct nn *net,
+                                    struct dmlsim_error *err)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double limit = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+    double states = sc->train.opt == OPT_ADAM ? 2 : sc->train.opt == OPT_MOMENTUM ? 1 : 0;
+    double n = (double)net->nparams, f = sizeof(float), widths = 0;
+    for (int l = 0; l <= net->nlayers; l++)
+        widths += net->sizes[l];
+    bool ps = sc->train.strategy == STRAT_PS;
+    double replicas = P * (2 + states + (ps ? 2 : 0)) * n * f;
+    double shards = ps ? (2 + states) * n * f : 0;
+    double work = 2 * ((double)sc->train.batch + 500) * widths * f;
+    double held = resident_B(), need = replicas + shards + work;
+    if (limit <= 0 || held + need <= limit) return DMLSIM_OK;
+    return dmlsim_fail(err, DMLSIM_EVALUE,
+                       "%s:%d: <numerics>: the network of %zu parameters needs about %.1f GB of "
+                       "host memory (%d worker replica(s) of its weights, gradients and optimizer "
+                       "state %.1f GB%s), with the %.1f GB the run holds already more than this "
+                       "machine's %.1f GB; expected smaller hidden layers or fewer workers",
+                       sc->path, sc->train.numerics.line, net->nparams, need / 1e9, P,
+                       replicas / 1e9, ps ? ", the shards' copy" : "", held / 1e9, limit / 1e9);
+}
+
 enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics *nm,
                               struct dmlsim_error *err)
 {
@@ -66,6 +107,7 @@ enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics 
         nn_shape(&nm->net, nm->train.dim, sp->hidden, sp->nhidden, classes < 2 ? 2 : classes) != 0)
         rc = dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <numerics>: cannot shape the network",
                          sc->path, sp->line);
+    if (rc == DMLSIM_OK) rc = check_memory(sc, P, &nm->net, err);
     if (rc != DMLSIM_OK) {
         numerics_close(nm);
         return rc;

@@ -1138,7 +1138,7 @@ static enum dmlsim_err read_data(struct reader *r, xmlNodePtr n, struct scenario
     if (d->gds && (d->source != DATA_LOCAL_NVME || d->decode_s > 0))
         rc = fail_at(r, n, "<data gds=\"yes\">: GPUDirect Storage reads a node's NVMe into GPU "
                        "memory, where no CPU decodes; expected source=\"local-nvme\" and "
-                       "decode=\"0\" (stored tensors)");
+                       "decode=\"0s\" (stored tensors)");
 out:
     return rc;
 }

@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <math.h>
@@ -27,7 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- generator ---------------------------------------------------------------------------- */
@@ -717,28 +721,6 @@ out_free_tmp:
 
 void platform_configure(const struct scenario *sc)
 {
-    /* Every actor stack is a memory mapping plus a guard page mapping; beyond about 32,000
-     * actors (two per GPU) that passes Linux's default vm.max_map_count of 65,536, so very large
-     * runs go without guard pages. A --cfg of a key set here wins (sgcfg_user_set). */
-    bool no_guard = sc->has_cluster && cluster_gpu_count(&sc->cluster) > 8192;
-#ifdef DMLSIM_SANITIZE
-    /* Under ASan no guard pages either: LeakSanitizer crashes (SEGV in its tracer) when it scans
-     * a SimGrid stack kept at exit by a dead actor, at its PROT_NONE guard page. */
-    no_guard = true;
-#endif
-    if (no_guard && !sgcfg_user_set("contexts/guard-size")) sg_cfg_set_int("contexts/guard-size", 0);
-    /* Without guard pages (set here or by --cfg) SimGrid callocs each actor's stack. glibc
-     * serves a calloc that large with a fresh mmap (zero pages, touched only as used) up to
-     * M_MMAP_MAX = 65,536 mappings, and from the heap after that, where calloc clears the whole
-     * stack: at P = 65,536 (two actors a rank) RSS jumped from 1.4 GB at 32,768 to 10.8 GB.
-     * Lifting the count and pinning the threshold (a freed stack would raise it past the stack
-     * size) keeps every stack an mmap; the kernel merges the adjacent ones, so vm.max_map_count
-     * is not reached. Measured: 2.7 GB and 23 s instead of 10.8 GB and 55 s (README,
-     * Performance). */
-    if (sg_cfg_get_int("contexts/guard-size") == 0) {
-        mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* glibc's default threshold */
-        mallopt(M_MMAP_MAX, INT_MAX);
-    }
     /* A generated cluster writes LV08's factors into its TCP-class links itself (platform_write)
      * and keeps the exact model for the rest; only a user's platform gets SimGrid's LV08. */
     bool cm02 = sc->net_model == NET_CM02 || sc->has_cluster;
@@ -759,14 +741,237 @@ const char *platform_network_model(const struct scenario *sc)
             LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ", crosstraffic)";
 }
 
+/* ---- resource bounds ---------------------------------------------------------------------- */
+
+/* What a platform holds once SimGrid has loaded it, for the memory estimate (doubles: a cluster
+ * of 2^20 nodes x 256 GPUs is counted without overflow, and nothing is generated to count it). */
+struct pf_size {
+    double gpus;   /* GPU hosts */
+    double hosts;  /* hosts and routers */
+    double links;  /* links (a SPLITDUPLEX link counts once) */
+    double zones;  /* zones */
+    double routes; /* routes and zone routes */
+    double hops;   /* link_ctn elements of the routes */
+    double file_B; /* the platform file's bytes (generated: estimated) */
+};
+
+/* Host memory per element of a loaded platform, fitted on generated platforms (peak RSS of `run
+ * --fault-plan`, SimGrid 3.32 with jemalloc; star 8 GPUs x 512 and 2,048 nodes, star 1 GPU x
+ * 4,096 and 16,384 nodes, fat-tree 512 nodes, one node of 256 GPUs, flat 65,536 GPUs: each
+ * within 25% of the measured RSS, the fat-tree's routes overestimated most), and what a process
+ * holds before it loads anything. */
+#define MEM_BASE_B  40e6   /* SimGrid, libxml2 and dmlsim started, nothing loaded: 38 MB */
+#define MEM_HOST_B  1536.0 /* a host or router (flat: 3.05 KB a GPU with its private link) */
+#define MEM_LINK_B  1536.0 /* a link */
+#define MEM_ZONE_B  1024.0 /* a zone */
+#define MEM_ROUTE_B 48.0   /* a route of a Full or Dijkstra zone */
+#define MEM_HOP_B   16.0   /* a link of a route */
+/* An actor: its context and the stack pages it touches (SimGrid maps a whole stack, 8 MiB by
+ * default, but only touched pages are resident): 161,000 mostly idle actors of a PS with 800
+ * workers and 200 shards took 3.1 GB, 19 KB each; 16 KiB is a floor. */
+#define MEM_ACTOR_B 16384.0
+/* libxml2's tree of a platform document, per byte of the file (the generated platform is read
+ * back when the scenario has faults: 545 MB for a 48 MB file, 2,048 nodes of 8 GPUs). */
+#define MEM_DOM_PER_B 10.0
+
+/* The generated platform's size: the counts platform_write's loops make (hops of a node's
+ * routes taken as 3 on average, of a zone route as 3), without writing anything. */
+static void generated_size(const struct scenario *sc, struct pf_size *z)
+{
+    const struct cluster_spec *c = &sc->cluster;
+    double N = c->nodes, G = c->gpus_per_node, K = c->nic ? c->nics_per_node : 0;
+    memset(z, 0, sizeof *z);
+    z->gpus = N * G;
+    if (c->topology == TOPO_FLAT) { /* SimGrid's <cluster>: a host and a private link each */
+        z->hosts = z->links = N;
+        z->zones = 1;
+        z->file_B = 1024;
+        return;
+    }
+    bool sharp_nvs = c->intra->fabric == FABRIC_SHARP, mesh = c->intra->fabric == FABRIC_MESH;
+    bool nvlink = c->intra->kind == LINK_NVLINK && !mesh;
+    double machines = c->ps_nodes + (c->nic ? 1 : 0), zones = zone_count(c);
+    double points = G + 1 + (c->nic ? 1 : 0), node_routes = points * (points - 1);
+    double leaves = c->topology == TOPO_FATTREE ? ceil(zones / c->nodes_per_leaf) : 1;
+    bool star = c->nic && zones > 1 && !c->fatpipe_switch && c->topology == TOPO_STAR;
+    double top_routes = zones <= 1 || !c->nic ? 0 : star ? 2 * zones : zones * (zones - 1);
+    z->hosts = N * (G + 1 + (sharp_nvs ? 1 : 0) + (c->nic ? 1 : 0)) + 2 * machines +
+               (c->sharp ? 2 : 0) + 1;
+    z->links = N * (G * (nvlink ? 2 : 1) + (mesh ? 16 : 0) + 1 + K) + 2 * machines +
+               (c->sharp ? 1 : 0) + (c->nic && zones > 1 ? 2 * zones : 0) +
+               (leaves > 1 ? leaves * c->spines : 0);
+    z->zones = zones + 2;
+    z->routes = N * (node_routes + (sharp_nvs ? 2 * G : 0)) + 2 * machines + top_routes;
+    z->hops = 3 * N * node_routes + 2 * N * G * sharp_nvs + 4 * machines + 3 * top_routes;
+    z->file_B = 200 * z->hosts + 130 * z->links + 70 * z->routes + 55 * z->hops;
+}
+
+/* A generous count of the actors the run will start (engine daemons, then the strategy's or the
+ * benchmark's, then the input pipeline's), from the scenario alone: the guard pages' mappings and
+ * the memory estimate need it before any actor exists. P: the workers, from the platform's
+ * GPUs unless <training gpus>. */
+static double actor_estimate(const struct scenario *sc, double ngpus)
+{
+    const struct train_spec *ts = &sc->train;
+    const struct benchmark *b = &sc->bench;
+    double P = ts->gpus > 0 ? ts->gpus : ngpus, n = 16; /* injector, rendezvous, watchdog, ... */
+    /* NCCL's helper actors: one per channel after the first, MAXCHANNELS 32, at message level
+     * or when the collective carries data (coll_nccl.c run_channels) */
+    bool helpers =
+            ts->algo == COLL_ALGO_NCCL && (ts->level == COLL_MESSAGE || ts->numerics.present);
+    double chans = helpers ? 31 : 0;
+    switch (ts->strategy) {
+    case STRAT_ALLREDUCE: /* compute and comm actors */
+        n += P * (2 + chans);
+        break;
+    case STRAT_PS: { /* worker, puller, pusher; shards; ports */
+        double K = ts->ps.shards > 0 ? ts->ps.shards : 1;
+        n += 4 * P + K + K * P;
+        break;
+    }
+    case STRAT_HYBRID: /* a rank and its prefetch */
+        n += 2 * P;
+        break;
+    default:
+        if (b->kind == BENCH_P2P) n += 2 * (double)b->npairs;
+        if (b->kind == BENCH_COLLECTIVE)
+            n += (b->gpus > 0 ? b->gpus : ngpus) *
+                 (1 + (b->algo == COLL_ALGO_NCCL && b->level == COLL_MESSAGE ? 31 : 0));
+        break;
+    }
+    if (ts->data.present) n += P * (ts->data.workers + 3); /* loaders, copier, h2d, fetch */
+    return n;
+}
+
+/* This machine's physical memory (sysconf), or 0 when it cannot be told. */
+static double physical_memory_B(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+}
+
+/* The host memory the simulation will take, estimated before anything is generated or loaded
+ * (platform, the fault plan's copy of the platform document, actors), against this machine's
+ * physical memory: beyond it the run would be killed for memory, or take hours in swap, after
+ * minutes of set-up, so it is refused at the <cluster> or <platform> element. */
+static enum dmlsim_err check_memory(const struct scenario *sc, const struct pf_size *z,
+                                    struct dmlsim_error *err)
+{
+    double limit = physical_memory_B();
+    double platform = MEM_BASE_B + MEM_HOST_B * z->hosts + MEM_LINK_B * z->links +
+                      MEM_ZONE_B * z->zones + MEM_ROUTE_B * z->routes + MEM_HOP_B * z->hops;
+    double dom = sc->nfaults > 0 ? MEM_DOM_PER_B * z->file_B : 0;
+    double actors = actor_estimate(sc, z->gpus), total = platform + dom + MEM_ACTOR_B * actors;
+    if (limit <= 0 || total <= limit) return DMLSIM_OK;
+    char doc[96] = "";
+    if (dom > 0) snprintf(doc, sizeof doc, ", its document for the fault plan %.1f GB", dom / 1e9);
+    return dmlsim_fail(err, DMLSIM_EVALUE,
+                       "%s:%d: <%s>: the simulation needs about %.1f GB of host memory (a platform "
+                       "of %.0f GPU(s), %.0f host(s) and %.0f link(s) %.1f GB%s, about %.0f "
+                       "actor(s) %.1f GB), more than this machine's %.1f GB; expected a smaller "
+                       "platform or fewer workers",
+                       sc->path, sc->cluster_line, sc->has_cluster ? "cluster" : "platform",
+                       total / 1e9, z->gpus, z->hosts, z->links, platform / 1e9, doc, actors,
+                       MEM_ACTOR_B * actors / 1e9, limit / 1e9);
+}
+
+/* Memory mappings in use by this process (lines of /proc/self/maps), or 0. */
+static long mappings_in_use(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    long n = 0;
+    int ch;
+    while (f && (ch = getc(f)) != EOF)
+        n += ch == '\n';
+    if (f) fclose(f);
+    return n;
+}
+
+/* vm.max_map_count, or Linux's default 65,530 when it cannot be read. */
+static long max_map_count(void)
+{
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    long v = 0;
+    if (f == NULL || fscanf(f, "%ld", &v) != 1 || v <= 0) v = 65530;
+    if (f) fclose(f);
+    return v;
+}
+
+/* Mappings beyond the actors' stacks and what is mapped now: allocations of a run that glibc or
+ * jemalloc serve with mmaps of their own. */
+#define MAP_SLACK 4096
+
+/* Stack guard pages, decided before any actor starts. SimGrid maps each actor's stack with a
+ * PROT_NONE guard page below it: two memory mappings an actor (the two protections never merge
+ * with a neighbour's), and past vm.max_map_count (65,530 by default) mprotect fails and SimGrid
+ * aborts ("Failed to protect stack"), e.g. a parameter server of 800 workers and 200 shards
+ * (160,000 port actors). When the estimated actors need more mappings than the limit leaves,
+ * the run goes without guard pages (contexts/guard-size:0, one line on stderr), unless the user
+ * set contexts/guard-size: then a guard size above 0 is refused here, at <training>. */
+static enum dmlsim_err choose_guard_pages(const struct scenario *sc, double ngpus,
+                                          struct dmlsim_error *err)
+{
+    double actors = actor_estimate(sc, ngpus);
+    long limit = max_map_count(), used = mappings_in_use();
+    bool over = 2 * actors + (double)used + MAP_SLACK > (double)limit;
+    bool user = sgcfg_user_set("contexts/guard-size");
+    if (over && user && sg_cfg_get_int("contexts/guard-size") > 0)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: about %.0f actors with stack guard pages need %.0f memory "
+                           "mappings, more than vm.max_map_count allows (%ld, %ld in use); "
+                           "expected --cfg=contexts/guard-size:0 or a larger vm.max_map_count",
+                           sc->path, sc->train.line, actors, 2 * actors, limit, used);
+    bool no_guard = over && !user;
+#ifdef DMLSIM_SANITIZE
+    /* Under ASan no guard pages either: LeakSanitizer crashes (SEGV in its tracer) when it scans
+     * a SimGrid stack kept at exit by a dead actor, at its PROT_NONE guard page. */
+    no_guard = !user;
+#endif
+    if (over && !user)
+        fprintf(stderr,
+                "dmlsim: about %.0f actors would need %.0f memory mappings with stack guard "
+                "pages, more than vm.max_map_count allows (%ld): running without guard pages "
+                "(contexts/guard-size:0)\n",
+                actors, 2 * actors, limit);
+    if (no_guard) sg_cfg_set_int("contexts/guard-size", 0);
+    /* Without guard pages (set here or by --cfg) SimGrid callocs each actor's stack. glibc
+     * serves a calloc that large with a fresh mmap (zero pages, touched only as used) up to
+     * M_MMAP_MAX = 65,536 mappings, and from the heap after that, where calloc clears the whole
+     * stack: at P = 65,536 (two actors a rank) RSS jumped from 1.4 GB at 32,768 to 10.8 GB.
+     * Lifting the count and pinning the threshold (a freed stack would raise it past the stack
+     * size) keeps every stack an mmap; the kernel merges the adjacent ones, so vm.max_map_count
+     * is not reached. Measured: 2.7 GB and 23 s instead of 10.8 GB and 55 s (README,
+     * Performance). */
+    if (sg_cfg_get_int("contexts/guard-size") == 0) {
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* glibc's default threshold */
+        mallopt(M_MMAP_MAX, INT_MAX);
+    }
+    return DMLSIM_OK;
+}
+
 /* ---- a user's platform file ------------------------------------------------------------ */
+
+/* An id of the platform, in its namespace: SimGrid refuses a second host or router (one
+ * namespace, its netpoints), a second zone or a second link of a name, with an exception that
+ * aborts the load. */
+enum id_space { ID_NETPOINT, ID_ZONE, ID_LINK };
+
+struct user_id {
+    const char *name;    /* the id (owned by the document) */
+    enum id_space space; /* its namespace */
+    const char *tag;     /* the element ("host", "router", "zone", "cluster", "link") */
+    long line;           /* its line */
+};
 
 struct user_check {
     const char *path;
     struct dmlsim_error *err;
     char **links; /* the ids of its <link>s */
     size_t nlinks;
-    enum dmlsim_err rc; /* the first failure */
+    struct user_id *ids; /* every id, for duplicates */
+    size_t nids, cap;
+    struct pf_size *size; /* what the file holds, for the memory estimate */
+    enum dmlsim_err rc;   /* the first failure */
 };
 
 static bool is_elem(xmlNodePtr n, const char *name)
@@ -869,27 +1074,126 @@ static void check_each(xmlNodePtr n, void *data)
     if (u->rc == DMLSIM_OK) u->rc = check_element(u, n);
 }
 
-/* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, and
- * every element as check_element says. SimGrid's own checks (its DTD, routes) come at load. */
-static enum dmlsim_err check_user_platform(const char *path, struct dmlsim_error *err)
+/* Hosts a <cluster radical="0-99,200"> makes: the sum of its ranges (0 if unreadable). */
+static double radical_count(const char *r)
+{
+    double n = 0;
+    while (r && *r) {
+        char *end;
+        long a = strtol(r, &end, 10), b = a;
+        if (end == r) return n;
+        if (*end == '-') b = strtol(end + 1, &end, 10);
+        n += b >= a ? (double)(b - a + 1) : 0;
+        r = *end == ',' ? end + 1 : NULL;
+    }
+    return n;
+}
+
+/* Counts what SimGrid will hold (pf_size) and records every id with its namespace. */
+static void collect_ids(xmlNodePtr n, void *data)
+{
+    struct user_check *u = data;
+    const char *tag = (const char *)n->name;
+    struct pf_size *sz = u->size;
+    if (is_elem(n, "host") || is_elem(n, "router")) {
+        sz->hosts++;
+        for (xmlNodePtr p = n->children; is_elem(n, "host") && p; p = p->next) {
+            xmlChar *pid =
+                    p->type == XML_ELEMENT_NODE ? xmlGetProp(p, (const xmlChar *)"id") : NULL;
+            if (pid && is_elem(p, "prop") && strcmp((const char *)pid, "gpu") == 0) sz->gpus++;
+            xmlFree(pid);
+        }
+    } else if (is_elem(n, "cluster")) {
+        xmlChar *r = xmlGetProp(n, (const xmlChar *)"radical");
+        double k = radical_count((const char *)r);
+        sz->hosts += k, sz->links += k, sz->zones++;
+        xmlFree(r);
+    } else if (is_elem(n, "link")) {
+        sz->links++;
+    } else if (is_elem(n, "link_ctn")) {
+        sz->hops++;
+    } else if (strstr(tag, "oute") != NULL) { /* route, zoneRoute, ASroute, bypass... */
+        sz->routes++;
+    } else if (is_elem(n, "zone") || is_elem(n, "AS")) {
+        sz->zones++;
+    }
+    bool zone = is_elem(n, "zone") || is_elem(n, "AS") || is_elem(n, "cluster");
+    int space = is_elem(n, "link")                           ? ID_LINK
+                : is_elem(n, "host") || is_elem(n, "router") ? ID_NETPOINT
+                : zone                                       ? ID_ZONE
+                                                             : -1;
+    xmlChar *id = space >= 0 ? xmlGetProp(n, (const xmlChar *)"id") : NULL;
+    if (id == NULL) return;
+    if (u->nids == u->cap) {
+        u->cap = u->cap ? 2 * u->cap : 64;
+        u->ids = xbt_realloc(u->ids, u->cap * sizeof *u->ids);
+    }
+    u->ids[u->nids++] =
+            (struct user_id){(const char *)id, (enum id_space)space, tag, xmlGetLineNo(n)};
+}
+
+static int id_cmp(const void *x, const void *y)
+{
+    const struct user_id *a = x, *b = y;
+    if (a->space != b->space) return a->space < b->space ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* The first id (in file order) given a second time in its namespace, as a FILE:LINE error. */
+static enum dmlsim_err check_duplicates(struct user_check *u)
+{
+    qsort(u->ids, u->nids, sizeof *u->ids, id_cmp);
+    const struct user_id *first = NULL, *second = NULL;
+    for (size_t i = 0, j; i < u->nids; i = j) { /* runs of one id, each in line order */
+        for (j = i + 1; j < u->nids && u->ids[j].space == u->ids[i].space &&
+                        strcmp(u->ids[j].name, u->ids[i].name) == 0;
+             j++) {
+        }
+        if (j - i > 1 && (second == NULL || u->ids[i + 1].line < second->line))
+            first = &u->ids[i], second = &u->ids[i + 1];
+    }
+    if (second == NULL) return DMLSIM_OK;
+    static const char *const what[] = {"host or router", "zone", "link"};
+    return dmlsim_fail(u->err, DMLSIM_EPLATFORM,
+                       "%s:%ld: <%s id=\"%s\">: a second %s named \"%s\" (the first is <%s> at "
+                       "line %ld); expected every %s id once",
+                       u->path, second->line, second->tag, second->name, what[second->space],
+                       second->name, first->tag, first->line, what[second->space]);
+}
+
+/* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, no id
+ * given twice in its namespace, and every element as check_element says; counts what it holds
+ * into *size. SimGrid's own checks (its DTD) come at load, and the routes between the hosts
+ * dmlsim uses after it (check_routes). */
+static enum dmlsim_err check_user_platform(const char *path, struct pf_size *size,
+                                           struct dmlsim_error *err)
 {
     xmlDocPtr doc;
+    memset(size, 0, sizeof *size);
     enum dmlsim_err rc = xmldoc_read(path, &doc, err);
     if (rc != DMLSIM_OK) return rc;
     xmlNodePtr root = xmlDocGetRootElement(doc);
-    struct user_check u = {.path = path, .err = err};
+    struct user_check u = {.path = path, .err = err, .size = size};
+    struct stat st;
+    size->file_B = stat(path, &st) == 0 ? (double)st.st_size : 0;
     if (root == NULL || strcmp((const char *)root->name, "platform") != 0) {
         rc = dmlsim_fail(err, DMLSIM_EPLATFORM, "%s:%ld: root element <%s>; expected <platform>",
                          path, root ? xmlGetLineNo(root) : 0L,
                          root ? (const char *)root->name : "");
     } else {
         walk(root, collect_link, &u);
-        walk(root, check_each, &u);
-        rc = u.rc;
+        walk(root, collect_ids, &u);
+        rc = check_duplicates(&u);
+        if (rc == DMLSIM_OK) walk(root, check_each, &u);
+        rc = rc ? rc : u.rc;
     }
     for (size_t i = 0; i < u.nlinks; i++)
         free(u.links[i]);
+    for (size_t i = 0; i < u.nids; i++)
+        xmlFree((xmlChar *)u.ids[i].name);
     free(u.links);
+    free(u.ids);
     xmlFreeDoc(doc);
     return rc;
 }
@@ -1145,18 +1449,97 @@ static void copy_profiles(xmlNodePtr n, void *data)
     }
 }
 
+/* ---- the run's temporary folder ----------------------------------------------------------- */
+
+/* The rewritten platform and its profiles live in $TMPDIR/dmlsim-run-PID-XXXXXX from
+ * platform_open to platform_close. An interrupt (SIGINT, SIGTERM) may come at any moment of a
+ * set-up that takes minutes on a large platform, so signals are held only around the folder's
+ * creation and registration; the CLI's handler removes it (platform_interrupt). A run killed
+ * outright (SIGKILL, the OOM killer) cannot: the next run removes every dmlsim-run-PID-* folder
+ * of this user whose process is gone. */
+static char live_dir[512];                 /* the folder to remove on an interrupt */
+static volatile sig_atomic_t live_dir_set; /* whether live_dir names one */
+
+static void hold_interrupts(sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/* Removes the files of folder `dir` and the folder (the run's folders hold plain files only).
+ * Async-signal-safe: open, getdents64, unlinkat, rmdir. */
 static void remove_dir(const char *dir)
 {
-    DIR *d = opendir(dir);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    long long buf[1024]; /* aligned for the records */
+    long n;
+    while (fd >= 0 && (n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+        for (long off = 0; off < n;) {
+            const char *rec = (const char *)buf + off;
+            unsigned short len;
+            memcpy(&len, rec + 16, sizeof len); /* d_ino 8, d_off 8, d_reclen 2, d_type 1 */
+            const char *name = rec + 19;
+            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) unlinkat(fd, name, 0);
+            off += len;
+        }
+    if (fd >= 0) close(fd);
+    rmdir(dir);
+}
+
+void platform_interrupt(void)
+{
+    if (live_dir_set) remove_dir(live_dir);
+}
+
+/* Removes the run folders in tmpdir left by dmlsim processes that no longer exist (this user's
+ * only; a folder of a live process, or of another user, is left alone). */
+static void remove_stale_dirs(const char *tmpdir)
+{
+    DIR *d = opendir(tmpdir);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        char *p = bprintf("%s/%s", dir, e->d_name);
-        unlink(p);
-        free(p);
+        long pid;
+        int end = 0;
+        if (sscanf(e->d_name, "dmlsim-run-%ld-%n", &pid, &end) != 1 || end == 0 ||
+            strlen(e->d_name + end) != 6 || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours */
+        char *path = bprintf("%s/%s", tmpdir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+            remove_dir(path);
+        free(path);
     }
     if (d) closedir(d);
-    rmdir(dir);
+}
+
+/* Creates the run's folder in $TMPDIR (else /tmp) into dir, registered for platform_interrupt;
+ * removes stale ones first. */
+static enum dmlsim_err make_run_dir(const struct scenario *sc, char *dir, size_t len,
+                                    struct dmlsim_error *err)
+{
+    const char *tmpdir = getenv("TMPDIR"); /* as the sweep's folder */
+    if (tmpdir == NULL || tmpdir[0] == '\0') tmpdir = "/tmp";
+    int n = snprintf(dir, len, "%s/dmlsim-run-%ld-XXXXXX", tmpdir, (long)getpid());
+    if (n < 0 || (size_t)n >= len) {
+        tmpdir = "/tmp";
+        snprintf(dir, len, "/tmp/dmlsim-run-%ld-XXXXXX", (long)getpid());
+    }
+    remove_stale_dirs(tmpdir);
+    sigset_t old;
+    hold_interrupts(&old);
+    bool made = mkdtemp(dir) != NULL;
+    if (made && strlen(dir) < sizeof live_dir) {
+        memcpy(live_dir, dir, strlen(dir) + 1);
+        live_dir_set = 1;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (made) return DMLSIM_OK;
+    dir[0] = '\0';
+    return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary folder", sc->path);
 }
 
 /* ---- loading ------------------------------------------------------------------------------ */
@@ -1243,8 +1626,9 @@ static void classify_hosts(struct platform *pf)
 }
 
 struct platform_doc {
-    xmlDocPtr doc; /* the document to load, or NULL: load the file as it is (no faults) */
-    char dir[512]; /* temporary folder of the rewritten platform and its profiles */
+    xmlDocPtr doc;       /* the document to load, or NULL: load the file as it is (no faults) */
+    char dir[512];       /* temporary folder of the rewritten platform and its profiles */
+    struct pf_size size; /* what the platform holds (generated: counted from the scenario) */
 };
 
 enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **out,
@@ -1254,14 +1638,15 @@ enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **o
     struct platform_doc *d = xbt_new0(struct platform_doc, 1);
     memset(names, 0, sizeof *names);
     *out = d;
-    const char *tmpdir = getenv("TMPDIR"); /* as the sweep's folder */
-    int n = snprintf(d->dir, sizeof d->dir, "%s/dmlsim-run-XXXXXX",
-                     tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-    if (n < 0 || (size_t)n >= sizeof d->dir) snprintf(d->dir, sizeof d->dir, "/tmp/dmlsim-run-XXXXXX");
-    if (mkdtemp(d->dir) == NULL) {
-        d->dir[0] = '\0';
-        return dmlsim_fail(err, DMLSIM_EIO, "%s:0: cannot create a temporary folder", sc->path);
-    }
+    /* checked before anything is written: a platform too large for this machine is refused
+     * before minutes of generating and loading it */
+    if (sc->has_cluster)
+        generated_size(sc, &d->size);
+    else
+        rc = check_user_platform(sc->platform_file, &d->size, err);
+    if (rc == DMLSIM_OK) rc = check_memory(sc, &d->size, err);
+    if (rc == DMLSIM_OK) rc = make_run_dir(sc, d->dir, sizeof d->dir, err);
+    if (rc != DMLSIM_OK) return rc;
     char *path = bprintf("%s/platform.xml", d->dir);
     if (sc->has_cluster) {
         FILE *f = fopen(path, "w");
@@ -1269,8 +1654,7 @@ enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **o
         fclose(f);
         if (sc->nfaults > 0) rc = xmldoc_read(path, &d->doc, err);
     } else {
-        rc = check_user_platform(sc->platform_file, err);
-        if (rc == DMLSIM_OK && sc->nfaults > 0) rc = xmldoc_read(sc->platform_file, &d->doc, err);
+        if (sc->nfaults > 0) rc = xmldoc_read(sc->platform_file, &d->doc, err);
         if (rc == DMLSIM_OK && d->doc) {
             const char *slash = strrchr(sc->platform_file, '/');
             char *from = slash ? bprintf("%.*s", (int)(slash - sc->platform_file), sc->platform_file)
@@ -1293,7 +1677,154 @@ void platform_close(struct platform_doc *d)
     if (d == NULL) return;
     xmlFreeDoc(d->doc);
     if (d->dir[0]) remove_dir(d->dir);
+    live_dir_set = 0;
     free(d);
+}
+
+/* ---- routes of a user's platform ----------------------------------------------------------- */
+
+/* The pairs of GPUs whose routes are checked: every ordered pair up to this many workers; beyond
+ * it (the check is quadratic) each worker with the first, the next, the previous and the one
+ * half-way round (a hub and the rings the collectives use). */
+#define ROUTE_ALL_PAIRS_MAX 512
+
+/* The routes to check, as pairs of hosts (src, dst). */
+struct route_pairs {
+    sg_host_t (*v)[2];
+    size_t n, cap;
+};
+
+static void add_pair(struct route_pairs *rp, sg_host_t a, sg_host_t b)
+{
+    if (a == NULL || b == NULL || a == b) return;
+    if (rp->n == rp->cap) {
+        rp->cap = rp->cap ? 2 * rp->cap : 256;
+        rp->v = xbt_realloc(rp->v, rp->cap * sizeof *rp->v);
+    }
+    rp->v[rp->n][0] = a;
+    rp->v[rp->n++][1] = b;
+}
+
+/* Both ways between a and b. */
+static void add_both(struct route_pairs *rp, sg_host_t a, sg_host_t b)
+{
+    add_pair(rp, a, b);
+    add_pair(rp, b, a);
+}
+
+/* What the scenario will send over a user's platform: between the workers (all-reduce, hybrid
+ * and the collective benchmark: any two, as memberships change and algorithms differ), between
+ * each worker and the parameter servers (their role=ps hosts, else the CPU hosts they run on),
+ * between each worker and the store (faults and checkpoints: the storage host, else the first
+ * CPU host) and its node's CPU host (the input pipeline, local checkpoints), and each p2p pair. */
+static void route_pairs_of(const struct scenario *sc, const struct platform *pf,
+                           struct route_pairs *rp)
+{
+    const struct train_spec *ts = &sc->train;
+    long P = ts->strategy != STRAT_NONE ? (ts->gpus > 0 ? ts->gpus : (long)pf->ngpus)
+             : sc->bench.kind == BENCH_COLLECTIVE
+                     ? (sc->bench.gpus > 0 ? sc->bench.gpus : (long)pf->ngpus)
+                     : 0;
+    if (P > (long)pf->ngpus) P = (long)pf->ngpus; /* the strategy's check says more */
+    bool peers = ts->strategy == STRAT_ALLREDUCE || ts->strategy == STRAT_HYBRID ||
+                 (ts->strategy == STRAT_NONE && sc->bench.kind == BENCH_COLLECTIVE);
+    for (long a = 0; peers && a < P; a++) {
+        long hub[4] = {0, (a + 1) % P, (a + P - 1) % P, (a + P / 2) % P};
+        bool all = P <= ROUTE_ALL_PAIRS_MAX;
+        for (long k = 0; k < (all ? P : 4); k++)
+            add_pair(rp, pf->gpus[a], pf->gpus[all ? k : hub[k]]);
+    }
+    bool store = sc->nfaults > 0 || sc->ckpt.present;
+    sg_host_t store_host = pf->storage ? pf->storage : pf->ncpus ? pf->cpu_hosts[0] : NULL;
+    bool local = ts->data.present || sc->ckpt.present;
+    for (long a = 0; ts->strategy != STRAT_NONE && a < P; a++) {
+        sg_host_t g = pf->gpus[a];
+        if (ts->strategy == STRAT_PS && pf->nps > 0)
+            for (size_t i = 0; i < pf->nps; i++)
+                add_both(rp, g, pf->ps_hosts[i]);
+        else if (ts->strategy == STRAT_PS)
+            for (size_t i = 0; i < pf->ncpus; i++)
+                add_both(rp, g, pf->cpu_hosts[i]);
+        if (store) add_both(rp, g, store_host);
+        if (local) add_both(rp, g, platform_node_cpu(pf, g));
+    }
+    for (size_t i = 0; sc->bench.kind == BENCH_P2P && i < sc->bench.npairs; i++)
+        add_pair(rp, sg_host_by_name(sc->bench.pairs[i].src),
+                 sg_host_by_name(sc->bench.pairs[i].dst));
+}
+
+/* Where the probe is, in memory shared with the child: the pair being asked, and whether its
+ * route was found empty. */
+struct route_probe {
+    volatile size_t at; /* the pair being asked */
+    volatile int empty; /* 1: its route is empty with no latency */
+};
+
+/* The child: asks SimGrid for each pair's route, as a transfer would (network_cm02.cpp: an empty
+ * route with no latency aborts "there is no connecting path"; a Dijkstra or Floyd zone without a
+ * path crashes or throws while looking, which the parent sees as the child's death). Exits 0
+ * when every route exists. */
+static void probe_routes(const struct route_pairs *rp, struct route_probe *pr)
+{
+    int fd = open("/dev/null", O_WRONLY);
+    if (fd >= 0) dup2(fd, STDERR_FILENO); /* SimGrid's own report of a crash is not ours */
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    for (size_t i = 0; i < rp->n; i++) {
+        pr->at = i;
+        xbt_dynar_reset(links);
+        sg_host_get_route(rp->v[i][0], rp->v[i][1], links);
+        if (xbt_dynar_length(links) == 0 &&
+            sg_host_get_route_latency(rp->v[i][0], rp->v[i][1]) <= 0) {
+            pr->empty = 1;
+            _exit(1);
+        }
+    }
+    _exit(0);
+}
+
+/* The line of <host id="name"> in the user's platform file, or 0. */
+static long host_line(const char *path, const char *name)
+{
+    xmlDocPtr doc;
+    struct dmlsim_error ignored;
+    if (xmldoc_read(path, &doc, &ignored) != DMLSIM_OK) return 0;
+    xmlNodePtr n = find_by_id(xmlDocGetRootElement(doc), "host", name);
+    long line = n ? xmlGetLineNo(n) : 0;
+    xmlFreeDoc(doc);
+    return line;
+}
+
+/* A user's platform must route what the scenario sends (route_pairs_of): without a route, the
+ * first transfer aborts inside SimGrid. The routes are asked of the loaded platform in a child
+ * process, so the answer is SimGrid's own whatever the zones' routing, and a crash while looking
+ * (some routings crash on a missing path) costs only the child. */
+static enum dmlsim_err check_routes(const struct scenario *sc, const struct platform *pf,
+                                    struct dmlsim_error *err)
+{
+    struct route_pairs rp = {0};
+    route_pairs_of(sc, pf, &rp);
+    struct route_probe *pr = rp.n == 0 ? MAP_FAILED
+                                       : mmap(NULL, sizeof *pr, PROT_READ | PROT_WRITE,
+                                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    enum dmlsim_err rc = DMLSIM_OK;
+    fflush(NULL);
+    pid_t pid = pr == MAP_FAILED ? -1 : fork();
+    if (pid == 0) probe_routes(&rp, pr);
+    int status = 0;
+    if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+        !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        const char *from = sg_host_get_name(rp.v[pr->at][0]),
+                   *to = sg_host_get_name(rp.v[pr->at][1]);
+        rc = dmlsim_fail(err, DMLSIM_EPLATFORM,
+                         "%s:%ld: <host id=\"%s\">: no route from %s to it%s; expected a route "
+                         "(or zone route) wherever the scenario sends: between its GPUs, and "
+                         "from each to the parameter-server, storage and node CPU hosts it uses",
+                         sc->platform_file, host_line(sc->platform_file, to), to, from,
+                         pr->empty ? "" : " (SimGrid failed looking for one)");
+    }
+    if (pr != MAP_FAILED) munmap(pr, sizeof *pr);
+    free(rp.v);
+    return rc;
 }
 
 enum dmlsim_err platform_load(const struct scenario *sc, struct platform_doc *d,
@@ -1320,6 +1851,11 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform_doc *d,
     if (sc->has_cluster && sc->cluster.topology == TOPO_FLAT) mark_flat_gpus(sc);
     classify_hosts(pf);
     pf->description = describe(sc);
+    enum dmlsim_err rc = sc->has_cluster ? DMLSIM_OK : check_routes(sc, pf, err);
+    if (rc != DMLSIM_OK) {
+        platform_free(pf);
+        return rc;
+    }
     *out = pf;
     return DMLSIM_OK;
 }
@@ -1330,19 +1866,12 @@ enum dmlsim_err platform_setup(const struct scenario *sc, struct fault_plan *pla
     struct platform_doc *doc = NULL;
     struct fault_names names;
     *pf = NULL;
-    /* the temporary folder lives from platform_open to platform_close: an interrupt (SIGINT,
-     * SIGTERM: the CLI's handler exits at once) waits until it is gone, or it would be left */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old);
     enum dmlsim_err rc = platform_open(sc, &doc, &names, err);
+    if (rc == DMLSIM_OK) rc = choose_guard_pages(sc, doc->size.gpus, err);
     if (rc == DMLSIM_OK) rc = fault_plan_build(sc, &names, plan, err);
     if (rc == DMLSIM_OK) rc = platform_load(sc, doc, plan, pf, err);
     platform_names_release(&names);
     platform_close(doc);
-    sigprocmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
 

@@ -80,7 +80,7 @@ enum dmlsim_err platform_write_file(const struct scenario *sc, const char *path,
                                     struct dmlsim_error *err);
 
 /* Sets SimGrid's network configuration for the scenario; call after simgrid_init() and before
- * platform_load(). */
+ * platform_load(). (Stack guard pages are decided by platform_setup, which counts the GPUs.) */
 void platform_configure(const struct scenario *sc);
 
 /* One line saying which network model the scenario gets (see the design note above), for the
@@ -90,9 +90,15 @@ const char *platform_network_model(const struct scenario *sc);
 /* A platform before it is loaded: the generated or user document, and the names in it. */
 struct platform_doc;
 
-/* Generates the scenario's platform (or checks the user's file) and, when the scenario has
- * faults, reads the document and the names a fault plan may target (natural order; release
- * with platform_names_release). Release the document with platform_close, also on failure. */
+/* Generates the scenario's platform (or checks the user's file: well-formed, no id twice in its
+ * namespace, known GPUs, positive rates) and, when the scenario has faults, reads the document
+ * and the names a fault plan may target (natural order; release with platform_names_release).
+ * First, before anything is written, the host memory the simulation will take (the platform's
+ * hosts, links and routes, counted from the scenario for a generated one; its document when
+ * the fault plan reads it; the actors the run will start) is estimated, and a simulation
+ * larger than this machine's physical memory is refused at <cluster> or <platform>. The
+ * temporary folder it writes in is $TMPDIR/dmlsim-run-PID-XXXXXX; folders of dead processes
+ * are removed first. Release the document with platform_close, also on failure. */
 enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **doc,
                               struct fault_names *names, struct dmlsim_error *err);
 void platform_names_release(struct fault_names *names);
@@ -106,9 +112,20 @@ enum dmlsim_err platform_load(const struct scenario *sc, struct platform_doc *do
 void platform_close(struct platform_doc *doc);
 
 /* All three: open the document, build the fault plan against its names (plain data, before the
- * engine starts; fault_plan_release), load the platform with the plan's profiles. */
+ * engine starts; fault_plan_release), load the platform with the plan's profiles. Between the
+ * first two it decides SimGrid's stack guard pages: when the actors the run will start would
+ * need more memory mappings with guard pages (two each) than vm.max_map_count allows, the run
+ * goes without (contexts/guard-size:0, one line on stderr), or, if --cfg set a guard size, is
+ * refused. A user's platform loaded must route what the scenario sends (its workers, parameter
+ * servers, store and node CPUs; every pair of up to 512 workers): a missing route is a FILE:LINE
+ * error naming the host, not SimGrid's abort at the first transfer. Signals are never held
+ * longer than a folder's creation. */
 enum dmlsim_err platform_setup(const struct scenario *sc, struct fault_plan *plan,
                                struct platform **pf, struct dmlsim_error *err);
+
+/* Removes the temporary folder of the platform being set up, if any; async-signal-safe, for an
+ * interrupt handler that then exits. */
+void platform_interrupt(void);
 
 void platform_free(struct platform *pf);
 
