@@ -69,7 +69,8 @@ const struct cli_cmd *cli_find(const char *name);
 
 /* Parses argv[0..argc) (argv[0] is the command's name) for command c. Returns -1 when parsed
  * into a; else the exit status, the message or the help already printed: 0 after --help, 1 for
- * an unknown option, a missing value or a wrong number of arguments. */
+ * an unknown option, a missing value, a wrong number of arguments, or an output whose folder
+ * is missing or not writable (found before any work). */
 int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct cli_args *a);
 
 void cli_args_release(struct cli_args *a);
