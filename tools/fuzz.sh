@@ -5,9 +5,9 @@
 # inputs go to a scratch copy, not the repository) with a dictionary made from the scenario DTD.
 # fuzz_scenario loads, fuzz_plan builds the platform and the fault plan, fuzz_sim also simulates
 # every tiny accepted input in a child process (at most 8 GPUs and 8 steps; 5 s each), so it
-# runs a tenth of the count. Any crash (of a child too), sanitizer report, leak, timeout (10 s
+# runs a quarter of the count. Any crash (of a child too), sanitizer report, leak, timeout (10 s
 # per input) or out-of-memory (2 GiB) fails it; the finding is written to build-fuzz/findings/.
-#   tools/fuzz.sh [RUNS]   (default 20000 per harness; fuzz_sim RUNS / 10)
+#   tools/fuzz.sh [RUNS]   (default 20000 per harness; fuzz_sim RUNS / 4)
 # Needs clang and its runtimes (Debian: clang, libclang-rt-14-dev; tools/test.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +36,7 @@ mkdir -p build-fuzz/findings
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 for h in fuzz_scenario fuzz_plan fuzz_sim; do
     n=$runs
-    [ $h = fuzz_sim ] && n=$(( runs / 10 > 0 ? runs / 10 : 1 )) # a simulation per tiny input
+    [ $h = fuzz_sim ] && n=$(( runs / 4 > 0 ? runs / 4 : 1 )) # a simulation per tiny input
     work=$(mktemp -d)
     cp tests/fuzz/corpus/* "$work/"
     log=build-fuzz/$h.log
@@ -48,5 +48,6 @@ for h in fuzz_scenario fuzz_plan fuzz_sim; do
         exit 1
     fi
     rm -rf "$work"
-    echo "fuzz: $h: $(grep -E '^Done [0-9]+ runs' "$log")"
+    echo "fuzz: $h: $(grep -E '^Done [0-9]+ runs' "$log")$(grep -E '^fuzz_sim: [0-9]+ of' "$log" |
+        sed 's/^fuzz_sim:/;/')"
 done

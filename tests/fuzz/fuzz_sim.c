@@ -42,6 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int dmlsim_main(int argc, char **argv); /* sim/cli/main.c, compiled with -Dmain=dmlsim_main */
 
 static int in_child;
+static long inputs, simulated; /* printed at exit: how much of the fuzzing reached a run */
+
+static void print_counts(void)
+{
+    if (!in_child) fprintf(stderr, "fuzz_sim: %ld of %ld inputs simulated\n", simulated, inputs);
+}
 
 static unsigned limit_s(void)
 {
@@ -203,6 +209,7 @@ static void simulate(const char *path)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (inputs++ == 0) atexit(print_counts);
     const char *path = fuzz_input_file(data, size);
     struct scenario sc;
     struct dmlsim_error err = {0};
@@ -212,6 +219,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     bool run = tiny_scenario(&sc) && tiny_run(&sc, path);
     scenario_release(&sc);
-    if (run) simulate(path);
+    if (run) {
+        simulated++;
+        simulate(path);
+    }
     return 0;
 }
