@@ -163,6 +163,7 @@ static void watchdog_case(double quiet_s, double want_end_s)
                   "%s", r.failure);
     run_release(&r);
     platform_free(pf);
+    scenario_release(&sc);
 }
 
 START_TEST(test_watchdog_stops_a_stalled_run)
