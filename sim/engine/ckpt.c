@@ -119,26 +119,54 @@ static int token;
 
 static void job_actor(int argc, char **argv);
 
-static void spawn_job(struct job *j, sg_host_t h)
+/* A write's stage, or a restore's, cannot start on `h`: it is down (a crash of the node's CPU
+ * host, or of the whole node). SimGrid refuses to start an actor on a host that is off (it
+ * raises HostFailureException); the stage is the failure it is instead: logged, and its job
+ * freed. */
+static void stage_lost(struct job *j, sg_host_t h)
 {
+    if (j->c->rec)
+        run_event_add(j->c->rec, simgrid_get_clock(), RUN_CHECKPOINT, j->steps, 0,
+                      "checkpoint of step %d %s: %s is down", j->steps,
+                      j->out[0] ? "not restored" : "not written", sg_host_get_name(h))
+                ->start_s = j->t0_s;
+    free(j);
+}
+
+/* Starts stage j on h, which takes a reference to the write's semaphores; false (j freed) when
+ * h is down. */
+static bool spawn_job(struct job *j, sg_host_t h)
+{
+    if (!sg_host_is_on(h)) {
+        stage_lost(j, h);
+        return false;
+    }
     if (j->sync) j->sync->refs++;
     sg_actor_t a = sg_actor_init("ckpt-job", h);
     sg_actor_set_data(a, j);
     sg_actor_start(a, job_actor, 0, NULL);
+    return true;
 }
 
+/* The write reached the point where it counts: it does, unless a split-brain merge gave its
+ * lineage up since it started (ckpt_abandon): then it is durable but nobody's state, and it is
+ * logged as given up, not as counting. Either way a writer waiting for it goes on. */
 static void count(struct job *j)
 {
     struct ckpt *c = j->c;
-    /* a write of an abandoned lineage (ckpt_abandon) is durable, but nobody's state */
-    if (j->epoch == c->epoch && (j->steps > c->last_step || j->version_slot != NULL)) {
+    bool given_up = j->epoch != c->epoch;
+    if (!given_up && (j->steps > c->last_step || j->version_slot != NULL)) {
         c->last_step = j->steps > c->last_step ? j->steps : c->last_step;
         if (j->version_slot) *j->version_slot = j->version;
     }
-    c->completed += 1;
+    if (!given_up) c->completed += 1;
     if (c->rec)
         run_event_add(c->rec, simgrid_get_clock(), RUN_CHECKPOINT, j->steps, 0,
-                      "checkpoint of step %d counts", j->steps)->start_s = j->t0_s;
+                      given_up ? "checkpoint of step %d given up (written across a split-brain "
+                                 "merge)"
+                               : "checkpoint of step %d counts",
+                      j->steps)
+                ->start_s = j->t0_s;
     if (j->counted) sg_sem_release(j->counted);
 }
 
@@ -179,8 +207,7 @@ static void job_actor(int argc, char **argv)
         n->disk_write = 1;
         n->counts_after = j->counts_after == 2 ? 0 : 1; /* the cache already counted */
         n->counted = j->counts_after == 2 ? NULL : j->counted;
-        spawn_job(n, j->next);
-        net_send(sg_mailbox_by_name(n->in), &token, c->size_B, timeout);
+        if (spawn_job(n, j->next)) net_send(sg_mailbox_by_name(n->in), &token, c->size_B, timeout);
     }
     if (j->out[0]) net_send(sg_mailbox_by_name(j->out), &token, c->size_B, timeout);
 }
@@ -223,7 +250,10 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
         j->next = cpu && store ? store : NULL;
     }
     sg_sem_t received = j->received, counted = j->counted;
-    spawn_job(j, first);
+    if (!spawn_job(j, first)) { /* its node's CPU host is down: nothing is written */
+        sync_unref(c, y);
+        return 0;
+    }
     net_send(sg_mailbox_by_name(j->in), &token, c->size_B, timeout);
     if (s->async)
         sg_sem_acquire_timeout(received, timeout);
@@ -251,12 +281,14 @@ double ckpt_restore(struct ckpt *c, sg_host_t host)
     if (src == NULL) return 0;
     struct job *j = xbt_new0(struct job, 1);
     j->c = c;
+    j->steps = c->last_step;
+    j->t0_s = t0;
     j->disk_read = s->target != CKPT_CACHE;
     snprintf(j->out, sizeof j->out, "ckpt-%d", c->seq++);
     char mb[32];
     snprintf(mb, sizeof mb, "%s", j->out);
-    spawn_job(j, src);
+    if (!spawn_job(j, src)) return -1; /* the node's copy is on a host that is down */
     void *p;
-    net_recv(sg_mailbox_by_name(mb), &p, IO_DEADLINE_S);
+    if (net_recv(sg_mailbox_by_name(mb), &p, IO_DEADLINE_S) != NET_OK) return -1;
     return simgrid_get_clock() - t0;
 }

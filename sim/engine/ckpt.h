@@ -55,7 +55,12 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
 void ckpt_abandon(struct ckpt *c, int step);
 
 /* Restores the last counted checkpoint to `host` (called by an actor on it); returns the time it
- * took (0 when there is none). */
+ * took (0 when there is none), or -1 when it failed: the host holding the copy (the node's CPU
+ * host for local-nvme and cache) is down (logged), or the transfer failed.
+ * Writes and restores never start an actor on a host that is off: a write whose first stage's
+ * host is down writes nothing (logged, the writer not blocked). A write started before a
+ * split-brain merge gave its lineage up (ckpt_abandon) completes without counting and is logged
+ * as given up. */
 double ckpt_restore(struct ckpt *c, sg_host_t host);
 
 /* After simgrid_run: destroys what the writes left (the semaphores of a write whose writer died

@@ -543,8 +543,8 @@ static int chunks_for(double bytes)
 
 /* The data of a ring step: the block this rank sends (copied into a payload) and where the one
  * it receives goes; blocks of channel c's slice, by ring position. */
-static float *step_payload(const struct chan *ch, int pos, int s, bool reduce, size_t *rf,
-                           size_t *rl)
+static void *step_payload(const struct chan *ch, int pos, int s, bool reduce, size_t *rf,
+                          size_t *rl)
 {
     int P = ch->w->nranks, shift = reduce ? 0 : 1;
     size_t f0, n0, sf, sl;
@@ -552,9 +552,7 @@ static float *step_payload(const struct chan *ch, int pos, int s, bool reduce, s
     coll_ring_block(n0, P, ((pos + shift - s) % P + P) % P, &sf, &sl);
     coll_ring_block(n0, P, ((pos + shift - s - 1) % P + P) % P, rf, rl);
     *rf += f0;
-    float *copy = xbt_new(float, sl ? sl : 1);
-    memcpy(copy, ch->data + f0 + sf, sl * sizeof *copy);
-    return copy;
+    return coll_block_new(ch->data + f0 + sf, sl);
 }
 
 /* One ring phase of channel ch: P - 1 steps (or one flow). */
@@ -580,7 +578,8 @@ static void ring_recvs_post(struct chan *ch, int left, int n, struct ring_recvs 
 static void ring_recvs_release(struct ring_recvs *r)
 {
     for (; r->next < r->n; r->next++) /* after a failure: release the receives still posted */
-        if (net_wait(r->rc[r->next], simgrid_get_clock()) == NET_OK) free(r->got[r->next]);
+        if (net_wait(r->rc[r->next], simgrid_get_clock()) == NET_OK)
+            coll_payload_free(r->got[r->next]);
     free(r->rc);
     free(r->got);
 }
@@ -602,17 +601,15 @@ static enum net_status ring_phase(struct chan *ch, int right, int left, int pos,
     enum net_status st = NET_OK;
     for (int s = 0; s < steps && st == NET_OK; s++) {
         size_t rf = 0, rl = 0;
-        float *payload = ch->data ? step_payload(ch, pos, s, reduce, &rf, &rl) : NULL;
+        void *payload = ch->data ? step_payload(ch, pos, s, reduce, &rf, &rl) : NULL;
         if (extra > 0) sg_actor_sleep_for(flow ? (P - 1) * extra : extra);
         keep_send(io, chan_send(ch, right, flow ? (P - 1) * step_B : step_B, payload), payload);
         int k = rv->next++;
         st = net_wait(rv->rc[k], simgrid_get_clock() + w->timeout_s);
-        if (st == NET_OK && ch->data) {
-            const float *in = rv->got[k];
-            for (size_t i = 0; i < rl; i++)
-                ch->data[rf + i] = reduce ? ch->data[rf + i] + in[i] : in[i];
-            free(rv->got[k]);
-        }
+        if (st == NET_OK && ch->data == NULL)
+            coll_payload_free(rv->got[k]);
+        else if (st == NET_OK && !coll_block_take(rv->got[k], ch->data + rf, rl, reduce))
+            st = NET_FAILURE; /* not this step's block (collective.h): the step failed */
         if (st == NET_OK && flow)
             sg_actor_sleep_for((P - 2) *
                                sg_host_get_route_latency(w->hosts[left], w->hosts[ch->rank]));
@@ -640,7 +637,8 @@ static enum net_status ring_broadcast(struct chan *ch, int right, int left, int 
             if (extra > 0) sg_actor_sleep_for(extra);
             keep_send(io, chan_send(ch, right, chunk_B, NULL), NULL);
         }
-        if (rc) st = net_wait(rc, simgrid_get_clock() + w->timeout_s);
+        if (rc && (st = net_wait(rc, simgrid_get_clock() + w->timeout_s)) == NET_OK)
+            coll_payload_free(got); /* a chunk carries no data */
     }
     return st;
 }

@@ -218,23 +218,51 @@ enum net_status coll_exchange(const struct coll_world *w, int me, const int *to,
     return coll_exchange_tagged(w, me, to, NULL, nto, size_B, from, NULL, nfrom);
 }
 
+/* A data message's payload: the count of floats it carries, then the floats. */
+struct coll_block {
+    size_t n;  /* floats */
+    float v[]; /* the copy of the sender's block */
+};
+
+void *coll_block_new(const float *src, size_t n)
+{
+    struct coll_block *b = xbt_malloc(sizeof *b + (n ? n : 1) * sizeof *b->v);
+    b->n = n;
+    memcpy(b->v, src, n * sizeof *b->v);
+    return b;
+}
+
+bool coll_block_take(void *payload, float *dst, size_t n, bool reduce)
+{
+    if (payload == NULL || payload == &token) return false; /* not data: nothing to read or free */
+    const struct coll_block *b = payload;
+    bool fits = b->n == n;
+    for (size_t i = 0; fits && i < n; i++)
+        dst[i] = reduce ? dst[i] + b->v[i] : b->v[i];
+    free(payload);
+    return fits;
+}
+
+void coll_payload_free(void *payload)
+{
+    if (payload != NULL && payload != &token) free(payload);
+}
+
 enum net_status coll_sendrecv_data(const struct coll_world *w, int me, int to, double size_B,
                                    const float *src, size_t nsrc, int from, float *dst, size_t ndst,
                                    bool reduce)
 {
     double end = deadline(w);
-    float *copy = xbt_new(float, nsrc ? nsrc : 1), *got = NULL;
-    memcpy(copy, src, nsrc * sizeof *copy);
-    sg_comm_t rc = net_irecv(coll_mailbox(w, from, me, -1), (void **)&got);
+    void *copy = coll_block_new(src, nsrc), *got = NULL;
+    sg_comm_t rc = net_irecv(coll_mailbox(w, from, me, -1), &got);
     account(w, me, to, size_B);
     sg_comm_t sc = net_isend(coll_mailbox(w, me, to, -1), copy, size_B);
     enum net_status rs = net_wait(rc, end), ss = net_wait(sc, end);
     if (ss != NET_OK) free(copy); /* a payload whose transfer failed stays with its sender */
-    if (rs == NET_OK) {
-        for (size_t i = 0; i < ndst; i++)
-            dst[i] = reduce ? dst[i] + got[i] : got[i];
-        free(got);
-    }
+    /* only a receive that completed delivered a payload (it is then this rank's); one that is not
+     * the block expected (a timing-only message of a protocol that failed in this membership,
+     * taken in order from the same pair's mailbox) fails the step: the membership is re-formed */
+    if (rs == NET_OK && !coll_block_take(got, dst, ndst, reduce)) rs = NET_FAILURE;
     return net_worst(rs, ss);
 }
 

@@ -162,6 +162,20 @@ enum net_status coll_sendrecv_data(const struct coll_world *w, int me, int to, d
                                    const float *src, size_t nsrc, int from, float *dst, size_t ndst,
                                    bool reduce);
 
+/* Data messages. A payload that carries data is a block: a copy of n floats and their count. It
+ * is the sender's until a receive of it completes (free it with free() when its send failed),
+ * then the receiver's, which reads and frees it with coll_block_take. Timing-only messages all
+ * point at one token that nobody frees. A receive that completed may still hand over a message
+ * of another kind, or a block of another size: a message of a protocol that failed earlier in the
+ * same membership (a broadcast cut mid-way), taken in order from the same pair's mailbox; it is
+ * not data for this step. */
+void *coll_block_new(const float *src, size_t n);
+/* Adds (reduce) or copies block `payload` into dst[0..n) and frees it. false, with dst untouched:
+ * the payload is not a block of n floats (freed if it is a block; the token or NULL is left). */
+bool coll_block_take(void *payload, float *dst, size_t n, bool reduce);
+/* Frees a payload received but not read (a block; the token or NULL: nothing). */
+void coll_payload_free(void *payload);
+
 /* Receives one message from each of from[0..n) at once / sends size_B to each of to[0..n). */
 enum net_status coll_recv_all(const struct coll_world *w, int me, const int *from, int n);
 enum net_status coll_send_all(const struct coll_world *w, int me, const int *to, int n,

@@ -107,6 +107,7 @@ struct loader {
     long long *logged_epoch;   /* per corrupt shard: the last epoch its skip was logged in */
     struct node_cache **crash_cache; /* per <cache-crash>: the tier it hits (NULL: no lane there) */
     bool *crash_done;          /* ... and whether it has happened */
+    bool over;                 /* the job is over (loader_finish) */
 };
 
 /* ---- the window ------------------------------------------------------------------------ */
@@ -183,6 +184,7 @@ static void read_remote(struct worker_arg *a, double bytes)
         if (l->store_disk) sg_disk_read(l->store_disk, (sg_size_t)bytes);
         sg_actor_sleep_until(t0 + bytes / l->d->conn_Bps); /* the connection's limit */
         if (net_wait(c, t0 + LOADER_FETCH_S) == NET_OK) break;
+        if (l->over) return; /* nobody waits for it: no more fetch actors keep the run going */
         sg_actor_sleep_for(LOADER_RETRY_S);
     }
     traffic_add(l->traffic, store, ln->cpu, bytes);
@@ -512,8 +514,13 @@ static void wait_batch(void *ctx, int rank, int step)
     if (step != ln->got + 1) restart(ln, step);
     ln->want = step;
     sg_cond_notify_all(ln->cv);
-    while (!(slot_of(ln, step)->batch == step && slot_of(ln, step)->ready))
+    while (!(slot_of(ln, step)->batch == step && slot_of(ln, step)->ready) && !l->over)
         sg_cond_wait(ln->cv, ln->mu); /* a node that restarts gets its loaders back first */
+    if (!(slot_of(ln, step)->batch == step && slot_of(ln, step)->ready)) { /* loader_finish */
+        ln->want = -1;
+        sg_mutex_unlock(ln->mu);
+        return;
+    }
     ln->got = step;
     ln->want = -1;
     struct slot *sl = slot_of(ln, step);
@@ -539,6 +546,19 @@ static void wait_batch(void *ctx, int rank, int step)
     ln->waits[2 * ln->nwaits++ + 1] = simgrid_get_clock();
     l->rec->input_batches += 1;
     trace_slice(l->rec->trace, 2 * rank, "input wait", t0, simgrid_get_clock());
+}
+
+void loader_finish(struct loader *l)
+{
+    if (l->over) return;
+    l->over = true;
+    for (int r = 0; r < l->P; r++) {
+        struct lane *ln = &l->lanes[r];
+        if (ln->mu == NULL) continue;
+        sg_mutex_lock(ln->mu);
+        sg_cond_notify_all(ln->cv);
+        sg_mutex_unlock(ln->mu);
+    }
 }
 
 void loader_describe(const struct data_spec *d, FILE *out)

@@ -33,10 +33,11 @@
  * memory costs nothing to read.
  *
  * The training loop waits in the strategy's input hook (worker.h) until its batch is on the
- * GPU. A loop that asks for another batch than the next (a rollback, a restarted worker
- * joining at the resume step) starts a new iterator there: the old one's loads are discarded
- * as they finish. Stage occupancy (the fraction of the run each stage's actors were busy) and
- * bytes go to the run record; the stage most occupied is the slowest link.
+ * GPU, or the job is over (loader_finish). A loop that asks for another batch than the next (a
+ * rollback, a restarted worker joining at the resume step) starts a new iterator there: the old
+ * one's loads are discarded as they finish. Stage occupancy (the fraction of the run each
+ * stage's actors were busy) and bytes go to the run record; the stage most occupied is the
+ * slowest link.
  */
 #ifndef DMLSIM_LOADER_H
 #define DMLSIM_LOADER_H
@@ -68,6 +69,12 @@ void loader_restarted(struct loader *l, sg_host_t h);
 
 /* The hook the strategy's workers call before each forward. */
 struct input_hook loader_hook(struct loader *l);
+
+/* The job is over (done or failed): a training loop still waiting for a batch that cannot come
+ * (its node cut off from the store for good: a remote read retried every LOADER_RETRY_S) gets
+ * none and goes on, so its worker can leave, and no read is retried any more. Without it such a
+ * worker waited forever, and the run never ended (issue 28). */
+void loader_finish(struct loader *l);
 
 /* After simgrid_run, once rec->total_s is the run time: the stages' figures into the record. */
 void loader_report(const struct loader *l, struct run_record *rec);

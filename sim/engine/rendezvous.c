@@ -106,6 +106,8 @@ void rdzv_init(struct rdzv *z, int P, const sg_host_t *hosts, sg_host_t host,
     z->nchain = 1;
     z->ids = &z->own_id;
     snprintf(z->box, sizeof z->box, "rdzv");
+    z->cut = xbt_new0(bool, P);
+    z->gone = xbt_new0(bool, P);
     int *all = xbt_new(int, P);
     for (int r = 0; r < P; r++)
         all[r] = r;
@@ -154,13 +156,84 @@ static enum net_status send_report(struct rdzv *to, enum rdzv_msg type, int rank
     return st;
 }
 
+/* The job fails now, for `why` (the record's reason; `what`: the events log's): every replica's
+ * workers leave at their next look. */
+static void job_fails(struct rdzv *z, int resume, const char *why, const char *what)
+{
+    z->aborted = true;
+    z->chain[0]->aborted = true;
+    inject_finish(z->inj);
+    if (z->hooks.ended) z->hooks.ended(z->hooks.ctx);
+    z->rec->job_failed = true;
+    snprintf(z->rec->failure, sizeof z->rec->failure, "training cannot continue at %.6f s: %s",
+             simgrid_get_clock(), why);
+    run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, 0,
+                  "training cannot continue (%s)", what);
+}
+
+/* Has the fault plan nothing left that could heal a route or bring a host back: every timed
+ * event played (or the injector stopped) and no restart of a step-triggered crash to come? The
+ * last one is to be strictly in the past: a heal the injector played at this very instant may
+ * reach its link's profile after this report failed. */
+static bool plan_settled(const struct injector *inj)
+{
+    if (inj->restarting > 0) return false;
+    if (inj->finished) return true;
+    const struct fault_plan *p = inj->plan;
+    bool all = inj->played >= p->n || p->ev[inj->played].t_s < 0;
+    return all && (inj->played == 0 || p->ev[inj->played - 1].t_s < simgrid_get_clock());
+}
+
+/* Can any report still get through? Not once every live worker is cut off from every replica
+ * (at least one is: with none live, the rendezvous itself decides) and the plan can heal no
+ * route and restart no host. */
+static bool unreachable(const struct rdzv *store)
+{
+    if (!plan_settled(store->inj)) return false;
+    int cut = 0;
+    for (int r = 0; r < store->P; r++) {
+        if (store->gone[r] || !sg_host_is_on(store->hosts[r])) continue;
+        if (!store->cut[r]) return false;
+        cut++;
+    }
+    return cut > 0;
+}
+
+/* A round of reports of `rank` failed: cut off (every replica passed over on a failed route or a
+ * host down) or only slow. A cut-off worker that was the last live one able to reach the store
+ * fails the job. Then waits RDZV_RETRY_S before the next round. */
+static void retry_later(struct rdzv *home, int rank, bool cut_off)
+{
+    struct rdzv *store = home->chain[0];
+    store->cut[rank] = cut_off;
+    if (cut_off && unreachable(store) && !over(home)) {
+        char why[96];
+        snprintf(why, sizeof why,
+                 "the rendezvous store is unreachable from every live worker (rank %d the last)",
+                 rank);
+        job_fails(store, -1, why, "the rendezvous store is unreachable");
+        return;
+    }
+    sg_actor_sleep_for(RDZV_RETRY_S);
+}
+
 bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
 {
+    struct rdzv *store = z->chain[0];
     while (!over(z)) {
-        if (send_report(z, type, rank, membership) == NET_OK) return true;
-        sg_actor_sleep_for(RDZV_RETRY_S);
+        enum net_status st = send_report(z, type, rank, membership);
+        store->cut[rank] = false;
+        if (st == NET_OK) return true;
+        retry_later(z, rank, st == NET_FAILURE);
     }
     return false;
+}
+
+void rdzv_leave(struct rdzv *z, int rank)
+{
+    struct rdzv *store = z->chain[0];
+    store->gone[rank] = true;
+    store->cut[rank] = false;
 }
 
 /* Reports to the first replica of the chain it reaches, store first: a replica whose route has
@@ -171,17 +244,26 @@ bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership)
  * that leaves). */
 static struct rdzv *report_any(struct rdzv *home, enum rdzv_msg type, int rank, int membership)
 {
-    const struct rdzv *store = home->chain[0];
+    struct rdzv *store = home->chain[0];
+    store->gone[rank] = false; /* reporting: in the job (a restarted worker joins) */
     while (!over(home) && !store->done) {
+        bool cut_off = true;
         for (int i = 0; i < home->nchain; i++) {
             struct rdzv *to = home->chain[i];
             if (over(to) || !sg_host_is_on(to->host)) continue;
             enum net_status st = send_report(to, type, rank, membership);
-            if (st == NET_OK) return to;
-            if (st == NET_TIMEOUT) break;
+            if (st == NET_OK) {
+                store->cut[rank] = false;
+                return to;
+            }
+            if (st == NET_TIMEOUT) {
+                cut_off = false;
+                break;
+            }
         }
-        sg_actor_sleep_for(RDZV_RETRY_S);
+        retry_later(home, rank, cut_off);
     }
+    store->cut[rank] = false;
     return NULL;
 }
 
@@ -320,15 +402,8 @@ static void form(struct rdzv *z, int *reported, int nrep)
     }
     /* memberships after the first, over every replica (torchrun's --max-restarts) */
     if (n == 0 || z->rec->membership_changes + 1 > z->rs->max_restarts) {
-        z->aborted = true;
-        z->chain[0]->aborted = true;
-        inject_finish(z->inj);
-        z->rec->job_failed = true;
-        snprintf(z->rec->failure, sizeof z->rec->failure,
-                 "training cannot continue at %.6f s: %s", simgrid_get_clock(),
-                 n == 0 ? "no workers left" : "more restarts than max-restarts allows");
-        run_event_add(z->rec, simgrid_get_clock(), RUN_RECOVERY, resume, 0,
-                      "training cannot continue (%s)", n == 0 ? "no workers" : "max-restarts reached");
+        job_fails(z, resume, n == 0 ? "no workers left" : "more restarts than max-restarts allows",
+                  n == 0 ? "no workers" : "max-restarts reached");
         return;
     }
     struct membership *m = membership_new(z, ++*z->ids, next, n, resume);
@@ -431,4 +506,6 @@ void rdzv_release(struct rdzv *z)
     free(z->next);
     owned_release(&z->msgs);
     if (z->index == 0) free(z->chain);
+    free(z->cut);
+    free(z->gone);
 }

@@ -15,7 +15,11 @@
  * with no workers, or needing more new memberships than <recovery max-restarts>, fails (the
  * record says why).
  * Workers that cannot reach the store retry every RDZV_RETRY_S (a partitioned worker until the
- * heal).
+ * heal). Those retries are bounded: once every live worker (its host up, and not out of the job)
+ * is cut off from every replica, and the fault plan has nothing left to play that could heal a
+ * route or bring a host back, no report can ever get through and no membership can ever be
+ * formed, so the job fails at once (the record says the store is unreachable from every live
+ * worker) instead of retrying forever.
  *
  * Split brain (<recovery rendezvous="per-side">): the store has replicas, one on each node's CPU
  * host (or GPU host where a node has none), with no quorum between them: each forms memberships
@@ -68,6 +72,9 @@ struct rdzv_hooks {
     void (*dispose)(void *ctx, struct membership *m);       /* free m->data */
     bool (*viable)(void *ctx, const int *next, int n);      /* a replica's membership of
                                                                next[0..n) can start (NULL: yes) */
+    void (*ended)(void *ctx);                               /* the job failed: what waits
+                                                               outside the rendezvous lets go
+                                                               (NULL: nothing) */
     void *ctx;
 };
 
@@ -98,6 +105,9 @@ struct rdzv {
     int *ids;                       /* the last membership id formed by any replica */
     int own_id;                     /* ... that counter, for the store */
     bool healed;                    /* a replica's probe reached the store: its members merge */
+    /* the store only (chain[0]), per rank: whether its worker is cut off from every replica (its
+     * last round of reports failed on cut routes), and whether it is out of the job */
+    bool *cut, *gone;
     char box[16];                   /* its mailbox: "rdzv", "rdzv1", ... */
 };
 
@@ -124,6 +134,11 @@ bool rdzv_report(struct rdzv *z, enum rdzv_msg type, int rank, int membership);
  * next membership; z is the worker's home (the replica of its last membership, or the store):
  * NULL when this worker is out (removed, or its side, or the job, is over). */
 struct membership *rdzv_await(struct rdzv *z, enum rdzv_msg why, int rank, int membership);
+
+/* The worker of `rank` is out of the job (it finished, was told to stop, or gave up): it counts
+ * no more among the live workers that could still reach the store. A restarted worker that
+ * reports is in again. */
+void rdzv_leave(struct rdzv *z, int rank);
 
 /* Frees every membership, and the control messages that actors killed by a crash or by the end of
  * the run left behind. */

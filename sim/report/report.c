@@ -131,6 +131,59 @@ static void print_fragment(const struct metric *mt, const struct run_record *rec
         fprintf(out, mt->text, v * mt->scale);
 }
 
+/* The accounting identities' lines: a total, then the terms it splits into. */
+#define IDENTITY_TERMS 8
+
+static bool identity_line(const char *label)
+{
+    return strcmp(label, "gradients") == 0 || strcmp(label, "samples") == 0;
+}
+
+/* An identity line whose counts are not all whole (a parameter server's slice carries 1/K of a
+ * batch), each rounded on its own (%.0f), could read off by one while the identity held. Only
+ * then is the line printed in hundredths, its terms apportioned by largest remainder (each within
+ * a hundredth of its value) so that they add up to the total as printed. mts[0..n): the line's
+ * fragments, the total first. false: printed as usual (the rounded counts add up, or the identity
+ * does not hold: a violation stays visible). */
+static bool print_fractional_identity(const struct metric *const *mts, size_t n,
+                                      const struct run_record *rec, FILE *out)
+{
+    double v[IDENTITY_TERMS], frac[IDENTITY_TERMS];
+    long long c[IDENTITY_TERMS], left, rounded = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = mts[i]->get(rec) * mts[i]->scale;
+        rounded += (i == 0 ? 1 : -1) * llrint(v[i]); /* as %.0f rounds */
+    }
+    if (rounded == 0) return false;
+    left = llround(v[0] * 100);
+    for (size_t i = 1; i < n; i++) {
+        c[i] = (long long)floor(v[i] * 100 + 1e-6);
+        frac[i] = v[i] * 100 - (double)c[i];
+        left -= c[i];
+    }
+    /* held, the terms' floors fall short of the total by less than a hundredth each */
+    if (left < 0 || left >= (long long)n) return false;
+    for (; left > 0; left--) { /* a hundredth more to the largest remainders */
+        size_t best = 1;
+        for (size_t i = 2; i < n; i++)
+            if (frac[i] > frac[best]) best = i;
+        c[best] += 1;
+        frac[best] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char fmt[96];
+        const char *at = strstr(mts[i]->text, "%.0f");
+        double shown = i == 0 ? nearbyint(v[0] * 100) / 100 : (double)c[i] / 100;
+        if (at == NULL || strlen(mts[i]->text) >= sizeof fmt) { /* not a count: as usual */
+            print_fragment(mts[i], rec, out);
+            continue;
+        }
+        snprintf(fmt, sizeof fmt, "%.*s%%.2f%s", (int)(at - mts[i]->text), mts[i]->text, at + 4);
+        fprintf(out, fmt, shown);
+    }
+    return true;
+}
+
 static void print_summary(const struct run_record *rec, FILE *out)
 {
     unsigned bit = metric_strategy_bit(rec);
@@ -146,6 +199,18 @@ static void print_summary(const struct run_record *rec, FILE *out)
             }
             label = mt->label;
             fprintf(out, "#   %-16s ", label);
+            if (identity_line(label)) { /* the whole line at once */
+                const struct metric *mts[IDENTITY_TERMS];
+                size_t n = 0, k = i;
+                for (; k < metric_count() && metric_at(k)->label &&
+                       strcmp(metric_at(k)->label, label) == 0;
+                     k++)
+                    if ((metric_at(k)->text_for & bit) && n < IDENTITY_TERMS) mts[n++] = metric_at(k);
+                if (print_fractional_identity(mts, n, rec, out)) {
+                    i = k - 1;
+                    continue;
+                }
+            }
         }
         print_fragment(mt, rec, out);
     }

@@ -60,6 +60,8 @@ struct ckpt_entry {
 struct ar_world {
     struct ar_side *side;         /* whose lineage it is */
     int *commits;                 /* per global step: members that finished it */
+    bool *failed;                 /* per global step: a member failed it or died in it (its
+                                     execution counted lost unless a member committed it) */
     struct coll_world world;      /* collectives among the members (mailboxes per membership) */
     const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
                                      refuses this membership */
@@ -89,6 +91,8 @@ struct worker {
     bool in_step;              /* between reading a batch and the step's end */
     int in_good;               /* the samples of that batch it trains on (0: corrupt) */
     bool in_computed;          /* its gradient has been computed */
+    struct membership *in_ms;  /* ... in this membership */
+    int in_step_no;            /* ... at this global step */
     struct replica rep;        /* numerics: the parameters it holds */
     int held;                  /* steps its state holds (-1: none, a restarted process) */
     struct ar_side *side;      /* the side of the membership it was last in */
@@ -128,6 +132,12 @@ struct ar_ctx {
 static struct ar_world *world_of(const struct membership *ms)
 {
     return ms->data;
+}
+
+/* The job is over: the store's side reached the last step, or the job failed. */
+static bool job_over(const struct ar_ctx *t)
+{
+    return t->sides[0].z.done || t->sides[0].z.aborted;
 }
 
 /* ---- the comm actors ----------------------------------------------------------------------- */
@@ -242,18 +252,25 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     struct run_record *rec = t->rec;
     long long pos = step + world_of(ms)->side->data_offset;
     int good = worker_read_batch(rec, &t->inj, &t->input, w->rank, step, (int)pos, ms->n);
+    w->in_step = true; /* from the read on (the step overhead too): a crash loses this batch */
+    w->in_good = good;
+    w->in_computed = false;
+    w->in_ms = ms;
+    w->in_step_no = step;
     bool corrupt = good == 0;
     /* the compute of the samples left: a batch's kernels scale with its samples */
     double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step) * good / rec->batch;
     double busy0 = rec->busy_s[w->rank];
     int failed = 0;
     if (t->sc->train.step_overhead_s > 0) sg_actor_sleep_for(t->sc->train.step_overhead_s);
-    w->in_step = true; /* from the read on: a crash from here loses this batch */
-    w->in_good = good;
-    w->in_computed = false;
     double in0 = simgrid_get_clock();
     worker_before_forward(&t->input, w->rank, (int)pos); /* the batch of its data position */
     t->last_input[w->rank] = simgrid_get_clock() - in0;
+    if (job_over(t)) { /* its batch never came (loader_finish): nothing to train for */
+        w->in_step = false;
+        *good_out = good;
+        return false;
+    }
     if (t->j->nm && corrupt) /* a skipped batch adds nothing to the sum */
         memset(w->rep.grad, 0, t->j->nm->net.nparams * sizeof *w->rep.grad);
     else if (t->j->nm)
@@ -312,13 +329,26 @@ static void watch_stragglers(struct ar_ctx *t, struct membership *ms)
     }
 }
 
+/* Step `step` of membership ms failed: a collective of it failed, or a member died in it. Its
+ * execution is thrown away (run.h's lost_steps: failed or rolled back), counted once however
+ * many members fail it, unless a member committed it: a step some member committed is counted
+ * by the rollback that undoes it, if one does (commit takes back a count made before). */
+static void step_failed(struct ar_ctx *t, struct membership *ms, int step)
+{
+    struct ar_world *aw = world_of(ms);
+    if (aw->failed[step]) return;
+    aw->failed[step] = true;
+    if (aw->commits[step] == 0) t->rec->lost_steps += 1;
+}
+
 /* A worker killed by a crash in the middle of a step: its batch will be read again and its
- * gradient, if computed, is lost. */
+ * gradient, if computed, is lost; the step failed. */
 static void on_worker_exit(int failed, void *data)
 {
     struct worker *w = data;
     if (!failed || !w->in_step) return;
     run_lose_step(w->t->rec, w->in_good, w->in_computed);
+    step_failed(w->t, w->in_ms, w->in_step_no);
     w->in_step = false;
 }
 
@@ -331,6 +361,16 @@ static void evaluate(struct ar_ctx *t, const struct membership *ms, int steps, d
     if (steps % sp->eval_every != 0 && steps != t->sc->train.steps) return;
     double loss, acc = numerics_evaluate(t->j->nm, t->workers[ms->members[0]].rep.params, &loss);
     run_eval_add(t->rec, world_of(ms)->side->index, now, steps, acc, loss);
+}
+
+/* The job is over (done, or failed: rdzv_hooks.ended): the injector stops, and a worker still
+ * waiting for a batch that cannot come (its node cut off from the remote store for good) stops
+ * waiting, so the run ends (it waited forever). */
+static void job_ended(void *ctx)
+{
+    struct ar_side *s = ctx;
+    inject_finish(&s->t->inj);
+    if (s->t->loader) loader_finish(s->t->loader);
 }
 
 /* This worker finished `step` (0-based) of membership ms: account, and the last member to finish
@@ -350,6 +390,7 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
     w->offset = s->data_offset;
     w->commit_s = simgrid_get_clock();
     if (step + 1 > s->max_committed) s->max_committed = step + 1;
+    if (aw->failed[step] && aw->commits[step] == 0) rec->lost_steps -= 1; /* step_failed's */
     if (++aw->commits[step] < ms->n) return;
     double now = simgrid_get_clock(), slowest = 0, input = 0;
     for (int i = 0; i < ms->n; i++) {
@@ -364,7 +405,7 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
     inject_progress(&t->inj, ms->start_s);
     if (step + 1 == t->sc->train.steps) { /* a side that lost the store finishes on its own */
         s->z.done = true;
-        if (s->index == 0) inject_finish(&t->inj);
+        if (s->index == 0) job_ended(s);
     }
 }
 
@@ -469,23 +510,32 @@ static bool receive_state(struct worker *w, struct membership *ms)
     return true;
 }
 
+/* What recover() found. */
+enum recovered {
+    RECOVERED,   /* the member holds the membership's state */
+    RECOVER_FAIL, /* a transfer failed: report, the membership is formed again */
+    RECOVER_LOST, /* the checkpoint's copy is on a host that is down for this member (its node's
+                     CPU host, local-nvme or cache): it cannot take part */
+};
+
 /* A new membership's state: the source's (restore-from="survivor"), sent to the members that
  * lack it; else every member restores the last counted checkpoint, or starts over from the
- * initial state when there is none. false: the transfer failed. */
-static bool recover(struct worker *w, struct membership *ms)
+ * initial state when there is none. */
+static enum recovered recover(struct worker *w, struct membership *ms)
 {
     struct ar_ctx *t = w->t;
     struct ar_world *aw = world_of(ms);
     /* a member restarted between the choice of the source and now holds nothing: it cannot send
      * or keep a state, and the membership is formed again */
     bool keeps = aw->source >= 0 && (aw->source == w->rank || !aw->needs[w->rank]);
-    if (keeps && w->held != ms->resume_step) return false;
-    if (aw->source == w->rank && !send_state(w, ms)) return false;
-    if (aw->source >= 0 && aw->needs[w->rank] && !receive_state(w, ms)) return false;
+    if (keeps && w->held != ms->resume_step) return RECOVER_FAIL;
+    if (aw->source == w->rank && !send_state(w, ms)) return RECOVER_FAIL;
+    if (aw->source >= 0 && aw->needs[w->rank] && !receive_state(w, ms)) return RECOVER_FAIL;
     if (aw->source < 0) { /* a side cut off from the store has no checkpoint to restore */
         bool store_side = aw->side->index == 0;
-        if (t->sc->ckpt.present && store_side && ms->resume_step > 0)
-            ckpt_restore(&t->ckpt, sg_host_self());
+        if (t->sc->ckpt.present && store_side && ms->resume_step > 0 &&
+            ckpt_restore(&t->ckpt, sg_host_self()) < 0)
+            return RECOVER_LOST;
         const struct nn_state *st =
                 store_side ? nn_states_find(&t->snaps, ms->resume_step) : NULL;
         if (t->j->nm && st)
@@ -495,7 +545,7 @@ static bool recover(struct worker *w, struct membership *ms)
     }
     w->held = ms->resume_step;
     w->offset = aw->side->data_offset;
-    return true;
+    return RECOVERED;
 }
 
 /* Trains in membership ms until the last step (NULL), or returns the next membership. */
@@ -505,7 +555,15 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
     struct rdzv *store = &t->sides[0].z;
     int idx = rdzv_index(ms, w->rank);
     if (idx < 0) return NULL;
-    if (ms->id > 0 && !recover(w, ms)) {
+    enum recovered rc = ms->id > 0 ? recover(w, ms) : RECOVERED;
+    if (rc == RECOVER_LOST) { /* as a worker that gives up: the others re-form without it */
+        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
+                      "rank %d: checkpoint of step %d out of reach (its host is down), leaves",
+                      w->rank, ms->resume_step);
+        w->held = -1;
+        return NULL;
+    }
+    if (rc == RECOVER_FAIL) {
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
                       "rank %d: the state transfer of membership %d failed, reporting", w->rank,
                       ms->id);
@@ -519,7 +577,9 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
         inject_step(&t->inj, step);
         int good;
         if (!run_step(w, ms, step, &good)) {
-            run_lose_step(t->rec, good, good > 0);
+            run_lose_step(t->rec, good, w->in_computed);
+            if (job_over(t)) return NULL; /* it waited for input past the job's end: it leaves */
+            step_failed(t, ms, step);
             run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, step, ms->n,
                           "rank %d: step %d failed, reporting", w->rank, step);
             return rdzv_await(ms->owner, RDZV_FAIL, w->rank, ms->id);
@@ -540,18 +600,23 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
 }
 
 /* Before the first step, rank 0 broadcasts the model to the others (DDP's construction), with
- * the scenario's algorithm if it has a broadcast, else the ring; it takes place in step 1. */
-static void broadcast_model(struct worker *w, struct membership *ms)
+ * the scenario's algorithm if it has a broadcast, else the ring; it takes place in step 1.
+ * false: it failed here (a fault cut it), and this worker holds no model to train with. */
+static bool broadcast_model(struct worker *w, struct membership *ms)
 {
     struct ar_world *aw = world_of(ms);
-    if (ms->n < 2) return;
+    if (ms->n < 2) return true;
     const struct coll_algo *algo =
             aw->algo->ops & COLL_OP_BIT(COLL_BROADCAST) ? aw->algo : collective_get(COLL_ALGO_RING);
     const struct train_spec *ts = &w->t->sc->train;
+    int idx = rdzv_index(ms, w->rank);
     double bytes = model_params(w->t->j->m) * model_dtype_bytes(ts->dtype),
            t0 = simgrid_get_clock();
-    collective_run(&aw->world, algo, COLL_BROADCAST, rdzv_index(ms, w->rank), bytes, NULL);
-    trace_slice(w->t->rec->trace, 2 * w->rank + 1, "broadcast", t0, simgrid_get_clock());
+    enum net_status st = collective_run(&aw->world, algo, COLL_BROADCAST, idx, bytes, NULL);
+    trace_slice(w->t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "broadcast" : "failed", t0,
+                simgrid_get_clock());
+    if (st != NET_OK && idx == 0) w->t->rec->failures += 1;
+    return st == NET_OK;
 }
 
 static void compute_actor(int argc, char **argv)
@@ -564,9 +629,17 @@ static void compute_actor(int argc, char **argv)
     struct rdzv *store = &t->sides[0].z;
     struct membership *ms =
             w->incarnation == 0 ? store->cur : rdzv_await(store, RDZV_JOIN, w->rank, -1);
-    if (w->incarnation == 0 && t->sc->train.broadcast) broadcast_model(w, ms);
+    /* A broadcast cut mid-way is the first step's failure: this worker reports, as after a
+     * failed collective, and trains in no ring of this membership (its peers' chunks still in
+     * flight on the ring's mailboxes are not gradients). */
+    if (w->incarnation == 0 && t->sc->train.broadcast && !broadcast_model(w, ms)) {
+        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, 0, ms->n,
+                      "rank %d: the model broadcast failed, reporting", w->rank);
+        ms = rdzv_await(ms->owner, RDZV_FAIL, w->rank, ms->id);
+    }
     while (ms != NULL)
         ms = train_in(w, ms);
+    rdzv_leave(store, w->rank); /* out of the job: no live worker of it any more */
 }
 
 /* ---- memberships and faults -------------------------------------------------------------- */
@@ -579,6 +652,7 @@ static void formed(void *ctx, struct membership *ms)
     struct ar_world *aw = xbt_new0(struct ar_world, 1);
     aw->side = side;
     aw->commits = xbt_new0(int, ts->steps);
+    aw->failed = xbt_new0(bool, ts->steps);
     if (side->index > 0 && !side->active) { /* one more side training apart */
         side->active = true;
         double n = 1;
@@ -621,6 +695,7 @@ static void dispose(void *ctx, struct membership *ms)
     free(aw->state);
     free(aw->needs);
     free(aw->commits);
+    free(aw->failed);
     free(aw);
 }
 
@@ -977,7 +1052,8 @@ static void make_sides(struct ar_ctx *t, sg_host_t store)
     }
     rdzv_init(&t->sides[0].z, t->P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec,
               t->traffic, &t->inj,
-              (struct rdzv_hooks){resume_step, rollback, formed, dispose, viable, &t->sides[0]});
+              (struct rdzv_hooks){resume_step, rollback, formed, dispose, viable, job_ended,
+                                  &t->sides[0]});
     for (int k = 1; k < t->nsides; k++)
         rdzv_add_replica(&t->sides[0].z, &t->sides[k].z, hosts[k - 1], &t->sides[k]);
     free(hosts);
