@@ -521,7 +521,7 @@ START_TEST(test_restore_is_bitwise)
     static const char *const how[] = {" restore-from=\"checkpoint\"", "",
                                       " restore-from=\"survivor\""};
     static const char *const ckpt[] = {"  <checkpoint every=\"4 steps\"/>\n", "", ""};
-    static const double lost[] = {2, 6, 0};
+    static const double lost[] = {3, 7, 1};
     char extra[512], rec_[256];
     snprintf(rec_, sizeof rec_, CRASH_AT_6, how[_i]);
     snprintf(extra, sizeof extra, "%s%s", ckpt[_i], rec_);
