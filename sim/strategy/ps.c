@@ -39,6 +39,7 @@ struct push_rec {
     int it;           /* the worker's iteration (prefetch: the version it is for) */
     double samples;   /* the samples its gradient covers */
     int accepted;     /* async: the shard's verdict */
+    bool empty;       /* sync: a worker with nothing to push says so (no gradient) */
     sg_sem_t decided; /* async: released when the verdict is set */
     struct ps_msg *m; /* numerics: the push, with its gradient (freed with the record) */
     struct push_rec *next;
@@ -55,6 +56,7 @@ struct ps_msg {
     int buf;        /* GLOBAL: which of the worker's actors asks (its shard_bufs) */
     size_t n;       /* numerics: floats in data */
     int grads;      /* numerics, PUSH and GRAD: the workers' gradients summed in data */
+    int empty;      /* PUSH, sync: no gradient (every batch of the push was corrupt) */
     float data[];   /* numerics: PARAMS, the shard's parameters; PUSH, its slice of a gradient */
 };
 
@@ -86,6 +88,12 @@ struct shard {
     double *version_s;            /* time each version was reached */
     int nversions;                /* versions reached, counting version 0 */
     bool *waiting;                /* per worker: its port waits for a newer version */
+    bool *pushed;                 /* sync, per worker: it pushed for the version collected */
+    bool *suspect;                /* sync, per worker: its push missed a quorum's deadline; not
+                                     waited for until it pushes again */
+    double quorum_end;            /* sync: when the version collected stops waiting (-1: no push
+                                     for it yet; INFINITY: the update is being applied) */
+    bool stopped;                 /* sync: its loop ended (every version, or nobody to push) */
     sg_sem_t *wake;               /* per worker: released to wake that port */
     sg_sem_t arrived;             /* one release per queued push */
     struct push_rec *head, *tail; /* pushes not yet taken by the shard */
@@ -134,7 +142,16 @@ struct ps_worker {
     double carry;       /* samples its push will cover: its batch, and its followers' */
     int ngrads;         /* numerics: the gradients its push sums (its own, its followers') */
     bool gathering;     /* a leader waiting for its followers' gradients */
-    bool gave_up;       /* a shard stayed unreachable past the replacement timeout */
+    bool gave_up;       /* a shard stayed unreachable past the replacement timeout (or, a
+                           follower, its leader is gone for good) */
+    bool finished;      /* it went through its iterations */
+    bool down;          /* its host crashed (until it restarts) */
+    int *last_key;      /* sync, per shard: what its last push was fresh for (prefetch: the
+                           iteration, else the version computed from; -1: none) */
+    int want;           /* sync: the version its next pull waits for (the one after the version
+                           it last computed from) */
+    bool *fgone;        /* a leader's followers whose loss it has reported */
+    int *seen;          /* per shard: the version it last pulled (-1: none) */
     bool *sent;         /* a leader's followers that got this iteration's parameters */
     double work;        /* exec amount of one batch's forward and backward */
     double reduce_amt;  /* exec amount of streaming one gradient at the memory rate */
@@ -286,6 +303,30 @@ static void drop_slice(struct ps_ctx *c, double *counter, double samples)
 
 static void bounded_notify(struct ps_ctx *c);
 
+/* A survivor noticed a failure: the injector times its detection, the run counts the report. */
+static void noticed(struct ps_ctx *c)
+{
+    inject_detected(&c->inj);
+    c->res->failures_detected += 1;
+}
+
+/* Sync: the pushers changed (one died, left or finished): every shard counts its quorum again.
+ * A release with no push queued is a wake (take returns NULL). */
+static void wake_shards(struct ps_ctx *c)
+{
+    if (c->sc->train.ps.mode != PS_SYNC) return;
+    for (int k = 0; k < c->K; k++)
+        sg_sem_release(c->shards[k].arrived);
+}
+
+/* Sync: has every shard stopped collecting (the job is over for the followers)? */
+static bool shards_stopped(const struct ps_ctx *c)
+{
+    for (int k = 0; k < c->K; k++)
+        if (!c->shards[k].stopped) return false;
+    return true;
+}
+
 /* A worker stopped inside an iteration (a crash, or the run's end): the slices it computed and
  * its shards did not receive are lost, the rest of its batch will be read again. */
 static void account_unfinished(struct ps_worker *w)
@@ -374,8 +415,9 @@ static bool recv_params(struct ps_ctx *c, int rank, int k, sg_comm_t *comm, stru
 
 /* Pulls every shard's parameters; a shard that does not answer is asked again, backing off,
  * until it does (its keys are blocked) or the replacement timeout passes (w->gave_up). Fills
- * version[]; false if some shard never answered, or answered only after a retry (a failure
- * noticed). */
+ * version[]; false if some shard never answered, answered only after a retry, or answered with
+ * a version older than one it gave before (it restarted from an older state): a failure
+ * noticed. */
 static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *version)
 {
     struct ps_ctx *c = w->c;
@@ -386,7 +428,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
     struct ps_msg **in = b->in, **req = b->in + c->K;
     memset(got, 0, (size_t)c->K * sizeof *got);
     double give_up = simgrid_get_clock() + c->sc->rec.replacement_s, backoff = RETRY_S;
-    bool retried = false;
+    bool retried = false, rolled_back = false;
     int need = ts->ps.mode == PS_SYNC ? it : 0,
         g = ts->ps.enforce ? ask_global(w, b, need) : -1; /* the one version every shard gives */
     for (int left = c->K; left > 0;) {
@@ -402,10 +444,19 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
         double end = simgrid_get_clock() + ts->timeout_s;
         for (int k = 0; k < c->K; k++) {
             if (got[k]) continue;
-            if (net_wait(comms[k], end) != NET_OK) msg_free(c, req[k]); /* never received */
+            bool asked = net_wait(comms[k], end) == NET_OK;
+            if (!asked) msg_free(c, req[k]); /* never received */
             req[k] = NULL;
-            if (recv_params(c, w->rank, k, &comms[c->K + k], &in[k], end)) {
+            /* sync: a port holds a pull while its shard collects the version before the one
+             * asked for, up to the shard's quorum deadline; the answer has a deadline of its
+             * own, so a pull that reached its port is waited for two deadlines (the shard may
+             * wait one for a missing push: that is no failure of this shard) */
+            double until = asked && ts->ps.mode == PS_SYNC ? end + ts->timeout_s : end;
+            if (recv_params(c, w->rank, k, &comms[c->K + k], &in[k], until)) {
                 version[k] = in[k]->version;
+                /* a shard whose version went back restarted from an older state: noticed */
+                if (version[k] < w->seen[k] && !ts->ps.enforce) rolled_back = true;
+                w->seen[k] = version[k];
                 if (b->params) pslice_scatter(&c->shards[k].num.sl, in[k]->data, b->params);
                 got[k] = true;
                 left--;
@@ -427,7 +478,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
     w->gave_up |= !all;
     if (c->pinned) c->pinned[2 * w->rank + (int)(b - w->bufs)] = -1;
     if (all && mixed(c, version)) c->res->mixed_pulls += 1;
-    return all && !retried;
+    return all && !retried && !rolled_back;
 }
 
 /* Pushes every shard's slice at once, stamped with the version it came from; in async mode
@@ -442,6 +493,7 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
     g->grads = w->ngrads;
     g->it = w->next_it;
     g->samples = w->carry / c->K;
+    w->last_key[k] = c->sc->train.ps.prefetch ? g->it : g->version;
     transport_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
     traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
     comms[k] = net_isend(to_port(k, w->rank), g, c->shards[k].bytes);
@@ -468,7 +520,7 @@ static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct 
      * that run at this same instant count it before we count what was lost */
     sg_actor_yield();
     trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
-    if (w->delivered < c->K) inject_detected(&c->inj);
+    if (w->delivered < c->K) noticed(c);
     lose_slices(c, c->K - w->delivered, (c->K - w->delivered) * w->carry / c->K);
     w->in_step = false;
     if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
@@ -495,6 +547,24 @@ static void push_all(struct ps_worker *w, int it, const int *version, sg_comm_t 
     finish_pushes(w, it, comms, in, simgrid_get_clock(), false);
 }
 
+/* Sync: a pusher with nothing to push (its batch, and its followers', corrupt) tells its shards
+ * so (a control message each), so no version waits a deadline for a gradient that cannot come. */
+static void push_empty(struct ps_worker *w, int it, const int *version, sg_comm_t *comms)
+{
+    struct ps_ctx *c = w->c;
+    for (int k = 0; k < c->K; k++) {
+        struct ps_msg *g = msg_new(c, MSG_PUSH, version[k]);
+        g->it = it;
+        g->empty = 1;
+        w->last_key[k] = c->sc->train.ps.prefetch ? it : version[k];
+        transport_cost(c, REQUEST_B, false, 1);
+        traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, REQUEST_B);
+        comms[k] = net_isend(to_port(k, w->rank), g, REQUEST_B);
+    }
+    wait_sends(w, comms); /* one that never arrived is left to teardown (the run's list) */
+    w->in_step = false;
+}
+
 /* The pusher (push during the backward): posts each slice as the backward hands it over, so its
  * serialisation and transfer overlap the rest of the backward (as ps-lite and BytePS push). */
 /* The puller (prefetch): fetches the parameters of the next iteration while this one computes;
@@ -511,16 +581,15 @@ static void puller_actor(int argc, char **argv)
     }
 }
 
-/* The parameters of iteration `it`: pulled now, or (prefetch) the ones fetched during the
- * previous iteration, and the next iteration's fetch started (version it - 1 is enough for it
- * + 1: one behind). */
-static bool get_params(struct ps_worker *w, int it, int *version)
+/* The parameters of the next iteration: pulled now (waiting for version `need`), or (prefetch)
+ * the ones fetched during the previous iteration. */
+static bool get_params(struct ps_worker *w, int need, int *version)
 {
     struct ps_ctx *c = w->c;
     const struct shard_bufs *b = &w->bufs[0];
     bool ok = true;
     if (!c->sc->train.ps.prefetch || !w->pf_pending) {
-        ok = pull_all(w, &w->bufs[0], it, version);
+        ok = pull_all(w, &w->bufs[0], need, version);
     } else {
         sg_sem_acquire(w->pull_done);
         memcpy(version, w->pf_version, (size_t)c->K * sizeof *version);
@@ -530,13 +599,33 @@ static bool get_params(struct ps_worker *w, int it, int *version)
     }
     if (c->j->nm) /* numerics: the worker computes with what it pulled */
         memcpy(w->rep.params, b->params, c->j->nm->net.nparams * sizeof *w->rep.params);
-    if (!c->sc->train.ps.prefetch) return ok;
-    if (it + 1 < c->sc->train.steps) {
-        w->pull_needed = it; /* one behind */
-        w->pf_pending = true;
-        sg_sem_release(w->pull_go);
-    }
     return ok;
+}
+
+/* Prefetch: iteration it + 1's fetch starts now (version it is enough for it: one behind). */
+static void prefetch_next(struct ps_worker *w, int it)
+{
+    if (!w->c->sc->train.ps.prefetch || it + 1 >= w->c->sc->train.steps) return;
+    w->pull_needed = it;
+    w->pf_pending = true;
+    sg_sem_release(w->pull_go);
+}
+
+/* Sync: the iteration a worker computes with the versions it pulled. Its own count, unless the
+ * shards are not where that count expects them: behind it (a shard restarted from an older
+ * checkpoint, or a pull answered at its deadline before the shard advanced), it computes the
+ * version they are at, so its push is fresh and the shards reach every version; with prefetch
+ * (pushes are fresh by iteration, one version behind by design) also ahead of it (a restarted
+ * or late worker), else every push of it would come too late. Without prefetch a push is fresh
+ * by the version it was computed from, and the worker keeps its count. */
+static int sync_iteration(const struct ps_worker *w, const int *version)
+{
+    const struct ps_ctx *c = w->c;
+    int p = version[0];
+    for (int k = 1; k < c->K; k++)
+        p = version[k] < p ? version[k] : p;
+    if (c->sc->train.ps.prefetch) return p + 1 == w->next_it ? w->next_it : p;
+    return p < w->next_it ? p : w->next_it;
 }
 
 static void pusher_actor(int argc, char **argv)
@@ -677,11 +766,14 @@ static void bcast_params(struct ps_worker *w, int it)
     double t0 = simgrid_get_clock();
     for (int i = 0; i < w->nfollow; i++) {
         int f = w->follow[i];
-        w->sent[i] = c->workers[f].active;
+        const struct ps_worker *F = &c->workers[f];
+        w->sent[i] = F->active;
         if (!w->sent[i]) { /* its process is gone: the node's other GPUs go on without it */
-            inject_detected(&c->inj);
+            if (!w->fgone[i] && !F->finished && !F->gave_up) noticed(c); /* once a loss */
+            w->fgone[i] = true;
             continue;
         }
+        w->fgone[i] = false;
         size_t n = c->j->nm ? c->j->nm->net.nparams : 0; /* numerics: the values pulled */
         out[i] = msg_new_data(c, MSG_PARAMS, 0, n);
         if (n) memcpy(out[i]->data, w->rep.params, n * sizeof *out[i]->data);
@@ -749,6 +841,11 @@ static void hand_to_leader(struct ps_worker *w, bool corrupt)
     g->grads = !corrupt;
     g->samples = w->carry;
     double t0 = simgrid_get_clock(), B = corrupt ? REQUEST_B : c->model_B;
+    if (!L->active) { /* its leader's process is gone (as it sees a follower's): kept */
+        msg_free(c, g);
+        account_unfinished(w);
+        return;
+    }
     enum net_status st = send_msg(c, c->pf->gpus[w->rank], c->pf->gpus[L->rank],
                                   to_leader(L->rank, w->rank), g, B);
     trace_slice(c->res->trace, w->rank, "push", t0, simgrid_get_clock());
@@ -760,9 +857,44 @@ static void hand_to_leader(struct ps_worker *w, bool corrupt)
     }
 }
 
+/* A worker leaves the job: it gave up on an unreachable shard, or (a follower) its leader is
+ * gone for good; the others go on without it, and with none left the job has failed. */
+static void leave(struct ps_worker *w, const char *why)
+{
+    struct ps_ctx *c = w->c;
+    account_unfinished(w);
+    run_event_add(c->res, simgrid_get_clock(), RUN_FAULT, w->next_it, c->running - 1,
+                  "worker %d gave up: %s", w->rank, why);
+    w->gave_up = true;
+    c->gave_up++;
+}
+
+/* A worker's actor is through (its iterations, or it left): the others and the shards know. */
+static void worker_ends(struct ps_worker *w)
+{
+    struct ps_ctx *c = w->c;
+    w->active = false;
+    bounded_notify(c);
+    w->end_s = simgrid_get_clock();
+    if (!w->gave_up && !w->finished) {
+        w->finished = true;
+        c->workers_done++;
+    }
+    wake_shards(c); /* a pusher fewer: no quorum waits for it */
+    if (c->workers_done + c->gave_up == c->P) inject_finish(&c->inj);
+}
+
+/* A follower's leader will not send again: it left, or died with no restart to come. */
+static bool leader_gone(const struct ps_ctx *c, const struct ps_worker *L)
+{
+    return L->gave_up || (!L->active && !inject_may_restart(&c->inj));
+}
+
 /* A follower: its parameters come from its leader, its gradient goes back to it; it never talks
  * to a shard. It takes the iteration the leader is at (after a restart of either), and skips
- * one (its batch read again) when the leader sends nothing within the deadline. */
+ * one (its batch read again) when the leader sends nothing within the deadline: the leader's
+ * step, whose pull may wait one deadline for the shards' quorum and one for the answer, so two.
+ * It stops when the shards have stopped, and leaves when its leader is gone for good. */
 static void follower_actor(int argc, char **argv)
 {
     (void)argc;
@@ -770,6 +902,7 @@ static void follower_actor(int argc, char **argv)
     struct ps_worker *w = sg_actor_self_get_data();
     struct ps_ctx *c = w->c;
     const struct train_spec *ts = &c->sc->train;
+    struct ps_worker *L = &c->workers[w->leader];
     c->running++;
     w->active = true;
     sg_actor_on_exit(on_worker_exit, w);
@@ -781,8 +914,19 @@ static void follower_actor(int argc, char **argv)
         double scale =
                 corrupt ? 0 : inject_jitter(&c->inj, w->rank, w->next_it) * w->good / ts->batch;
         struct ps_msg *pm;
-        if (net_recv(to_follower(w->rank), (void **)&pm, ts->timeout_s) != NET_OK) {
-            inject_detected(&c->inj); /* its leader is gone */
+        if (net_recv(to_follower(w->rank), (void **)&pm, 2 * ts->timeout_s) != NET_OK) {
+            if (leader_gone(c, L)) {
+                noticed(c);
+                char why[64];
+                snprintf(why, sizeof why, "its leader, worker %d, is gone", L->rank);
+                leave(w, why);
+                break;
+            }
+            if ((ts->ps.mode == PS_SYNC && shards_stopped(c)) || L->finished) { /* over */
+                account_unfinished(w);
+                break;
+            }
+            noticed(c); /* its leader is late, or down until a restart */
             account_unfinished(w);
             continue;
         }
@@ -801,21 +945,15 @@ static void follower_actor(int argc, char **argv)
         w->iter_end[it] = simgrid_get_clock();
         w->iter_busy[it] = c->res->busy_s[w->rank] - busy0;
     }
-    w->active = false;
-    w->end_s = simgrid_get_clock();
-    if (++c->workers_done + c->gave_up == c->P) inject_finish(&c->inj);
+    worker_ends(w);
 }
 
-/* The worker gave up on an unreachable shard: it leaves the job (its batch read again), and the
- * others go on without it; with none left the job has failed. */
-static void leave(struct ps_worker *w)
+/* Reads the batch of iteration `it` and its compute scale (0: corrupt, nothing to compute). */
+static double batch_scale(struct ps_worker *w, int it, bool *corrupt)
 {
-    struct ps_ctx *c = w->c;
-    account_unfinished(w);
-    run_event_add(c->res, simgrid_get_clock(), RUN_FAULT, w->next_it, c->running - 1,
-                  "worker %d gave up: a shard unreachable for %g s", w->rank,
-                  c->sc->rec.replacement_s);
-    c->gave_up++;
+    const struct train_spec *ts = &w->c->sc->train;
+    *corrupt = read_batch(w, it);
+    return *corrupt ? 0 : inject_jitter(&w->c->inj, w->rank, it) * w->good / ts->batch;
 }
 
 static void worker_actor(int argc, char **argv)
@@ -832,20 +970,35 @@ static void worker_actor(int argc, char **argv)
     w->active = true;
     sg_actor_on_exit(on_worker_exit, w);
     bool bounded = ts->ps.mode == PS_ASYNC && ts->ps.bounded;
+    bool sync = ts->ps.mode == PS_SYNC;
     for (; next_iteration(w); w->next_it++) {
         int it = w->next_it;
         if (bounded) bounded_wait(w, it);
         double t0 = simgrid_get_clock(), busy0 = c->res->busy_s[w->rank];
         inject_step(&c->inj, it);
         if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
-        bool corrupt = read_batch(w, it);
-        double scale = corrupt ? 0 : inject_jitter(&c->inj, w->rank, it) * w->good / ts->batch;
-        if (!get_params(w, it, version)) inject_detected(&c->inj);
+        bool corrupt = false;
+        double scale = 0;
+        if (!sync) scale = batch_scale(w, it, &corrupt);
+        /* sync: the version after the one it last computed from (prefetch: the iteration) */
+        int need = sync && !ts->ps.prefetch && w->want > it ? w->want : it;
+        if (!get_params(w, need, version)) noticed(c);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
         if (w->gave_up) {
-            leave(w);
+            char why[64];
+            snprintf(why, sizeof why, "a shard unreachable for %g s", c->sc->rec.replacement_s);
+            leave(w, why);
             break;
         }
+        if (sync) { /* the iteration the shards' versions call for, then its batch */
+            it = w->next_it = sync_iteration(w, version);
+            if (it >= ts->steps) break; /* every version reached without it */
+            scale = batch_scale(w, it, &corrupt);
+            w->want = version[0] + 1;
+            for (int k = 1; k < c->K; k++)
+                w->want = version[k] + 1 < w->want ? version[k] + 1 : w->want;
+        }
+        prefetch_next(w, it);
         if (w->nfollow > 0) bcast_params(w, it);
         worker_before_forward(&c->input, w->rank, it);
         if (c->j->nm && !corrupt) /* with the parameters it pulled, on its own batch */
@@ -862,6 +1015,8 @@ static void worker_actor(int argc, char **argv)
             if (w->nfollow > 0) gather_grads(w);
             if (w->carry > 0)
                 push_all(w, it, version, comms, in);
+            else if (sync) /* nothing to push: the shards hear so */
+                push_empty(w, it, version, comms);
             else /* nothing to push: the batch is skipped */
                 w->in_step = false;
         }
@@ -870,11 +1025,7 @@ static void worker_actor(int argc, char **argv)
         if (c->progress) c->progress[w->rank] = it + 1;
         bounded_notify(c);
     }
-    w->active = false;
-    bounded_notify(c);
-    w->end_s = simgrid_get_clock();
-    if (!w->gave_up) c->workers_done++;
-    if (c->workers_done + c->gave_up == c->P) inject_finish(&c->inj);
+    worker_ends(w);
 }
 
 /* ---- ports -------------------------------------------------------------------------------- */
@@ -887,6 +1038,30 @@ static void enqueue(struct shard *s, struct push_rec *rec)
         s->head = rec;
     s->tail = rec;
     sg_sem_release(s->arrived);
+}
+
+/* Sync: a pull for the version after the one the shard collects (the worker pushed for it)
+ * waits for the shard to advance: while the shard's quorum deadline runs or it applies the
+ * update, else (no push for that version came: the worker's was lost) until the deadline after
+ * the pull came. Any other is answered at once: the shard is there already, or behind (restarted
+ * from an older checkpoint), and the worker then computes the version the shard is at. Actors
+ * only interleave at simulation calls, so checking the version and waiting on this port's own
+ * semaphore needs no lock; advance() wakes every waiting port. */
+static void hold_pull(struct port *p, int need)
+{
+    struct shard *s = p->s;
+    const struct train_spec *ts = &s->c->sc->train;
+    double end = simgrid_get_clock() + ts->timeout_s;
+    while (ts->ps.mode == PS_SYNC && s->version == need - 1 && !s->stopped) {
+        double until = fmax(end, s->quorum_end), now = simgrid_get_clock();
+        if (now >= until) break;
+        s->waiting[p->worker] = true;
+        if (isinf(until))
+            sg_sem_acquire(s->wake[p->worker]);
+        else
+            sg_sem_acquire_timeout(s->wake[p->worker], until - now);
+        s->waiting[p->worker] = false;
+    }
 }
 
 static void port_actor(int argc, char **argv)
@@ -904,16 +1079,7 @@ static void port_actor(int argc, char **argv)
         double smp = m->samples;
         if (m->type == MSG_PULL) {
             transport_cost(c, REQUEST_B, false, 1);
-            /* sync: wait for the version the worker needs, but not past the deadline (a shard
-             * that lost workers or state moves on) */
-            double end = simgrid_get_clock() + ts->timeout_s;
-            /* Actors only interleave at simulation calls, so checking the version and waiting
-             * on this port's own semaphore needs no lock; advance() wakes every waiting port. */
-            while (s->version < m->version && simgrid_get_clock() < end) {
-                s->waiting[p->worker] = true;
-                sg_sem_acquire_timeout(s->wake[p->worker], end - simgrid_get_clock());
-                s->waiting[p->worker] = false;
-            }
+            hold_pull(p, m->version);
             int v = s->version;
             const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
             if (m->exact && m->version < v) { /* the global version, older than its own */
@@ -930,6 +1096,17 @@ static void port_actor(int argc, char **argv)
             transport_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
             s->rep->bytes_out += s->bytes;
             send_msg(c, s->host, worker, to_worker(p->worker, s->id), pm, s->bytes);
+            continue;
+        }
+        if (m->empty) { /* a worker with nothing to push: its shard hears so */
+            transport_cost(c, REQUEST_B, false, 1);
+            struct push_rec *rec = xbt_new0(struct push_rec, 1);
+            rec->worker = p->worker;
+            rec->version = m->version;
+            rec->it = m->it;
+            rec->empty = true;
+            msg_free(c, m);
+            enqueue(s, rec);
             continue;
         }
         s->rep->bytes_in += s->bytes;
@@ -965,7 +1142,8 @@ static void port_actor(int argc, char **argv)
 
 /* ---- shard -------------------------------------------------------------------------------- */
 
-/* The next queued push, or NULL if none came by the deadline (timeout < 0: wait forever). */
+/* The next queued push, or NULL if none came by the deadline (timeout < 0: wait forever) or the
+ * shard was woken to count its quorum again (wake_shards). */
 static struct push_rec *take(struct shard *s, double timeout)
 {
     if (timeout < 0)
@@ -973,6 +1151,7 @@ static struct push_rec *take(struct shard *s, double timeout)
     else if (sg_sem_acquire_timeout(s->arrived, timeout) != 0)
         return NULL;
     struct push_rec *rec = s->head;
+    if (rec == NULL) return NULL; /* a wake */
     s->head = rec->next;
     if (s->head == NULL) s->tail = NULL;
     rec->next = NULL;
@@ -1021,8 +1200,18 @@ static void keep_history(struct ps_ctx *c, struct shard *s)
     nn_states_prune(&s->hist, floor);
 }
 
-/* The shard reaches its next version; `progress`: it applied something (an empty version after
- * a deadline is not training progressing). */
+/* The ports waiting for the shard to advance look again. */
+static void wake_ports(struct shard *s)
+{
+    for (int r = 0; r < s->c->P; r++)
+        if (s->waiting[r]) {
+            s->waiting[r] = false;
+            sg_sem_release(s->wake[r]);
+        }
+}
+
+/* The shard reaches its next version; `progress`: it applied something (a version of empty
+ * pushes only, every batch corrupt, is not training progressing). */
 static void advance(struct shard *s, bool progress)
 {
     struct ps_ctx *c = s->c;
@@ -1036,11 +1225,7 @@ static void advance(struct shard *s, bool progress)
     s->version++;
     if (s->version >= s->nversions) /* a first visit of this version (not a replay) */
         s->version_s[s->nversions++] = simgrid_get_clock();
-    for (int r = 0; r < c->P; r++)
-        if (s->waiting[r]) {
-            s->waiting[r] = false;
-            sg_sem_release(s->wake[r]);
-        }
+    wake_ports(s);
     s->rep->versions += 1;
     /* training has resumed once every shard advanced after the failure was noticed */
     s->last_adv_s = simgrid_get_clock();
@@ -1072,6 +1257,104 @@ static void record_applied(struct ps_ctx *c, struct shard *s, int lag, double sa
     s->applied_smp[s->version] += samples;
 }
 
+/* Sync: a pusher is through with shard s: it finished or left, and its last push (maybe still
+ * on its way) is not for the version s collects. */
+static bool gone(const struct ps_worker *w, const struct shard *s)
+{
+    return (w->finished || w->gave_up) && w->last_key[s->id] < s->version;
+}
+
+/* Sync: can any pusher (a worker that talks to the shards: every one, or a node's leader) still
+ * push to shard s: one is running or about to start, its last push is still on its way, or one
+ * that died may come back with its host? */
+static bool pushers_may_push(const struct ps_ctx *c, const struct shard *s)
+{
+    bool dead = false;
+    for (int r = 0; r < c->P; r++) {
+        const struct ps_worker *w = &c->workers[r];
+        if (w->leader != r || gone(w, s)) continue;
+        if (!w->down || w->finished || w->gave_up) return true;
+        dead = true;
+    }
+    return dead && inject_may_restart(&c->inj);
+}
+
+/* Sync: the pushers the shard waits for in this version: those that pushed for it, and those
+ * not through with it that it does not suspect (a push of theirs missed a deadline and none came
+ * since). A dead worker is waited for until the first deadline shows it missing; from then on it
+ * is simply absent, until it pushes again (a restart). */
+static int expected_pushers(const struct ps_ctx *c, const struct shard *s)
+{
+    int n = 0;
+    for (int r = 0; r < c->P; r++) {
+        const struct ps_worker *w = &c->workers[r];
+        if (w->leader == r) n += s->pushed[r] || (!s->suspect[r] && !gone(w, s));
+    }
+    return n;
+}
+
+/* The deadline passed: the expected pushers that did not push are suspected (each a failure
+ * noticed); the version goes on with the pushes it has. */
+static void suspect_missing(struct ps_ctx *c, struct shard *s)
+{
+    for (int r = 0; r < c->P; r++) {
+        const struct ps_worker *w = &c->workers[r];
+        if (w->leader != r || s->pushed[r] || s->suspect[r] || gone(w, s)) continue;
+        s->suspect[r] = true;
+        noticed(c);
+    }
+}
+
+/* Sync: collects each version's quorum (P - b pushes, or every pusher it expects if fewer) and
+ * advances. The deadline starts with the version's first push, as a collective's with its first
+ * member: it bounds the wait for the others, not the workers' compute. Before any push the
+ * shard waits as long as some pusher may still push (woken when one dies, leaves or finishes),
+ * and stops when none can. A version always has at least one push (an empty push counts:
+ * the worker had nothing to push), so the shard never runs ahead of the workers. */
+static void sync_collect(struct shard *s)
+{
+    struct ps_ctx *c = s->c;
+    const struct train_spec *ts = &c->sc->train;
+    while (s->version < ts->steps) {
+        int got = 0, applied = 0, v = s->version;
+        memset(s->pushed, 0, (size_t)c->P * sizeof *s->pushed);
+        s->quorum_end = -1;
+        for (;;) {
+            int need = expected_pushers(c, s);
+            need = need < c->quorum ? need : c->quorum;
+            if (got > 0 && got >= need) break;
+            double now = simgrid_get_clock();
+            if (s->quorum_end >= 0 && now >= s->quorum_end) {
+                suspect_missing(c, s);
+                break;
+            }
+            if (got == 0 && !pushers_may_push(c, s)) return; /* nobody left to push */
+            /* before the first push, look again every deadline (a safety net for the wakes) */
+            struct push_rec *rec =
+                    take(s, s->quorum_end >= 0 ? s->quorum_end - now : ts->timeout_s);
+            if (rec == NULL) continue; /* the deadline, or a wake: count again */
+            s->suspect[rec->worker] = false; /* it is there */
+            bool fresh = ts->ps.prefetch ? rec->it == v : rec->version == v;
+            if (fresh) { /* prefetch: computed one version behind, by design */
+                got++;
+                s->pushed[rec->worker] = true;
+                if (s->quorum_end < 0) s->quorum_end = simgrid_get_clock() + ts->timeout_s;
+                if (!rec->empty) {
+                    applied++;
+                    if (rec->m) psnum_add(&s->num, rec->m->data, rec->m->grads);
+                    record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0,
+                                   rec->samples);
+                }
+            } else if (!rec->empty) { /* computed from an older version */
+                drop_slice(c, &c->res->dropped_late, rec->samples);
+            }
+            rec_free(c, rec);
+        }
+        s->quorum_end = INFINITY; /* held pulls wait for the update */
+        advance(s, applied > 0);
+    }
+}
+
 static void shard_actor(int argc, char **argv)
 {
     (void)argc;
@@ -1083,32 +1366,9 @@ static void shard_actor(int argc, char **argv)
         ckpt_restore(&s->ckpt, s->host);
     if (s->incarnation > 0) report_version(s); /* the coordinator learns of the rollback */
     if (ps->mode == PS_SYNC) {
-        /* collect each version's quorum; after the deadline go on with what came */
-        while (s->version < c->sc->train.steps) {
-            int got = 0, v = s->version;
-            while (got < c->quorum) {
-                struct push_rec *rec = take(s, c->sc->train.timeout_s);
-                if (rec == NULL) { /* a worker is missing: noticed, and the shard goes on */
-                    inject_detected(&c->inj);
-                    break;
-                }
-                bool fresh = c->sc->train.ps.prefetch ? rec->it == v : rec->version == v;
-                if (fresh) { /* prefetch: computed one version behind, by design */
-                    got++;
-                    if (rec->m) psnum_add(&s->num, rec->m->data, rec->m->grads);
-                    record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0,
-                                   rec->samples);
-                } else { /* computed from an older version */
-                    drop_slice(c, &c->res->dropped_late, rec->samples);
-                }
-                rec_free(c, rec);
-            }
-            /* an empty version (every push missed the deadline) keeps the shard in step with
-             * the workers' iterations, as long as some worker can still push */
-            bool nobody = c->running == 0 && !inject_may_restart(&c->inj);
-            if (got == 0 && (c->workers_done + c->gave_up == c->P || nobody)) break;
-            advance(s, got > 0);
-        }
+        sync_collect(s);
+        s->stopped = true;
+        wake_ports(s); /* held pulls are answered with what there is */
     } else {
         for (;;) { /* a daemon: the run ends with the workers */
             struct push_rec *rec = s->taken = take(s, -1);
@@ -1148,6 +1408,12 @@ static void start_shard(struct ps_ctx *c, struct shard *s)
     s->arrived = sem_set_new(&c->sems, 0);
     free(s->waiting);
     free(s->wake);
+    free(s->pushed);
+    free(s->suspect);
+    s->pushed = xbt_new0(bool, c->P);
+    s->suspect = xbt_new0(bool, c->P); /* a new incarnation suspects no one */
+    s->quorum_end = -1;
+    s->stopped = false;
     s->waiting = xbt_new0(bool, c->P);
     s->wake = xbt_new0(sg_sem_t, c->P);
     for (int r = 0; r < c->P; r++)
@@ -1200,7 +1466,7 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
     while (s->head) { /* pushes waiting in its queue die with it (and their ports) */
         struct push_rec *r = s->head;
         s->head = r->next;
-        lose_slices(c, 1, r->samples);
+        if (!r->empty) lose_slices(c, 1, r->samples);
         sem_set_adopt(&c->sems, r->decided); /* a dying port may wait on it */
         rec_free(c, r);
     }
@@ -1217,6 +1483,7 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
 static void start_worker(struct ps_ctx *c, struct ps_worker *w, int incarnation)
 {
     sg_host_t h = c->pf->gpus[w->rank];
+    w->down = false;
     start("worker-%d.%d", w->rank, incarnation, h,
           w->leader == w->rank ? worker_actor : follower_actor, w, false);
     w->pf_pending = false;
@@ -1236,6 +1503,16 @@ static void ps_crashed(void *ctx, sg_host_t h)
     struct ps_ctx *c = ctx;
     for (int k = 0; k < c->K; k++)
         if (c->shards[k].host == h) shard_crashed(c, &c->shards[k]);
+    bool worker = false;
+    for (int r = 0; r < c->P; r++)
+        if (c->pf->gpus[r] == h && c->workers[r].active) {
+            c->workers[r].active = false; /* as its actor's exit will say */
+            c->workers[r].down = true;
+            worker = true;
+        }
+    /* a shard waiting for a version's first push looks whether anyone can still push (it
+     * still waits for the dead worker's push until a deadline shows it missing) */
+    if (worker) wake_shards(c);
 }
 
 static void start_coordinator(struct ps_ctx *c);
@@ -1269,7 +1546,7 @@ static void ps_restarted(void *ctx, sg_host_t h)
         }
     if (c->loader && !over) loader_restarted(c->loader, h);
     for (int r = 0; r < c->P; r++)
-        if (c->pf->gpus[r] == h &&
+        if (c->pf->gpus[r] == h && !c->workers[r].finished && !c->workers[r].gave_up &&
             (c->sc->train.ps.mode == PS_ASYNC ? c->budget > 0
                                               : c->workers[r].next_it < c->sc->train.steps))
             start_worker(c, &c->workers[r], ++c->workers[r].incarnation);
@@ -1572,8 +1849,14 @@ static int assign_leaders(struct ps_ctx *c)
         if (L->follow == NULL) L->follow = xbt_new0(int, c->P);
         L->follow[L->nfollow++] = r;
     }
-    for (int r = 0; r < c->P; r++)
+    for (int r = 0; r < c->P; r++) {
         c->workers[r].sent = xbt_new0(bool, c->workers[r].nfollow + 1);
+        c->workers[r].fgone = xbt_new0(bool, c->workers[r].nfollow + 1);
+        c->workers[r].last_key = xbt_new(int, c->K);
+        c->workers[r].seen = xbt_new(int, c->K);
+        for (int k = 0; k < c->K; k++)
+            c->workers[r].last_key[k] = c->workers[r].seen[k] = -1;
+    }
     return leaders;
 }
 
@@ -1753,6 +2036,41 @@ static void start_input(struct ps_ctx *c)
     loader_start(c->loader);
 }
 
+/* The job's verdict with the PS's reasons (run_verdict applies the same rule): it completed only
+ * if every shard reached every version, with at least one gradient applied, and some worker got
+ * through. */
+static void verdict(struct ps_ctx *c)
+{
+    const struct train_spec *ts = &c->sc->train;
+    struct run_record *res = c->res;
+    int died = c->P - c->workers_done - c->gave_up;
+    char who[96];
+    snprintf(who, sizeof who, "%d of %d workers finished (%d gave up, %d died)", c->workers_done,
+             c->P, c->gave_up, died > 0 ? died : 0);
+    double step_s = 0; /* the longest compute of an iteration */
+    for (int r = 0; r < c->P; r++)
+        for (int it = 0; it < c->workers[r].cap; it++)
+            if (did(&c->workers[r], it)) step_s = fmax(step_s, c->workers[r].iter_busy[it]);
+    if (res->steps_completed < ts->steps || c->workers_done == 0) {
+        res->job_failed = true;
+        snprintf(res->failure, sizeof res->failure,
+                 "%.0f of %d versions reached by every shard when the run ended; %s",
+                 res->steps_completed, ts->steps, who);
+    } else if (res->applied <= 0) {
+        res->job_failed = true;
+        int n = snprintf(res->failure, sizeof res->failure,
+                         "no gradient applied by the shards: %.0f computed, %.0f dropped stale, "
+                         "%.0f dropped late, %.0f lost",
+                         res->computed, res->dropped_stale, res->dropped_late,
+                         res->lost_gradients);
+        if (res->dropped_late > 0 && step_s > ts->timeout_s && n > 0 &&
+            (size_t)n < sizeof res->failure)
+            snprintf(res->failure + n, sizeof res->failure - (size_t)n,
+                     " (a step computes for %.3f ms, the <training timeout> is %.3f ms)",
+                     step_s * 1e3, ts->timeout_s * 1e3);
+    }
+}
+
 /* What the run leaves in the record, besides the rows. */
 static void results(struct ps_ctx *c)
 {
@@ -1763,7 +2081,8 @@ static void results(struct ps_ctx *c)
         account_unfinished(&c->workers[r]);
     for (int k = 0; k < c->K; k++) {
         for (struct push_rec *r = c->shards[k].head; r; r = r->next)
-            drop_slice(c, &res->dropped_late, r->samples); /* after the shard's last version */
+            if (!r->empty) /* after the shard's last version */
+                drop_slice(c, &res->dropped_late, r->samples);
         if (c->shards[k].in_port > 0) { /* ... or was still being deserialised */
             res->dropped_late += c->shards[k].in_port;
             res->dropped_samples += c->shards[k].in_port_smp;
@@ -1790,14 +2109,7 @@ static void results(struct ps_ctx *c)
     res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
     res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(res, &c->workers[0].amt, c->pf->models[0], ts->dtype);
-    /* the job trained if a worker got through its iterations (a sync shard that missed
-     * versions to deadlines says so in steps_completed) */
-    if (c->workers_done == 0) {
-        res->job_failed = true;
-        snprintf(res->failure, sizeof res->failure,
-                 "%.0f of %d steps completed by every shard; %d of %d workers finished",
-                 res->steps_completed, ts->steps, c->workers_done, c->P);
-    }
+    verdict(c);
 }
 
 /* Numerics: the final model's fingerprint, every shard's parameters. */
@@ -1833,6 +2145,8 @@ static void teardown(struct ps_ctx *c)
         free(s->applied_smp);
         free(s->waiting);
         free(s->wake);
+        free(s->pushed);
+        free(s->suspect);
     }
     for (int r = 0; r < c->P; r++) {
         free(c->workers[r].iter_end);
@@ -1843,6 +2157,9 @@ static void teardown(struct ps_ctx *c)
         free(c->workers[r].pf_version);
         free(c->workers[r].follow);
         free(c->workers[r].sent);
+        free(c->workers[r].fgone);
+        free(c->workers[r].last_key);
+        free(c->workers[r].seen);
         for (int i = 0; i < 2; i++) {
             free(c->workers[r].bufs[i].got);
             free(c->workers[r].bufs[i].comms);
