@@ -525,6 +525,46 @@ static enum dmlsim_err load_nccl_log(const char *path, FILE *f, struct calib *c,
  * public (Llama 3 405B's 16,384 H100s); a count is a measured machine, not a simulated one. */
 #define CALIB_MAX_GPU_COUNT (1 << 20)
 
+/* A measurement record (gemm, copy, kernel, coll) into c; false if `key` is not one. *ok:
+ * its fields were well formed. */
+static bool calib_measurement(struct calib *c, const char *key, const char *a, const char *rest,
+                              int lineno, bool *ok)
+{
+    if (strcmp(key, "gemm") == 0) {
+        struct calib_gemm g;
+        double tf;
+        g.dtype = dtype_of(a, ok);
+        *ok = *ok && sscanf(rest, "%lf %lf %lf %lf", &g.m, &g.n, &g.k, &tf) == 4 && tf > 0;
+        g.flops_s = tf * 1e12;
+        g.line = lineno;
+        if (*ok) PUSH(c->gemm, c->ngemm, g);
+    } else if (strcmp(key, "copy") == 0 || strcmp(key, "kernel") == 0) {
+        struct calib_rate r;
+        double gbps;
+        snprintf(r.kind, sizeof r.kind, "%s", a);
+        *ok = sscanf(rest, "%lf %lf", &r.bytes, &gbps) == 2 && gbps > 0;
+        r.Bps = gbps * 1e9;
+        r.line = lineno;
+        if (*ok && key[0] == 'c')
+            PUSH(c->copy, c->ncopy, r);
+        else if (*ok)
+            PUSH(c->kernel, c->nkernel, r);
+    } else if (strcmp(key, "coll") == 0) {
+        /* NODES is optional: files written before it (and kernels/dmlsim-calibrate, which
+         * measures one node) have five numbers */
+        struct calib_coll r = {.nodes = 1};
+        double t_us;
+        int got = sscanf(rest, "%d %lf %lf %lf %lf %d", &r.nranks, &r.bytes, &t_us, &r.algbw,
+                         &r.busbw, &r.nodes);
+        *ok = op_of(a, &r.op) && (got == 5 || got == 6) && t_us > 0 && r.nodes >= 1;
+        r.time_s = t_us * 1e-6;
+        if (*ok) PUSH(c->coll, c->ncoll, r);
+    } else {
+        return false;
+    }
+    return true;
+}
+
 static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *c,
                                        struct dmlsim_error *err)
 {
@@ -542,35 +582,8 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
         int n = sscanf(line, "%31s %63s %511[^\n]", key, a, rest);
         if (n <= 0) continue;
         bool ok = true;
-        if (strcmp(key, "gemm") == 0) {
-            struct calib_gemm g;
-            double tf;
-            g.dtype = dtype_of(a, &ok);
-            ok = ok && sscanf(rest, "%lf %lf %lf %lf", &g.m, &g.n, &g.k, &tf) == 4 && tf > 0;
-            g.flops_s = tf * 1e12;
-            g.line = lineno;
-            if (ok) PUSH(c->gemm, c->ngemm, g);
-        } else if (strcmp(key, "copy") == 0 || strcmp(key, "kernel") == 0) {
-            struct calib_rate r;
-            double gbps;
-            snprintf(r.kind, sizeof r.kind, "%s", a);
-            ok = sscanf(rest, "%lf %lf", &r.bytes, &gbps) == 2 && gbps > 0;
-            r.Bps = gbps * 1e9;
-            r.line = lineno;
-            if (ok && key[0] == 'c')
-                PUSH(c->copy, c->ncopy, r);
-            else if (ok)
-                PUSH(c->kernel, c->nkernel, r);
-        } else if (strcmp(key, "coll") == 0) {
-            /* NODES is optional: files written before it (and kernels/dmlsim-calibrate, which
-             * measures one node) have five numbers */
-            struct calib_coll r = {.nodes = 1};
-            double t_us;
-            int got = sscanf(rest, "%d %lf %lf %lf %lf %d", &r.nranks, &r.bytes, &t_us, &r.algbw,
-                             &r.busbw, &r.nodes);
-            ok = op_of(a, &r.op) && (got == 5 || got == 6) && t_us > 0 && r.nodes >= 1;
-            r.time_s = t_us * 1e-6;
-            if (ok) PUSH(c->coll, c->ncoll, r);
+        if (calib_measurement(c, key, a, rest, lineno, &ok)) {
+            /* a measurement, read (ok says whether it was well formed) */
         } else if (strcmp(key, "source") == 0) {
             snprintf(c->source, sizeof c->source, "%s: %s %s", path, a, rest);
         } else if (strcmp(key, "gpu") == 0) {
