@@ -44,4 +44,32 @@ for h in node0.gpu1 node1.gpu0 node1.gpu1; do
     done
 done
 
+# The last step committed while actors still waited (a restarted GPU whose node is down for good,
+# ports holding pulls): the watchdog fired 10 x the longest deadline later and failed a complete
+# job (property plans allreduce 1669 and ps 881). Each commits 10 of 10 steps: exit 0.
+after_last() { # NAME TRAINING-AND-FAULTS
+    cat >"$tmp/$1.xml" <<XML
+<?xml version="1.0"?>
+<scenario name="$1" seed="7">
+$2
+</scenario>
+XML
+    timeout 120 "$dmlsim" run "$tmp/$1.xml" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -eq 0 ] && grep -q "steps committed  10;" "$tmp/out" && grep -q "job              completed" "$tmp/out"
+    then ok; else ko "$1: exit $rc, $(head -c 300 "$tmp/err")"; fi
+}
+model='<model name="two-layer"><layer name="l0" params="5e5" flops="5e9"/><layer name="l1" params="5e5" flops="5e9"/></model>'
+data='<data samples="2048" sample-size="200kB" decode="0.2ms" format="webdataset" shard-samples="40"'
+after_last ar-restart-on-dead-node "  <cluster nodes=\"4\" gpus-per-node=\"2\" gpu=\"h100\" nic=\"ib-ndr\"/>
+  $model
+  <training strategy=\"allreduce\" algo=\"hierarchical\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\">$data source=\"local-nvme\" loader-workers=\"1\" prefetch=\"2\"/></training>
+  <checkpoint every=\"2 steps\" mode=\"async\" target=\"remote\"/>
+  <recovery policy=\"elastic\" rendezvous-timeout=\"10ms\" replacement-timeout=\"200ms\"/>
+  <faults><crash host=\"node3\" at=\"14ms\"/><crash host=\"node3.gpu0\" at=\"83ms\" restart-after=\"65ms\"/></faults>"
+after_last ps-ports-waiting "  <cluster nodes=\"5\" gpus-per-node=\"1\" gpu=\"h100\" nic=\"ib-ndr\"/>
+  $model
+  <training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"1\" placement=\"colocated\" split=\"layer\" mode=\"sync\" push=\"during-backward\" transport=\"rdma\" prefetch=\"yes\" backup-workers=\"1\"/>$data source=\"remote\" cache=\"memory\" cache-capacity=\"100MB\" loader-workers=\"2\" prefetch=\"1\"/></training>
+  <faults><crash host=\"node0.gpu0\" step=\"9\" restart-after=\"62ms\"/><crash host=\"node1\" at=\"66ms\"/><mtbf mtbf=\"102ms\" repair=\"19ms\" until=\"150ms\"/><cache-crash node=\"node0\" at=\"0.09s\" restart-after=\"20ms\"/></faults>"
+
 finish harden_job

@@ -39,7 +39,8 @@
 #     program's accounting_ok and its stdout lines agree with them;
 #   - goodput = consumed samples / run time, mean step = run time / step rows, the steps metric
 #     is the step rows, and the workers' wait for input is at most all of their time.
-# The longest run and the plans' total time are printed at the end. KEEP=1 keeps the scenarios.
+# The longest run and the plans' total time are printed at the end. KEEP=1 keeps the scenarios;
+# FROM=K starts at plan K (FROM=881 KEEP=1 property.sh dmlsim 881: plan 881 alone).
 set -u
 dmlsim=${1:?usage: property.sh PATH/TO/dmlsim [PLANS] [MODE]}
 plans=${2:-400}
@@ -223,7 +224,7 @@ algo=mixed
 # Run every plan; record what the checker needs: strategy, seed, exit status, wall ms.
 : >"$tmp/manifest"
 t_all=$(date +%s%N)
-for ((seed = 1; seed <= plans; seed++)); do
+for ((seed = ${FROM:-1}; seed <= plans; seed++)); do
     strategy=${strategies[(seed - 1) % ${#strategies[@]}]}
     RANDOM=$seed
     f="$tmp/$strategy-$seed"

@@ -92,6 +92,7 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
 {
     if (step_hook) step_hook(t_s, step, r->steps_planned);
     r->progress_s = fmax(r->progress_s, t_s);
+    if (step > r->progress_step) r->progress_step = step;
     struct run_event *e = push(r, t_s, RUN_STEP, step, workers);
     e->side = side;
     e->time_s = time_s;

@@ -159,6 +159,8 @@ struct run_record {
     double outage_s;           /* ... since this time: recovery rows start there (start_s) */
     double progress_s;         /* when training last progressed: a step committed (run_step_add),
                                   or a strategy's inject_progress (progress.h watches it) */
+    int progress_step;         /* the furthest step committed (run_step_add): at steps_planned
+                                  the job's work is done, whatever still waits (progress.h) */
     bool job_failed;           /* the simulated job could not finish its steps */
     char failure[160];         /* why, when job_failed */
     /* derived by run_finish */

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #define STATE_EXTRA_B 4096.0 /* step, RNG state and data position */
-#define IO_DEADLINE_S 3600.0 /* checkpoint I/O is not watched by the collective watchdog */
 
 double ckpt_size(const struct model *m, double params, enum gpu_dtype dtype, enum optimizer opt)
 {
@@ -186,7 +185,7 @@ static void job_actor(int argc, char **argv)
     struct job *j = sg_actor_self_get_data();
     struct ckpt *c = j->c;
     sg_actor_on_exit(job_exit, j); /* frees j */
-    double timeout = IO_DEADLINE_S;
+    double timeout = CKPT_IO_DEADLINE_S;
     sg_disk_t disk = platform_host_disk(sg_host_self());
     if (j->in[0]) {
         void *p;
@@ -216,7 +215,7 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
                   double *version_slot)
 {
     const struct checkpoint_spec *s = &c->sc->ckpt;
-    double t0 = simgrid_get_clock(), timeout = IO_DEADLINE_S;
+    double t0 = simgrid_get_clock(), timeout = CKPT_IO_DEADLINE_S;
     sg_host_t cpu = platform_node_cpu(c->pf, host), store = c->pf->storage;
     struct job *j = xbt_new0(struct job, 1);
     j->c = c;
@@ -289,6 +288,6 @@ double ckpt_restore(struct ckpt *c, sg_host_t host)
     snprintf(mb, sizeof mb, "%s", j->out);
     if (!spawn_job(j, src)) return -1; /* the node's copy is on a host that is down */
     void *p;
-    if (net_recv(sg_mailbox_by_name(mb), &p, IO_DEADLINE_S) != NET_OK) return -1;
+    if (net_recv(sg_mailbox_by_name(mb), &p, CKPT_IO_DEADLINE_S) != NET_OK) return -1;
     return simgrid_get_clock() - t0;
 }

@@ -21,6 +21,10 @@
 #include "scenario.h"
 #include "run.h"
 
+/* A checkpoint write or read is given up after this (s): checkpoint I/O is not watched by the
+ * collective watchdog; the run's own watchdog (progress.h) counts with it. */
+#define CKPT_IO_DEADLINE_S 3600.0
+
 struct ckpt {
     const struct scenario *sc;
     const struct platform *pf;

@@ -24,8 +24,6 @@
 
 #define LOADER_RETRY_S 0.05 /* a failed read or copy is tried again (as the rendezvous retries:
                               rendezvous.h, RDZV_RETRY_S) */
-#define LOADER_FETCH_S 3600 /* a remote read's deadline (the network's, or the store's, failure
-                              ends it sooner) */
 
 enum { STAGE_READ, STAGE_DECODE, STAGE_COPY }; /* run_stage_names' order */
 enum { RES_NVME, RES_STORE, RES_NET, RES_CPU, RES_PCIE }; /* run_resource_names' order */

@@ -46,6 +46,10 @@
 #include "platform.h"
 #include "run.h"
 #include "scenario.h"
+
+/* A remote read's deadline (s; the network's, or the store's, failure ends it sooner); the run's
+ * own watchdog (progress.h) counts with it. */
+#define LOADER_FETCH_S 3600.0
 #include "traffic.h"
 #include "worker.h"
 

@@ -10,7 +10,8 @@
  * scheduled for later is not a stall), it fails the job with a reason naming the live actors and
  * where they run, and kills them, so simgrid_run returns and the strategy's report follows. The
  * limit is ten times the largest deadline of the run (job_watch): no legitimate wait is that
- * long.
+ * long. Once the record's progress_step reached the planned steps the job's work is done and
+ * the actors still waiting are stopped without failing it (the verdict is run_verdict's).
  */
 #ifndef DMLSIM_PROGRESS_H
 #define DMLSIM_PROGRESS_H

@@ -1,6 +1,8 @@
 /* job.c - shared services of the strategies (see job.h). */
 #include "job.h"
 
+#include "ckpt.h"
+#include "loader.h"
 #include "net.h"
 #include "progress.h"
 #include "trace.h"
@@ -232,14 +234,11 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
     }
 }
 
-/* The engine's own longest deadlines: checkpoint I/O (ckpt.c, IO_DEADLINE_S) and a remote read
- * of the input pipeline (loader.c, LOADER_FETCH_S), both an hour. */
-#define JOB_ENGINE_DEADLINE_S 3600.0
-
 void job_watch(const struct job *j, struct run_record *rec)
 {
     const struct scenario *sc = j->sc;
-    double longest = fmax(JOB_ENGINE_DEADLINE_S, sc->train.timeout_s), quiet = 0;
+    /* the engine's own longest deadlines: checkpoint I/O and a remote read of the input */
+    double longest = fmax(fmax(CKPT_IO_DEADLINE_S, LOADER_FETCH_S), sc->train.timeout_s), quiet = 0;
     longest = fmax(longest, fmax(sc->rec.rendezvous_s, sc->rec.replacement_s));
     for (size_t i = 0; j->plan && i < j->plan->n; i++) {
         const struct fault_event *e = &j->plan->ev[i];

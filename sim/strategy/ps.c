@@ -1233,6 +1233,10 @@ static void advance(struct shard *s, bool progress)
     for (int k = 0; k < c->K; k++)
         all &= c->shards[k].last_adv_s > c->inj.detected_s;
     if (all && progress) inject_progress(&c->inj, simgrid_get_clock());
+    int least = s->version; /* every shard's: the steps the job has (steps_completed's rule) */
+    for (int k = 0; k < c->K; k++)
+        if (c->shards[k].version < least) least = c->shards[k].version;
+    if (least > c->res->progress_step) c->res->progress_step = least;
     ps_evaluate(c, false, simgrid_get_clock());
     report_version(s);
     if (c->sc->ckpt.present &&
