@@ -4,7 +4,12 @@
 #include "gemm.h"
 #include "kcost.h"
 #include "model.h"
+#include "scenario.h"
 #include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <math.h>
 
@@ -310,12 +315,76 @@ START_TEST(test_bert_heads)
 }
 END_TEST
 
+/* A <cluster> without intra gets the GPU's own GPU-to-GPU class, the one `dmlsim validate`
+ * assumes for it: NVLink for SXM boards (h100: nvlink4, NVIDIA H100 datasheet, SXM5 NVLink 900
+ * GB/s), PCIe for cards (l40s: "NVLink not supported", L40S datasheet). Before issue 29 every GPU
+ * got its PCIe class here. Then every catalog GPU, as validate reads it (g->intra). */
+static const struct link_class *default_intra(const char *gpu)
+{
+    char path[] = "/tmp/dmlsim-intra-XXXXXX.xml";
+    int fd = mkstemps(path, 4);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "<scenario><cluster nodes=\"1\" gpus-per-node=\"4\" gpu=\"%s\"/>"
+               "<benchmark kind=\"allreduce\" begin=\"1MiB\" end=\"1MiB\"/></scenario>\n",
+            gpu);
+    fclose(f);
+    struct scenario sc;
+    struct dmlsim_error err = {0};
+    ck_assert_msg(scenario_load(path, &sc, &err) == DMLSIM_OK, "%s", err.msg);
+    unlink(path);
+    const struct link_class *lc = sc.cluster.intra;
+    scenario_release(&sc);
+    return lc;
+}
+
+START_TEST(test_cluster_default_intra)
+{
+    ck_assert_str_eq(default_intra("h100")->name, "nvlink4");
+    ck_assert_str_eq(default_intra("l40s")->name, "pcie-gen4");
+    size_t n;
+    const struct gpu_model *g = catalog_gpus(&n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(default_intra(g[i].name) == catalog_link(g[i].intra),
+                      "%s: <cluster> default intra differs from the GPU's own %s", g[i].name,
+                      g[i].intra);
+}
+END_TEST
+
+/* The GPUs of issue 29, found by the names nccl-tests' rank lines print (tests/data/nccl/public:
+ * "NVIDIA L40S", "NVIDIA GeForce RTX 4090"), PCIe-only where the datasheets say no NVLink; GB200
+ * and B300 on NVLink 5, whose per-GPU 1.8 TB/s (both directions, GB200 NVL72 and HGX B300
+ * specifications) is 900 GB/s each way: the class's line rate. */
+START_TEST(test_catalog_issue29_gpus)
+{
+    ck_assert_ptr_eq(catalog_gpu_match("NVIDIA L40S"), catalog_gpu("l40s"));
+    ck_assert_ptr_eq(catalog_gpu_match("NVIDIA L4"), catalog_gpu("l4"));
+    ck_assert_ptr_eq(catalog_gpu_match("NVIDIA GeForce RTX 4090"), catalog_gpu("rtx4090"));
+    ck_assert_ptr_eq(catalog_gpu_match("NVIDIA GB200"), catalog_gpu("gb200"));
+    static const char *const pcie_only[] = {"l40s", "l4", "rtx4090"};
+    for (size_t i = 0; i < sizeof pcie_only / sizeof pcie_only[0]; i++)
+        ck_assert_int_eq(catalog_link(catalog_gpu(pcie_only[i])->intra)->kind, LINK_PCIE);
+    static const char *const nvl5[] = {"gb200", "b300"};
+    for (size_t i = 0; i < 2; i++) {
+        const struct link_class *lc = catalog_link(catalog_gpu(nvl5[i])->intra);
+        ck_assert_int_eq(lc->kind, LINK_NVLINK);
+        ck_assert_double_eq_tol(lc->line_bw_Bps, 1.8e12 / 2, 1);
+    }
+    /* dense peaks: the datasheets' sparsity figures halved (L4 FP8 485 -> 242.5 TFLOPS; GB200
+     * NVL72 FP8 720 PFLOPS / 72 / 2 = 5 PFLOPS) */
+    ck_assert_double_eq_tol(catalog_gpu("l4")->peak_flops[DTYPE_FP8], 485e12 / 2, 1e6);
+    ck_assert_double_eq_tol(catalog_gpu("gb200")->peak_flops[DTYPE_FP8], 720e15 / 72 / 2, 1e6);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
     TCase *tc = tcase_create("presets");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_exact_counts);
+    tcase_add_test(tc, test_cluster_default_intra);
+    tcase_add_test(tc, test_catalog_issue29_gpus);
     tcase_add_test(tc, test_counts_within_one_percent);
     tcase_add_test(tc, test_forward_flops);
     tcase_add_test(tc, test_memory_rule);

@@ -172,6 +172,38 @@ START_TEST(test_ring_latency)
 }
 END_TEST
 
+/* Small messages: NCCL's own choice (no algorithm or protocol forced) of an 8-byte all-reduce,
+ * simulated. NCCL 2.28.3 tuning.cc: on one node of 8 H100 (NVLink), ring LL: base 6.6 + 2(P - 1)
+ * = 14 NVLink hops of 0.6 us = 15.0 us; on 4 nodes of 8 A100 (the issue's 32 ranks), tree LL:
+ * base 6.8 + 2 x ((8 - 1) x 0.6 + log2(4) x 5.0) = 35.2 us (LL's NVLink and NET tree hops),
+ * plus LL's SM-side limit on the one channel of 16 (2 per rail) that 8 B use: 8 B over llMaxBw
+ * (x86 Intel, more than 2 nodes: 20.4 GB/s) x 1/2 (tree) x 1/16 = 0.0125 us. The wires add under
+ * 0.01 us. */
+START_TEST(test_small_message_closed_form)
+{
+    bool multi = _i == 1;
+    struct scenario sc = multi ? test_cluster(4, 8, "a100", "nvlink3", "ib-hdr", 8)
+                               : test_cluster(1, 8, "h100", "nvlink4", NULL, 1);
+    double t = run_nccl(&sc, 8, -1, -1, 0, NULL);
+    double want = multi ? (6.8 + 2 * (7 * 0.6 + 2 * 5.0)) * US + 8 / (20.4 * GBPS / 2 / 16)
+                        : (6.6 + 14 * 0.6) * US;
+    ck_assert_msg(fabs(t - want) < 0.01 * US, "8 B all-reduce, %s: simulated %.9g, closed form %.9g",
+                  multi ? "4 x 8 A100" : "8 H100", t, want);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* The host's launches: 4.90 us per cudaLaunchKernel (JuliaGPU/CUDAdrv.jl PR #15), one per GPU a
+ * thread drives; one GPU per thread hides its launch behind the kernel before it. */
+START_TEST(test_launch_floor)
+{
+    ck_assert_double_eq(nccl_launch_floor_s(0), 0);
+    ck_assert_double_eq(nccl_launch_floor_s(1), 0);
+    test_assert_rel(nccl_launch_floor_s(8), 8 * 4.90 * US, 1e-12, "8 GPUs on one thread");
+    test_assert_rel(nccl_launch_floor_s(2), 2 * 4.90 * US, 1e-12, "2 GPUs on one thread");
+}
+END_TEST
+
 /* Tree, four nodes of one GPU (PCIe node, one NIC), Simple, one channel, S = 64 KiB in one
  * chunk. Tree 0: node 0 the root, children 1 and 2, node 3 under node 1. The longest chain:
  * 3 -> 1 -> 0 up, then 0 -> 1 -> 3 down, four hops of 14 us (NET tree Simple); the root sends
@@ -498,6 +530,8 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_model_two_nodes);
     tcase_add_test(tc, test_rail_ring);
     tcase_add_loop_test(tc, test_ring_latency, 0, 2);
+    tcase_add_loop_test(tc, test_small_message_closed_form, 0, 2);
+    tcase_add_test(tc, test_launch_floor);
     tcase_add_loop_test(tc, test_tree_closed_form, 0, 2);
     tcase_add_loop_test(tc, test_nvls_closed_form, 0, 2);
     tcase_add_loop_test(tc, test_collnet_closed_form, 0, 2);

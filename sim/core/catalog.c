@@ -256,6 +256,92 @@ static const struct gpu_model gpus[] = {
          148,
          {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500},
          "148 SMs (B200: 2 dies of 74)" MAMF_NOTE},
+        /* Ada Lovelace PCIe cards (compute capability 8.9): no NVLink, GPU to GPU over PCIe. */
+        {"l40s",
+         "NVIDIA L40S",
+         {91.6 * TF, 183 * TF, 362.05 * TF, 362.05 * TF, 733 * TF},
+         48 * GB,
+         864 * GB,
+         "pcie-gen4",
+         "pcie-gen4",
+         89,
+         {"NVIDIA L40S"},
+         "NVIDIA L40/L40S datasheet table (sparsity figures not taken): FP32 91.6, TF32 183, "
+         "BF16/FP16 362.05, FP8 733 TFLOPS dense, 48 GB GDDR6 at 864 GB/s, PCIe Gen4 x16, NVLink "
+         "not supported",
+         142,
+         {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
+         "142 SMs (one RT core per SM: 142 RT cores, L40S datasheet)" MAMF_NOTE},
+        {"l4",
+         "NVIDIA L4",
+         {30.3 * TF, 60 * TF, 121 * TF, 121 * TF, 242.5 * TF},
+         24 * GB,
+         300 * GB,
+         "pcie-gen4",
+         "pcie-gen4",
+         89,
+         {"NVIDIA L4"},
+         "NVIDIA L4 datasheet (sparsity figures halved: TF32 120, FP16 242, FP8 485): FP32 30.3, "
+         "TF32 60, BF16/FP16 121, FP8 242.5 TFLOPS dense, 24 GB GDDR6 at 300 GB/s, PCIe Gen4 x16, "
+         "no NVLink",
+         60,
+         {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
+         "60 SMs (240 tensor cores at 4 per SM, 60 RT cores; L4 product listing)" MAMF_NOTE},
+        {"rtx4090",
+         "NVIDIA GeForce RTX 4090",
+         {82.6 * TF, 82.6 * TF, 165.2 * TF, 165.2 * TF, 330.3 * TF},
+         24 * GB,
+         1008 * GB,
+         "pcie-gen4",
+         "pcie-gen4",
+         89,
+         {"NVIDIA GeForce RTX 4090"},
+         "NVIDIA Ada GPU architecture whitepaper, RTX 4090 column: FP32 82.6, TF32 82.6, FP16/BF16 "
+         "tensor with FP32 accumulate 165.2, FP8 330.3 TFLOPS dense, 24 GB GDDR6X at 1008 GB/s, "
+         "PCIe Gen4 x16; no NVLink on the GeForce 40 series",
+         128,
+         {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
+         "128 SMs of AD102's 144 (Ada whitepaper)" MAMF_NOTE},
+        /* Blackwell in a GB200 NVL72 rack: 72 GPUs in one NVLink domain (18 compute trays of 4 GPUs,
+         * 9 NVLink switch trays). Per GPU: NVLink 5 at 1.8 TB/s both directions, 900 GB/s each way,
+         * the nvlink5 class. What the generator does not model yet: a domain wider than a node (a
+         * <cluster> node is one NVLink domain, so gpus-per-node="72" is one rack, its 18 trays'
+         * own network NICs then all hang off that one node), and the GPU's NVLink-C2C host link to
+         * Grace (900 GB/s), taken as PCIe Gen5 for host copies. */
+        {"gb200",
+         "NVIDIA GB200 (Blackwell GPU, NVL72)",
+         {80 * TF, 1250 * TF, 2500 * TF, 2500 * TF, 5000 * TF},
+         186 * GB,
+         8000 * GB,
+         "pcie-gen5",
+         "nvlink5",
+         100,
+         {"NVIDIA GB200"},
+         "NVIDIA GB200 NVL72 specifications, rack totals / 72 GPUs, sparsity figures halved: FP32 "
+         "5,760 TFLOPS -> 80, TF32 180 PF -> 1250, FP16/BF16 360 PF -> 2500, FP8 720 PF -> 5000 "
+         "TFLOPS dense; 13.4 TB HBM3e at 576 TB/s -> 186 GB at 8 TB/s; NVLink 5 1.8 TB/s per GPU "
+         "(130 TB/s per rack)",
+         148,
+         {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500},
+         "148 SMs (the B200's Blackwell GPU); GEMM ceilings: B200 MAMF (stas00/ml-engineering)"},
+        /* Blackwell Ultra (HGX B300): PCIe Gen6 to its ConnectX-8 NICs, which the catalog has no
+         * class for (pcie-gen5 taken); its SM count is not in the sources found. */
+        {"b300",
+         "NVIDIA B300 SXM 288GB",
+         {75 * TF, 1125 * TF, 2250 * TF, 2250 * TF, 4500 * TF},
+         288 * GB,
+         8000 * GB,
+         "pcie-gen5",
+         "nvlink5",
+         100,
+         {"NVIDIA B300", "NVIDIA B300 SXM6 AC"},
+         "NVIDIA HGX B300 specifications, 8-GPU totals / 8, sparsity figures halved: FP32 600 -> "
+         "75, TF32 18 PF -> 1125, FP16/BF16 36 PF -> 2250, FP8 72 PF -> 4500 TFLOPS dense; 2.3 TB "
+         "HBM3e -> 288 GB per GPU at 8 TB/s (G. Lockwood, B300 notes); NVLink 5 1.8 TB/s per GPU",
+         148,
+         {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500},
+         "SM count not published in the sources found: the B200's 148 taken; GEMM ceilings: B200 "
+         "MAMF (stas00/ml-engineering)"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

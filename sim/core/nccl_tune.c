@@ -281,6 +281,11 @@ void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double siz
     }
 }
 
+double nccl_launch_floor_s(int gpus_per_thread)
+{
+    return gpus_per_thread >= 2 ? gpus_per_thread * NCCL_LAUNCH_S : 0;
+}
+
 static const char *algo_names[NCCL_NALGOS] = {"ring", "tree", "nvls", "nvlstree", "collnet"};
 static const char *proto_names[NCCL_NPROTOS] = {"LL", "LL128", "Simple"};
 

@@ -18,6 +18,23 @@
  * that reduces, for NVLS), the per-GPU intra-node bandwidth and the network bandwidth of a node's
  * rails. NCCL's graph search is not reproduced; its outcome is: the channel count (twice the
  * search's, as ncclTopoPostset duplicates channels) and bw = total / channels per channel.
+ *
+ * One version's constants (2.28.3), on purpose. NCCL's latencies are the constants of its choice,
+ * retuned with each generation rather than measurements of one machine, so the constants of an
+ * older log's version are not closer to what that log measured. In src/graph/tuning.cc:
+ *   2.7.5 (NVIDIA/nccl commit 01afd20a): baseLat Tree {4.4, 4.4, 0}, Ring {3.6, 10.0, 8.4} us
+ *     (LL, LL128, Simple); hwLat NVLink Tree {.52, 1.2, 28}, Ring {.47, 1.9, 3.4}; PCI Tree
+ *     {1.0, 1.9, 28}, Ring {1.0, 2.5, 5.7}; NET Tree {5.0, 8.5, 50}, Ring {2.7, 4.0, 9.6}; and on
+ *     several nodes LL's intra-node hop x1.8; LL128 only on Volta or Ampere with NVLink.
+ *   2.19-2.21 (the table quoted in NVIDIA/nccl issue #1334, 2024): baseLat Tree {6.8, 14.0, 0},
+ *     Ring {6.6, 14.0, 8.4}; hwLat NVLink Tree {.6, 1.25, 28}, Ring {.6, 1.9, 3.4}; NET Tree
+ *     {5.0, 8.5, 28}; NVLS 25 us (NVLink) / 18 (NET); the x1.8 is gone.
+ *   2.28.3 (zhanglin496/nccl-2.28.3-1, ncclTunerConstantsDefaults): as 2.2x, with Tree/Simple
+ *     8.4 base and 4.0 (NVLink, PCI) / 14 (NET) per hop, Ring/Simple 14.0 per NET hop, a proxy
+ *     overhead per ring step across nodes (getNetOverhead: 1 us Intel, 2 us AMD, x3 Simple) and
+ *     LL128 on Hopper and Blackwell up to PXN paths (NCCL_LL128_C2C).
+ * For example the 8 x A100 log of NCCL 2.8.4 (tests/data/nccl/public) measures 17.2 us at 4 B;
+ * 2.7.5's ring LL gives 3.6 + 14 x 0.47 = 10.2 us, 2.28.3's 6.6 + 14 x 0.6 = 15.0 us.
  */
 #ifndef DMLSIM_NCCL_TUNE_H
 #define DMLSIM_NCCL_TUNE_H
@@ -99,6 +116,17 @@ double nccl_model_time(const struct nccl_system *s, enum nccl_func func, enum nc
  * NCCL_ALGOS_ALL: every one): a caller with data, or at flow level, can run fewer. */
 void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double size_B,
                     const struct nccl_opts *o, unsigned allowed, struct nccl_plan *out);
+
+/* The host's share of a collective: launching it costs the calling thread CPU time per GPU it
+ * drives (cudaLaunchKernel in libcuda: 4.90 us per launch from compiled C, measured in
+ * JuliaGPU/CUDAdrv.jl PR #15). Launches are asynchronous, so a GPU's kernels run back to back
+ * while the host stays ahead; a thread that drives G GPUs (nccl-tests -g G, "nGpus G": one
+ * ncclGroupStart/End launching G kernels one after the other) needs G launches per call, and
+ * when those take longer than the kernel itself the loop runs at the host's pace. The floor of a
+ * call's time for a thread driving `gpus_per_thread` GPUs (0 for fewer than 2: one launch per
+ * kernel hides behind the kernel before it). A measured call takes max(simulated, floor). */
+#define NCCL_LAUNCH_S 4.90e-6
+double nccl_launch_floor_s(int gpus_per_thread);
 
 const char *nccl_algo_name(enum nccl_algo a);   /* "ring", "tree", "nvls", "nvlstree", "collnet" */
 const char *nccl_proto_name(enum nccl_proto p); /* "LL", "LL128", "Simple" */

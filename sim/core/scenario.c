@@ -304,8 +304,10 @@ static enum dmlsim_err read_cluster_node(struct reader *r, xmlNodePtr n, struct 
     }
     free(gpu);
 
-    /* intra defaults to the GPU's own PCIe; a PCIe intra is the GPUs' host interface too. */
-    c->intra = catalog_link(c->gpu->pcie);
+    /* intra defaults to the GPU's own GPU-to-GPU class (its form factor: NVLink for SXM boards,
+     * PCIe for cards), the one `dmlsim validate` assumes for the same GPU; a PCIe intra is the
+     * GPUs' host interface too. */
+    c->intra = catalog_link(c->gpu->intra);
     DMLSIM_CHECK_GOTO(rc,
                       attr_link(r, n, "intra", KIND(LINK_PCIE) | KIND(LINK_NVLINK),
                                 "an nvlink or pcie class", &c->intra),
