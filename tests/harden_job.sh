@@ -72,4 +72,23 @@ after_last ps-ports-waiting "  <cluster nodes=\"5\" gpus-per-node=\"1\" gpu=\"h1
   <training strategy=\"ps\" batch-per-gpu=\"16\" steps=\"10\" optimizer=\"sgd\" timeout=\"20ms\"><ps shards=\"1\" placement=\"colocated\" split=\"layer\" mode=\"sync\" push=\"during-backward\" transport=\"rdma\" prefetch=\"yes\" backup-workers=\"1\"/>$data source=\"remote\" cache=\"memory\" cache-capacity=\"100MB\" loader-workers=\"2\" prefetch=\"1\"/></training>
   <faults><crash host=\"node0.gpu0\" step=\"9\" restart-after=\"62ms\"/><crash host=\"node1\" at=\"66ms\"/><mtbf mtbf=\"102ms\" repair=\"19ms\" until=\"150ms\"/><cache-crash node=\"node0\" at=\"0.09s\" restart-after=\"20ms\"/></faults>"
 
+# A GPU's restart while its whole node is down for good: it came back alone and rejoined the
+# elastic ring (final workers 3 of 4), though a node that is down cannot run a GPU. Expected: the
+# restart is skipped and said so; node0's 2 GPUs finish the 20 steps.
+cat >"$tmp/nr.xml" <<XML
+<?xml version="1.0"?>
+<scenario name="nr" seed="3">
+  <cluster nodes="2" gpus-per-node="2" gpu="h100" nic="ib-ndr"/>
+  $model
+  <training strategy="allreduce" algo="ring" batch-per-gpu="16" steps="20" optimizer="sgd" timeout="20ms"/>
+  <recovery policy="elastic" rendezvous-timeout="10ms" replacement-timeout="5ms"/>
+  <faults><crash host="node1.gpu0" at="2ms" restart-after="30ms"/><crash host="node1" at="5ms"/></faults>
+</scenario>
+XML
+timeout 120 "$dmlsim" run "$tmp/nr.xml" --json "$tmp/nr.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "steps committed  20;.*final workers 2$" "$tmp/out" &&
+    grep -q "no restart of node1.gpu0: its node's node1.cpu is down" "$tmp/nr.json"
+then ok; else ko "restart on a dead node: exit $rc, $(grep 'final workers' "$tmp/out")"; fi
+
 finish harden_job

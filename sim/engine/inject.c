@@ -22,11 +22,12 @@ struct restart_req {
 };
 
 void inject_init(struct injector *inj, const struct fault_plan *plan, struct run_record *rec,
-                 sg_host_t keep, struct inject_hooks hooks)
+                 const struct platform *pf, sg_host_t keep, struct inject_hooks hooks)
 {
     memset(inj, 0, sizeof *inj);
     inj->plan = plan;
     inj->rec = rec;
+    inj->pf = pf;
     inj->keep = keep;
     inj->hooks = hooks;
     inj->fired = xbt_new0(bool, plan->n ? plan->n : 1);
@@ -103,6 +104,13 @@ static void crash(struct injector *inj, sg_host_t h)
 static void restart(struct injector *inj, sg_host_t h)
 {
     if (sg_host_is_on(h)) return;
+    sg_host_t cpu = inj->pf ? platform_node_cpu(inj->pf, h) : NULL;
+    if (cpu && cpu != h && !sg_host_is_on(cpu)) { /* a node's restart brings its CPU host first */
+        run_event_add(inj->rec, simgrid_get_clock(), RUN_FAULT, -1, members(inj),
+                      "no restart of %s: its node's %s is down", sg_host_get_name(h),
+                      sg_host_get_name(cpu));
+        return;
+    }
     sg_host_turn_on(h);
     run_event_add(inj->rec, simgrid_get_clock(), RUN_FAULT, -1, members(inj), "restart of %s",
                   sg_host_get_name(h));

@@ -15,6 +15,7 @@
 #define DMLSIM_INJECT_H
 
 #include "fault.h"
+#include "platform.h"
 #include "run.h"
 
 #include <simgrid/forward.h>
@@ -33,6 +34,7 @@ struct injector {
     const struct fault_plan *plan;
     struct run_record *rec;
     struct inject_hooks hooks;
+    const struct platform *pf; /* whose nodes a restart asks */
     sg_host_t keep;          /* never crashed */
     bool *fired;             /* per plan event: a step-triggered crash already fired */
     sg_sem_t wake;           /* released when the job finishes */
@@ -46,8 +48,10 @@ struct injector {
     int restarting;          /* step-triggered restarts still to come */
 };
 
+/* pf: the platform, whose nodes a restart asks (a GPU does not come back while its node's CPU
+ * host is down: the node crashed for good, or has not restarted yet). */
 void inject_init(struct injector *inj, const struct fault_plan *plan, struct run_record *rec,
-                 sg_host_t keep, struct inject_hooks hooks);
+                 const struct platform *pf, sg_host_t keep, struct inject_hooks hooks);
 
 /* Starts the injector actor on the keep host (if the plan has events). It is not a daemon: the
  * simulation lasts until the job is finished (inject_finish) or the plan has nothing left to

@@ -1075,7 +1075,7 @@ static void setup(struct ar_ctx *t)
     t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
     ckpt_init(&t->ckpt, t->sc, t->j->pf, t->rec->ckpt_B, t->rec);
     sg_host_t store = job_store_host(t->j);
-    inject_init(&t->inj, t->j->plan, t->rec, store,
+    inject_init(&t->inj, t->j->plan, t->rec, t->j->pf, store,
                 (struct inject_hooks){NULL, restarted, members_now, relevant, t});
     t->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
     t->workers = xbt_new0(struct worker, P);

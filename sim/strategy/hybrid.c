@@ -928,7 +928,7 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     if (ts->trace) rec->trace = trace_new();
     net_trace_flight(rec->trace); /* until job_finish */
     setup(&c);
-    inject_init(&c.inj, j->plan, rec, job_store_host(j), (struct inject_hooks){0});
+    inject_init(&c.inj, j->plan, rec, j->pf, job_store_host(j), (struct inject_hooks){0});
     start_ranks(&c);
     inject_start(&c.inj);
     job_watch(j, rec);

@@ -2240,7 +2240,7 @@ void ps_run(const struct job *j, struct run_record *res)
         net_trace_flight(res->trace); /* until job_finish */
         trace_tracks(&c);
     }
-    inject_init(&c.inj, j->plan, res, job_store_host(j),
+    inject_init(&c.inj, j->plan, res, j->pf, job_store_host(j),
                 (struct inject_hooks){ps_crashed, ps_restarted, ps_members, ps_relevant, &c});
     if (j->nm) c.eval_params = xbt_new0(float, j->nm->net.nparams);
     job_record_numerics(j, res);
