@@ -213,6 +213,15 @@ static int tree_index(int n, int N, int tt)
     return tt == 0 ? n : N - 1 - n;
 }
 
+/* The NICs a network link stands for: its bandwidth in NICs of its class, at least 1 (a GPU's
+ * group of k NICs is one link of k times the rate, platform.h). */
+static int nic_count(sg_link_t nic)
+{
+    const struct link_class *lc = class_of(nic);
+    long k = lc && lc->bw_Bps > 0 ? lround(sg_link_get_bandwidth(nic) / lc->bw_Bps) : 1;
+    return k < 1 ? 1 : (int)k;
+}
+
 static void system_facts(const struct coll_world *w, struct nccl_topo *t, double intra_bw)
 {
     struct nccl_system *s = &t->sys;
@@ -230,7 +239,7 @@ static void system_facts(const struct coll_world *w, struct nccl_topo *t, double
     s->inter_Bps = intra_bw;
     if (t->nnodes > 1) { /* node 0's GPUs towards node 1: their distinct NICs are the rails */
         sg_link_t seen[MAX_CH];
-        int ns = 0;
+        int ns = 0, rails = 0;
         double total = 0, bw;
         bool nv;
         sg_host_t peer = w->hosts[t->order[t->node_start[1]]];
@@ -240,10 +249,13 @@ static void system_facts(const struct coll_world *w, struct nccl_topo *t, double
             bool dup = nic == NULL;
             for (int k = 0; k < ns && !dup; k++)
                 dup = seen[k] == nic;
-            if (!dup && ns < MAX_CH) seen[ns++] = nic, total += sg_link_get_bandwidth(nic);
+            if (!dup && ns < MAX_CH) {
+                seen[ns++] = nic, total += sg_link_get_bandwidth(nic);
+                rails += nic_count(nic);
+            }
             if (ns == 0 && i == t->node_start[1] - 1) total = bw; /* no NIC named: the route */
         }
-        s->rails = ns > 0 ? ns : 1;
+        s->rails = rails > 0 ? rails : 1;
         s->inter_Bps = total;
         if (!isfinite(s->intra_Bps)) s->intra_Bps = s->inter_Bps;
     }

@@ -51,6 +51,18 @@
  * modelling choice, not a hardware figure. */
 #define NVS_SPEED_FLOPS 1e18
 
+/* Machines up to which a star is routed pair by pair (a Full zone, write_full_routes), and
+ * beyond which by SimGrid's Dijkstra (write_star_routes). SimGrid 3.32's Dijkstra zones number
+ * their graph's vertices only when the platform is sealed, at the start of the simulation
+ * (DijkstraZone::do_seal sets GraphNodeData::graph_id_), so a program that asks a route before
+ * (sg_host_get_route_latency right after loading, as SimGrid's C API allows) reads vertex
+ * UINT_MAX and aborts ("dynar is not that long. You asked -1"); a Full zone's routes are its
+ * table, readable as soon as it is loaded. 256 machines (255 nodes of 8 GPUs and the store) are
+ * 65,280 explicit routes, a 21 MB file that SimGrid loads in 1.9 s against 1.2 s as a star
+ * (measured here); above, the quadratic file and load time win over being queryable before the
+ * run (such a platform says so in its header comment). A modelling-tool choice, not a figure. */
+#define FULL_ROUTED_MAX_ZONES 256
+
 /* A link of class lc as written into the platform: exact, except that a scenario asking for LV08
  * gets LV08's factors on its TCP-class links. */
 static bool lv08_scales(const struct scenario *sc, const struct link_class *lc)
@@ -160,6 +172,26 @@ static void point_name(const struct cluster_spec *c, int n, int p, char *buf, si
         snprintf(buf, len, "node%d.net", n);
 }
 
+/* NICs per GPU: nics-per-node / gpus-per-node when that is a whole number above 1, else 1 (the
+ * GPUs share the node's NICs, GPU j on NIC j mod nics-per-node). */
+static int nics_per_gpu(const struct cluster_spec *c)
+{
+    int G = c->gpus_per_node, K = c->nics_per_node;
+    return K > G && K % G == 0 ? K / G : 1;
+}
+
+/* The NIC link that GPU g of node n (or, for g = G, the CPU) reaches the network through, into
+ * buf: "nodeN.nicK.<nic>", or with k > 1 NICs per GPU the group of GPU g's NICs
+ * "nodeN.nicA-B.<nic>" (A = g k, B = A + k - 1; the CPU uses GPU 0's). */
+static void nic_link(const struct cluster_spec *c, int n, int g, char *buf, size_t len)
+{
+    int k = nics_per_gpu(c), j = g < c->gpus_per_node ? g : 0;
+    if (k > 1)
+        snprintf(buf, len, "node%d.nic%d-%d.%s", n, j * k, j * k + k - 1, c->nic->name);
+    else
+        snprintf(buf, len, "node%d.nic%d.%s", n, j % c->nics_per_node, c->nic->name);
+}
+
 /* The links from endpoint p up to its switch side, in "UP" direction (reverse with "DOWN"). */
 static int point_uplinks(const struct cluster_spec *c, int n, int p, bool to_gpu_fabric,
                          const char *dir, struct hop *hops)
@@ -195,12 +227,15 @@ static int node_hops(const struct cluster_spec *c, int n, int s, int d, struct h
         return 1;
     }
     h += point_uplinks(c, n, s, gpu_pair && !mesh, "UP", hops + h);
-    if (s == G + 1) /* from the network: in through the NIC serving the destination */
-        set_hop(&hops[h++], "DOWN", "node%d.nic%d.%s", n, d < G ? d % c->nics_per_node : 0,
-                c->nic->name);
-    if (d == G + 1) /* to the network: out through the NIC serving the source */
-        set_hop(&hops[h++], "UP", "node%d.nic%d.%s", n, s < G ? s % c->nics_per_node : 0,
-                c->nic->name);
+    char nic[96];
+    if (s == G + 1) { /* from the network: in through the NIC serving the destination */
+        nic_link(c, n, d, nic, sizeof nic);
+        set_hop(&hops[h++], "DOWN", "%s", nic);
+    }
+    if (d == G + 1) { /* to the network: out through the NIC serving the source */
+        nic_link(c, n, s, nic, sizeof nic);
+        set_hop(&hops[h++], "UP", "%s", nic);
+    }
     h += point_uplinks(c, n, d, gpu_pair && !mesh, "DOWN", hops + h);
     return h;
 }
@@ -249,9 +284,10 @@ static void write_node_links(FILE *out, const struct scenario *sc, int n)
     }
     snprintf(id, sizeof id, "node%d.cpu.%s", n, c->pcie->name);
     write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
-    for (int k = 0; c->nic != NULL && k < c->nics_per_node; k++) {
-        snprintf(id, sizeof id, "node%d.nic%d.%s", n, k, c->nic->name);
-        write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+    int k = c->nic != NULL ? nics_per_gpu(c) : 0, links = k > 1 ? G : c->nics_per_node;
+    for (int i = 0; c->nic != NULL && i < links; i++) { /* one NIC each, or a GPU's group */
+        nic_link(c, n, i, id, sizeof id);
+        write_link(out, sc, c->nic, "    ", id, k * c->nic->bw_Bps, c->nic->hop_lat_s / 2);
     }
 }
 
@@ -416,8 +452,9 @@ static void write_flat(const struct scenario *sc, FILE *out)
     fprintf(out, "</platform>\n");
 }
 
-/* The XML prolog and a comment saying what was generated from what. */
-static void write_header(const struct scenario *sc, FILE *out)
+/* The XML prolog and a comment saying what was generated from what (star: the machines are
+ * joined by a Dijkstra-routed star, star_routed). */
+static void write_header(const struct scenario *sc, FILE *out, bool star)
 {
     const struct cluster_spec *c = &sc->cluster;
     fprintf(out, "<?xml version='1.0'?>\n"
@@ -427,6 +464,9 @@ static void write_header(const struct scenario *sc, FILE *out)
     if (c->nic)
         fprintf(out, ", %d x %s per node, %s", c->nics_per_node, c->nic->name,
                 topology_name(c->topology));
+    if (c->nic && nics_per_gpu(c) > 1)
+        fprintf(out, " (%d NICs per GPU, each GPU's as one link nodeN.nicA-B of %d times the "
+                     "rate)", nics_per_gpu(c), nics_per_gpu(c));
     if (c->topology == TOPO_FATTREE)
         fprintf(out, " (%d nodes per leaf, %d spines, oversubscription %g)", c->nodes_per_leaf,
                 c->spines, c->oversubscription);
@@ -449,6 +489,12 @@ static void write_header(const struct scenario *sc, FILE *out)
     if (lv08)
         fprintf(out, "\n     network-model LV08: TCP-class links carry LV08's factors (latency "
                      "x" STR(LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ").");
+    if (star)
+        fprintf(out, "\n     Machines are joined by a Dijkstra-routed star (over %d machines): "
+                     "SimGrid 3.32 routes it\n     once the platform is sealed, so ask routes "
+                     "after the simulation starts (C: simgrid_run_until(0);\n     C++: "
+                     "Engine::seal_platform()).",
+                FULL_ROUTED_MAX_ZONES);
     fprintf(out, " -->\n");
 }
 
@@ -613,6 +659,14 @@ static void write_full_routes(FILE *out, const struct scenario *sc,
     free(hops);
 }
 
+/* Whether the machines of cluster c, with np partitions, are joined by a Dijkstra-routed star. */
+static bool star_routed(const struct cluster_spec *c, int np)
+{
+    int zones = zone_count(c);
+    return c->nic && zones > FULL_ROUTED_MAX_ZONES && !c->fatpipe_switch &&
+           c->topology == TOPO_STAR && np == 0;
+}
+
 /* A star routed by SimGrid (a DijkstraCache zone): a zone "switch" whose router switch.net is the
  * centre, and two routes per machine, to the centre through its port going up and back going
  * down; SimGrid joins them into the machine-to-machine route. Linear in the machines. */
@@ -643,8 +697,8 @@ void platform_write(const struct scenario *sc, FILE *out)
     int leaves = c->topology == TOPO_STAR ? 1 : (zones + c->nodes_per_leaf - 1) / c->nodes_per_leaf;
     const struct fault_spec **parts = xbt_new0(const struct fault_spec *, sc->nfaults + 1);
     int np = c->nic ? partitions(sc, parts) : 0;
-    bool star = c->nic && zones > 1 && !c->fatpipe_switch && c->topology == TOPO_STAR && np == 0;
-    write_header(sc, out);
+    bool star = star_routed(c, np);
+    write_header(sc, out, star);
     fprintf(out, "<platform version=\"4.1\">\n<zone id=\"cluster\" routing=\"%s\">\n",
             star ? "DijkstraCache" : "Full");
     /* The machines' links sit in a first zone "links": SimGrid 3.32 resolves each link name of a
@@ -793,7 +847,7 @@ static void generated_size(const struct scenario *sc, struct pf_size *z)
     double machines = c->ps_nodes + (c->nic ? 1 : 0), zones = zone_count(c);
     double points = G + 1 + (c->nic ? 1 : 0), node_routes = points * (points - 1);
     double leaves = c->topology == TOPO_FATTREE ? ceil(zones / c->nodes_per_leaf) : 1;
-    bool star = c->nic && zones > 1 && !c->fatpipe_switch && c->topology == TOPO_STAR;
+    bool star = star_routed(c, 0);
     double top_routes = zones <= 1 || !c->nic ? 0 : star ? 2 * zones : zones * (zones - 1);
     z->hosts = N * (G + 1 + (sharp_nvs ? 1 : 0) + (c->nic ? 1 : 0)) + 2 * machines +
                (c->sharp ? 2 : 0) + 1;
@@ -1631,6 +1685,24 @@ struct platform_doc {
     struct pf_size size; /* what the platform holds (generated: counted from the scenario) */
 };
 
+const char *platform_nics_problem(const struct cluster_spec *c, char *buf, size_t len)
+{
+    int G = c->gpus_per_node, K = c->nics_per_node;
+    if (c->nic == NULL || G % K == 0 || K % G == 0) return NULL;
+    snprintf(buf, len, "%d NICs on %d GPUs per node; expected a divisor or a multiple of %d", K,
+             G, G);
+    return buf;
+}
+
+enum dmlsim_err platform_check_cluster(const struct scenario *sc, struct dmlsim_error *err)
+{
+    char why[128];
+    if (!sc->has_cluster || platform_nics_problem(&sc->cluster, why, sizeof why) == NULL)
+        return DMLSIM_OK;
+    return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <cluster nics-per-node=\"%d\">: %s", sc->path,
+                       sc->cluster_line, sc->cluster.nics_per_node, why);
+}
+
 enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **out,
                               struct fault_names *names, struct dmlsim_error *err)
 {
@@ -1640,9 +1712,10 @@ enum dmlsim_err platform_open(const struct scenario *sc, struct platform_doc **o
     *out = d;
     /* checked before anything is written: a platform too large for this machine is refused
      * before minutes of generating and loading it */
-    if (sc->has_cluster)
+    if (sc->has_cluster) rc = platform_check_cluster(sc, err);
+    if (rc == DMLSIM_OK && sc->has_cluster)
         generated_size(sc, &d->size);
-    else
+    else if (rc == DMLSIM_OK)
         rc = check_user_platform(sc->platform_file, &d->size, err);
     if (rc == DMLSIM_OK) rc = check_memory(sc, &d->size, err);
     if (rc == DMLSIM_OK) rc = make_run_dir(sc, d->dir, sizeof d->dir, err);

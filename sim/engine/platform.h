@@ -8,7 +8,21 @@
  *     "nodeN.cpu.<pcie>"); with an NVSwitch intra class (nvlink3 and later) every GPU also has
  *     an NVLink link to the NVSwitches ("nodeN.gpuJ.<nvlink>"); NICs hang off the PCIe switch
  *     ("nodeN.nicK.<nic>") and lead to the network; GPU j uses NIC j mod nics-per-node
- *     (GPUDirect RDMA path);
+ *     (GPUDirect RDMA path) when nics-per-node divides gpus-per-node. With k = nics-per-node /
+ *     gpus-per-node > 1 NICs per GPU, GPU j owns NICs jk .. jk + k - 1 (as on nodes with two
+ *     NICs per GPU under its PCIe switch: NCCL's ncclTopoGetLocal gives a GPU the nets of its
+ *     best path type as its local nets), written as one link "nodeN.nicA-B.<nic>" (A = jk,
+ *     B = A + k - 1) of k times the class's rate and one NIC's latency, that the GPU's (and for
+ *     GPU 0 the CPU's) traffic to the network crosses. NCCL spreads a GPU's channels over its
+ *     local nets (NCCL 2.2x src/graph/search.cc, ncclTopoGetLocalNet: channel c takes local
+ *     net (dev + c mod ceil(localNets / localGpus)) mod localNets, dev bit-mirrored: a GPU's
+ *     channels alternate between its two NICs), so under load each of the k carries 1/k of
+ *     the GPU's traffic, which is what the group link gives; it differs when fewer than k flows
+ *     leave the GPU (one flow can take the group's whole rate; at flow level a GPU's channels
+ *     to one peer are one flow anyway) and for faults (the group fails as one link). SimGrid
+ *     has one route per host pair, so k NICs as separate links would need a host per GPU and
+ *     NIC. NCCL's model sees the group as k rails (coll_nccl.c). Any other count is
+ *     refused (platform_nics_problem);
  *   - with a mesh intra class (nvlink1, nvlink2: P100, V100) there is no NVSwitch: the GPUs are
  *     wired as in a DGX-1 hybrid cube mesh (table and sources in platform.c), one direct link
  *     per connected pair, "nodeN.gpuA-gpuB.<nvlink>" with A < B (UP from A to B), of k times
@@ -70,6 +84,15 @@ struct platform {
                                         classes), NULL where the node has none; nnodes entries */
     char *description;               /* one line for the "#" header */
 };
+
+/* NULL when cluster c's NICs can be placed: nics-per-node a divisor of gpus-per-node (GPU j on
+ * NIC j mod nics) or a multiple (k per GPU), or no network. Else why not, into buf ("12 NICs on
+ * 8 GPUs per node; expected a divisor or a multiple of 8"); returns buf. */
+const char *platform_nics_problem(const struct cluster_spec *c, char *buf, size_t len);
+
+/* What a generated cluster needs beyond the scenario's own checks (platform_nics_problem), as a
+ * FILE:LINE error at <cluster>; DMLSIM_OK for a user's platform. platform_open calls it. */
+enum dmlsim_err platform_check_cluster(const struct scenario *sc, struct dmlsim_error *err);
 
 /* Writes the generated SimGrid platform XML (v4.1) of sc->cluster to `out`. */
 void platform_write(const struct scenario *sc, FILE *out);
