@@ -26,13 +26,15 @@
  *     (LL, LL128, Simple); hwLat NVLink Tree {.52, 1.2, 28}, Ring {.47, 1.9, 3.4}; PCI Tree
  *     {1.0, 1.9, 28}, Ring {1.0, 2.5, 5.7}; NET Tree {5.0, 8.5, 50}, Ring {2.7, 4.0, 9.6}; and on
  *     several nodes LL's intra-node hop x1.8; LL128 only on Volta or Ampere with NVLink.
- *   2.19-2.21 (the table quoted in NVIDIA/nccl issue #1334, 2024): baseLat Tree {6.8, 14.0, 0},
+ *   2.2x (the tables quoted in NVIDIA/nccl issue #1334, July 2024): baseLat Tree {6.8, 14.0, 0},
  *     Ring {6.6, 14.0, 8.4}; hwLat NVLink Tree {.6, 1.25, 28}, Ring {.6, 1.9, 3.4}; NET Tree
- *     {5.0, 8.5, 28}; NVLS 25 us (NVLink) / 18 (NET); the x1.8 is gone.
+ *     {5.0, 8.5, 28}; NVLS 25 us over NVLink.
  *   2.28.3 (zhanglin496/nccl-2.28.3-1, ncclTunerConstantsDefaults): as 2.2x, with Tree/Simple
- *     8.4 base and 4.0 (NVLink, PCI) / 14 (NET) per hop, Ring/Simple 14.0 per NET hop, a proxy
- *     overhead per ring step across nodes (getNetOverhead: 1 us Intel, 2 us AMD, x3 Simple) and
- *     LL128 on Hopper and Blackwell up to PXN paths (NCCL_LL128_C2C).
+ *     8.4 base and 4.0 (NVLink, PCI) / 14 (NET) per hop, Ring/Simple 14.0 per NET hop, NVLS 18
+ *     and NVLS tree 14 per NET hop; no x1.8; instead a proxy overhead per ring step across nodes
+ *     (getNetOverhead: 1 us Intel, 2 us AMD, x3 Simple); LL128 on Hopper and Blackwell up to PXN
+ *     paths (NCCL_LL128_C2C), else up to PXB; the net plugin's latency property added per NET
+ *     hop (graph latencyInter; 0 for InfiniBand: latency="0.000000" in nccl-tests #213's dump).
  * For example the 8 x A100 log of NCCL 2.8.4 (tests/data/nccl/public) measures 17.2 us at 4 B;
  * 2.7.5's ring LL gives 3.6 + 14 x 0.47 = 10.2 us, 2.28.3's 6.6 + 14 x 0.6 = 15.0 us.
  */
