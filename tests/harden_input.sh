@@ -265,4 +265,20 @@ timeout 60 "$dmlsim" platform "$tmp/small.xml" -o "$tmp/small.xml/p.xml" >"$tmp/
 rc=$?
 refused "platform -o under a file" "p.xml:0: --output: cannot write in the folder .*small.xml: not a folder"
 
+# `dmlsim platform` of a cluster whose NIC count is neither a divisor nor a multiple of its GPUs
+# (12 NICs on 8 GPUs: NICs 8-11 were written and never used) is refused as a run refuses it, at
+# the <cluster> line, and writes nothing.
+cat >"$tmp/n12.xml" <<XML
+<?xml version="1.0"?>
+<scenario name="n12" seed="1">
+  <cluster nodes="2" gpus-per-node="8" gpu="h100" nic="ib-ndr" nics-per-node="12"/>
+  <model preset="resnet50"/>
+  <training strategy="allreduce" batch-per-gpu="16" steps="2"/>
+</scenario>
+XML
+timeout 60 "$dmlsim" platform "$tmp/n12.xml" -o "$tmp/n12-pf.xml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "platform: 12 NICs on 8 GPUs" 'n12.xml:3: <cluster nics-per-node="12">: 12 NICs on 8 GPUs per node; expected a divisor or a multiple of 8'
+[ ! -e "$tmp/n12-pf.xml" ] && ok || ko "platform: 12 NICs on 8 GPUs wrote its output"
+
 finish harden_input

@@ -558,7 +558,8 @@ static enum dmlsim_err write_platform(const struct scenario *sc, const char *in,
 {
     const struct report_output o = {"-o", out, write_platform_xml, sc};
     const struct report_input i = {"scenario file", in};
-    enum dmlsim_err rc = report_outputs_check(&o, 1, &i, 1, err);
+    enum dmlsim_err rc = platform_check_cluster(sc, err); /* as a run would refuse it */
+    if (rc == DMLSIM_OK) rc = report_outputs_check(&o, 1, &i, 1, err);
     return rc == DMLSIM_OK ? report_outputs_write(&o, 1, err) : rc;
 }
 

@@ -41,7 +41,8 @@ struct cluster_spec {
     const struct link_class *intra; /* GPU-to-GPU class inside a node (nvlink or pcie kind) */
     const struct link_class *pcie;  /* host interface of GPUs, CPU and NICs (pcie kind) */
     const struct link_class *nic;   /* network class; NULL only when nodes == 1 */
-    int nics_per_node;              /* NICs per node, >= 1; GPU j uses NIC j % nics_per_node */
+    int nics_per_node;              /* NICs per node, >= 1: a divisor of gpus_per_node (GPU j on
+                                       NIC j % nics_per_node) or a multiple (k per GPU: platform.h) */
     enum topology topology;         /* inter-node topology */
     int nodes_per_leaf;             /* fat-tree: nodes under one leaf switch */
     int spines;                     /* fat-tree: spine switches, each linked to every leaf */
