@@ -7,6 +7,7 @@
 #include "strategy.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -189,8 +190,8 @@ START_TEST(test_log_old_layouts)
 {
     /* shape 6: nccl-tests before the root column, "error" for "#wrong", "#   Rank  N Pid" rank
      * lines. Skipped, counted by hand: the first line (a prompt and "mpirun ... \", no test
-     * binary on it), the six "-x ... \" continuation lines, the two SHARP "[a0000:...] INFO"
-     * lines and "--(snip)--": 10. */
+     * binary on it), the six "-x ... \" continuation lines and the two SHARP "[a0000:...] INFO"
+     * lines: 9. "--(snip)--" is understood (cut lines: after INFO lines, not rank lines). */
     struct calib c;
     load_ok("tests/data/nccl/a100-2node-old-layout.log", &c);
     ck_assert_uint_eq(c.ncoll, 29); /* 8 = 2^3 ... 2^31 */
@@ -199,7 +200,7 @@ START_TEST(test_log_old_layouts)
     assert_rows_are(&c, COLL_ALLREDUCE, 16, 2);
     ck_assert_str_eq(c.gpu_name, "NVIDIA A100-SXM4-40GB");
     ck_assert_str_eq(c.nccl, "");
-    ck_assert_int_eq(c.skipped, 10);
+    ck_assert_int_eq(c.skipped, 9);
     calib_release(&c);
     /* older broadcast_perf: a root column but no redop, N/A errors, NCCL WARN lines, blank
      * lines; the operation comes from the command line (nothing skipped) */
@@ -409,44 +410,64 @@ START_TEST(test_log_more_prefixes)
 }
 END_TEST
 
-START_TEST(test_log_unmodelled_tests_and_unknown_ranks)
+START_TEST(test_log_tests_runs_and_unknown_ranks)
 {
-    /* rows of a test dmlsim does not model (alltoall) are skipped; a build line and an ls
-     * listing name binaries without options after them: not commands (skipped, and the rows
-     * after them stay all_gather) */
+    /* an alltoall run (modelled: kept, 2 ranks from nThread x nGpus, count = size / (2 x 4 B));
+     * a build line and an ls listing name binaries without options after them: not commands
+     * (skipped, and the rows after them stay all_gather's); a test dmlsim does not model
+     * (sendrecv): its rows dropped, counted as skipped, its run told */
     static const char *text =
             "# Collective test starting: alltoall_perf\n"
             "# nThread 1 nGpus 2 minBytes 8 maxBytes 16\n"
-            "8 2 float none -1 20.1 0.00 0.00 0 20.2 0.00 0.00 0\n"
-            "16 4 float none -1 20.3 0.00 0.00 0 20.4 0.00 0.00 0\n"
+            "16 2 float none -1 20.1 0.00 0.00 0 20.2 0.00 0.00 N/A\n"
+            "32 4 float none -1 20.3 0.00 0.00 0 20.4 0.00 0.00 N/A\n"
             "./build/all_gather_perf -b 8 -e 16 -f 2 -g 2\n"
             "# nThread 1 nGpus 2 minBytes 8 maxBytes 16\n"
             "Linking  build/reduce_scatter.o > build/reduce_scatter_perf\n"
             "reduce_scatter_perf  sendrecv_perf\n"
             "8 1 float none -1 30.1 0.00 0.00 0 30.2 0.00 0.00 0\n"
             "16 2 float none -1 30.3 0.00 0.00 0 30.4 0.00 0.00 0\n"
-            /* a second table pasted with its rank lines but not its nThread line: rank lines
-             * come before a run's rows, so they start a new run (4 ranks on 2 hosts) */
+            /* a second table pasted with its rank lines but not its nThread line or its command:
+             * rank lines come before a run's rows, so they start a new run (4 ranks on 2 hosts),
+             * whose operation comes from its rows (count = size / (4 x 4 B), in place checked) */
             "#  Rank  0 Group  0 Pid  7 on a device  0 [0x1a] NVIDIA H100 80GB HBM3\n"
             "#  Rank  1 Group  0 Pid  8 on a device  1 [0x1b] NVIDIA H100 80GB HBM3\n"
             "#  Rank  2 Group  0 Pid  7 on b device  0 [0x1a] NVIDIA H100 80GB HBM3\n"
             "#  Rank  3 Group  0 Pid  8 on b device  1 [0x1b] NVIDIA H100 80GB HBM3\n"
-            "8 1 float none -1 40.1 0.00 0.00 0 40.2 0.00 0.00 0\n";
+            "16 1 float none -1 40.1 0.00 0.00 0 40.2 0.00 0.00 0\n"
+            "./build/sendrecv_perf -b 8 -e 8 -g 2\n"
+            "# nThread 1 nGpus 2 minBytes 8 maxBytes 8\n"
+            "8 2 float none -1 10.1 0.00 0.00 0 10.2 0.00 0.00 0\n";
     char path[32];
     write_temp(path, text);
     struct calib c;
     load_ok(path, &c);
-    ck_assert_uint_eq(c.ncoll, 3);
-    assert_row(&c, 0, 8, 30.1, 30.2);
-    assert_row(&c, 2, 8, 40.1, 40.2);
+    ck_assert_uint_eq(c.ncoll, 5);
+    assert_row(&c, 0, 16, 20.1, 20.2);
+    assert_row(&c, 2, 8, 30.1, 30.2);
+    assert_row(&c, 4, 16, 40.1, 40.2);
+    static const enum coll_op ops[] = {COLL_ALLTOALL, COLL_ALLTOALL, COLL_ALLGATHER,
+                                       COLL_ALLGATHER, COLL_ALLGATHER};
     for (size_t i = 0; i < c.ncoll; i++) {
-        ck_assert_int_eq(c.coll[i].op, COLL_ALLGATHER);
-        ck_assert_int_eq(c.coll[i].nranks, (i < 2 ? 2 : 4));
-        ck_assert_int_eq(c.coll[i].nodes, (i < 2 ? 1 : 2));
+        ck_assert_int_eq(c.coll[i].op, ops[i]);
+        ck_assert_int_eq(c.coll[i].nranks, (i < 4 ? 2 : 4));
+        ck_assert_int_eq(c.coll[i].nodes, (i < 4 ? 1 : 2));
     }
     ck_assert_int_eq(c.gpu_count, 4);
     ck_assert_int_eq(c.nodes, 2);
-    ck_assert_int_eq(c.skipped, 4);
+    ck_assert_int_eq(c.skipped, 3); /* the build line, the listing, sendrecv's row */
+    ck_assert_uint_eq(c.nrun, 4);
+    ck_assert_msg(strstr(c.run[0].read, "alltoall from \"Collective test starting\" at line 1") &&
+                          strstr(c.run[0].read, "2 ranks from the count column (line 3: count = "
+                                                "size / (2 x 4 B)), nThread x nGpus agrees"),
+                  "%s", c.run[0].read);
+    ck_assert_msg(strstr(c.run[2].read, "allgather from the rows' columns (line 15") &&
+                          strstr(c.run[2].read, "4 ranks from the rank lines (lines 11-14)") &&
+                          strstr(c.run[2].read, "the count column agrees") &&
+                          strstr(c.run[2].read, "2 nodes from the hosts"),
+                  "%s", c.run[2].read);
+    ck_assert_int_eq(c.run[3].op, COLL_NOPS); /* sendrecv: told, not simulated */
+    ck_assert_uint_eq(c.run[3].n, 0);
     calib_release(&c);
     unlink(path);
     /* rows with no way to count their GPUs: an error at the first row's line */
@@ -458,6 +479,197 @@ START_TEST(test_log_unmodelled_tests_and_unknown_ranks)
     snprintf(want, sizeof want, "%s:2: cannot tell how many GPUs", path);
     ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
     unlink(path);
+}
+END_TEST
+
+/* ---- issue 29: the reader never guesses silently ------------------------------------------ */
+
+/* Loads `path` with the user's statements `o`, expecting an error whose message contains every
+ * one of the NULL-ended strings. */
+static void load_fails(const char *path, const struct calib_opts *o, ...)
+{
+    struct calib c;
+    struct dmlsim_error err = {0};
+    ck_assert_int_eq(calib_load_opts(path, o, &c, &err), DMLSIM_EVALUE);
+    va_list ap;
+    va_start(ap, o);
+    for (const char *want = va_arg(ap, const char *); want; want = va_arg(ap, const char *))
+        ck_assert_msg(strstr(err.msg, want) != NULL, "\"%s\" not in: %s", want, err.msg);
+    va_end(ap);
+}
+
+/* Writes `path`'s lines less those containing `drop` (NULL: none), then `extra`, to a new
+ * temporary file whose name goes into tmp. */
+static void copy_temp(char *tmp, const char *path, const char *drop, const char *extra)
+{
+    FILE *in = fopen(path, "r");
+    ck_assert_ptr_nonnull(in);
+    static char text[65536];
+    size_t used = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, in))
+        if (!drop || !strstr(line, drop)) used += (size_t)snprintf(text + used, sizeof text - used, "%s", line);
+    fclose(in);
+    snprintf(text + used, sizeof text - used, "%s", extra ? extra : "");
+    write_temp(tmp, text);
+}
+
+START_TEST(test_log_operation_from_the_rows)
+{
+    /* all_gather_perf launched by a wrapper (google/dranet): no binary named anywhere, every row
+     * "none" and count = size / (16 x 4 B). Read as all-reduce before issue 29. */
+    struct calib c;
+    load_ok("tests/data/nccl/b200-2x8-allgather-wrapper.log", &c);
+    ck_assert_uint_eq(c.ncoll, 8);
+    assert_rows_are(&c, COLL_ALLGATHER, 16, 2);
+    ck_assert_uint_eq(c.nrun, 1);
+    ck_assert_msg(strstr(c.run[0].read, "allgather from the rows' columns (line 31: redop none, "
+                                        "count = size / (16 x 4 B), root -1; in-place #wrong "
+                                        "checked"),
+                  "%s", c.run[0].read);
+    calib_release(&c);
+    /* alltoall_perf, named by its command line and "Collective test starting": kept (it was
+     * "no nccl-tests result rows" before: alltoall's rows were dropped) */
+    load_ok("tests/data/nccl/rtx6000d-2x8-alltoall.log", &c);
+    ck_assert_uint_eq(c.ncoll, 14);
+    assert_rows_are(&c, COLL_ALLTOALL, 16, 2);
+    assert_row(&c, 0, 1024, 55.66, 29.21);
+    ck_assert_msg(strstr(c.run[0].read, "alltoall from \"Collective test starting\" at line 10"),
+                  "%s", c.run[0].read);
+    calib_release(&c);
+    /* the same log through a wrapper (no name): all-to-all from its in-place #wrong "N/A"
+     * (nccl-tests does not check alltoall in place); it was all-reduce before */
+    char tmp[32];
+    copy_temp(tmp, "tests/data/nccl/rtx6000d-2x8-alltoall.log", "alltoall_perf", NULL);
+    load_ok(tmp, &c);
+    assert_rows_are(&c, COLL_ALLTOALL, 16, 2);
+    ck_assert_msg(strstr(c.run[0].read, "in-place #wrong N/A"), "%s", c.run[0].read);
+    calib_release(&c);
+    /* --op (struct calib_opts) against the rows: all-reduce is not a table of "none" rows */
+    struct calib_opts o = {.op = COLL_ALLREDUCE};
+    load_fails(tmp, &o, ":33: the rows (redop none, count = size / (16 x 4 B), root -1) are not "
+                        "those of allreduce, which --op names", NULL);
+    unlink(tmp);
+}
+END_TEST
+
+START_TEST(test_log_name_against_rows)
+{
+    /* the command line names all_reduce_perf, the rows are all-gather's: an error naming both */
+    char path[32];
+    write_temp(path, "./build/all_reduce_perf -b 8 -e 16 -f 2 -g 2\n"
+                     "# nThread 1 nGpus 2 minBytes 8 maxBytes 16\n"
+                     "8 1 float none -1 30.1 0.00 0.00 0 30.2 0.00 0.00 0\n");
+    load_fails(path, NULL, ":3: the rows (redop none, count = size / (2 x 4 B), root -1) are not "
+                           "those of allreduce, which the command line at line 1 "
+                           "(all_reduce_perf) names", NULL);
+    /* a dmlsim-op line and the command line that disagree */
+    unlink(path);
+    write_temp(path, "# dmlsim-op alltoall\n./build/all_gather_perf -b 8 -e 16 -f 2 -g 2\n"
+                     "# nThread 1 nGpus 2 minBytes 8 maxBytes 16\n"
+                     "8 1 float none -1 30.1 0.00 0.00 0 30.2 0.00 0.00 0\n");
+    load_fails(path, NULL, ":2: the dmlsim-op line (line 1) names alltoall, but the command line "
+                           "at line 2 (all_gather_perf) names allgather", NULL);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(test_log_elided_rank_lines)
+{
+    /* coreweave/nccl-tests: rank lines 0-4 of one host, then "...": 5 GPUs on 1 node before
+     * issue 29; busbw/algbw is 2(n-1)/n for n = 32 in every row */
+    const char *path = "tests/data/nccl/a100-32rank-elided-coreweave.log";
+    struct calib c;
+    load_ok(path, &c);
+    ck_assert_uint_eq(c.ncoll, 8);
+    assert_rows_are(&c, COLL_ALLREDUCE, 32, 1); /* nodes not told: the rows say 1 */
+    ck_assert_int_eq(c.run[0].nranks, 32);
+    ck_assert_int_eq(c.run[0].nodes, 0);
+    ck_assert_msg(strstr(c.run[0].read, "32 ranks from busbw/algbw") &&
+                          strstr(c.run[0].read, "nodes not told"),
+                  "%s", c.run[0].read);
+    calib_release(&c);
+    /* the user says 4 nodes */
+    struct calib_opts o = {.nodes = 4, .op = -1};
+    struct dmlsim_error err = {0};
+    ck_assert_msg(calib_load_opts(path, &o, &c, &err) == DMLSIM_OK, "%s", err.msg);
+    assert_rows_are(&c, COLL_ALLREDUCE, 32, 4);
+    calib_release(&c);
+    /* hints count once rank lines exist (they were ignored before issue 29) */
+    char tmp[32];
+    copy_temp(tmp, path, NULL, "# dmlsim-nranks 32\n# dmlsim-nodes 4\n");
+    load_ok(tmp, &c);
+    assert_rows_are(&c, COLL_ALLREDUCE, 32, 4);
+    ck_assert_msg(strstr(c.run[0].read, "32 ranks from the dmlsim-nranks line (line 32), "
+                                        "busbw/algbw agrees"),
+                  "%s", c.run[0].read);
+    calib_release(&c);
+    unlink(tmp);
+    /* a hint or an option that contradicts the rows: an error naming both */
+    copy_temp(tmp, path, NULL, "# dmlsim-nranks 16\n");
+    load_fails(tmp, NULL, ":32: the dmlsim-nranks line (line 32) gives 16 ranks, but busbw/algbw "
+                          "(lines ", "gives 32", NULL);
+    unlink(tmp);
+    o = (struct calib_opts){.nranks = 64, .op = -1};
+    load_fails(path, &o, "--nranks gives 64 ranks, but busbw/algbw", "gives 32", NULL);
+    o = (struct calib_opts){.nranks = 4, .op = -1};
+    load_fails(path, &o, "--nranks gives 4 ranks, but the rank lines (lines 9-13, 5 of rank ids "
+                         "up to 4, elided at line 14) gives at least 5", NULL);
+}
+END_TEST
+
+START_TEST(test_log_rank_lines_against_rows)
+{
+    /* the rank lines of an 8-GPU H100 run (NVIDIA/nccl-tests#290's row) cut to 4 without a mark:
+     * they give 4 ranks, the row's busbw/algbw 8 */
+    char tmp[32];
+    struct calib c;
+    static const char *rows =
+            "#  Rank  0 Group  0 Pid  7 on a device  0 [0x1a] NVIDIA H100 80GB HBM3\n"
+            "#  Rank  1 Group  0 Pid  8 on a device  1 [0x1b] NVIDIA H100 80GB HBM3\n"
+            "#  Rank  2 Group  0 Pid  9 on a device  2 [0x1c] NVIDIA H100 80GB HBM3\n"
+            "#  Rank  3 Group  0 Pid 10 on a device  3 [0x1d] NVIDIA H100 80GB HBM3\n"
+            "   134217728      33554432     float     sum      -1    613.3  218.83  382.96      0"
+            "    614.3  218.49  382.36      0\n";
+    write_temp(tmp, rows);
+    load_fails(tmp, NULL, ":5: the rank lines (lines 1-4) gives 4 ranks, but busbw/algbw (lines 5 "
+                          "and 5: 382.96 / 218.83 and 382.96 / 218.83, 2(n-1)/n) gives 8", NULL);
+    unlink(tmp);
+    /* one process of -g 8 with more processes: busbw/algbw 16 is a multiple of nThread x nGpus 8
+     * (fine), 12 is not (an error) */
+    write_temp(tmp, "# nThread 1 nGpus 8 minBytes 8 maxBytes 8\n"
+                    "   134217728      33554432     float     sum      -1    613.3  218.83  410.31"
+                    "      0    614.3  218.49  409.67      0\n");
+    load_ok(tmp, &c);
+    assert_rows_are(&c, COLL_ALLREDUCE, 16, 1);
+    ck_assert_msg(strstr(c.run[0].read, "16 ranks from busbw/algbw") &&
+                          strstr(c.run[0].read, "nThread x nGpus agrees") == NULL,
+                  "%s", c.run[0].read);
+    calib_release(&c);
+    unlink(tmp);
+    write_temp(tmp, "# nThread 1 nGpus 8 minBytes 8 maxBytes 8\n"
+                    "   134217728      33554432     float     sum      -1    613.3  218.83  401.19"
+                    "      0    614.3  218.49  400.57      0\n");
+    load_fails(tmp, NULL, "busbw/algbw (lines 2 and 2: 401.19 / 218.83 and 401.19 / 218.83, "
+                          "2(n-1)/n) gives 12 ranks, but nThread 1 x nGpus 8 (line 1) gives a "
+                          "multiple of 8", NULL);
+    unlink(tmp);
+}
+END_TEST
+
+START_TEST(test_log_rccl_refused)
+{
+    /* rccl-tests (AMD's RCCL, ROCm/ROCm#5571): named and refused, not read as NCCL's */
+    load_fails("tests/data/nccl/rccl-radeon-2node-issue5571.log", NULL,
+               "tests/data/nccl/rccl-radeon-2node-issue5571.log:9: an rccl-tests log (AMD's RCCL: "
+               "\"rccl-tests: Version develop:33cc4df\"); dmlsim models NCCL on NVIDIA GPUs and "
+               "has no model of RCCL",
+               NULL);
+    /* the same without its banner: the AMD device of its rank lines tells it */
+    char tmp[32];
+    copy_temp(tmp, "tests/data/nccl/rccl-radeon-2node-issue5571.log", "rccl-tests:", NULL);
+    load_fails(tmp, NULL, ":10: an rccl-tests log (AMD's RCCL: \"AMD\")", NULL);
+    unlink(tmp);
 }
 END_TEST
 
@@ -659,7 +871,12 @@ static Suite *calib_suite(void)
     tcase_add_test(tc, test_log_without_rows);
     tcase_add_test(tc, test_log_long_and_torn_lines);
     tcase_add_test(tc, test_log_more_prefixes);
-    tcase_add_test(tc, test_log_unmodelled_tests_and_unknown_ranks);
+    tcase_add_test(tc, test_log_tests_runs_and_unknown_ranks);
+    tcase_add_test(tc, test_log_operation_from_the_rows);
+    tcase_add_test(tc, test_log_name_against_rows);
+    tcase_add_test(tc, test_log_elided_rank_lines);
+    tcase_add_test(tc, test_log_rank_lines_against_rows);
+    tcase_add_test(tc, test_log_rccl_refused);
     tcase_add_test(tc, test_calib_file_nodes);
     tcase_add_test(tc, test_fit_recovers_alpha_beta);
     tcase_add_test(tc, test_spec_roundtrip_and_interpolation);

@@ -87,8 +87,17 @@ static const struct cli_opt validate_opts[] = {
         {"intra", CLI_INTRA, "CLASS", "the GPU-to-GPU link class (default: the GPU's)"},
         {"nic", CLI_NIC, "CLASS", "the network link class between nodes"},
         {"nics", CLI_NICS, "N", "NICs per node, 1 .. 64 (default: one per GPU)"},
-        {"algo", CLI_ALGO, "ALGO", "the collective algorithm (default nccl)"},
+        {"algo", CLI_ALGO, "ALGO",
+         "nccl (default: NCCL's choice), or NCCL's ring, tree, nvls, nvlstree, collnet as "
+         "NCCL_ALGO; textbook-ring, textbook-tree, naive, halving-doubling, hierarchical"},
+        {"proto", CLI_PROTO, "PROTO", "NCCL's protocol, as NCCL_PROTO: ll, ll128 or simple"},
+        {"channels", CLI_CHANNELS, "N", "at most N channels, as NCCL_MAX_NCHANNELS (1 .. 32)"},
         {"sharp", CLI_SHARP, NULL, "SHARP switches (in-network reduction)"},
+        {"nranks", CLI_NRANKS, "N", "the GPUs of every run of the log (checked against the log)"},
+        {"nodes", CLI_NODES, "N", "the nodes of every run of the log (checked against the log)"},
+        {"op", CLI_OP, "OP",
+         "the test of every run: allreduce, allgather, reducescatter, broadcast or alltoall "
+         "(checked against the rows)"},
         {0}};
 
 static const struct cli_opt none_opts[] = {{0}};
@@ -112,7 +121,14 @@ static const struct cli_cmd cmds[] = {
         {"shapes", "", 0, 0, "the GEMM shapes of the model presets (for the calibrator)", NULL,
          shapes_opts},
         {"validate", "FILE", 1, 1,
-         "simulate every measured collective and copy of a profile; measured vs simulated", NULL,
+         "simulate every measured collective and copy of a profile; measured vs simulated",
+         "First, what was read: each nccl-tests run's operation, ranks and nodes and where each "
+         "came from (the command line, the rows' columns, the rank lines, busbw/algbw, the "
+         "dmlsim annotations, --op, --nranks, --nodes); sources that disagree are an error "
+         "naming both, and an rccl-tests log is refused (there is no model of RCCL). --algo, "
+         "--proto and --channels force NCCL's own choices as NCCL_ALGO, NCCL_PROTO and "
+         "NCCL_MAX_NCHANNELS did for the measured run; the textbook algorithms are not "
+         "calibrated.",
          validate_opts},
         {"catalog", "", 0, 0, "list the link classes and GPU models, with their sources", NULL,
          none_opts},

@@ -30,6 +30,11 @@ enum cli_key {
     CLI_NICS,
     CLI_ALGO,
     CLI_SHARP,
+    CLI_NRANKS,
+    CLI_NODES,
+    CLI_OP,
+    CLI_PROTO,
+    CLI_CHANNELS,
     CLI_OUT = 'o',
     CLI_JOBS = 'j',
 };

@@ -34,6 +34,7 @@ void calib_release(struct calib *c)
     free(c->copy);
     free(c->kernel);
     free(c->coll);
+    free(c->run);
     memset(c, 0, sizeof *c);
 }
 
@@ -50,9 +51,11 @@ static enum gpu_dtype dtype_of(const char *s, bool *ok)
 
 static bool op_of(const char *s, enum coll_op *op)
 {
-    static const char *names[] = {"allreduce", "allgather", "reducescatter", "broadcast"};
-    static const char *nccl[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast"};
-    for (int i = 0; i < 4; i++)
+    static const char *names[] = {"allreduce", "allgather", "reducescatter", "broadcast",
+                                  "alltoall"};
+    static const char *nccl[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                 "alltoall"};
+    for (int i = 0; i < COLL_NOPS; i++)
         if (strcmp(s, names[i]) == 0 || strncmp(s, nccl[i], strlen(nccl[i])) == 0) {
             *op = (enum coll_op)i;
             return true;
@@ -73,44 +76,78 @@ static bool op_of(const char *s, enum coll_op *op)
  * file. Each line is classified once: nccl-tests' own "#" lines and the dmlsim annotations
  * (metadata), NCCL's lines (mined for its version and network), a command line naming the test,
  * a result row, a comment or a blank; anything else is counted in c->skipped and left behind.
- * A "run" is one nccl-tests invocation: its rows get the rank and node counts of the "# Rank"
- * lines it printed before them, so logs of several runs keep each run's own counts. */
+ * A "run" is one nccl-tests invocation. Its operation, GPU count and node count are decided when
+ * it ends, from every source that speaks of them (run_op, run_ranks, run_nodes): the test's name,
+ * the rows' own columns, the "# Rank" lines, the dmlsim annotations, the options, nccl-tests'
+ * busbw/algbw ratio. Sources that disagree are an error naming both; what was decided, and from
+ * what, is kept in c->run for the user to read. */
 
 #define LOG_LINE_MAX  4096  /* longest line kept; NCCL's "Trees" lines reach about 2 kB */
 #define LOG_TOKENS    32    /* fields kept from one line (a result row has 13) */
 #define LOG_MAX_RANKS 65536 /* rank ids told apart in one run */
 #define LOG_MAX_HOSTS 4096  /* host names told apart in one run */
 #define LOG_HOST_LEN  64    /* host names are cut to this (longer ones may then merge) */
+#define LOG_WHAT      200   /* one source's description */
+#define LOG_UNMODELLED COLL_NOPS /* a test dmlsim has no collective for (sendrecv, reduce, ...) */
+
+/* A test's name and where it was given: "all_gather_perf" on a command line, ... */
+struct log_name {
+    int op;               /* enum coll_op, LOG_UNMODELLED, or -1: none given */
+    int line;             /* where (0: the command line of dmlsim) */
+    char what[LOG_WHAT];  /* "the command line at line 3 (all_gather_perf)" */
+};
 
 struct log_run {
     size_t first;                /* index in c->coll of the run's first row */
     int first_line;              /* line of that row, for messages */
     int nthread, ngpus;          /* from "# nThread T nGpus G"; 0 unseen */
+    int nthread_line;            /* its line */
     int nranks;                  /* distinct rank ids among its "# Rank" lines */
+    int max_id;                  /* the largest of them */
+    int rank_line[2];            /* first and last "# Rank" line */
+    int elided_line;             /* a "..." line after rank lines, before the rows; 0 none */
     unsigned char *rank_seen;    /* LOG_MAX_RANKS bits: rank ids seen */
     char (*hosts)[LOG_HOST_LEN]; /* distinct host names of those lines */
     int nhosts;                  /* entries in hosts */
+    bool redacted;               /* a rank line without its host name */
+    /* the rows, as their own columns describe them */
+    int nrows;
+    int red, none, noredop;      /* rows with a reduction, with redop "none", without redop */
+    int rooted, unrooted, noroot; /* rows with root >= 0, root -1, without a root column */
+    long k;                      /* size / (count x type size), the same in every row; 0 none */
+    bool k_unknown;              /* a row whose k is unknown or differs */
+    char k_text[96];             /* the first row's: "count = size / (16 x 4 B)" */
+    char redop[16], root[16];    /* the first row's redop and root ("" none) */
+    int inplace_checked, inplace_na; /* rows whose out-of-place #wrong is a number and whose
+                                        in-place one is a number, or N/A */
+    double rlo, rhi;             /* busbw/algbw, within the printed digits of every row */
+    int rlo_line, rhi_line;      /* the rows that set them */
+    char rlo_text[64], rhi_text[64]; /* "115.64 / 59.68" */
 };
 
 struct log_reader {
     const char *path;          /* for messages */
     struct calib *c;           /* being filled */
+    const struct calib_opts *opt; /* the user's statements (--nranks, --nodes, --op) */
+    struct dmlsim_error *err;  /* the first error */
+    enum dmlsim_err rc;        /* its code (DMLSIM_OK: none yet) */
     int lineno;                /* current line, from 1 */
-    enum coll_op op;           /* operation of the current test */
-    bool op_known;             /* false while the current test is one dmlsim does not model */
+    int prev_line;             /* the last line before it that was not blank */
+    struct log_name name;      /* the test named for the next run (command line, "Collective
+                                  test starting"); consumed by the run it names */
     int ncols;                 /* fields of the last header line; 0: none, guess from each row */
     int time_col, inplace_col; /* where that header puts the two "time" columns (-1: none) */
-    int annot_ranks;           /* "# dmlsim-nranks N"; 0 none */
-    int annot_nodes;           /* "# dmlsim-nodes N"; 0 none */
+    int redop_col, root_col;   /* where it puts redop and root (-1: not there) */
+    int annot_ranks, annot_nodes;   /* "# dmlsim-nranks N", "# dmlsim-nodes N"; 0 none */
+    int annot_ranks_line, annot_nodes_line;
+    struct log_name annot_op;  /* "# dmlsim-op NAME" */
     char annot_gpu[640];       /* "# dmlsim-gpu NAME..."; "" none */
     int net_rank;              /* how direct the evidence behind c->net is: 0 none .. 3 */
-    int unknown_line;          /* first row of a run whose GPU count is unknown; 0 none */
+    int rccl_line;             /* first line showing an rccl-tests log (AMD's RCCL); 0 none */
+    char rccl_what[96];        /* what it showed */
     struct log_run run;        /* the invocation being read */
 };
 
-/* Reads one line without its end; false at end of file. A line longer than the buffer is
- * consumed whole and flagged, so that its tail is never read as a line (or a fake row) of its
- * own. NUL bytes become blanks so that they cannot cut a line short. */
 static bool log_getline(FILE *f, char *buf, size_t len, bool *too_long)
 {
     size_t n = 0;
@@ -212,36 +249,436 @@ static void log_join(char *dst, size_t len, char **tok, int n)
     }
 }
 
-/* Ends the run being read: its rows get its GPU count (its distinct "# Rank" ids, else the
- * dmlsim-nranks annotation, else nThread x nGpus, which is right for one process only) and its
- * node count (its distinct hosts, else the dmlsim-nodes annotation, else unknown: 1). */
+/* ---- what a run was: its operation, GPUs and nodes, from every source ---------------------- */
+
+/* Records the reader's first error (later ones would only follow from it). */
+#define LOG_FAIL(r, ...) \
+    do { \
+        if ((r)->rc == DMLSIM_OK) (r)->rc = dmlsim_fail((r)->err, DMLSIM_EVALUE, __VA_ARGS__); \
+    } while (0)
+
+/* A test binary's name ("all_gather_perf", "alltoall_perf_mpi", "allgather"): its collective, or
+ * LOG_UNMODELLED for the tests dmlsim has none for (sendrecv, reduce, gather, scatter, ...). */
+static int log_op_of_name(const char *s)
+{
+    enum coll_op op;
+    return op_of(s, &op) ? (int)op : LOG_UNMODELLED;
+}
+
+/* The collective's rows as nccl-tests prints them (nccl-tests src/<test>.cu, GetCollByteCount and the
+ * row's redop and root): whether it reduces, whether the count column is size / (n x type size)
+ * (each rank's share) rather than size / type size, whether it has a root. */
+struct log_shape {
+    int red, split, rooted; /* 1 yes, 0 no, -1 unknown */
+    int a2a; /* 1: out-of-place #wrong checked, in-place "N/A": alltoall_perf ("We don't support
+                in-place alltoall": nccl-tests src/alltoall.cu sets reportErrors to 0 in place),
+                0: both checked (all_gather_perf), -1: unknown (-c 0 prints N/A in both) */
+};
+
+static const struct log_shape op_shapes[COLL_NOPS] = {
+        [COLL_ALLREDUCE] = {1, 0, 0, -1},     [COLL_ALLGATHER] = {0, 1, 0, 0},
+        [COLL_REDUCESCATTER] = {1, 1, 0, -1}, [COLL_BROADCAST] = {0, 0, 1, -1},
+        [COLL_ALLTOALL] = {0, 1, 0, 1},
+};
+
+static struct log_shape run_shape(const struct log_run *u)
+{
+    struct log_shape s;
+    s.red = u->red && !u->none && !u->noredop ? 1 : !u->red ? 0 : -1;
+    s.split = u->k_unknown || u->k == 0 ? -1 : u->k > 1;
+    s.rooted = u->rooted && !u->unrooted && !u->noroot  ? 1
+               : u->unrooted && !u->rooted && !u->noroot ? 0
+                                                         : -1;
+    s.a2a = u->inplace_na && !u->inplace_checked ? 1 : u->inplace_checked && !u->inplace_na ? 0 : -1;
+    return s;
+}
+
+/* The rows' shape in words, for messages: "redop none, count = size / (16 x 4 B), root -1". */
+static void shape_text(const struct log_run *u, const struct log_shape *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s%s%s", u->redop[0] ? "redop " : "no redop column", u->redop,
+             s->red < 0 ? " and others" : "", s->split >= 0 ? ", " : "",
+             s->split >= 0 ? u->k_text : "", u->root[0] ? ", root " : "");
+    if (u->root[0]) snprintf(buf + strlen(buf), len - strlen(buf), "%s", u->root);
+}
+
+/* The operation the rows' shape alone says, or LOG_UNMODELLED; *why: what was ambiguous ("") */
+static int shape_op(const struct log_shape *s, const char **why)
+{
+    *why = "";
+    if (s->red == 1) {
+        if (s->split == 1) return COLL_REDUCESCATTER;
+        if (s->rooted == 1) return LOG_UNMODELLED; /* reduce_perf */
+        if (s->split < 0) *why = "the count column does not tell all-reduce from reduce-scatter";
+        return COLL_ALLREDUCE;
+    }
+    if (s->rooted == 1) {
+        if (s->split == 1) return LOG_UNMODELLED; /* gather_perf, scatter_perf */
+        if (s->split < 0) *why = "the count column does not tell broadcast from gather/scatter";
+        return COLL_BROADCAST;
+    }
+    if (s->split == 0) return LOG_UNMODELLED; /* sendrecv_perf, hypercube_perf */
+    if (s->split < 0) {
+        *why = "the count column does not say; all-gather assumed";
+        return COLL_ALLGATHER;
+    }
+    if (s->a2a == 1) {
+        *why = "in-place #wrong N/A: alltoall_perf does not check in place, all_gather_perf does";
+        return COLL_ALLTOALL;
+    }
+    *why = s->a2a == 0 ? "in-place #wrong checked: all_gather_perf checks it, alltoall_perf not"
+                       : "no #wrong column tells all-gather from all-to-all (run without -c?): "
+                         "all-gather assumed, --op alltoall or a \"# dmlsim-op alltoall\" line "
+                         "if it was one";
+    return COLL_ALLGATHER;
+}
+
+/* Whether the rows can be those of `op`: no known dimension of their shape differs. */
+static bool shape_fits(const struct log_shape *s, int op)
+{
+    if (op == LOG_UNMODELLED) return true; /* not checked: its rows are dropped */
+    const struct log_shape *w = &op_shapes[op];
+    return !((s->red >= 0 && s->red != w->red) || (s->split >= 0 && s->split != w->split) ||
+             (s->rooted >= 0 && s->rooted != w->rooted));
+}
+
+static const char *op_label(int op)
+{
+    return op == LOG_UNMODELLED ? "a test dmlsim does not model" : collective_op_name(op);
+}
+
+/* Decides the run's operation into *op (LOG_UNMODELLED: its rows are dropped), its account into
+ * text; false after an error. Named sources (--op, a "# dmlsim-op" line, the command line or
+ * "Collective test starting") must agree with each other and with the rows' shape. */
+static bool run_op(struct log_reader *r, int *op, char *text, size_t len)
+{
+    const struct log_run *u = &r->run;
+    struct log_name opt = {r->opt ? r->opt->op : -1, 0, "--op"};
+    const struct log_name *named[3] = {&opt, &r->annot_op, &r->name}, *first = NULL;
+    struct log_shape s = run_shape(u);
+    char rows[160];
+    shape_text(u, &s, rows, sizeof rows);
+    for (int i = 0; i < 3; i++) {
+        const struct log_name *n = named[i];
+        if (n->op < 0) continue;
+        if (first && first->op != n->op) {
+            LOG_FAIL(r, "%s:%d: %s names %s, but %s names %s; expected one test per run",
+                     r->path, n->line > first->line ? n->line : first->line, first->what,
+                     op_label(first->op), n->what, op_label(n->op));
+            return false;
+        }
+        if (!shape_fits(&s, n->op)) {
+            LOG_FAIL(r,
+                     "%s:%d: the rows (%s) are not those of %s, which %s names; expected the "
+                     "rows of the test named (is the log of another test?), or --op NAME",
+                     r->path, u->first_line, rows, op_label(n->op), n->what);
+            return false;
+        }
+        if (!first) first = n;
+    }
+    if (first) {
+        *op = first->op;
+        snprintf(text, len, "%s from %s", op_label(*op), first->what);
+        return true;
+    }
+    const char *why;
+    *op = shape_op(&s, &why);
+    snprintf(text, len, "%s from the rows' columns (line %d: %s%s%s)", op_label(*op),
+             u->first_line, rows, why[0] ? "; " : "", why);
+    return true;
+}
+
+/* One source of a count: exact, or a bound. */
+struct log_count {
+    int lo, hi;          /* the count lies in [lo, hi] (lo == hi: exact); hi 0: no upper bound */
+    int mult;            /* it is a multiple of this (nThread x nGpus of one process); 0 none */
+    int line;            /* where (0: dmlsim's command line) */
+    char what[LOG_WHAT]; /* "the rank lines (lines 5-20)" */
+    const char *name;    /* "the rank lines" */
+};
+
+static struct log_count count_src(int lo, int hi, int mult, int line, const char *name)
+{
+    struct log_count s = {.lo = lo, .hi = hi, .mult = mult, .line = line, .name = name};
+    return s;
+}
+
+/* busbw/algbw = f (n - 1) / n (nccl-tests doc/PERFORMANCE.md: f = 2 for all-reduce, 1 for
+ * all-gather, reduce-scatter and all-to-all; broadcast's factor 1 says nothing of n): the n
+ * within the printed digits of every row, as the integer range [*lo, *hi]; false without
+ * information (or when no n fits: *lo > *hi). */
+static bool ratio_ranks(const struct log_run *u, int op, int *lo, int *hi)
+{
+    double f = op == COLL_ALLREDUCE ? 2 : op == COLL_BROADCAST || op == LOG_UNMODELLED ? 0 : 1;
+    if (f == 0 || u->rlo <= 0 || !(u->rlo <= u->rhi)) return false;
+    double nlo = u->rlo < f ? f / (f - u->rlo) : INFINITY;
+    double nhi = u->rhi < f ? f / (f - u->rhi) : INFINITY;
+    if (isinf(nlo) || nlo > LOG_MAX_RANKS) return false;
+    *lo = (int)ceil(nlo - 1e-9);
+    *hi = isinf(nhi) || nhi > LOG_MAX_RANKS ? 0 : (int)floor(nhi + 1e-9);
+    if (*lo < 2) *lo = 2; /* one rank prints busbw 0 for every factor: no row tells it */
+    return true;
+}
+
+/* "a and b", as a source's account of what it says. */
+static void count_says(const struct log_count *s, char *buf, size_t len)
+{
+    if (s->lo == s->hi)
+        snprintf(buf, len, "%d", s->lo);
+    else if (s->hi == 0)
+        snprintf(buf, len, "at least %d", s->lo);
+    else if (s->hi < s->lo)
+        snprintf(buf, len, "no whole number");
+    else
+        snprintf(buf, len, "%d to %d", s->lo, s->hi);
+}
+
+/* Checks the sources of one count against each other: every exact one equal, each bound holding
+ * for them, the multiple dividing them. Returns the count (the first exact source's, else the
+ * multiple's, when it fits every bound), 0 when nothing tells, -1 after an error. *from: the
+ * source decided by. */
+static int counts_resolve(struct log_reader *r, const char *unit, const struct log_count *s,
+                          int n, int *from)
+{
+    int pick = -1;
+    for (int i = 0; i < n && pick < 0; i++)
+        if (s[i].lo == s[i].hi) pick = i;
+    for (int i = 0; i < n; i++) {
+        int v = pick >= 0 ? s[pick].lo : 0;
+        if (pick < 0 || i == pick) continue;
+        bool ok = v >= s[i].lo && (s[i].hi == 0 || v <= s[i].hi) &&
+                  (s[i].mult == 0 || v % s[i].mult == 0);
+        if (ok) continue;
+        char a[32], b[32];
+        count_says(&s[pick], a, sizeof a);
+        count_says(&s[i], b, sizeof b);
+        if (s[i].mult) snprintf(b, sizeof b, "a multiple of %d", s[i].mult);
+        LOG_FAIL(r, "%s:%d: %s gives %s %s, but %s gives %s; expected them to agree (a log cut, or "
+                    "pasted together?), or the right count given",
+                 r->path, s[i].line > s[pick].line ? s[i].line : s[pick].line, s[pick].what, a,
+                 unit, s[i].what, b);
+        return -1;
+    }
+    if (pick >= 0) {
+        *from = pick;
+        return s[pick].lo;
+    }
+    for (int i = 0; i < n; i++) { /* nThread x nGpus: one process, if every bound allows it */
+        int v = s[i].mult;
+        bool ok = v > 0;
+        for (int j = 0; j < n && ok; j++)
+            ok = j == i || (v >= s[j].lo && (s[j].hi == 0 || v <= s[j].hi));
+        if (ok) {
+            *from = i;
+            return v;
+        }
+    }
+    return 0;
+}
+
+/* The account "16 ranks from the rank lines (lines 5-20), busbw/algbw agrees". */
+static void count_text(const char *unit, int v, const struct log_count *s, int n, int from,
+                       char *buf, size_t len)
+{
+    int w = snprintf(buf, len, "%d %s%s from %s%s", v, unit, v == 1 ? "" : "s", s[from].what,
+                     s[from].lo != s[from].hi ? " (one process assumed)" : "");
+    for (int i = 0; i < n && w > 0 && (size_t)w < len; i++)
+        if (i != from && ((s[i].lo == s[i].hi && s[i].lo == v) || s[i].mult == v))
+            w += snprintf(buf + w, len - (size_t)w, ", %s agrees", s[i].name);
+}
+
+/* Whether the run's rank lines are all there: ids 0 .. n-1, no "..." after them. */
+static bool ranks_complete(const struct log_run *u)
+{
+    return u->nranks > 0 && u->max_id + 1 == u->nranks && u->elided_line == 0;
+}
+
+/* The run's GPU count into *n (0: none told: an error), its account into text; false after an
+ * error. */
+static bool run_ranks(struct log_reader *r, int op, int *n, char *text, size_t len)
+{
+    const struct log_run *u = &r->run;
+    struct log_count s[6];
+    int k = 0, lo, hi;
+    if (r->opt && r->opt->nranks > 0) {
+        s[k] = count_src(r->opt->nranks, r->opt->nranks, 0, 0, "--nranks");
+        snprintf(s[k++].what, LOG_WHAT, "--nranks");
+    }
+    if (u->nranks > 0) {
+        bool all = ranks_complete(u);
+        int least = u->max_id + 1 > u->nranks ? u->max_id + 1 : u->nranks;
+        s[k] = count_src(all ? u->nranks : least, all ? u->nranks : 0, 0, u->rank_line[1],
+                         "the rank lines");
+        int w = u->rank_line[0] == u->rank_line[1]
+                        ? snprintf(s[k].what, LOG_WHAT, "the rank line (line %d", u->rank_line[0])
+                        : snprintf(s[k].what, LOG_WHAT, "the rank lines (lines %d-%d",
+                                   u->rank_line[0], u->rank_line[1]);
+        if (!all)
+            snprintf(s[k].what + w, LOG_WHAT - (size_t)w, ", %d of rank ids up to %d%s%.0d)",
+                     u->nranks, u->max_id, u->elided_line ? ", elided at line " : "",
+                     u->elided_line);
+        else
+            snprintf(s[k].what + w, LOG_WHAT - (size_t)w, ")");
+        k++;
+    }
+    if (r->annot_ranks > 0) {
+        s[k] = count_src(r->annot_ranks, r->annot_ranks, 0, r->annot_ranks_line,
+                         "the dmlsim-nranks line");
+        snprintf(s[k++].what, LOG_WHAT, "the dmlsim-nranks line (line %d)", r->annot_ranks_line);
+    }
+    if (op != LOG_UNMODELLED && op_shapes[op].split && !u->k_unknown && u->k > 1) {
+        s[k] = count_src((int)u->k, (int)u->k, 0, u->first_line, "the count column");
+        snprintf(s[k++].what, LOG_WHAT, "the count column (line %d: %s)", u->first_line,
+                 u->k_text);
+    }
+    if (ratio_ranks(u, op, &lo, &hi)) {
+        int line = u->rlo_line > u->rhi_line ? u->rlo_line : u->rhi_line;
+        s[k] = count_src(lo, hi, 0, line, "busbw/algbw");
+        snprintf(s[k++].what, LOG_WHAT, "busbw/algbw (lines %d and %d: %s and %s, %s(n-1)/n)",
+                 u->rlo_line, u->rhi_line, u->rlo_text, u->rhi_text,
+                 op == COLL_ALLREDUCE ? "2" : "");
+    }
+    if (u->nthread > 0 && u->nranks == 0) {
+        s[k] = count_src(1, 0, u->nthread * u->ngpus, u->nthread_line, "nThread x nGpus");
+        snprintf(s[k++].what, LOG_WHAT, "nThread %d x nGpus %d (line %d)", u->nthread, u->ngpus,
+                 u->nthread_line);
+    }
+    int from = 0;
+    *n = counts_resolve(r, "ranks", s, k, &from);
+    if (*n < 0) return false;
+    if (*n == 0) {
+        char said[600] = "", v[32];
+        for (int i = 0, w = 0; i < k && w >= 0 && (size_t)w < sizeof said; i++) {
+            count_says(&s[i], v, sizeof v);
+            w += snprintf(said + w, sizeof said - (size_t)w, "%s%s gives %s", i ? ", " : " (",
+                          s[i].what, s[i].mult ? "a multiple of its product" : v);
+        }
+        LOG_FAIL(r,
+                 "%s:%d: cannot tell how many GPUs the nccl-tests run of this row used%s%s; "
+                 "expected its \"#  Rank N ... on HOST device ...\" lines, a \"# nThread T nGpus "
+                 "G\" line, a \"# dmlsim-nranks N\" line or --nranks N",
+                 r->path, u->first_line, said, k ? ")" : "");
+        return false;
+    }
+    count_text("rank", *n, s, k, from, text, len);
+    return true;
+}
+
+/* The run's node count into *nodes (0: nothing tells), its account into text; false after an
+ * error. */
+static bool run_nodes(struct log_reader *r, int nranks, int *nodes, char *text, size_t len)
+{
+    const struct log_run *u = &r->run;
+    struct log_count s[3];
+    int k = 0;
+    if (r->opt && r->opt->nodes > 0) {
+        s[k] = count_src(r->opt->nodes, r->opt->nodes, 0, 0, "--nodes");
+        snprintf(s[k++].what, LOG_WHAT, "--nodes");
+    }
+    if (u->nranks > 0 && !u->redacted) {
+        bool all = ranks_complete(u);
+        s[k] = count_src(u->nhosts, all ? u->nhosts : 0, 0, u->rank_line[1],
+                         "the hosts of the rank lines");
+        snprintf(s[k++].what, LOG_WHAT, "the hosts of the rank lines (lines %d-%d%s)",
+                 u->rank_line[0], u->rank_line[1], all ? "" : ", some elided");
+    }
+    if (r->annot_nodes > 0) {
+        s[k] = count_src(r->annot_nodes, r->annot_nodes, 0, r->annot_nodes_line,
+                         "the dmlsim-nodes line");
+        snprintf(s[k++].what, LOG_WHAT, "the dmlsim-nodes line (line %d)", r->annot_nodes_line);
+    }
+    int from = 0;
+    *nodes = counts_resolve(r, "nodes", s, k, &from);
+    if (*nodes < 0) return false;
+    if (*nodes > nranks) {
+        LOG_FAIL(r, "%s:%d: %s gives %d nodes for %d ranks; expected at most one node per rank",
+                 r->path, u->first_line, s[from].what, *nodes, nranks);
+        return false;
+    }
+    if (*nodes > 0)
+        count_text("node", *nodes, s, k, from, text, len);
+    else
+        snprintf(text, len, "nodes not told (no complete list of hosts; --nodes N or a \"# "
+                            "dmlsim-nodes N\" line tells them)");
+    return true;
+}
+
+/* Ends the run being read: decides what it was (run_op, run_ranks, run_nodes), gives its rows
+ * their operation, GPU and node counts (rows of a test dmlsim does not model are dropped and
+ * counted as skipped), and records the account in c->run. */
 static void run_close(struct log_reader *r)
 {
     struct log_run *u = &r->run;
     struct calib *c = r->c;
-    int ranks = u->nranks ? u->nranks : r->annot_ranks ? r->annot_ranks : u->nthread * u->ngpus;
-    int nodes = u->nranks ? u->nhosts : r->annot_nodes;
-    if (c->ncoll > u->first) {
-        if (ranks < 1 && r->unknown_line == 0) r->unknown_line = u->first_line;
-        for (size_t i = u->first; i < c->ncoll; i++) {
-            c->coll[i].nranks = ranks;
-            c->coll[i].nodes = nodes > 0 ? nodes : 1;
+    if (c->ncoll > u->first && r->rc == DMLSIM_OK) {
+        struct calib_run cr = {.first = u->first, .n = c->ncoll - u->first, .line = u->first_line};
+        char op_t[400], ranks_t[400] = "", nodes_t[300] = "";
+        int op = -1;
+        bool ok = run_op(r, &op, op_t, sizeof op_t);
+        if (ok && op == LOG_UNMODELLED) {
+            c->skipped += (int)cr.n;
+            c->ncoll = u->first;
+            cr.n = 0;
+        } else if (ok) {
+            ok = run_ranks(r, op, &cr.nranks, ranks_t, sizeof ranks_t) &&
+                 run_nodes(r, cr.nranks, &cr.nodes, nodes_t, sizeof nodes_t);
         }
-        if (ranks > c->gpu_count) c->gpu_count = ranks;
-        if (nodes > c->nodes) c->nodes = nodes;
+        if (ok) {
+            cr.op = op == LOG_UNMODELLED ? COLL_NOPS : (enum coll_op)op;
+            snprintf(cr.read, sizeof cr.read, "%s%s%s%s%s%s", op_t, cr.n ? "" : ": rows skipped",
+                     ranks_t[0] ? "; " : "", ranks_t, nodes_t[0] ? "; " : "", nodes_t);
+            for (size_t i = cr.first; i < cr.first + cr.n; i++) {
+                c->coll[i].op = cr.op;
+                c->coll[i].nranks = cr.nranks;
+                c->coll[i].nodes = cr.nodes > 0 ? cr.nodes : 1;
+            }
+            if (cr.nranks > c->gpu_count) c->gpu_count = cr.nranks;
+            if (cr.nodes > c->nodes) c->nodes = cr.nodes;
+            PUSH(c->run, c->nrun, cr);
+        }
+        r->name = (struct log_name){-1, 0, ""}; /* a test's name is for one run */
     }
-    u->first = c->ncoll;
-    u->nthread = u->ngpus = u->nranks = u->nhosts = 0;
-    memset(u->rank_seen, 0, LOG_MAX_RANKS / 8);
+    unsigned char *seen = u->rank_seen;
+    char(*hosts)[LOG_HOST_LEN] = u->hosts;
+    memset(seen, 0, LOG_MAX_RANKS / 8);
+    *u = (struct log_run){.first = c->ncoll, .rank_seen = seen,
+                          .hosts = hosts, .rlo = 0, .rhi = INFINITY};
     r->ncols = 0; /* every run prints its own header */
 }
 
-/* A test starts ("# Collective test starting: NAME", or a command line running NAME): rows from
- * here on are of its operation, or skipped when dmlsim does not model it (alltoall, sendrecv). */
-static void log_test_starts(struct log_reader *r, const char *name)
+/* ---- the lines ---------------------------------------------------------------------------- */
+
+/* A test starts ("# Collective test starting: NAME", or a command line running NAME): the next
+ * run is of its operation (or of a test dmlsim does not model: its rows are dropped). */
+static void log_test_starts(struct log_reader *r, const char *name, const char *how)
 {
     if (r->c->ncoll > r->run.first) run_close(r);
-    r->op_known = op_of(name, &r->op);
+    r->name.op = log_op_of_name(name);
+    r->name.line = r->lineno;
+    snprintf(r->name.what, sizeof r->name.what, "%s at line %d (%.60s)", how, r->lineno, name);
+}
+
+/* An rccl-tests log (AMD's RCCL and GPUs, not NCCL): remembered at its first sign. */
+static void log_rccl(struct log_reader *r, const char *what)
+{
+    if (r->rccl_line == 0) {
+        r->rccl_line = r->lineno;
+        snprintf(r->rccl_what, sizeof r->rccl_what, "%.90s", what);
+    }
+}
+
+/* Signs of rccl-tests in a line that is not a comment: its banner "rccl-tests: Version ...", its
+ * "RCCL version : 2.27.7", "HIP version  :", "ROCm version :", RCCL's INFO lines, a path through
+ * rccl-tests/ (ROCm/rccl-tests src/common.cu prints the first four). */
+static void log_rccl_signs(struct log_reader *r, const char *p)
+{
+    static const char *signs[] = {"rccl-tests", "RCCL version", "RCCL INFO", "RCCL WARN",
+                                  "HIP version", "ROCm version", "librccl"};
+    for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
+        if (strstr(p, signs[i]) != NULL) {
+            log_rccl(r, p);
+            return;
+        }
 }
 
 /* "./build/all_gather_perf -b 8 -e 8G -f 2 -g 8", "srun ... all_reduce_perf_mpi -b 512M ...":
@@ -260,7 +697,7 @@ static bool log_command(struct log_reader *r, const char *p)
             base--;
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(end - base), base);
-        log_test_starts(r, name);
+        log_test_starts(r, name, "the command line");
         return true;
     }
     return false;
@@ -270,7 +707,7 @@ static bool log_command(struct log_reader *r, const char *p)
  * and later) or "#   Rank  3 Pid 1234 on host device  3 [0x5d] Tesla V100-SXM2-32GB" (before):
  * the rank id, the host after "on" (absent where the poster redacted it), the device name after
  * the bus id. Rank ids are counted once each, as processes that failed to join one communicator
- * all print "Rank 0" (NVIDIA/nccl-tests#254). */
+ * all print "Rank 0" (NVIDIA/nccl-tests#254). An AMD device is an rccl-tests log. */
 static bool log_rank_line(struct log_reader *r, char **tok, int n)
 {
     int id, dev = -1;
@@ -290,6 +727,11 @@ static bool log_rank_line(struct log_reader *r, char **tok, int n)
         u->rank_seen[id / 8] |= (unsigned char)(1u << (id % 8));
         u->nranks++;
     }
+    if (id > u->max_id) u->max_id = id;
+    if (u->rank_line[0] == 0) u->rank_line[0] = r->lineno;
+    u->rank_line[1] = r->lineno;
+    u->elided_line = 0; /* a "..." before this rank line elided nothing of the list's end */
+    u->redacted |= host[0] == '\0';
     int h = 0;
     while (h < u->nhosts && strncmp(u->hosts[h], host, LOG_HOST_LEN - 1) != 0)
         h++;
@@ -297,9 +739,27 @@ static bool log_rank_line(struct log_reader *r, char **tok, int n)
         u->hosts = mem_realloc(u->hosts, ((size_t)u->nhosts + 1) * sizeof *u->hosts);
         snprintf(u->hosts[u->nhosts++], LOG_HOST_LEN, "%s", host);
     }
+    if (dev >= 0 && dev + 3 < n && strcmp(tok[dev + 3], "AMD") == 0) log_rccl(r, tok[dev + 3]);
     if (dev >= 0 && dev + 3 < n && tok[dev + 2][0] == '[' && r->c->gpu_name[0] == '\0')
         log_join(r->c->gpu_name, sizeof r->c->gpu_name, tok + dev + 3, n - dev - 3);
     return true;
+}
+
+/* "...", "<snip>", "--(snip)--", "[...]" on a line of its own: cut lines. Right after a run's
+ * rank lines (and before its rows), rank lines were cut. */
+static bool log_elision(struct log_reader *r, char **tok, int n)
+{
+    static const char *marks[] = {"...", "\xE2\x80\xA6", "<snip>", "[snip]", "(snip)",
+                                  "--(snip)--", "[...]", "(...)", "snip"};
+    for (int i = 0; i < n && i < LOG_TOKENS; i++) {
+        bool mark = false;
+        for (size_t j = 0; j < sizeof marks / sizeof marks[0] && !mark; j++)
+            mark = strcmp(tok[i], marks[j]) == 0;
+        if (!mark) return false;
+    }
+    if (r->run.nranks > 0 && r->run.rank_line[1] == r->prev_line && r->c->ncoll == r->run.first)
+        r->run.elided_line = r->lineno;
+    return n > 0;
 }
 
 /* "# nThread 1 nGpus 8 minBytes ...": the first line of every run, so a new run starts. */
@@ -312,6 +772,7 @@ static bool log_nthread(struct log_reader *r, char **tok, int n)
     run_close(r);
     r->run.nthread = th;
     r->run.ngpus = g;
+    r->run.nthread_line = r->lineno;
     return true;
 }
 
@@ -320,7 +781,7 @@ static bool log_nthread(struct log_reader *r, char **tok, int n)
  * broadcast_perf has root but no redop: the columns are found by name, not by position. */
 static bool log_header(struct log_reader *r, char **tok, int n)
 {
-    int t = -1, tin = -1;
+    int t = -1, tin = -1, red = -1, root = -1;
     if (n < 7 || n > LOG_TOKENS) return false;
     for (int i = 3; i < n; i++)
         if (strcmp(tok[i], "time") == 0) {
@@ -328,39 +789,61 @@ static bool log_header(struct log_reader *r, char **tok, int n)
                 t = i;
             else if (tin < 0)
                 tin = i;
+        } else if (t < 0 && strcmp(tok[i], "redop") == 0) {
+            red = i;
+        } else if (t < 0 && strcmp(tok[i], "root") == 0) {
+            root = i;
         }
     if (t < 0 || t + 2 >= n || strcmp(tok[t + 1], "algbw") != 0 || strcmp(tok[t + 2], "busbw") != 0)
         return false;
     r->ncols = n;
     r->time_col = t;
     r->inplace_col = tin;
+    r->redop_col = red;
+    r->root_col = root;
     return true;
 }
 
-/* "# dmlsim-nranks N", "# dmlsim-nodes N", "# dmlsim-gpu NAME...": what a log posted without
- * its "# Rank" lines does not say. A malformed one counts as skipped rather than as a comment. */
+/* "# dmlsim-nranks N", "# dmlsim-nodes N", "# dmlsim-gpu NAME...", "# dmlsim-op NAME": what a log
+ * posted without its "# Rank" lines or its command does not say. A malformed one counts as
+ * skipped rather than as a comment. */
 static bool log_annotation(struct log_reader *r, char **tok, int n)
 {
     bool ok = n >= 2;
-    if (strcmp(tok[0], "dmlsim-nranks") == 0)
+    if (strcmp(tok[0], "dmlsim-nranks") == 0) {
         ok = ok && n == 2 && parse_int(tok[1], 1, LOG_MAX_RANKS, &r->annot_ranks);
-    else if (strcmp(tok[0], "dmlsim-nodes") == 0)
+        r->annot_ranks_line = r->lineno;
+    } else if (strcmp(tok[0], "dmlsim-nodes") == 0) {
         ok = ok && n == 2 && parse_int(tok[1], 1, LOG_MAX_HOSTS, &r->annot_nodes);
-    else if (strcmp(tok[0], "dmlsim-gpu") == 0 && ok)
+        r->annot_nodes_line = r->lineno;
+    } else if (strcmp(tok[0], "dmlsim-gpu") == 0 && ok) {
         log_join(r->annot_gpu, sizeof r->annot_gpu, tok + 1, n - 1);
-    else
+    } else if (strcmp(tok[0], "dmlsim-op") == 0) {
+        ok = ok && n == 2;
+        if (ok) {
+            r->annot_op.op = log_op_of_name(tok[1]);
+            r->annot_op.line = r->lineno;
+            snprintf(r->annot_op.what, sizeof r->annot_op.what, "the dmlsim-op line (line %d)",
+                     r->lineno);
+        }
+    } else {
         return false;
+    }
     if (!ok) r->c->skipped++;
     return true;
 }
 
 /* "# nccl-tests version 2.18.0 nccl-headers=22907 nccl-library=22907": the NCCL version as
  * NCCL_VERSION_CODE, X * 10000 + Y * 100 + Z since 2.9 (nccl.h, NCCL_VERSION), for logs whose
- * "NCCL version" line was not kept. */
+ * "NCCL version" line was not kept. "# rccl-tests version ..." is rccl-tests'. */
 static bool log_tests_version(struct log_reader *r, char **tok, int n)
 {
     int code;
     if (n < 2 || strcmp(tok[1], "version") != 0) return false;
+    if (strcmp(tok[0], "rccl-tests") == 0) {
+        log_rccl(r, "rccl-tests version");
+        return true;
+    }
     for (int i = 2; i < n; i++)
         if (strncmp(tok[i], "nccl-library=", 13) == 0 &&
             parse_int(tok[i] + 13, 20900, 999999, &code) && r->c->nccl[0] == '\0')
@@ -376,36 +859,119 @@ static bool log_meta(struct log_reader *r, char **tok, int n)
     int k = n < LOG_TOKENS ? n : LOG_TOKENS;
     if (k >= 4 && strcmp(tok[0], "Collective") == 0 && strcmp(tok[1], "test") == 0 &&
         strcmp(tok[2], "starting:") == 0) {
-        log_test_starts(r, tok[3]);
+        log_test_starts(r, tok[3], "\"Collective test starting\"");
         return true;
     }
     if (strcmp(tok[0], "nThread") == 0) return log_nthread(r, tok, k);
     if (strcmp(tok[0], "Rank") == 0) return log_rank_line(r, tok, k);
     if (strcmp(tok[0], "size") == 0) return log_header(r, tok, n);
     if (strncmp(tok[0], "dmlsim-", 7) == 0) return log_annotation(r, tok, k);
-    if (strcmp(tok[0], "nccl-tests") == 0) return log_tests_version(r, tok, k);
-    return false;
+    if (strcmp(tok[0], "nccl-tests") == 0 || strcmp(tok[0], "rccl-tests") == 0)
+        return log_tests_version(r, tok, k);
+    return log_elision(r, tok, k);
+}
+
+/* Bytes of one element of an nccl-tests type (nccl-tests src/common.cu test_typenames), or 0. */
+static int type_bytes(const char *t)
+{
+    static const struct {
+        const char *name;
+        int bytes;
+    } types[] = {{"int8", 1},   {"uint8", 1},   {"char", 1},  {"int32", 4},    {"uint32", 4},
+                 {"int", 4},    {"int64", 8},   {"uint64", 8}, {"half", 2},     {"float16", 2},
+                 {"float", 4},  {"float32", 4}, {"double", 8}, {"bfloat16", 2}, {"f8e4m3", 1},
+                 {"f8e5m2", 1}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(t, types[i].name) == 0) return types[i].bytes;
+    return 0;
+}
+
+/* Half a unit of the last printed digit of a number: 0.005 for "59.68". */
+static double half_ulp(const char *s)
+{
+    const char *dot = strchr(s, '.');
+    return dot ? 0.5 * pow(10, -(double)strspn(dot + 1, "0123456789")) : 0.5;
+}
+
+/* What one row says of its run (log_run): redop, root, count, busbw/algbw. `red` and `root` are
+ * the row's redop and root fields (NULL: no such column). */
+static void row_facts(struct log_reader *r, char **tok, const char *red, const char *root,
+                      double bytes, const char *algbw, const char *busbw, const char *wrong,
+                      const char *wrong_in)
+{
+    struct log_run *u = &r->run;
+    u->nrows++;
+    double x;
+    if (wrong && wrong_in && parse_num(wrong, &x)) {
+        if (parse_num(wrong_in, &x))
+            u->inplace_checked++;
+        else if (strcmp(wrong_in, "N/A") == 0)
+            u->inplace_na++;
+    }
+    if (!red)
+        u->noredop++;
+    else if (strcmp(red, "none") == 0)
+        u->none++;
+    else
+        u->red++;
+    int rt;
+    if (!root)
+        u->noroot++;
+    else if (parse_int(root, -1, INT_MAX, &rt) && rt >= 0)
+        u->rooted++;
+    else
+        u->unrooted++;
+    double count, ts = type_bytes(tok[2]);
+    long k = 0;
+    if (parse_num(tok[1], &count) && count > 0 && ts > 0 && fmod(bytes, count * ts) == 0)
+        k = (long)(bytes / (count * ts));
+    if (u->nrows == 1) {
+        u->k = k;
+        snprintf(u->k_text, sizeof u->k_text, "count = size / (%ld x %.0f B)", k, ts);
+        if (k == 1) snprintf(u->k_text, sizeof u->k_text, "count = size / %.0f B", ts);
+        snprintf(u->redop, sizeof u->redop, "%s", red ? red : "");
+        snprintf(u->root, sizeof u->root, "%s", root ? root : "");
+    }
+    if (k == 0 || k != u->k) u->k_unknown = true;
+    double a, b;
+    if (!parse_num(algbw, &a) || !parse_num(busbw, &b)) return;
+    double da = half_ulp(algbw), db = half_ulp(busbw);
+    if (a - da <= 0) return; /* "0.00": no digit to read the ratio from */
+    double lo = fmax(0, b - db) / (a + da), hi = (b + db) / (a - da);
+    if (lo > u->rlo) {
+        u->rlo = lo;
+        u->rlo_line = r->lineno;
+        snprintf(u->rlo_text, sizeof u->rlo_text, "%s / %s", busbw, algbw);
+    }
+    if (hi < u->rhi) {
+        u->rhi = hi;
+        u->rhi_line = r->lineno;
+        snprintf(u->rhi_text, sizeof u->rhi_text, "%s / %s", busbw, algbw);
+    }
 }
 
 /* A result row: size count type [redop] [root] time algbw busbw wrong [time algbw busbw wrong].
  * Without a header the layout comes from the field count: 13 (or 9, out-of-place only) with a
- * root column, 12 (or 8) without. Returns 1 for a row kept, 0 for a row of 0 bytes (dropped:
- * NCCL returns at once for a zero count, so its time is launch overhead, which would pull a
- * latency fit to zero), -1 for a line that is not a row (counted as skipped by the caller). */
+ * root column, 12 (or 8) with one of redop (a word) or root (a number). Returns 1 for a row
+ * kept, 0 for a row of 0 bytes (dropped: NCCL returns at once for a zero count, so its time is
+ * launch overhead, which would pull a latency fit to zero), -1 for a line that is not a row
+ * (counted as skipped by the caller). */
 static int log_row(struct log_reader *r, char **tok, int n)
 {
-    int t = r->time_col, tin = r->inplace_col;
+    int t = r->time_col, tin = r->inplace_col, red = r->redop_col, root = r->root_col;
     if (n > LOG_TOKENS || (r->ncols > 0 && n != r->ncols)) return -1;
     if (r->ncols == 0) {
         t = (n == 13 || n == 9) ? 5 : (n == 12 || n == 8) ? 4 : -1;
         tin = n >= 12 ? t + 4 : -1;
+        red = t == 5 || (t == 4 && isalpha((unsigned char)tok[3][0])) ? 3 : -1;
+        root = t == 5 ? 4 : t == 4 && red < 0 ? 3 : -1;
     }
     if (t < 3 || !is_uint(tok[0]) || !is_uint(tok[1]) || !isalpha((unsigned char)tok[2][0]))
         return -1;
     for (int i = 3; i < t;
          i++) /* redop, root: a word or a rank; a torn line ("-1[0]") is neither */
         if (!isalpha((unsigned char)tok[i][0]) && !is_int(tok[i])) return -1;
-    struct calib_coll row = {.op = r->op};
+    struct calib_coll row = {.op = COLL_ALLREDUCE};
     double t_us, tin_us;
     if (!parse_num(tok[0], &row.bytes) || !parse_num(tok[t], &t_us) || t_us <= 0 ||
         !parse_num(tok[t + 1], &row.algbw) || !parse_num(tok[t + 2], &row.busbw))
@@ -414,7 +980,9 @@ static int log_row(struct log_reader *r, char **tok, int n)
         row.time_inplace_s = tin_us * 1e-6;
     row.time_s = t_us * 1e-6;
     if (row.bytes == 0) return 0;
-    if (!r->op_known) return -1;
+    row_facts(r, tok, red >= 0 && red < t ? tok[red] : NULL, root >= 0 && root < t ? tok[root] : NULL,
+              row.bytes, tok[t + 1], tok[t + 2], t + 3 < n ? tok[t + 3] : NULL,
+              tin > t && tin + 3 < n ? tok[tin + 3] : NULL);
     if (r->c->ncoll == r->run.first) r->run.first_line = r->lineno;
     PUSH(r->c->coll, r->c->ncoll, row);
     return 1;
@@ -459,10 +1027,20 @@ static void log_net(struct log_reader *r, const char *p)
     r->net_rank = rank;
 }
 
+static void log_classify(struct log_reader *r, char *p);
+
 static void log_line(struct log_reader *r, char *line)
 {
-    char *p = log_strip(line), *tok[LOG_TOKENS];
+    char *p = log_strip(line);
     if (*p == '\0') return; /* blank, or a launcher prefix alone */
+    log_classify(r, p);
+    r->prev_line = r->lineno;
+}
+
+static void log_classify(struct log_reader *r, char *p)
+{
+    char *tok[LOG_TOKENS];
+    if (*p != '#') log_rccl_signs(r, p);
     if (*p != '#' && (strstr(p, "NCCL INFO") || strstr(p, "NCCL WARN") ||
                       strncmp(p, "NCCL version ", 13) == 0)) {
         log_nccl_version(r, p);
@@ -483,18 +1061,19 @@ static void log_line(struct log_reader *r, char *line)
     if (!log_meta(r, tok, n)) r->c->skipped++;
 }
 
-static enum dmlsim_err load_nccl_log(const char *path, FILE *f, struct calib *c,
-                                     struct dmlsim_error *err)
+static enum dmlsim_err load_nccl_log(const char *path, FILE *f, const struct calib_opts *opt,
+                                     struct calib *c, struct dmlsim_error *err)
 {
-    struct log_reader r = {.path = path, .c = c, .op = COLL_ALLREDUCE, .op_known = true};
+    struct log_reader r = {.path = path, .c = c, .opt = opt, .err = err, .rc = DMLSIM_OK};
+    r.name.op = r.annot_op.op = -1;
     char line[LOG_LINE_MAX];
     bool too_long;
-    enum dmlsim_err rc = DMLSIM_OK;
     snprintf(c->source, sizeof c->source, "nccl-tests log %s", path);
     c->gemm_eff = DEFAULT_GEMM_EFF;
     c->mem_eff = DEFAULT_MEM_EFF;
     r.run.rank_seen = mem_new0(unsigned char, LOG_MAX_RANKS / 8);
-    while (log_getline(f, line, sizeof line, &too_long)) {
+    r.run.rhi = INFINITY;
+    while (r.rc == DMLSIM_OK && log_getline(f, line, sizeof line, &too_long)) {
         r.lineno++;
         if (too_long)
             c->skipped++;
@@ -503,20 +1082,23 @@ static enum dmlsim_err load_nccl_log(const char *path, FILE *f, struct calib *c,
     }
     run_close(&r);
     if (c->gpu_name[0] == '\0') snprintf(c->gpu_name, sizeof c->gpu_name, "%s", r.annot_gpu);
-    if (c->ncoll == 0)
-        rc = dmlsim_fail(err, DMLSIM_EVALUE,
-                         "%s:%d: no nccl-tests result rows (%d lines read); expected nccl-tests "
-                         "output with \"size count type ...\" rows",
-                         path, r.lineno, r.lineno);
-    else if (r.unknown_line > 0)
-        rc = dmlsim_fail(err, DMLSIM_EVALUE,
-                         "%s:%d: cannot tell how many GPUs the nccl-tests run of this row used; "
-                         "expected its \"#  Rank N ... on HOST device ...\" lines, a \"# nThread "
-                         "T nGpus G\" line or a \"# dmlsim-nranks N\" line",
-                         path, r.unknown_line);
+    if (r.rccl_line > 0) /* whatever else went wrong: this is why */
+        r.rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: an rccl-tests log (AMD's RCCL: \"%s\"); dmlsim models NCCL on "
+                           "NVIDIA GPUs and has no model of RCCL or of AMD GPUs, so it does not "
+                           "read it as NCCL's; expected an nccl-tests log",
+                           path, r.rccl_line, r.rccl_what);
+    else if (r.rc == DMLSIM_OK && c->ncoll == 0)
+        r.rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: no nccl-tests result rows (%d lines read)%s; expected "
+                           "nccl-tests output with \"size count type ...\" rows",
+                           path, r.lineno, r.lineno,
+                           c->skipped > 0 && c->nrun > 0 ? ", only rows of tests dmlsim does "
+                                                           "not model"
+                                                         : "");
     free(r.run.rank_seen);
     free(r.run.hosts);
-    return rc;
+    return r.rc;
 }
 
 /* ---- calibration files -------------------------------------------------------------------- */
@@ -624,6 +1206,12 @@ static enum dmlsim_err load_calib_file(const char *path, FILE *f, struct calib *
 
 enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_error *err)
 {
+    return calib_load_opts(path, NULL, c, err);
+}
+
+enum dmlsim_err calib_load_opts(const char *path, const struct calib_opts *opt, struct calib *c,
+                                struct dmlsim_error *err)
+{
     memset(c, 0, sizeof *c);
     char why[128], first[256] = "";
     FILE *f = fopen(path, "r");
@@ -637,7 +1225,7 @@ enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_erro
         rc = load_calib_file(path, f, c, err);
     } else {
         rewind(f);
-        rc = load_nccl_log(path, f, c, err);
+        rc = load_nccl_log(path, f, opt, c, err);
     }
     fclose(f);
     if (rc != DMLSIM_OK) calib_release(c);

@@ -16,7 +16,8 @@
  *   copy KIND BYTES GBPS                     h2d-pageable h2d-pinned d2h-pageable d2h-pinned d2d
  *   kernel NAME BYTES GBPS                   sgd-momentum adam scale: memory traffic per second
  *   coll OP NRANKS BYTES TIME_US ALGBW BUSBW [NODES]
- *                                            allreduce allgather reducescatter broadcast; NODES
+ *                                            allreduce allgather reducescatter broadcast
+ *                                            alltoall; NODES
  *                                            the ranks spanned (absent in older files: 1)
  *   nocoll TEXT...                           why collectives were not measured
  * GB/s and TFLOP/s are 1e9 and 1e12.
@@ -24,10 +25,30 @@
  * nccl-tests logs are read as posted: Open MPI --tag-output, srun --label, MPICH "[0]" and
  * kubectl prefixes are peeled; NCCL INFO/WARN lines give the NCCL version and network; the
  * column layout (with or without the root column) comes from the header, or from the field
- * count where the header was not kept; the operation from "# Collective test starting:" or the
- * command line; ranks, nodes and GPU name from the "# Rank ... on HOST device N [bus] NAME"
- * lines. "# dmlsim-nranks N", "# dmlsim-nodes N" and "# dmlsim-gpu NAME" annotate logs posted
- * without those lines. Lines that are none of these are counted in `skipped`, not fatal.
+ * count where the header was not kept. Each run (one nccl-tests invocation) is then read from
+ * every source that speaks of it, and sources that disagree are an error naming both
+ * ("FILE:LINE: A gives 16 ranks, but B gives 32"), never a silent choice:
+ *   the operation: "# Collective test starting: NAME", the command line that ran it, a
+ *     "# dmlsim-op NAME" line, --op (calib_opts); else the rows' own columns, as nccl-tests
+ *     prints each test: redop "none" or a reduction, count = size / type size or size / (n x
+ *     type size), a root or -1, and the in-place #wrong column, which alltoall_perf leaves N/A
+ *     (it does not check in place) and all_gather_perf fills. Rows of tests dmlsim does not
+ *     model (sendrecv, reduce, gather, scatter) are dropped, counted in `skipped`, and told;
+ *   the GPU count: the "# Rank ... on HOST device N [bus] NAME" lines (distinct ids; a lower
+ *     bound when they are elided: ids missing, or a "..." line after them), "# dmlsim-nranks N",
+ *     --nranks, the count column (n itself for all-gather, reduce-scatter, all-to-all), the
+ *     rows' busbw/algbw (nccl-tests doc/PERFORMANCE.md: 2(n-1)/n for all-reduce, (n-1)/n for
+ *     all-gather, reduce-scatter and all-to-all), within the printed digits of every row; "#
+ *     nThread T nGpus G" is one process's share (the count is a multiple of T x G) and counts
+ *     only when nothing else does;
+ *   the node count: the rank lines' distinct hosts (when complete), "# dmlsim-nodes N",
+ *     --nodes; else it is not told (0 in c->run; validate takes one node up to 8 GPUs and asks
+ *     above).
+ * What was read, and from what, is c->run[i].read. An rccl-tests log (AMD's RCCL: its
+ * "rccl-tests" banner or version line, "RCCL version", "HIP version", an AMD device in the rank
+ * lines) is refused by name: there is no model of RCCL. "# dmlsim-gpu NAME" names the GPU of a
+ * log posted without rank lines. Lines that are none of these are counted in `skipped`, not
+ * fatal.
  *
  * How the simulator uses a profile:
  *   GEMM efficiency of a layer = measured TFLOP/s / catalog peak of the dtype, interpolated
@@ -77,6 +98,25 @@ struct calib_coll {
     double time_inplace_s; /* in-place time when the log has one, else 0 */
 };
 
+/* What the reader made of one nccl-tests run (one invocation) of a log, and from what: every
+ * inference is told, none silent. */
+struct calib_run {
+    size_t first, n;  /* its rows in c->coll (n 0: a test dmlsim does not model, rows dropped) */
+    int line;         /* the line of its first row */
+    enum coll_op op;  /* its collective (COLL_NOPS: not modelled) */
+    int nranks;       /* GPUs */
+    int nodes;        /* nodes (0: nothing in the log or the options told; rows say 1) */
+    char read[1200];  /* "allgather from the command line at line 3 (all_gather_perf); 16 ranks
+                         from the rank lines (lines 5-20); busbw/algbw agrees; 2 nodes from ..." */
+};
+
+/* What the user states about a log's runs (validate --nranks, --nodes, --op): a source like the
+ * log's own, checked against them. 0 (op -1): not stated. */
+struct calib_opts {
+    int nranks, nodes;
+    int op; /* enum coll_op, COLL_NOPS for a test dmlsim does not model, or -1 */
+};
+
 struct calib {
     char path[512];     /* the file it came from ("" for the default) */
     char source[1024];  /* "spec-derived default ..." or the file and its origin */
@@ -97,6 +137,8 @@ struct calib {
     struct calib_coll *coll; /* measured collectives */
     size_t ncoll;
     char nocoll[640];      /* why no collectives were measured, or "" */
+    struct calib_run *run; /* nccl-tests logs: what each run was read as, in file order */
+    size_t nrun;
     struct netcal *netcal; /* network calibration fitted from the coll records (netcal.h, by the
                            CLI), or NULL; owned by whoever set it */
 };
@@ -120,6 +162,11 @@ void calib_write_spec(const struct gpu_model *gpu, FILE *out);
  * first; release with calib_release). Errors: "FILE:LINE: ..."; a log without result rows is
  * one, a log line that is not understood is not (it is counted in c->skipped). */
 enum dmlsim_err calib_load(const char *path, struct calib *c, struct dmlsim_error *err);
+
+/* calib_load with the user's statements about a log's runs (NULL: none), each checked against
+ * the log's own sources: a disagreement is an error naming both. */
+enum dmlsim_err calib_load_opts(const char *path, const struct calib_opts *opt, struct calib *c,
+                                struct dmlsim_error *err);
 
 void calib_write(const struct calib *c, FILE *out);
 void calib_release(struct calib *c);
