@@ -680,7 +680,7 @@ START_TEST(test_calib_file_nodes)
     c.gpu_count = 16;
     c.nodes = 2;
     snprintf(c.net, sizeof c.net, "IB");
-    struct calib_coll r = {COLL_ALLREDUCE, 16, 1 << 20, 100e-6, 10.49, 19.66, 2, 0};
+    struct calib_coll r = {COLL_ALLREDUCE, 16, 1 << 20, 100e-6, 10.49, 19.66, 2, 0, 0};
     c.coll = malloc(sizeof *c.coll);
     c.coll[c.ncoll++] = r;
     char path[] = "/tmp/dmlsim-calib-XXXXXX";
@@ -722,7 +722,7 @@ static void write_synthetic(const char *path, int n, double alpha, double B)
     c.gpu_count = n;
     for (double s = 1024; s <= 1 << 30; s *= 4) {
         struct calib_coll r = {
-                COLL_ALLREDUCE, n, s, 2 * (n - 1) * (alpha + s / (n * B)), 0, 0, 1, 0};
+                COLL_ALLREDUCE, n, s, 2 * (n - 1) * (alpha + s / (n * B)), 0, 0, 1, 0, 0};
         c.coll = realloc(c.coll, (c.ncoll + 1) * sizeof *c.coll);
         c.coll[c.ncoll++] = r;
     }

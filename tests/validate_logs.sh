@@ -9,6 +9,9 @@
 #   --algo, --proto, --channels are NCCL's NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS: --algo ring
 #     simulates exactly what a scenario with algo="nccl" nccl-algo="ring" does, and is calibrated;
 #     textbook-ring is the textbook ring, and is not;
+#   one thread driving G GPUs (nccl-tests -g G) launches G kernels a call: a call measures at
+#     least G x 4.90 us (cudaLaunchKernel, JuliaGPU/CUDAdrv.jl PR #15), 39.20 us for -g 8 where
+#     NCCL's model of 8 V100s alone says 15 us; a log of one GPU per process has no floor;
 #   validate at scale: on 4 nodes or more, sizes from 256 MiB run at flow level, within 5% of
 #     message level on a 4 x 2 machine (and identical below 256 MiB).
 set -u
@@ -125,5 +128,17 @@ for op in allreduce allgather reducescatter; do
              END { exit !(n == 6 && bad == 0) }' && ok ||
         ko "$op on 4 x 2: flow level from 256 MiB within 5% of message level, identical below"
 done
+
+# ---- the host's launch floor ------------------------------------------------------------------
+# The V100 log ran "nThread 1 nGpus 8": its 8 B call can take no less than 8 x 4.90 = 39.20 us.
+# The H100 #309 log ran one GPU a process (nGpus 1): no floor, and no floor line.
+"$dmlsim" validate $D/public/v100-8gpu-nvlink-hcm-blog.log >"$tmp/v100" 2>"$tmp/err"
+[ $? -eq 0 ] && awk '$1 == "allreduce" && $4 == 8 { exit !($6 == "39.20") } ' "$tmp/v100" &&
+    grep -q '^# launch floor 8 GPUs per thread (nGpus 8): 39.2 us a call' "$tmp/v100" && ok ||
+    ko "a call of a thread driving 8 GPUs must take at least 8 x 4.90 us"
+"$dmlsim" validate $D/public/h100-2x8-ib-ndr-issue309.log >"$tmp/h100" 2>"$tmp/err"
+[ $? -eq 0 ] && ! grep -q '^# launch floor' "$tmp/h100" &&
+    awk '$1 == "allreduce" && $4 == 8 { exit !($6 < 39.2) }' "$tmp/h100" && ok ||
+    ko "one GPU a process: no launch floor"
 
 finish validate_logs

@@ -7,6 +7,7 @@
 #include "gemm.h"
 #include "kcost.h"
 #include "model.h"
+#include "nccl_tune.h"
 #include "platform.h"
 #include "report.h"
 #include "scenario.h"
@@ -219,6 +220,8 @@ struct job {
     enum coll_op op;  /* collective */
     int nranks;       /* GPUs */
     int nodes;        /* nodes they spanned */
+    int gpus_per_thread; /* GPUs one thread of the test drove (0 unknown): the host's launch
+                            floor of a call, nccl_launch_floor_s */
     char kind[64];    /* copy kind */
     double *sizes;    /* sizes */
     double *measured; /* measured times */
@@ -458,6 +461,14 @@ static bool simulate(const struct job *j, const struct machine *mc, const struct
     return ok;
 }
 
+/* The time a call of job j measures when the GPUs take t: no less than the host's launch floor
+ * of a thread that drives several GPUs (nccl_tune.h). The fit calibrates the GPUs' time, so
+ * only what is reported passes here. */
+static double measured_time(const struct job *j, double t)
+{
+    return j->coll ? fmax(t, nccl_launch_floor_s(j->gpus_per_thread)) : t;
+}
+
 static void add_point(struct job *j, double size, double t)
 {
     j->sizes = xbt_realloc(j->sizes, (j->n + 1) * sizeof *j->sizes);
@@ -503,11 +514,12 @@ static size_t make_jobs(const struct calib *c, bool copies, struct job *jobs)
         int nodes = r->nodes > 1 ? r->nodes : 1;
         size_t k = 0;
         while (k < njobs && !(jobs[k].coll && jobs[k].op == r->op && jobs[k].nranks == r->nranks &&
-                              jobs[k].nodes == nodes))
+                              jobs[k].nodes == nodes &&
+                              jobs[k].gpus_per_thread == r->gpus_per_thread))
             k++;
         if (k == njobs && njobs < MAX_JOBS && r->nranks >= 2 && r->nranks % nodes == 0)
-            jobs[njobs++] =
-                    (struct job){.coll = true, .op = r->op, .nranks = r->nranks, .nodes = nodes};
+            jobs[njobs++] = (struct job){.coll = true, .op = r->op, .nranks = r->nranks,
+                                         .nodes = nodes, .gpus_per_thread = r->gpus_per_thread};
         if (k < njobs) add_point(&jobs[k], r->bytes, r->time_s);
     }
     for (size_t i = 0; copies && i < c->ncopy; i++) {
@@ -762,6 +774,21 @@ static void print_plans(const struct job *j, const struct machine *mc, const str
     printf("\n");
 }
 
+/* "# launch floor 8 GPUs per thread: 39.2 us a call (nccl_tune.h), 12 of 25 sizes at it": the
+ * host's pace, when one thread of the test drove several GPUs. */
+static void print_floor(const struct job *j, const double *sim)
+{
+    double floor_s = nccl_launch_floor_s(j->gpus_per_thread);
+    if (floor_s <= 0) return;
+    size_t at = 0;
+    for (size_t i = 0; i < j->n; i++)
+        at += sim[i] <= floor_s;
+    printf("# launch floor %d GPUs per thread (nGpus %d): %.1f us a call, %d launches of %.2f us "
+           "one after the other; %zu of %zu sizes at it\n",
+           j->gpus_per_thread, j->gpus_per_thread, floor_s * 1e6, j->gpus_per_thread,
+           NCCL_LAUNCH_S * 1e6, at, j->n);
+}
+
 /* One collective job: uncalibrated simulation of every size, then a fit on every other size
  * (even positions) and a calibrated simulation whose errors are reported on the others. */
 static int validate_coll(const struct job *j, const struct machine *mc, const struct calib *c)
@@ -784,6 +811,8 @@ static int validate_coll(const struct job *j, const struct machine *mc, const st
                        simulate_some(j, mc, &nc, held, out)));
     for (size_t i = 0; ok && !why && i < j->n; i++)
         if (held[i]) cal[i] = out[i].time_s;
+    for (size_t i = 0; ok && i < j->n; i++) /* the GPUs' times, then what a call measures */
+        sim[i] = measured_time(j, sim[i]), cal[i] = measured_time(j, cal[i]);
     if (!ok) {
         printf("# %s on %d GPU(s): the simulation failed\n", name, j->nranks);
         status = 1;
@@ -810,6 +839,7 @@ static int validate_coll(const struct job *j, const struct machine *mc, const st
             printf("calibrated %.1f%% over the %zu held-out sizes\n", 100 * geo_mean(e1, nheld),
                    nheld);
         print_plans(j, mc, plan);
+        print_floor(j, sim);
         struct calib_fit fit;
         if (j->nodes == 1 && j->op != COLL_ALLTOALL && calib_fit(c, j->op, j->nranks, &fit) == 0)
             printf("# alpha-beta fit latency %.3f us per step, bandwidth %.2f GB/s (largest error "

@@ -631,6 +631,7 @@ static void run_close(struct log_reader *r)
                 c->coll[i].op = cr.op;
                 c->coll[i].nranks = cr.nranks;
                 c->coll[i].nodes = cr.nodes > 0 ? cr.nodes : 1;
+                c->coll[i].gpus_per_thread = u->ngpus;
             }
             if (cr.nranks > c->gpu_count) c->gpu_count = cr.nranks;
             if (cr.nodes > c->nodes) c->nodes = cr.nodes;

@@ -96,6 +96,8 @@ struct calib_coll {
     double busbw;          /* GB/s as printed */
     int nodes;             /* nodes the ranks spanned (1: one node; 0: unknown, taken as 1) */
     double time_inplace_s; /* in-place time when the log has one, else 0 */
+    int gpus_per_thread;   /* GPUs one thread of the test drove ("# nThread T nGpus G": G); 0
+                              unknown (a calibration file's rows) */
 };
 
 /* What the reader made of one nccl-tests run (one invocation) of a log, and from what: every
