@@ -6,6 +6,7 @@
 #include "numerics.h"
 #include "testlib.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,11 +94,47 @@ static void run_numerics(struct scenario *sc, struct numerics *nm, struct run_re
     platform_free(pf);
 }
 
+/* temp_dir's directories are named after the test's process (each test runs in a child of its
+ * own, and some of them fork again to simulate): the checked fixture's teardown removes every
+ * directory of that name with its files. */
+static pid_t test_pid;
+
+static void note_test_pid(void)
+{
+    test_pid = getpid();
+}
+
 static char *temp_dir(void)
 {
-    char *d = strdup("/tmp/check_numerics-XXXXXX");
+    char *d = malloc(64);
+    snprintf(d, 64, "/tmp/check_numerics-%ld-XXXXXX", (long)test_pid);
     ck_assert_ptr_nonnull(mkdtemp(d));
     return d;
+}
+
+static void remove_dir(const char *name)
+{
+    char path[600];
+    DIR *dir = opendir(name);
+    for (struct dirent *e; dir != NULL && (e = readdir(dir)) != NULL;) {
+        int len = snprintf(path, sizeof path, "%s/%s", name, e->d_name);
+        if (e->d_name[0] != '.' && len < (int)sizeof path) unlink(path);
+    }
+    if (dir != NULL) closedir(dir);
+    rmdir(name);
+}
+
+static void remove_temp_dirs(void)
+{
+    char prefix[64], path[600];
+    snprintf(prefix, sizeof prefix, "check_numerics-%ld-", (long)test_pid);
+    DIR *tmp = opendir("/tmp");
+    for (struct dirent *e; tmp != NULL && (e = readdir(tmp)) != NULL;) {
+        int len = snprintf(path, sizeof path, "/tmp/%s", e->d_name);
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && len < (int)sizeof path)
+            remove_dir(path);
+    }
+    if (tmp != NULL) closedir(tmp);
 }
 
 /* The run's evaluations are those of sequential SGD with momentum on one worker's batches, bit
@@ -705,6 +742,7 @@ static Suite *numerics_suite(void)
     Suite *s = suite_create("numerics");
     TCase *tc = tcase_create("allreduce");
     tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, note_test_pid, remove_temp_dirs);
     tcase_add_test(tc, test_one_worker_is_sequential_sgd);
     tcase_add_test(tc, test_ring_is_large_batch_sgd);
     tcase_add_loop_test(tc, test_warmup_is_large_batch_sgd, 0, 2);
@@ -714,6 +752,7 @@ static Suite *numerics_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("ps");
     tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, note_test_pid, remove_temp_dirs);
     tcase_add_loop_test(tc, test_ps_one_worker_is_sequential_sgd, 0, 3);
     tcase_add_test(tc, test_sync_ps_is_large_batch_sgd);
     tcase_add_test(tc, test_local_aggregation_is_large_batch_sgd);
@@ -721,11 +760,13 @@ static Suite *numerics_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");
     tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, note_test_pid, remove_temp_dirs);
     tcase_add_loop_test(tc, test_restore_is_bitwise, 0, 3);
     tcase_add_test(tc, test_skip_reads_on);
     suite_add_tcase(s, tc);
     tc = tcase_create("split brain");
     tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, note_test_pid, remove_temp_dirs);
     tcase_add_test(tc, test_split_brain_diverges_and_merges);
     tcase_add_test(tc, test_single_store_never_splits);
     suite_add_tcase(s, tc);
