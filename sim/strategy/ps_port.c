@@ -1,0 +1,123 @@
+/* ps_port.c - a shard's port for one worker (see ps_port.h). */
+#include "ps_port.h"
+
+#include "net.h"
+#include "ps_msg.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/semaphore.h>
+#include <xbt/sysdep.h>
+
+#include <math.h>
+#include <string.h>
+
+static void enqueue(struct shard *s, struct push_rec *rec)
+{
+    if (s->tail)
+        s->tail->next = rec;
+    else
+        s->head = rec;
+    s->tail = rec;
+    sg_sem_release(s->arrived);
+}
+
+/* Sync: a pull for the version after the one the shard collects (the worker pushed for it)
+ * waits for the shard to advance: while the shard's quorum deadline runs or it applies the
+ * update, else (no push for that version came: the worker's was lost) until the deadline after
+ * the pull came. Any other is answered at once: the shard is there already, or behind (restarted
+ * from an older checkpoint), and the worker then computes the version the shard is at. Actors
+ * only interleave at simulation calls, so checking the version and waiting on this port's own
+ * semaphore needs no lock; advance() wakes every waiting port. */
+static void hold_pull(struct port *p, int need)
+{
+    struct shard *s = p->s;
+    const struct train_spec *ts = &s->c->sc->train;
+    double end = simgrid_get_clock() + ts->timeout_s;
+    while (ts->ps.mode == PS_SYNC && s->version == need - 1 && !s->stopped) {
+        double until = fmax(end, s->quorum_end), now = simgrid_get_clock();
+        if (now >= until) break;
+        s->waiting[p->worker] = true;
+        if (isinf(until))
+            sg_sem_acquire(s->wake[p->worker]);
+        else
+            sg_sem_acquire_timeout(s->wake[p->worker], until - now);
+        s->waiting[p->worker] = false;
+    }
+}
+
+void ps_port_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct port *p = sg_actor_self_get_data();
+    struct shard *s = p->s;
+    struct ps_ctx *c = s->c;
+    const struct train_spec *ts = &c->sc->train;
+    sg_host_t worker = c->pf->gpus[p->worker];
+    for (;;) { /* a daemon: serves its worker for as long as the run lasts */
+        struct ps_msg *m;
+        if (net_recv(ps_msg_to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
+        double smp = m->samples;
+        if (m->type == MSG_PULL) {
+            ps_msg_cost(c, REQUEST_B, false, 1);
+            hold_pull(p, m->version);
+            int v = s->version;
+            const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
+            if (m->exact && m->version < v) { /* the global version, older than its own */
+                const struct nn_state *h = nn_states_find(&s->hist, m->version);
+                if (h || !c->j->nm) v = m->version;
+                if (h) src = h->params;
+            }
+            ps_msg_free(c, m);
+            /* copied before serialising: the shard may advance, or prune that version, while
+             * the port sleeps */
+            size_t n = c->j->nm ? s->num.sl.n : 0;
+            struct ps_msg *pm = ps_msg_new_data(c, MSG_PARAMS, v, n);
+            if (n) memcpy(pm->data, src, n * sizeof *pm->data);
+            ps_msg_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
+            s->rep->bytes_out += s->bytes;
+            ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), pm, s->bytes);
+            continue;
+        }
+        if (m->empty) { /* a worker with nothing to push: its shard hears so */
+            ps_msg_cost(c, REQUEST_B, false, 1);
+            struct push_rec *rec = xbt_new0(struct push_rec, 1);
+            rec->worker = p->worker;
+            rec->version = m->version;
+            rec->it = m->it;
+            rec->empty = true;
+            ps_msg_free(c, m);
+            enqueue(s, rec);
+            continue;
+        }
+        s->rep->bytes_in += s->bytes;
+        c->workers[p->worker].delivered++;
+        s->in_port++; /* received, not yet queued: counted if the run ends meanwhile */
+        s->in_port_smp += smp;
+        ps_msg_cost(c, s->bytes, false, s->rpcs); /* the gradient deserialised */
+        s->in_port--;
+        s->in_port_smp -= smp;
+        struct push_rec *rec = xbt_new0(struct push_rec, 1);
+        rec->worker = p->worker;
+        rec->samples = smp;
+        rec->version = m->version;
+        rec->it = m->it;
+        if (c->j->nm)
+            rec->m = m; /* the gradient waits with its record */
+        else
+            ps_msg_free(c, m);
+        bool async = ts->ps.mode == PS_ASYNC;
+        if (async) rec->decided = sg_sem_init(0);
+        enqueue(s, rec);
+        if (async) {
+            sg_sem_acquire(rec->decided);
+            struct ps_msg *v = ps_msg_new(c, MSG_VERDICT, s->version);
+            v->accepted = rec->accepted;
+            sg_sem_destroy(rec->decided);
+            ps_msg_rec_free(c, rec);
+            ps_msg_cost(c, REQUEST_B, false, 1);
+            ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), v, REQUEST_B);
+        }
+    }
+}
