@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* A test binary's name ("all_gather_perf", "alltoall_perf_mpi", "allgather"): its collective, or
  * LOG_UNMODELLED for the tests dmlsim has none for (sendrecv, reduce, gather, scatter, ...). */
 int nccl_log_run_op_of_name(const char *s)
