@@ -1,6 +1,7 @@
 #!/bin/bash
-# funclen.sh - no function in sim/ longer than 80 lines (house style). A function body is a "{"
-# at column 0 through the next "}" at column 0; its name is on the lines above.
+# funclen.sh - no function in sim/ (subfolders included) longer than 80 lines (house style). A
+# function body is a "{" at column 0 through the next "}" at column 0; its name is on the lines
+# above.
 # usage: funclen.sh [SIM_DIR] [MAX]
 sim=${1:-sim}
 max=${2:-80}
@@ -10,4 +11,4 @@ awk -v max="$max" '
     /^\}/ && start { n = FNR - start - 1; if (n > max) { print FILENAME ": " name ": " n " lines"; bad = 1 } start = 0 }
     /^[a-z]/ { prev = $0 }
     END { exit bad }
-' "$sim"/*/*.c && echo "funclen: no function over $max lines in $sim"
+' $(find "$sim" -name '*.c' | sort) && echo "funclen: no function over $max lines in $sim"

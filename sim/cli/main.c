@@ -14,6 +14,7 @@
 #include "loader.h"
 #include "metric.h"
 #include "model.h"
+#include "outfile.h"
 #include "platform.h"
 #include "report.h"
 #include "report_bench.h"
@@ -56,7 +57,7 @@ static int fail(const struct dmlsim_error *err)
  * (async-signal-safe). */
 static void on_interrupt(int sig)
 {
-    report_outputs_discard();
+    outfile_discard();
     platform_interrupt();
     sweep_interrupt();
     _exit(128 + sig);
@@ -195,7 +196,7 @@ static void release_calibration(struct calib *cal)
     calib_release(cal);
 }
 
-/* What an output of a training run is written from (report_outputs_write's ctx). */
+/* What an output of a training run is written from (outfile_write's ctx). */
 struct run_output {
     const struct scenario *sc;    /* the scenario */
     const struct model *m;        /* its model */
@@ -226,12 +227,12 @@ static void write_trace(const void *ctx, FILE *out)
 
 /* The output files of `run`, as one set (report.h); r may be NULL when only checking them. */
 static size_t run_outputs(const struct run_opts *o, const struct run_output *r,
-                          struct report_output outs[4])
+                          struct outfile outs[4])
 {
-    outs[0] = (struct report_output){"--csv", o->csv, write_csv, r};
-    outs[1] = (struct report_output){"--json", o->json, write_json, r};
-    outs[2] = (struct report_output){"--summary", o->summary, write_summary, r};
-    outs[3] = (struct report_output){"--trace", o->trace, write_trace, r};
+    outs[0] = (struct outfile){"--csv", o->csv, write_csv, r};
+    outs[1] = (struct outfile){"--json", o->json, write_json, r};
+    outs[2] = (struct outfile){"--summary", o->summary, write_summary, r};
+    outs[3] = (struct outfile){"--trace", o->trace, write_trace, r};
     return 4;
 }
 
@@ -250,15 +251,15 @@ static enum dmlsim_err check_run_outputs(const struct run_opts *o, const struct 
                            "%s:0: --csv and --json describe a training or a benchmark; expected "
                            "a scenario with <training> or <benchmark>",
                            o->path);
-    struct report_output outs[4];
-    const struct report_input ins[] = {
+    struct outfile outs[4];
+    const struct outfile_input ins[] = {
             {"scenario file", o->path},
             {"calibration file", o->calib},
             {"calibration file", sc->calib_file},
             {"platform file", sc->has_cluster ? NULL : sc->platform_file},
     };
     size_t n = run_outputs(o, NULL, outs);
-    return report_outputs_check(outs, n, ins, sizeof ins / sizeof ins[0], err);
+    return outfile_check(outs, n, ins, sizeof ins / sizeof ins[0], err);
 }
 
 static void print_model(const struct scenario *sc, const struct model *m)
@@ -324,11 +325,11 @@ static enum dmlsim_err write_bench_outputs(const struct run_opts *o, const struc
                                            const void *res, bool p2p, struct dmlsim_error *err)
 {
     const struct bench_output b = {sc, res};
-    const struct report_output outs[] = {
+    const struct outfile outs[] = {
             {"--csv", o->csv, p2p ? write_p2p_csv : write_coll_csv, &b},
             {"--json", o->json, p2p ? write_p2p_json : write_coll_json, &b},
     };
-    return report_outputs_write(outs, 2, err);
+    return outfile_write(outs, 2, err);
 }
 
 /* The p2p benchmark of `run`: checks its hosts before any output, then prints its table and
@@ -396,8 +397,8 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     if (sc->nexpects > 0 && expect_check(sc, &rec, stdout) > 0)
         *status = dmlsim_err_status(DMLSIM_EEXPECT);
     struct run_output r = {sc, j->m, &rec};
-    struct report_output outs[4];
-    rc = report_outputs_write(outs, run_outputs(o, &r, outs), err);
+    struct outfile outs[4];
+    rc = outfile_write(outs, run_outputs(o, &r, outs), err);
     if (rc == DMLSIM_OK && rec.job_failed) {
         fflush(stdout);
         fprintf(stderr, "%s:%d: the simulated job failed: %s\n", sc->path, sc->train.line,
@@ -556,11 +557,11 @@ static void write_platform_xml(const void *sc, FILE *out)
 static enum dmlsim_err write_platform(const struct scenario *sc, const char *in, const char *out,
                                       struct dmlsim_error *err)
 {
-    const struct report_output o = {"-o", out, write_platform_xml, sc};
-    const struct report_input i = {"scenario file", in};
+    const struct outfile o = {"-o", out, write_platform_xml, sc};
+    const struct outfile_input i = {"scenario file", in};
     enum dmlsim_err rc = platform_check_cluster(sc, err); /* as a run would refuse it */
-    if (rc == DMLSIM_OK) rc = report_outputs_check(&o, 1, &i, 1, err);
-    return rc == DMLSIM_OK ? report_outputs_write(&o, 1, err) : rc;
+    if (rc == DMLSIM_OK) rc = outfile_check(&o, 1, &i, 1, err);
+    return rc == DMLSIM_OK ? outfile_write(&o, 1, err) : rc;
 }
 
 static int cmd_platform(const struct cli_args *a)

@@ -2,7 +2,7 @@
 #include "sweep.h"
 
 #include "cmdline.h"
-#include "report.h"
+#include "outfile.h"
 
 #include <xbt/misc.h>
 #include <xbt/sysdep.h>
@@ -154,12 +154,12 @@ static pid_t spawn(struct sweep *sw, const char *exe, int p)
     fflush(NULL);
     sigset_t old;
     pid_t parent = getpid();
-    report_hold_interrupts(&old);
+    outfile_hold_interrupts(&old);
     pid_t pid = fork();
     if (pid == 0) exec_point(exe, argv, errf, parent, &old);
     sw->pids[p] = pid > 0 ? pid : 0;
     sw->nspawned = p + 1;
-    report_release_interrupts(&old);
+    outfile_release_interrupts(&old);
     for (int a = 0; a < sw->naxes; a++)
         free(argv[4 + 2 * a]);
     free(argv);
@@ -435,9 +435,9 @@ static void cleanup(struct sweep *sw)
 {
     sigset_t old;
     remove_files(sw);
-    report_hold_interrupts(&old);
+    outfile_hold_interrupts(&old);
     live = NULL;
-    report_release_interrupts(&old);
+    outfile_release_interrupts(&old);
     free(sw->pids);
     free(sw->extra);
     for (int a = 0; a < sw->naxes; a++) {
@@ -452,14 +452,14 @@ static void reap(struct sweep *sw, pid_t pid, int *rcs)
 {
     sigset_t old;
     int wst = 0;
-    report_hold_interrupts(&old);
+    outfile_hold_interrupts(&old);
     waitpid(pid, &wst, 0);
     for (int p = 0; p < sw->nspawned; p++)
         if (sw->pids[p] == pid) {
             rcs[p] = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
             sw->pids[p] = 0;
         }
-    report_release_interrupts(&old);
+    outfile_release_interrupts(&old);
 }
 
 /* Runs every point, sw.jobs at a time; fills rcs with their exit statuses. A child is only
@@ -528,7 +528,7 @@ static int collect_rows(struct sweep *sw, int lo, int hi, const int *rcs, char *
     return 0;
 }
 
-/* What the merged table is printed from (print_table's arguments, as a report_output ctx). */
+/* What the merged table is printed from (print_table's arguments, as a struct outfile ctx). */
 struct table {
     const struct sweep *sw; /* the sweep */
     char **rows;            /* per point, its summary values */
@@ -546,8 +546,8 @@ static int write_table(const struct sweep *sw, char **rows, const char *header)
 {
     struct dmlsim_error err = {0};
     const struct table t = {sw, rows, header};
-    const struct report_output o = {"-o", sw->out, write_table_to, &t};
-    if (report_outputs_write(&o, 1, &err) == DMLSIM_OK) return 0;
+    const struct outfile o = {"-o", sw->out, write_table_to, &t};
+    if (outfile_write(&o, 1, &err) == DMLSIM_OK) return 0;
     fprintf(stderr, "%s\n", err.msg);
     return 1;
 }
@@ -556,13 +556,13 @@ static int write_table(const struct sweep *sw, char **rows, const char *header)
 static int check_table_path(const struct sweep *sw)
 {
     struct dmlsim_error err = {0};
-    struct report_output o[1 + SWEEP_MAX_EXTRA / 2] = {{"-o", sw->out, write_table_to, NULL}};
+    struct outfile o[1 + SWEEP_MAX_EXTRA / 2] = {{"-o", sw->out, write_table_to, NULL}};
     size_t n = 1;
     for (int e = 0; e + 1 < sw->nextra; e += 2) /* --point's own files: one file per output */
         if (is_file_option(sw->extra[e]))
-            o[n++] = (struct report_output){sw->extra[e], sw->extra[e + 1], write_table_to, NULL};
-    const struct report_input in = {"scenario file", sw->file};
-    if (report_outputs_check(o, n, &in, 1, &err) == DMLSIM_OK) return 0;
+            o[n++] = (struct outfile){sw->extra[e], sw->extra[e + 1], write_table_to, NULL};
+    const struct outfile_input in = {"scenario file", sw->file};
+    if (outfile_check(o, n, &in, 1, &err) == DMLSIM_OK) return 0;
     fprintf(stderr, "%s\n", err.msg);
     return 1;
 }
@@ -575,13 +575,13 @@ static int make_dir(struct sweep *sw)
     size_t room = sizeof sw->dir - 32; /* for "/P.sum" */
     int n = snprintf(sw->dir, room, "%s/dmlsim-sweep-XXXXXX", tmp);
     sigset_t old;
-    report_hold_interrupts(&old);
+    outfile_hold_interrupts(&old);
     bool made = n > 0 && (size_t)n < room && mkdtemp(sw->dir) != NULL;
     if (made)
         live = sw;
     else
         sw->dir[0] = '\0';
-    report_release_interrupts(&old);
+    outfile_release_interrupts(&old);
     if (!made)
         fprintf(stderr, "dmlsim: sweep: cannot create a temporary folder in %s: %s\n", tmp,
                 strerror(n > 0 && (size_t)n < room ? errno : ENAMETOOLONG));
@@ -645,8 +645,8 @@ static int write_point(const struct sweep *sw, const char *row, const char *head
         return 0;
     }
     struct dmlsim_error err = {0};
-    const struct report_output o = {"-o", sw->out, write_point_to, &pf};
-    if (report_outputs_write(&o, 1, &err) == DMLSIM_OK) return 0;
+    const struct outfile o = {"-o", sw->out, write_point_to, &pf};
+    if (outfile_write(&o, 1, &err) == DMLSIM_OK) return 0;
     fprintf(stderr, "%s\n", err.msg);
     return 1;
 }
@@ -797,11 +797,11 @@ static int merge_all(const struct sweep *sw, const struct cli_args *a, const str
 static int check_merge_output(const struct cli_args *a, const char *out)
 {
     struct dmlsim_error err = {0};
-    struct report_input *in = xbt_new0(struct report_input, (size_t)a->nargs);
+    struct outfile_input *in = xbt_new0(struct outfile_input, (size_t)a->nargs);
     for (int i = 0; i < a->nargs; i++)
-        in[i] = (struct report_input){"point file", a->args[i]};
-    const struct report_output o = {"-o", out, write_table_to, NULL};
-    enum dmlsim_err rc = report_outputs_check(&o, 1, in, (size_t)a->nargs, &err);
+        in[i] = (struct outfile_input){"point file", a->args[i]};
+    const struct outfile o = {"-o", out, write_table_to, NULL};
+    enum dmlsim_err rc = outfile_check(&o, 1, in, (size_t)a->nargs, &err);
     free(in);
     if (rc == DMLSIM_OK) return 0;
     fprintf(stderr, "%s\n", err.msg);

@@ -8,8 +8,8 @@
 #include "kcost.h"
 #include "model.h"
 #include "nccl_tune.h"
+#include "outfile.h"
 #include "platform.h"
-#include "report.h"
 #include "scenario.h"
 
 #include <simgrid/engine.h>
@@ -155,9 +155,9 @@ static int calib_spec(const struct cli_args *a, const char *gpu)
         calib_write_spec(g, stdout);
         return 0;
     }
-    struct report_output o = {"-o", out, write_spec, g};
+    struct outfile o = {"-o", out, write_spec, g};
     struct dmlsim_error err = {0};
-    if (report_outputs_write(&o, 1, &err) != DMLSIM_OK) return fail_msg(&err);
+    if (outfile_write(&o, 1, &err) != DMLSIM_OK) return fail_msg(&err);
     return 0;
 }
 

@@ -78,6 +78,20 @@ const char *collective_op_name(enum coll_op op)
     return op >= 0 && op < COLL_NOPS ? names[op] : "?";
 }
 
+bool coll_op_of_name(const char *s, enum coll_op *op)
+{
+    static const char *names[] = {"allreduce", "allgather", "reducescatter", "broadcast",
+                                  "alltoall"};
+    static const char *nccl[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                 "alltoall"};
+    for (int i = 0; i < COLL_NOPS; i++)
+        if (strcmp(s, names[i]) == 0 || strncmp(s, nccl[i], strlen(nccl[i])) == 0) {
+            *op = (enum coll_op)i;
+            return true;
+        }
+    return false;
+}
+
 double collective_busbw_factor(enum coll_op op, int n)
 {
     switch (op) {

@@ -65,6 +65,10 @@ const char *coll_algo_names_for(enum coll_op op, bool flow);
 /* "allreduce", "allgather", "reducescatter", "broadcast", "alltoall". */
 const char *collective_op_name(enum coll_op op);
 
+/* The collective called `s`: a name as collective_op_name writes it, or one that starts with
+ * nccl-tests' name of it ("all_reduce", "all_reduce_perf", ...); false if none. */
+bool coll_op_of_name(const char *s, enum coll_op *op);
+
 /* nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md): all-reduce 2(n-1)/n; all-gather,
  * reduce-scatter and all-to-all (n-1)/n; broadcast 1. */
 double collective_busbw_factor(enum coll_op op, int nranks);

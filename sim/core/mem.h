@@ -16,4 +16,11 @@ char *mem_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define mem_new(type, n)  ((type *)mem_alloc(sizeof(type) * (size_t)(n)))
 #define mem_new0(type, n) ((type *)mem_calloc((size_t)(n), sizeof(type)))
 
+/* Appends `val` to the array `arr` of `n` elements, growing it by one (n is incremented). */
+#define MEM_PUSH(arr, n, val) \
+    do { \
+        (arr) = mem_realloc((arr), ((n) + 1) * sizeof *(arr)); \
+        (arr)[(n)++] = (val); \
+    } while (0)
+
 #endif

@@ -196,6 +196,15 @@ int units_parse_long(const char *text, long min, long max, long *out)
     return 0;
 }
 
+bool units_parse_int(const char *s, int lo, int hi, int *v)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || x < lo || x > hi) return false;
+    *v = (int)x;
+    return true;
+}
+
 int units_parse_real(const char *text, double *out)
 {
     if (text == NULL) return -1;

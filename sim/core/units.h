@@ -10,6 +10,8 @@
 #ifndef DMLSIM_UNITS_H
 #define DMLSIM_UNITS_H
 
+#include <stdbool.h>
+
 enum unit_kind {
     UNIT_BANDWIDTH, /* bytes per second: Bps kBps MBps GBps TBps KiBps MiBps GiBps bps kbps Gbps ..
                      */
@@ -55,6 +57,10 @@ const char *units_status_str(enum unit_status st);
 
 /* Strict integer parse: decimal digits only, within [min, max]. Returns 0 on success, -1 else. */
 int units_parse_long(const char *text, long min, long max, long *out);
+
+/* strtol's syntax (leading blanks and a sign allowed), the whole string, within [lo, hi]: the
+ * calibration readers' integer fields (calib.c, nccl_log.c). Returns false otherwise. */
+bool units_parse_int(const char *s, int lo, int hi, int *v);
 
 /* Strict plain real number (no unit), finite. Returns 0 on success, -1 else. */
 int units_parse_real(const char *text, double *out);

@@ -870,7 +870,7 @@ static double actor_estimate(const struct scenario *sc, double ngpus)
     const struct benchmark *b = &sc->bench;
     double P = ts->gpus > 0 ? ts->gpus : ngpus, n = 16; /* injector, rendezvous, watchdog, ... */
     /* NCCL's helper actors: one per channel after the first, MAXCHANNELS 32, at message level
-     * or when the collective carries data (coll_nccl.c run_channels) */
+     * or when the collective carries data (nccl_chan.c, nccl_chan_run) */
     bool helpers =
             ts->algo == COLL_ALGO_NCCL && (ts->level == COLL_MESSAGE || ts->numerics.present);
     double chans = helpers ? 31 : 0;
