@@ -60,7 +60,7 @@ START_TEST(test_nvlink_node_routes)
 
     /* GPU 6 uses NIC 6 mod 4 = 2; GPU 1 of node 1 uses NIC 1. */
     /* Across nodes: the GPU's PCIe, its NIC, its node's switch port, the peer's port, NIC, PCIe
-     * (routed pair by pair up to FULL_ROUTED_MAX_ZONES machines, platform.c; beyond, SimGrid
+     * (routed pair by pair up to FULL_ROUTED_MAX_ZONES machines, platform_gen.c; beyond, SimGrid
      * computes it through the star's centre, switch.net, and tests/smpi_route.sh checks one). */
     const char *across[] = {"node0.gpu6.pcie-gen5_UP",  "node0.nic2.ib-ndr_UP",
                             "node0.port.ib-ndr_UP",     "node1.port.ib-ndr_DOWN",

@@ -90,6 +90,6 @@ check star "nodes=\"2\" gpus-per-node=\"2\" $gpu nics-per-node=\"2\"" node0.gpu0
 tree='topology="fat-tree" nodes-per-leaf="2" spines="2"'
 check fattree "nodes=\"4\" gpus-per-node=\"2\" $gpu nics-per-node=\"2\" $tree" node0.gpu1 node3.gpu0
 check flat "nodes=\"3\" gpus-per-node=\"1\" $gpu topology=\"flat\"" node0.gpu0 node2.gpu0
-# 256 nodes and the store: 257 machines, a Dijkstra star (platform.c, FULL_ROUTED_MAX_ZONES)
+# 256 nodes and the store: 257 machines, a Dijkstra star (platform_gen.c, FULL_ROUTED_MAX_ZONES)
 check dijkstra "nodes=\"256\" gpus-per-node=\"1\" $gpu" node0.gpu0 node255.gpu0 sealed
 exit $fail

@@ -24,7 +24,7 @@
  *     NIC. NCCL's model sees the group as k rails (coll_nccl.c). Any other count is
  *     refused (platform_nics_problem);
  *   - with a mesh intra class (nvlink1, nvlink2: P100, V100) there is no NVSwitch: the GPUs are
- *     wired as in a DGX-1 hybrid cube mesh (table and sources in platform.c), one direct link
+ *     wired as in a DGX-1 hybrid cube mesh (table and sources in platform_gen.c), one direct link
  *     per connected pair, "nodeN.gpuA-gpuB.<nvlink>" with A < B (UP from A to B), of k times
  *     the class's per-NVLink rate for a pair of k NVLinks and one whole hop's latency. Pairs
  *     without NVLink go over PCIe as in a PCIe-only server (in a DGX-1 that path also crosses
