@@ -49,11 +49,13 @@ HEAD
             if (l == "cli") return "The command line: its table of commands and options, and the calls into the layers below."
             return "A folder in no layer (tests/layers.sh fails on it)."
         }
-        function purpose(line, file,    p, s, done) {
+        function purpose(line, file,    p, s, done, k, part, j) {
             p = "/* " file " - "
             if (substr(line, 1, length(p)) != p) return "(no purpose line)"
             s = substr(line, length(p) + 1); done = sub(/[ \t]*\*\/[ \t]*$/, "", s)
             sub(/[ \t]+$/, "", s); gsub(/\|/, "\\|", s)
+            k = split(s, part, "`"); s = ""   # "<" outside code spans would open an HTML tag
+            for (j = 1; j <= k; j++) { if (j % 2) gsub(/</, "\\<", part[j]); s = s (j > 1 ? "`" : "") part[j] }
             if (!done && s !~ /\.$/) s = s " ..."
             return s
         }
