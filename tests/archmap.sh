@@ -8,7 +8,7 @@
 # lowercase naming) that exists nowhere in the repository: a stale design note. A name with a
 # folder is a path of this repository when its first folder is one of the repository's (or a layer
 # of sim/), and is then checked as that path; else it names another project's file (NCCL's
-# src/include/device.h) and is left alone.
+# src/include/device.h) and is left alone, as is a system header written <name.h>.
 # usage: archmap.sh [SIM_DIR]  (the repository is SIM_DIR/..)
 set -uo pipefail
 export LC_ALL=C
@@ -87,8 +87,9 @@ awk -v simrel="$(basename "$sim")" '
             i++
         }
         while (match(out, /[A-Za-z0-9_.\/~-]*[a-z0-9_]\.[ch]/)) {
-            nm = substr(out, RSTART, RLENGTH); out = substr(out, RSTART + RLENGTH)
-            if (out !~ /^[A-Za-z0-9_]/ && out !~ /^\.[A-Za-z0-9]/) check(nm, FNR)
+            nm = substr(out, RSTART, RLENGTH); before = substr(out, RSTART - 1, 1)
+            out = substr(out, RSTART + RLENGTH)
+            if (out !~ /^[A-Za-z0-9_]/ && out !~ /^\.[A-Za-z0-9]/ && before != "<") check(nm, FNR)
         }
     }
     END { exit bad }
