@@ -7,7 +7,7 @@
  * the scenario's seed, so the same scenario and seed give the same plan. Events tied to a step
  * (a crash "at step N", a corrupt batch) keep their step and fire when the worker reaches it.
  *
- * How each event takes effect (see platform.h and train.h):
+ * How each event takes effect (see platform.h and inject.h):
  *   crash / restart          host turned off / on (sg_host_turn_off/on); the actors on it die;
  *                            a node crashed at a step is its GPU hosts, each at its worker's step;
  *   straggler                the host's pstate switches to a slower speed for the interval;
