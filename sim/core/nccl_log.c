@@ -295,7 +295,7 @@ static bool log_annotation(struct log_reader *r, char **tok, int n)
 }
 
 /* "# nccl-tests version 2.18.0 nccl-headers=22907 nccl-library=22907": the NCCL version as
- * NCCL_VERSION_CODE, X * 10000 + Y * 100 + Z since 2.9 (nccl.h, NCCL_VERSION), for logs whose
+ * NCCL_VERSION_CODE, X * 10000 + Y * 100 + Z since 2.9 (src/nccl.h.in, NCCL_VERSION), for logs whose
  * "NCCL version" line was not kept. "# rccl-tests version ..." is rccl-tests'. */
 static bool log_tests_version(struct log_reader *r, char **tok, int n)
 {
