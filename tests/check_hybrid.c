@@ -10,7 +10,7 @@
  * (t - 1)(a + S / (t B)), a the NVLink4 hop latency and B its rate (check_collective); a message
  * between two GPUs a + S / B. */
 #include "calib.h"
-#include "metric.h"
+#include "metrics.h"
 #include "parallel.h"
 #include "testlib.h"
 #include "worker.h"
@@ -333,9 +333,9 @@ START_TEST(test_placement)
     struct hy_run r;
     hy_run(&sc, &r);
     double pp_ib, dp_ib, tp_ib;
-    ck_assert(metric_value("group_bytes_on:pipeline.ib-ndr", &r.rec, &pp_ib) &&
-              metric_value("group_bytes_on:data.ib-ndr", &r.rec, &dp_ib) &&
-              metric_value("group_bytes_on:tensor.ib-ndr", &r.rec, &tp_ib));
+    ck_assert(metrics_value("group_bytes_on:pipeline.ib-ndr", &r.rec, &pp_ib) &&
+              metrics_value("group_bytes_on:data.ib-ndr", &r.rec, &dp_ib) &&
+              metrics_value("group_bytes_on:tensor.ib-ndr", &r.rec, &tp_ib));
     ck_assert(r.rec.par_bytes[1] > 0 && r.rec.par_bytes[2] > 0);
     test_assert_rel(pp_ib + 1, (dp_outer ? 0 : r.rec.par_bytes[1]) + 1, 1e-12, "pipeline on ib");
     test_assert_rel(dp_ib + 1, (dp_outer ? r.rec.par_bytes[2] / 2 : 0) + 1, 1e-12, "data on ib");
