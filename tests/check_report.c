@@ -3,7 +3,9 @@
  * the text should show for a strategy is there with its value, and every row is in the JSON. */
 #include "testlib.h"
 
+#include "allreduce_metrics.h"
 #include "metrics.h"
+#include "ps_metrics.h"
 #include "strategy.h"
 #include "report.h"
 
@@ -16,12 +18,16 @@
 /* A record whose figures are all different, so a line can only match its own values. */
 static void fill(struct run_record *r, bool ps)
 {
+    static struct ps_record no_ps;               /* the other strategy's part: scratch */
+    static struct allreduce_record no_allreduce;
     run_init(r, ps ? STRAT_PS : STRAT_ALLREDUCE, 4, 16, 10);
-    r->coordinator = ps;
-    double *fields[] = {&r->global_batch, &r->total_s, &r->nbuckets, &r->grad_B, &r->messages,
-                        &r->bytes, &r->failures, &r->imbalance, &r->spread_max, &r->spread_frac,
-                        &r->coordinator_msgs, &r->coordinator_global, &r->coordinator_spread,
-                        &r->lost_updates, &r->computed, &r->applied, &r->dropped_stale,
+    struct ps_record *p = ps ? ps_metrics_attach(r) : &no_ps;
+    struct allreduce_record *a = ps ? &no_allreduce : allreduce_metrics_attach(r);
+    p->coordinator = ps;
+    double *fields[] = {&r->global_batch, &r->total_s, &a->nbuckets, &r->grad_B, &r->messages,
+                        &r->bytes, &r->failures, &p->imbalance, &p->spread_max, &p->spread_frac,
+                        &p->coordinator_msgs, &p->coordinator_global, &p->coordinator_spread,
+                        &p->lost_updates, &r->computed, &r->applied, &r->dropped_stale,
                         &r->dropped_late, &r->lost_gradients, &r->read_samples,
                         &r->consumed_samples, &r->skipped_samples, &r->dropped_samples,
                         &r->replayed_samples, &r->steps_completed, &r->membership_changes,
@@ -34,9 +40,9 @@ static void fill(struct run_record *r, bool ps)
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         *fields[i] = 101 + 7 * (double)i + 0.25;
     if (ps) {
-        r->nshards = 1;
-        r->shards = calloc(1, sizeof *r->shards);
-        snprintf(r->shards[0].host, sizeof r->shards[0].host, "ps0.cpu");
+        p->nshards = 1;
+        p->shards = calloc(1, sizeof *p->shards);
+        snprintf(p->shards[0].host, sizeof p->shards[0].host, "ps0.cpu");
     }
 }
 

@@ -1,7 +1,9 @@
 /* report.c - the outputs of a run (see report.h). */
 #include "report.h"
 
+#include "hybrid_metrics.h"
 #include "metrics.h"
+#include "ps_metrics.h"
 #include "trace.h"
 
 #include <math.h>
@@ -89,15 +91,17 @@ static void extras_after(const struct metric *line, const struct run_record *rec
         for (size_t i = 0; i < rec->nclasses; i++)
             fprintf(out, "#   bytes on %-10s %.0f B\n", rec->class_name[i], rec->class_B[i]);
     if (line->line & METRIC_LINE_INPUT) print_stages(rec, out);
-    for (int g = 0; (line->line & METRIC_LINE_GROUP_CLASSES) && g < 4; g++) /* the placement */
-        for (size_t k = 0; k < rec->group_nclasses[g]; k++)
-            fprintf(out, "#   %-8s on %-10s %.0f B\n", run_group_names[g], rec->group_class[g][k],
-                    rec->group_class_B[g][k]);
-    if ((line->line & METRIC_LINE_STALENESS) && rec->nshards > 0) {
+    const struct hybrid_record *h = hybrid_metrics_of(rec);
+    for (int g = 0; h && (line->line & METRIC_LINE_GROUP_CLASSES) && g < 4; g++) /* placement */
+        for (size_t k = 0; k < h->group_nclasses[g]; k++)
+            fprintf(out, "#   %-8s on %-10s %.0f B\n", run_group_names[g], h->group_class[g][k],
+                    h->group_class_B[g][k]);
+    const struct ps_record *ps = ps_metrics_of(rec);
+    if ((line->line & METRIC_LINE_STALENESS) && ps && ps->nshards > 0) {
         fprintf(out, "#   staleness        applied slices by version lag:");
         for (int i = 0; i < RUN_HIST; i++)
-            if (rec->stale_hist[i] > 0)
-                fprintf(out, " %s%d:%.0f", i == RUN_HIST - 1 ? ">=" : "", i, rec->stale_hist[i]);
+            if (ps->stale_hist[i] > 0)
+                fprintf(out, " %s%d:%.0f", i == RUN_HIST - 1 ? ">=" : "", i, ps->stale_hist[i]);
         fputc('\n', out);
     }
     if ((line->line & METRIC_LINE_ELASTIC) && rec->membership_changes > 0 &&
@@ -228,15 +232,15 @@ static double shard_util(const struct run_record *rec, const struct shard_report
     return cap > 0 ? bytes / cap : 0;
 }
 
-static void print_shards(const struct run_record *rec, FILE *out)
+static void print_shards(const struct run_record *rec, const struct ps_record *ps, FILE *out)
 {
     fprintf(out, "#\n");
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params", "bytes in",
             "bytes out", "util in", "util out", "update");
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "", "", "", "(B)", "(B)", "", "",
             "(ms)");
-    for (int k = 0; k < rec->nshards; k++) {
-        const struct shard_report *r = &rec->shards[k];
+    for (int k = 0; k < ps->nshards; k++) {
+        const struct shard_report *r = &ps->shards[k];
         fprintf(out, " %6d %14s %12.0f %14.0f %14.0f %9.4f %9.4f %12.3f\n", k, r->host, r->params,
                 r->bytes_in, r->bytes_out, shard_util(rec, r, r->bytes_in),
                 shard_util(rec, r, r->bytes_out), r->update_s * 1e3);
@@ -247,7 +251,8 @@ void report_text(const struct run_record *rec, FILE *out)
 {
     print_steps(rec, out);
     print_summary(rec, out);
-    if (rec->nshards > 0) print_shards(rec, out);
+    if (ps_metrics_of(rec) && ps_metrics_of(rec)->nshards > 0)
+        print_shards(rec, ps_metrics_of(rec), out);
 }
 
 static void csv_text(FILE *out, const char *s)
@@ -403,14 +408,15 @@ static void json_lists(const struct run_record *rec, FILE *out)
         fprintf(out, ": %.0f", rec->class_B[i]);
     }
     fprintf(out, "}");
-    if (rec->hybrid) {
+    const struct hybrid_record *h = hybrid_metrics_of(rec);
+    if (h != NULL) {
         fprintf(out, ",\n    \"group_bytes_per_link_class\": {");
         for (int g = 0; g < 4; g++) {
             fprintf(out, "%s\"%s\": {", g ? ", " : "", run_group_names[g]);
-            for (size_t k = 0; k < rec->group_nclasses[g]; k++) {
+            for (size_t k = 0; k < h->group_nclasses[g]; k++) {
                 fprintf(out, "%s", k ? ", " : "");
-                trace_json_string(out, rec->group_class[g][k]);
-                fprintf(out, ": %.0f", rec->group_class_B[g][k]);
+                trace_json_string(out, h->group_class[g][k]);
+                fprintf(out, ": %.0f", h->group_class_B[g][k]);
             }
             fprintf(out, "}");
         }
@@ -428,13 +434,14 @@ static void json_lists(const struct run_record *rec, FILE *out)
                     rec->resources[i].per_s, run_resource_util(rec, i));
         fprintf(out, "}");
     }
-    if (rec->nshards == 0) return;
+    const struct ps_record *ps = ps_metrics_of(rec);
+    if (ps == NULL || ps->nshards == 0) return;
     fprintf(out, ",\n    \"staleness\": [");
     for (int i = 0; i < RUN_HIST; i++)
-        fprintf(out, "%s%.0f", i ? ", " : "", rec->stale_hist[i]);
+        fprintf(out, "%s%.0f", i ? ", " : "", ps->stale_hist[i]);
     fprintf(out, "],\n    \"shard_table\": [");
-    for (int k = 0; k < rec->nshards; k++) {
-        const struct shard_report *r = &rec->shards[k];
+    for (int k = 0; k < ps->nshards; k++) {
+        const struct shard_report *r = &ps->shards[k];
         fprintf(out, "%s\n      {\"host\": ", k ? "," : "");
         trace_json_string(out, r->host);
         fprintf(out,

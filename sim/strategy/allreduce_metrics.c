@@ -1,7 +1,11 @@
 /* allreduce_metrics.c - the all-reduce strategy's own metric rows (see allreduce_metrics.h). */
 #include "allreduce_metrics.h"
 
+#include "mem.h"
+
+#include <assert.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* The value of each metric in a run record. */
 #define GET(name, expr) \
@@ -9,7 +13,10 @@
     { \
         return (double)(expr); \
     }
-GET(buckets, r->nbuckets)
+static double get_buckets(const struct run_record *r)
+{
+    return allreduce_metrics_of(r) != NULL ? allreduce_metrics_of(r)->nbuckets : 0;
+}
 GET(failed_collectives, r->failures)
 GET(sides, r->sides)
 GET(divergence_l2, r->divergence_l2)
@@ -48,3 +55,22 @@ static const struct metric rows[] = {
 };
 
 const struct metric_table allreduce_metrics = {rows, sizeof rows / sizeof rows[0], NULL, 0};
+
+static void record_free(void *own)
+{
+    free(own);
+}
+
+struct allreduce_record *allreduce_metrics_attach(struct run_record *rec)
+{
+    assert(rec->own == NULL && rec->strategy_id == STRAT_ALLREDUCE);
+    struct allreduce_record *p = mem_new0(struct allreduce_record, 1);
+    rec->own = p;
+    rec->own_free = record_free;
+    return p;
+}
+
+struct allreduce_record *allreduce_metrics_of(const struct run_record *rec)
+{
+    return rec->strategy_id == STRAT_ALLREDUCE ? rec->own : NULL;
+}

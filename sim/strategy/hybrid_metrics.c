@@ -1,35 +1,44 @@
 /* hybrid_metrics.c - the hybrid strategy's own metric rows (see hybrid_metrics.h). */
 #include "hybrid_metrics.h"
 
+#include "mem.h"
+
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of each metric in a run record. */
+/* The value of each metric in a run record: its hybrid part's, 0 without one. */
 #define GET(name, expr) \
     static double get_##name(const struct run_record *r) \
     { \
-        return (double)(expr); \
+        const struct hybrid_record *p = hybrid_metrics_of(r); \
+        return p != NULL ? (double)(expr) : 0; \
     }
-GET(mfu, r->mfu)
-GET(tokens_per_s, r->tokens_s)
-GET(pipeline_s, r->par_pipe_s)
-GET(bubble_fraction, r->par_bubble_frac)
-GET(par_compute_s, r->par_compute_s)
-GET(tp_exposed_s, r->par_tp_s)
-GET(bubble_s, r->par_bubble_s)
-GET(dp_exposed_s, r->par_dp_s)
-GET(update_s, r->par_update_s)
-GET(tp_bytes, r->par_bytes[0])
-GET(pp_bytes, r->par_bytes[1])
-GET(dp_bytes, r->par_bytes[2])
-GET(ep_bytes, r->par_bytes[3])
-GET(memory_per_gpu_bytes, r->mem.total_B)
+GET(mfu, p->mfu)
+GET(tokens_per_s, p->tokens_s)
+GET(pipeline_s, p->par_pipe_s)
+GET(bubble_fraction, p->par_bubble_frac)
+GET(par_compute_s, p->par_compute_s)
+GET(tp_exposed_s, p->par_tp_s)
+GET(bubble_s, p->par_bubble_s)
+GET(dp_exposed_s, p->par_dp_s)
+GET(update_s, p->par_update_s)
+GET(tp_bytes, p->par_bytes[0])
+GET(pp_bytes, p->par_bytes[1])
+GET(dp_bytes, p->par_bytes[2])
+GET(ep_bytes, p->par_bytes[3])
 #undef GET
+
+/* every record has one (hybrid: on the stage that needs the most) */
+static double get_memory_per_gpu_bytes(const struct run_record *r)
+{
+    return r->mem.total_B;
+}
 
 static bool has_hybrid(const struct run_record *r)
 {
-    return r->hybrid;
+    return hybrid_metrics_of(r) != NULL;
 }
 
 static const struct metric rows[] = {
@@ -103,13 +112,14 @@ static const struct metric rows[] = {
 /* group_bytes_on:GROUP.CLASS: the bytes a hybrid group's messages put on a link class. */
 static bool group_bytes_on(const struct run_record *r, const char *arg, double *out)
 {
+    const struct hybrid_record *h = hybrid_metrics_of(r);
     *out = 0;
     const char *dot = strchr(arg, '.');
     for (int g = 0; dot && g < 4; g++) {
         size_t n = strlen(run_group_names[g]);
         if ((size_t)(dot - arg) != n || strncmp(arg, run_group_names[g], n) != 0) continue;
-        for (size_t k = 0; k < r->group_nclasses[g]; k++)
-            if (strcmp(r->group_class[g][k], dot + 1) == 0) *out = r->group_class_B[g][k];
+        for (size_t k = 0; h != NULL && k < h->group_nclasses[g]; k++)
+            if (strcmp(h->group_class[g][k], dot + 1) == 0) *out = h->group_class_B[g][k];
         return dot[1] != '\0';
     }
     return false;
@@ -124,3 +134,22 @@ static const struct metric_family families[] = {
 
 const struct metric_table hybrid_metrics = {rows, sizeof rows / sizeof rows[0], families,
                                             sizeof families / sizeof families[0]};
+
+static void record_free(void *own)
+{
+    free(own);
+}
+
+struct hybrid_record *hybrid_metrics_attach(struct run_record *rec)
+{
+    assert(rec->own == NULL && rec->strategy_id == STRAT_HYBRID);
+    struct hybrid_record *p = mem_new0(struct hybrid_record, 1);
+    rec->own = p;
+    rec->own_free = record_free;
+    return p;
+}
+
+struct hybrid_record *hybrid_metrics_of(const struct run_record *rec)
+{
+    return rec->strategy_id == STRAT_HYBRID ? rec->own : NULL;
+}

@@ -1,30 +1,34 @@
 /* ps_metrics.c - the parameter server strategy's own metric rows (see ps_metrics.h). */
 #include "ps_metrics.h"
 
+#include "mem.h"
+
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of each metric in a run record. */
+/* The value of each metric in a run record: its parameter-server part's, 0 without one. */
 #define GET(name, expr) \
     static double get_##name(const struct run_record *r) \
     { \
-        return (double)(expr); \
+        const struct ps_record *p = ps_metrics_of(r); \
+        return p != NULL ? (double)(expr) : 0; \
     }
-GET(shards, r->nshards)
-GET(version_spread, r->spread_max)
-GET(disagree_fraction, r->spread_frac)
-GET(coordinator_messages, r->coordinator_msgs)
-GET(mixed_pulls, r->mixed_pulls)
-GET(coordinator_version, r->coordinator_global)
-GET(coordinator_spread, r->coordinator_spread)
-GET(shard_imbalance, r->imbalance)
-GET(lost_updates, r->lost_updates)
+GET(shards, p->nshards)
+GET(version_spread, p->spread_max)
+GET(disagree_fraction, p->spread_frac)
+GET(coordinator_messages, p->coordinator_msgs)
+GET(mixed_pulls, p->mixed_pulls)
+GET(coordinator_version, p->coordinator_global)
+GET(coordinator_spread, p->coordinator_spread)
+GET(shard_imbalance, p->imbalance)
+GET(lost_updates, p->lost_updates)
 #undef GET
 
 static bool has_coordinator(const struct run_record *r)
 {
-    return r->coordinator;
+    return ps_metrics_of(r) != NULL && ps_metrics_of(r)->coordinator;
 }
 
 static const struct metric rows[] = {
@@ -71,7 +75,7 @@ static bool staleness_lag(const struct run_record *r, const char *lag, double *o
     char *end;
     long k = strtol(lag, &end, 10);
     if (end == lag || *end != '\0' || k < 0 || k >= RUN_HIST) return false;
-    *out = r->stale_hist[k];
+    *out = ps_metrics_of(r) != NULL ? ps_metrics_of(r)->stale_hist[k] : 0;
     return true;
 }
 
@@ -83,3 +87,25 @@ static const struct metric_family families[] = {
 
 const struct metric_table ps_metrics = {rows, sizeof rows / sizeof rows[0], families,
                                             sizeof families / sizeof families[0]};
+
+static void record_free(void *own)
+{
+    struct ps_record *p = own;
+    free(p->shards);
+    free(p->first_push_s);
+    free(p);
+}
+
+struct ps_record *ps_metrics_attach(struct run_record *rec)
+{
+    assert(rec->own == NULL && rec->strategy_id == STRAT_PS);
+    struct ps_record *p = mem_new0(struct ps_record, 1);
+    rec->own = p;
+    rec->own_free = record_free;
+    return p;
+}
+
+struct ps_record *ps_metrics_of(const struct run_record *rec)
+{
+    return rec->strategy_id == STRAT_PS ? rec->own : NULL;
+}
