@@ -54,12 +54,14 @@ struct metric {
     const char *label;   /* text: starts a line with this label; NULL: adds to the current one */
     unsigned line;       /* a line's first row: enum metric_line bits */
     const char *text;    /* text: printf fragment for value x scale, e.g. ", mean step %.3f ms" */
-    double scale;        /* text and column: shown value = value x scale */
+    double scale;        /* text: shown value = value x scale */
     const char *yes;     /* text for flags: shown instead of the value when it is 1 */
     const char *no;      /* ... and when it is 0 */
     const char *column;  /* sweep summary column, or NULL */
     int col;             /* its position among the columns, 1, 2, ...; 0: none */
     int width, prec;     /* column format: %WIDTH.PRECf */
+    double col_scale;    /* column: shown value = value x col_scale (1e3: a *_ms column of
+                            seconds); 0: x 1 */
     double (*get)(const struct run_record *r);
     bool (*shown)(const struct run_record *r); /* text: shown for this record? NULL: yes */
 };

@@ -305,9 +305,9 @@ void report_summary(const struct run_record *rec, FILE *out)
             if (mt->shown && !mt->shown(rec)) continue; /* numerics' columns: with numerics */
             if (pass == 0)
                 fprintf(out, "%s%*s", col > 1 ? " " : "", mt->width, mt->column);
-            else /* a column named *_ms shows seconds as milliseconds */
+            else
                 fprintf(out, "%s%*.*f", col > 1 ? " " : "", mt->width, mt->prec,
-                        mt->get(rec) * (strstr(mt->column, "_ms") ? 1e3 : 1));
+                        mt->get(rec) * (mt->col_scale != 0 ? mt->col_scale : 1));
         }
         fputc('\n', out);
     }
