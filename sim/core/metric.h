@@ -12,8 +12,9 @@
  * JSON summary and <expect> take every row, of every strategy (0 where it does not apply), and
  * `dmlsim metrics schema` writes the metric part of schemas/run.schema.json from them. So a
  * metric in the text output is always in the JSON and in <expect> (check_report tests it), and a
- * scenario naming an unknown metric fails before its run. Values are read off the run record
- * (run.h) after run_finish.
+ * scenario naming an unknown metric fails before its run (expect_validate). Values are read off
+ * the run record (run.h) after run_finish: a strategy's rows read its own part of it (`own`,
+ * declared in its NAME_metrics.h), and give 0 for a record without one.
  */
 #ifndef DMLSIM_METRIC_H
 #define DMLSIM_METRIC_H
