@@ -10,12 +10,15 @@
  * (t - 1)(a + S / (t B)), a the NVLink4 hop latency and B its rate (check_collective); a message
  * between two GPUs a + S / B. */
 #include "calib.h"
-#include "metric.h"
+#include "hybrid_metrics.h"
+#include "metrics.h"
 #include "parallel.h"
 #include "testlib.h"
 #include "worker.h"
 
 #include <simgrid/host.h>
+
+#define HY(run) hybrid_metrics_of(&(run).rec) /* a run's hybrid part (hybrid_metrics.h) */
 
 /* `nodes` nodes of n H100s (8 NDR NICs a node between them) training a GPT of `layers` blocks
  * of hidden h (16 heads, 256 tokens, a vocabulary of 8: the embedding and the output layer
@@ -148,9 +151,9 @@ START_TEST(test_bubble)
         b[s] = r.tb[s] * slow[s];
     }
     double gpipe = gpipe_phase(f, b, 4, 8, x);
-    test_assert_rel(r.rec.par_pipe_s, gpipe, _i == 1 ? 1e-2 : 1e-6, "the pipeline phase");
-    ck_assert_msg(_i == 2 || fabs(r.rec.par_bubble_frac - 3.0 / 11) < 0.02,
-                  "bubble %g, (p-1)/(m+p-1) %g", r.rec.par_bubble_frac, 3.0 / 11);
+    test_assert_rel(HY(r)->par_pipe_s, gpipe, _i == 1 ? 1e-2 : 1e-6, "the pipeline phase");
+    ck_assert_msg(_i == 2 || fabs(HY(r)->par_bubble_frac - 3.0 / 11) < 0.02,
+                  "bubble %g, (p-1)/(m+p-1) %g", HY(r)->par_bubble_frac, 3.0 / 11);
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -184,7 +187,7 @@ START_TEST(test_composition)
     double want = gpipe_phase(f, b, 2, 4, r.a + S / r.B);
     /* within 0.3%: the closed form leaves out a pipeline message sharing a GPU's NVLink with the
        other stage's all-reduces */
-    test_assert_rel(r.rec.par_pipe_s, want, 3e-3, "tp 2 x pp 2, by hand");
+    test_assert_rel(HY(r)->par_pipe_s, want, 3e-3, "tp 2 x pp 2, by hand");
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -218,9 +221,9 @@ START_TEST(test_interleaved)
     struct scenario sc = hy_scenario(4, 8, 2048, 1, p);
     struct hy_run r;
     hy_run(&sc, &r);
-    ck_assert_msg(fabs(r.rec.par_bubble_frac - 3.0 / 19) < 0.03, "bubble %g, 3/19 %g",
-                  r.rec.par_bubble_frac, 3.0 / 19);
-    ck_assert(r.rec.par_bubble_frac < 0.75 * 3.0 / 11);
+    ck_assert_msg(fabs(HY(r)->par_bubble_frac - 3.0 / 19) < 0.03, "bubble %g, 3/19 %g",
+                  HY(r)->par_bubble_frac, 3.0 / 19);
+    ck_assert(HY(r)->par_bubble_frac < 0.75 * 3.0 / 11);
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -269,9 +272,9 @@ START_TEST(test_group_bytes)
     double psi = L * (12.0 * h * h + 13 * h) + (8 + 256) * h + 2 * h;
     double passes[] = {2, 2, m + 1, 3 * m}; /* of (d - 1) Psi a step, by ZeRO stage */
     double dp_B = d < 2 ? 0 : steps * passes[cases[_i].zero] * (d - 1) * psi * 2;
-    test_assert_rel(r.rec.par_bytes[0] + 1, tp_B + 1, 1e-9, "tensor-parallel bytes");
-    test_assert_rel(r.rec.par_bytes[1] + 1, pp_B + 1, 1e-9, "pipeline bytes");
-    test_assert_rel(r.rec.par_bytes[2] + 1, dp_B + 1, 1e-9, "data-parallel bytes");
+    test_assert_rel(HY(r)->par_bytes[0] + 1, tp_B + 1, 1e-9, "tensor-parallel bytes");
+    test_assert_rel(HY(r)->par_bytes[1] + 1, pp_B + 1, 1e-9, "pipeline bytes");
+    test_assert_rel(HY(r)->par_bytes[2] + 1, dp_B + 1, 1e-9, "data-parallel bytes");
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -297,7 +300,7 @@ START_TEST(test_expert_bytes)
     struct hy_run r;
     hy_run(&sc, &r);
     double S = (double)b * 256 * h * k * 2, steps = 2, ffn = 4.0 * h;
-    test_assert_rel(r.rec.par_bytes[3], steps * m * L * 4 * (ep - 1) * S * (d / ep), 1e-9,
+    test_assert_rel(HY(r)->par_bytes[3], steps * m * L * 4 * (ep - 1) * S * (d / ep), 1e-9,
                     "expert all-to-all bytes");
     /* per block: attention 4h^2, router h E, two RMSNorms 2h; embedding 8h, final norm h,
      * output layer 8h */
@@ -306,7 +309,7 @@ START_TEST(test_expert_bytes)
     /* ZeRO-3: 3 passes a layer and microbatch, the experts' over their own replicas too */
     double passes = zero == 3 ? 3 * m : 2;
     double want = steps * passes * ((d - 1) * dense + ep * (d / ep - 1) * L * experts) * 2;
-    test_assert_rel(r.rec.par_bytes[2], want, 1e-9, "data-parallel bytes: dense and experts");
+    test_assert_rel(HY(r)->par_bytes[2], want, 1e-9, "data-parallel bytes: dense and experts");
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -333,12 +336,12 @@ START_TEST(test_placement)
     struct hy_run r;
     hy_run(&sc, &r);
     double pp_ib, dp_ib, tp_ib;
-    ck_assert(metric_value("group_bytes_on:pipeline.ib-ndr", &r.rec, &pp_ib) &&
-              metric_value("group_bytes_on:data.ib-ndr", &r.rec, &dp_ib) &&
-              metric_value("group_bytes_on:tensor.ib-ndr", &r.rec, &tp_ib));
-    ck_assert(r.rec.par_bytes[1] > 0 && r.rec.par_bytes[2] > 0);
-    test_assert_rel(pp_ib + 1, (dp_outer ? 0 : r.rec.par_bytes[1]) + 1, 1e-12, "pipeline on ib");
-    test_assert_rel(dp_ib + 1, (dp_outer ? r.rec.par_bytes[2] / 2 : 0) + 1, 1e-12, "data on ib");
+    ck_assert(metrics_value("group_bytes_on:pipeline.ib-ndr", &r.rec, &pp_ib) &&
+              metrics_value("group_bytes_on:data.ib-ndr", &r.rec, &dp_ib) &&
+              metrics_value("group_bytes_on:tensor.ib-ndr", &r.rec, &tp_ib));
+    ck_assert(HY(r)->par_bytes[1] > 0 && HY(r)->par_bytes[2] > 0);
+    test_assert_rel(pp_ib + 1, (dp_outer ? 0 : HY(r)->par_bytes[1]) + 1, 1e-12, "pipeline on ib");
+    test_assert_rel(dp_ib + 1, (dp_outer ? HY(r)->par_bytes[2] / 2 : 0) + 1, 1e-12, "data on ib");
     ck_assert_double_eq(tp_ib, 0);
     run_release(&r.rec);
     scenario_release(&sc);
@@ -358,7 +361,7 @@ static void compute_run(const void *arg, void *out)
     struct scenario sc = hy_scenario(2, 4, 1024, 2, p);
     struct hy_run r;
     hy_run(&sc, &r);
-    *(double *)out = r.rec.par_compute_s;
+    *(double *)out = HY(r)->par_compute_s;
     run_release(&r.rec);
     scenario_release(&sc);
 }
@@ -436,8 +439,8 @@ static void zero3_run(const void *arg, void *out)
     struct hy_run r;
     hy_run(&sc, &r);
     double *o = out;
-    o[0] = r.rec.par_dp_s;
-    o[1] = r.rec.par_pipe_s;
+    o[0] = HY(r)->par_dp_s;
+    o[1] = HY(r)->par_pipe_s;
     o[2] = r.a;
     o[3] = r.B;
     run_release(&r.rec);

@@ -14,9 +14,12 @@
  * tests/data/ps-platform.xml: workers g0..g3 and host ps, each on a 47 GBps, 1 us link (routes
  * a = 2 us, B = 47 GBps); g1 runs at 0.3 speed (a straggler). */
 #include "ps.h"
+#include "ps_metrics.h"
 #include "testlib.h"
 
 #include <math.h>
+
+#define PS_OF(rec) ps_metrics_of(&(rec)) /* a record's parameter-server part */
 
 #define CPU_BPS (204.8e9 * 0.92)
 
@@ -85,7 +88,7 @@ START_TEST(test_push_phase)
     struct run_record res;
     run(&sc, &res);
     for (int r = 0; r < N; r++)
-        test_assert_rel(res.first_push_s[r], e.a + N * S / (K * e.B), 1e-3, "push phase");
+        test_assert_rel(PS_OF(res)->first_push_s[r], e.a + N * S / (K * e.B), 1e-3, "push phase");
     ck_assert_double_eq(res.applied, (double)N * 2 * K);
     run_release(&res);
     scenario_release(&sc);
@@ -105,7 +108,7 @@ START_TEST(test_sync_step)
     for (int s = 1; s < (int)res.steps; s++)
         test_assert_rel(test_step(&res, s)->time_s, pull + C + push + U, 1e-3, "sync step");
     ck_assert_double_eq(res.dropped_late + res.dropped_stale, 0);
-    ck_assert_double_eq(res.stale_hist[0], N * 4.0);
+    ck_assert_double_eq(PS_OF(res)->stale_hist[0], N * 4.0);
     run_release(&res);
     scenario_release(&sc);
 }
@@ -157,7 +160,7 @@ START_TEST(test_push_during_backward)
     struct run_record res;
     run(&sc, &res);
     double want = during ? t0 + e.a + S0 / e.B : e.a + (S0 + S1) / e.B;
-    test_assert_rel(res.first_push_s[0], want, 1e-3, during ? "push during" : "push after");
+    test_assert_rel(PS_OF(res)->first_push_s[0], want, 1e-3, during ? "push during" : "push after");
     ck_assert(run_identities_hold(&res));
     run_release(&res);
     scenario_release(&sc);
@@ -205,8 +208,8 @@ START_TEST(test_prefetch)
     ck_assert(C > U + 2 * e.a + S / e.B);
     for (int s = 2; s < (int)res.steps; s++)
         test_assert_rel(test_step(&res, s)->time_s, C + e.a + S / e.B, 1e-3, "step with prefetch");
-    ck_assert_double_eq(res.stale_hist[0], 1);
-    ck_assert_double_eq(res.stale_hist[1], 4);
+    ck_assert_double_eq(PS_OF(res)->stale_hist[0], 1);
+    ck_assert_double_eq(PS_OF(res)->stale_hist[1], 4);
     ck_assert(run_identities_hold(&res));
     run_release(&res);
     scenario_release(&sc);
@@ -338,9 +341,9 @@ START_TEST(test_coordinator)
     sc.train.ps.coordinator = true;
     struct run_record res;
     run(&sc, &res);
-    ck_assert_double_eq(res.coordinator_msgs, 2 * 3);
-    ck_assert_double_eq(res.coordinator_global, 3);
-    ck_assert(res.coordinator_spread <= 1 && res.spread_max <= 1);
+    ck_assert_double_eq(PS_OF(res)->coordinator_msgs, 2 * 3);
+    ck_assert_double_eq(PS_OF(res)->coordinator_global, 3);
+    ck_assert(PS_OF(res)->coordinator_spread <= 1 && PS_OF(res)->spread_max <= 1);
     run_release(&res);
     scenario_release(&sc);
 }

@@ -3,7 +3,10 @@
  * the text should show for a strategy is there with its value, and every row is in the JSON. */
 #include "testlib.h"
 
-#include "metric.h"
+#include "allreduce_metrics.h"
+#include "metrics.h"
+#include "ps_metrics.h"
+#include "strategy.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -15,12 +18,16 @@
 /* A record whose figures are all different, so a line can only match its own values. */
 static void fill(struct run_record *r, bool ps)
 {
+    static struct ps_record no_ps;               /* the other strategy's part: scratch */
+    static struct allreduce_record no_allreduce;
     run_init(r, ps ? STRAT_PS : STRAT_ALLREDUCE, 4, 16, 10);
-    r->coordinator = ps;
-    double *fields[] = {&r->global_batch, &r->total_s, &r->nbuckets, &r->grad_B, &r->messages,
-                        &r->bytes, &r->failures, &r->imbalance, &r->spread_max, &r->spread_frac,
-                        &r->coordinator_msgs, &r->coordinator_global, &r->coordinator_spread,
-                        &r->lost_updates, &r->computed, &r->applied, &r->dropped_stale,
+    struct ps_record *p = ps ? ps_metrics_attach(r) : &no_ps;
+    struct allreduce_record *a = ps ? &no_allreduce : allreduce_metrics_attach(r);
+    p->coordinator = ps;
+    double *fields[] = {&r->global_batch, &r->total_s, &a->nbuckets, &r->grad_B, &r->messages,
+                        &r->bytes, &r->failures, &p->imbalance, &p->spread_max, &p->spread_frac,
+                        &p->coordinator_msgs, &p->coordinator_global, &p->coordinator_spread,
+                        &p->lost_updates, &r->computed, &r->applied, &r->dropped_stale,
                         &r->dropped_late, &r->lost_gradients, &r->read_samples,
                         &r->consumed_samples, &r->skipped_samples, &r->dropped_samples,
                         &r->replayed_samples, &r->steps_completed, &r->membership_changes,
@@ -33,9 +40,9 @@ static void fill(struct run_record *r, bool ps)
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         *fields[i] = 101 + 7 * (double)i + 0.25;
     if (ps) {
-        r->nshards = 1;
-        r->shards = calloc(1, sizeof *r->shards);
-        snprintf(r->shards[0].host, sizeof r->shards[0].host, "ps0.cpu");
+        p->nshards = 1;
+        p->shards = calloc(1, sizeof *p->shards);
+        snprintf(p->shards[0].host, sizeof p->shards[0].host, "ps0.cpu");
     }
 }
 
@@ -56,10 +63,11 @@ static bool is_label(const char *line, unsigned bit)
                                         "input resources"};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         if (strncmp(line, lists[i], strlen(lists[i])) == 0) return true;
-    for (size_t i = 0; i < metric_count(); i++) {
-        const struct metric *m = metric_at(i);
+    for (size_t i = 0; i < metrics_count(); i++) {
+        const struct metric *m = metrics_at(i);
         size_t n = m->label ? strlen(m->label) : 0;
-        if ((m->text_for & bit) && strncmp(m->label, line, n) == 0 && line[n] == ' ') return true;
+        if (m->label && (m->text_for & bit) && strncmp(m->label, line, n) == 0 && line[n] == ' ')
+            return true;
     }
     return false;
 }
@@ -73,10 +81,10 @@ static void check_text(bool ps)
     /* every row the strategy shows is in its line, with its value */
     char line[1024] = "";
     const char *label = NULL;
-    for (size_t i = 0; i <= metric_count(); i++) {
-        const struct metric *m = metric_at(i);
+    for (size_t i = 0; i <= metrics_count(); i++) {
+        const struct metric *m = metrics_at(i);
         if (m != NULL && (!(m->text_for & bit) || (m->shown && !m->shown(&r)))) continue;
-        if (label != NULL && (m == NULL || strcmp(label, m->label) != 0)) {
+        if (label != NULL && (m == NULL || m->label != NULL)) { /* a label starts a line */
             ck_assert_msg(strstr(text, line) != NULL, "missing line '%s' in:\n%s", line, text);
             label = NULL;
         }
@@ -121,15 +129,15 @@ START_TEST(test_json_and_expect_have_every_metric)
     struct run_record r;
     fill(&r, true);
     char *json = render(json_of, &r);
-    for (size_t i = 0; i < metric_count(); i++) {
-        const struct metric *m = metric_at(i);
+    for (size_t i = 0; i < metrics_count(); i++) {
+        const struct metric *m = metrics_at(i);
         char key[96];
         if (isinf(m->get(&r))) /* JSON has no infinity: null */
             snprintf(key, sizeof key, "\n    \"%s\": null", m->name);
         else
             snprintf(key, sizeof key, "\n    \"%s\": %.9g", m->name, m->get(&r));
         ck_assert_msg(strstr(json, key) != NULL, "JSON lacks %s", key + 1);
-        ck_assert_ptr_eq(metric_find(m->name), m); /* <expect> knows it, and only once */
+        ck_assert_ptr_eq(metrics_find(m->name), m); /* <expect> knows it, and only once */
     }
     free(json);
     run_release(&r);
@@ -177,11 +185,53 @@ START_TEST(test_verdict)
 }
 END_TEST
 
+/* The tables merge into one list: orders unique and each table in order; a strategy's rows are
+ * shown for that strategy alone; a row that adds to a line is shown only where the line's first
+ * row is (else it would add to another line). */
+static void check_table(const struct metric_table *t, unsigned own)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        ck_assert_msg(i == 0 || t->rows[i - 1].order < t->rows[i].order, "%s: out of order",
+                      t->rows[i].name);
+        ck_assert_msg(own == METRIC_ALL || (t->rows[i].text_for & ~own) == 0,
+                      "%s: shown for another strategy", t->rows[i].name);
+        ck_assert(t->rows[i].schema != NULL && t->rows[i].meaning != NULL);
+    }
+    for (size_t i = 1; i < t->nfamilies; i++)
+        ck_assert(t->families[i - 1].order < t->families[i].order);
+}
+
+START_TEST(test_tables_merge)
+{
+    check_table(metric_common(), METRIC_ALL);
+    size_t rows = metric_common()->nrows;
+    for (int id = STRAT_NONE + 1; id < STRAT_COUNT; id++) {
+        const struct strategy *st = strategy_get((enum strategy_id)id);
+        ck_assert(st != NULL && st->metrics != NULL);
+        check_table(st->metrics, METRIC_FOR(id));
+        rows += st->metrics->nrows;
+    }
+    ck_assert_uint_eq(metrics_count(), rows);
+    for (int id = STRAT_NONE + 1; id < STRAT_COUNT; id++) {
+        const struct metric *line = NULL; /* the line a row adds to, among the rows id shows */
+        for (size_t i = 0; i < metrics_count(); i++) {
+            const struct metric *m = metrics_at(i);
+            ck_assert(i == 0 || metrics_at(i - 1)->order < m->order);
+            if (!(m->text_for & METRIC_FOR(id))) continue;
+            if (m->label != NULL) line = m;
+            ck_assert_msg(line != NULL && (line->shown == NULL || m->shown != NULL),
+                          "%s may add to a line that is not shown", m->name);
+        }
+    }
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("report");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_tables_merge);
     tcase_add_test(tc, test_text_is_the_table);
     tcase_add_test(tc, test_json_and_expect_have_every_metric);
     tcase_add_test(tc, test_summary_columns);

@@ -10,6 +10,7 @@
  *   overlap on, two buckets:  bucket A (last layer) starts after the forward and its backward,
  *                             bucket B when both the first layer's backward and bucket A are
  *                             done; the update follows bucket B. */
+#include "allreduce_metrics.h"
 #include "calib.h"
 #include "strategy.h"
 #include "testlib.h"
@@ -89,7 +90,7 @@ START_TEST(test_one_bucket_overlap_off)
     double compute = 3 * 1e9 * b / e.R + 12 * 1e6 / e.M;
     assert_steps(&res, compute + ring_ar(&e, P, 4e6));
     ck_assert_double_eq(res.global_batch, P * b);
-    ck_assert_double_eq(res.nbuckets, 1);
+    ck_assert_double_eq(allreduce_metrics_of(&res)->nbuckets, 1);
     /* messages: steps x 2 (P - 1) per rank x P ranks */
     ck_assert_double_eq(res.messages, 3.0 * 2 * (P - 1) * P);
     ck_assert(fabs(res.compute1_s - compute) <= 1e-9 * compute);
@@ -116,7 +117,7 @@ START_TEST(test_two_buckets_overlap_on)
     struct scenario sc = train_scenario(P, layers, 2, b, 16e6, true);
     struct run_record res;
     run(&sc, &res);
-    ck_assert_double_eq(res.nbuckets, 2);
+    ck_assert_double_eq(allreduce_metrics_of(&res)->nbuckets, 2);
     assert_steps(&res, overlap_on);
     ck_assert(overlap_on <= overlap_off);
     run_release(&res);
@@ -231,7 +232,7 @@ static void buckets_case(double bucket_B, int nbuckets)
     sc.train.bucket_overhead_s = h;
     struct run_record res;
     run(&sc, &res);
-    ck_assert_double_eq(res.nbuckets, nbuckets);
+    ck_assert_double_eq(allreduce_metrics_of(&res)->nbuckets, nbuckets);
     double C = 25 * 3 * 1e8 * b / e.R, U = 12 * 25 * 262144.0 / e.M;
     assert_steps(&res, C + nbuckets * (h + ring_ar(&e, P, S / nbuckets)) + U);
     double small = 25 * (h + ring_ar(&e, P, S / 25)), large = h + ring_ar(&e, P, S);

@@ -132,7 +132,9 @@ static const struct cli_cmd cmds[] = {
          validate_opts},
         {"catalog", "", 0, 0, "list the link classes and GPU models, with their sources", NULL,
          none_opts},
-        {"metrics", "", 0, 0, "list the run metrics: name, unit, where shown, meaning", NULL,
+        {"metrics", "[FORMAT]", 0, 1, "list the run metrics: name, unit, where shown, meaning",
+         "FORMAT: text (the default), markdown (the README's table: the same in a fenced block) "
+         "or schema (the metric part of schemas/run.schema.json, which ends that file).",
          none_opts},
         {"manpage", "[SECTION]", 0, 1,
          "print a manual page (roff): 1 (default) dmlsim(1), 5 dmlsim-scenario(5)", NULL,

@@ -12,12 +12,12 @@
 #include "fault.h"
 #include "level.h"
 #include "loader.h"
-#include "metric.h"
 #include "model.h"
 #include "outfile.h"
 #include "platform.h"
 #include "report.h"
 #include "report_bench.h"
+#include "report_metrics.h"
 #include "scenario.h"
 #include "scenario_doc.h"
 #include "sgcfg.h"
@@ -489,7 +489,7 @@ static int cmd_run(const struct run_opts *o)
     struct dmlsim_error err = {0};
     int status = 0;
     if (scenario_load_with(o->path, o->ov, o->nov, &sc, &err) != DMLSIM_OK) return fail(&err);
-    if (check_run_outputs(o, &sc, &err) != DMLSIM_OK) {
+    if (expect_validate(&sc, &err) != DMLSIM_OK || check_run_outputs(o, &sc, &err) != DMLSIM_OK) {
         scenario_release(&sc);
         return fail(&err);
     }
@@ -572,7 +572,9 @@ static int cmd_platform(const struct cli_args *a)
     struct dmlsim_error err = {0};
     if (scenario_load(in, &sc, &err) != DMLSIM_OK) return fail(&err);
     int status = 0;
-    if (!sc.has_cluster) {
+    if (expect_validate(&sc, &err) != DMLSIM_OK) { /* a scenario run would refuse, as before */
+        status = fail(&err);
+    } else if (!sc.has_cluster) {
         dmlsim_fail(&err, DMLSIM_EUSAGE,
                     "%s:%d: <platform> names an existing platform; expected a <cluster> to "
                     "generate one from",
@@ -644,27 +646,11 @@ static int cmd_catalog(void)
     return 0;
 }
 
-/* The metric table (metric.h): what <expect> and the JSON summary know, and what the text and
- * the sweep summary show. */
-static int cmd_metrics(void)
+/* dmlsim metrics [FORMAT]: the metric list (report_metrics.h). */
+static int cmd_metrics(const struct cli_args *a)
 {
-    printf("# run metrics: every one is in the JSON summary and usable in <expect metric>\n");
-    printf("#%-22s %-10s %-12s %-10s %s\n", "name", "unit", "text", "column", "meaning");
-    for (size_t i = 0; i < metric_count(); i++) {
-        const struct metric *m = metric_at(i);
-        const char *text = m->text_for == METRIC_ALL         ? "all"
-                           : m->text_for == METRIC_ALLREDUCE ? "allreduce"
-                           : m->text_for == METRIC_PS        ? "ps"
-                                                             : "-";
-        printf(" %-22s %-10s %-12s %-10s %s\n", m->name, m->unit, text, m->column ? m->column : "-",
-               m->meaning);
-    }
-    for (size_t i = 0; i < metric_family_count(); i++) {
-        const struct metric_family *f = metric_family_at(i);
-        char name[48];
-        snprintf(name, sizeof name, "%s%s", f->prefix, f->arg);
-        printf(" %-22s %-10s %-12s %-10s %s\n", name, f->unit, "list", "-", f->meaning);
-    }
+    if (!report_metrics(a->nargs ? a->args[0] : "text", stdout))
+        return cli_error(a->cmd, "expected FORMAT text (default), markdown or schema");
     return 0;
 }
 
@@ -701,7 +687,7 @@ static int run_command(const struct cli_args *a, const char *self)
     if (strcmp(name, "shapes") == 0) return validate_shapes_main(a);
     if (strcmp(name, "validate") == 0) return validate_main(a);
     if (strcmp(name, "platform") == 0) return cmd_platform(a);
-    if (strcmp(name, "metrics") == 0) return cmd_metrics();
+    if (strcmp(name, "metrics") == 0) return cmd_metrics(a);
     if (strcmp(name, "catalog") == 0) return cmd_catalog();
     if (strcmp(name, "manpage") == 0) return cmd_manpage(a);
     if (strcmp(name, "completion") == 0) cli_write_completion(stdout);

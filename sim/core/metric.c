@@ -1,4 +1,4 @@
-/* metric.c - the metric table (see metric.h). */
+/* metric.c - the common metric table: what every strategy's record has (see metric.h). */
 #include "metric.h"
 
 #include <stdio.h>
@@ -34,19 +34,8 @@ GET(exposed_s, r->exposed_s)
 GET(idle_fraction, r->idle_frac)
 GET(goodput, r->goodput)
 GET(grad_bytes, r->grad_B)
-GET(buckets, r->nbuckets)
-GET(shards, r->nshards)
 GET(messages, r->messages)
 GET(bytes, r->bytes)
-GET(failed_collectives, r->failures)
-GET(version_spread, r->spread_max)
-GET(disagree_fraction, r->spread_frac)
-GET(coordinator_messages, r->coordinator_msgs)
-GET(mixed_pulls, r->mixed_pulls)
-GET(coordinator_version, r->coordinator_global)
-GET(coordinator_spread, r->coordinator_spread)
-GET(shard_imbalance, r->imbalance)
-GET(lost_updates, r->lost_updates)
 GET(steps_completed, r->steps_completed)
 GET(lost_steps, r->lost_steps)
 GET(membership_changes, r->membership_changes)
@@ -79,36 +68,15 @@ GET(shuffle_displacement, r->shuffle_moved)
 GET(cache_hit_fraction, r->cache_hits + r->cache_misses > 0
                                 ? r->cache_hits / (r->cache_hits + r->cache_misses)
                                 : 0)
-GET(sides, r->sides)
-GET(divergence_l2, r->divergence_l2)
 GET(final_accuracy, last_eval(r) ? last_eval(r)->accuracy : 0)
 GET(final_loss, last_eval(r) ? last_eval(r)->loss : 0)
 GET(time_to_accuracy_s, r->time_to_accuracy_s)
 GET(steps_to_accuracy, r->steps_to_accuracy)
-GET(mfu, r->mfu)
-GET(tokens_per_s, r->tokens_s)
-GET(pipeline_s, r->par_pipe_s)
-GET(bubble_fraction, r->par_bubble_frac)
-GET(par_compute_s, r->par_compute_s)
-GET(tp_exposed_s, r->par_tp_s)
-GET(bubble_s, r->par_bubble_s)
-GET(dp_exposed_s, r->par_dp_s)
-GET(update_s, r->par_update_s)
-GET(tp_bytes, r->par_bytes[0])
-GET(pp_bytes, r->par_bytes[1])
-GET(dp_bytes, r->par_bytes[2])
-GET(ep_bytes, r->par_bytes[3])
-GET(memory_per_gpu_bytes, r->mem.total_B)
 #undef GET
 
 static bool has_numerics(const struct run_record *r)
 {
     return r->numerics;
-}
-
-static bool has_hybrid(const struct run_record *r)
-{
-    return r->hybrid;
 }
 
 static bool has_input(const struct run_record *r)
@@ -126,269 +94,239 @@ static bool has_buffer(const struct run_record *r)
     return r->shuffle_buffer_B > 0;
 }
 
-static bool split_brain(const struct run_record *r)
-{
-    return r->sides > 1;
-}
-
-static bool split_numerics(const struct run_record *r)
-{
-    return r->sides > 1 && r->numerics;
-}
-
 static bool reached_target(const struct run_record *r)
 {
     return r->numerics && r->steps_to_accuracy >= 0;
 }
 
-static bool has_coordinator(const struct run_record *r)
-{
-    return r->coordinator;
-}
-
-/* Text lines are runs of consecutive rows with the same label, in this order. */
+/* The common rows, in order. */
 static const struct metric metrics[] = {
-        {"workers", "1", "workers at the start", METRIC_ALL, "workers", "%.0f", 1, NULL, NULL,
-         "gpus", 1, 8, 0, get_workers, NULL},
-        {"global_batch", "samples",
-         "samples of one step at the start (workers x batch, or the PS quorum)", METRIC_ALL,
-         "workers", ", global batch %.0f", 1, NULL, NULL, "batch", 2, 8, 0, get_global_batch, NULL},
-        {"time_s", "s", "run time: when the last step ended", METRIC_ALL, "run time", "%.6f s", 1,
-         NULL, NULL, NULL, 0, 0, 0, get_time_s, NULL},
-        {"steps", "1", "step rows (completed steps, repeats after a rollback included)", METRIC_ALL,
-         "run time", ", %.0f step(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_steps, NULL},
-        {"throughput", "samples/s",
-         "samples whose gradients were computed in a completed step (applied or dropped) / run "
-         "time",
-         METRIC_ALL, "throughput", "%.1f samples/s", 1, NULL, NULL, "samples/s", 4, 12, 1,
-         get_throughput, NULL},
-        {"mean_step_s", "s", "run time / step rows", METRIC_ALL, "throughput",
-         ", mean step %.3f ms", 1000, NULL, NULL, "step_ms", 3, 12, 3, get_mean_step_s, NULL},
-        {"one_gpu_step_s", "s", "mean compute of a step (the slowest worker's): a step on one GPU",
-         METRIC_DATA_PARALLEL, "1-GPU step", "%.3f ms (compute only)", 1000, NULL, NULL, NULL, 0, 0, 0,
-         get_one_gpu_step_s, NULL},
-        {"efficiency", "1", "throughput / (workers x batch / one_gpu_step_s)", METRIC_DATA_PARALLEL,
-         "1-GPU step", ": scaling efficiency %.1f%%", 100, NULL, NULL, "eff", 5, 10, 4,
-         get_efficiency, NULL},
-        {"compute_tflops", "TFLOP/s",
-         "effective compute rate of a GPU: the FLOPs of a step / its mean compute time", METRIC_DATA_PARALLEL,
-         "compute", "%.1f TFLOP/s per GPU", 1, NULL, NULL, NULL, 0, 0, 0, get_compute_tflops, NULL},
-        {"compute_peak_fraction", "1", "compute_tflops / the GPU's dense peak for the dtype",
-         METRIC_DATA_PARALLEL, "compute", ", %.1f%% of the dtype's peak", 100, NULL, NULL, NULL, 0, 0, 0,
-         get_compute_peak_fraction, NULL},
-        {"host_wait_fraction", "1",
-         "share of a step's GPU time spent waiting for the host to issue kernels (eager "
-         "launches, kcost.h): the step is CPU-bound when it is large",
-         METRIC_DATA_PARALLEL, "host wait", "%.1f%% of the GPU's step waiting for the CPU", 100,
-         NULL, NULL, NULL, 0, 0, 0, get_host_wait_fraction, NULL},
-        {"exposed_s", "s", "mean over step rows of the step time not covered by compute",
-         METRIC_ALL, "exposed", "%.3f ms per step not covered by compute", 1000, NULL, NULL,
-         "exposed_ms", 6, 12, 3, get_exposed_s, NULL},
-        {"idle_fraction", "1", "1 - compute time of all workers / (workers x run time)", METRIC_ALL,
-         "idle fraction", "%.4f (workers' time not computing)", 1, NULL, NULL, "idle", 8, 8, 4,
-         get_idle_fraction, NULL},
-        {"goodput", "samples/s", "samples whose gradients are in the final model / run time",
-         METRIC_ALL, "goodput", "%.1f samples/s (samples in the final model)", 1, NULL, NULL,
-         "goodput", 10, 12, 1, get_goodput, NULL},
-        {"grad_bytes", "B", "gradient bytes a worker exchanges per step", METRIC_DATA_PARALLEL,
-         "gradient bytes", "%.0f B per step", 1, NULL, NULL, NULL, 0, 0, 0, get_grad_bytes, NULL},
-        {"mfu", "1",
-         "hybrid: model FLOPs utilisation, the model's forward and backward FLOPs (no "
-         "recomputation) of the samples trained / (run time x GPUs x the dtype's dense peak)",
-         METRIC_HYBRID, "parallel", "MFU %.1f%%", 100, NULL, NULL, "mfu", 15, 7, 4, get_mfu,
-         has_hybrid},
-        {"tokens_per_s", "tokens/s", "hybrid: tokens trained a second (samples x sequence length)",
-         METRIC_HYBRID, "parallel", ", %.0f tokens/s", 1, NULL, NULL, "tokens/s", 16, 12, 0,
-         get_tokens_per_s, has_hybrid},
-        {"memory_per_gpu_bytes", "B",
-         "memory per GPU (the \"# memory/gpu\" line; hybrid: on the stage that needs the most)",
-         METRIC_HYBRID, "parallel", ", %.0f B per GPU", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_memory_per_gpu_bytes, has_hybrid},
-        {"par_compute_s", "s", "hybrid: a rank's kernels in a step (mean over ranks and steps)",
-         METRIC_HYBRID, "step breakdown", "compute %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0,
-         get_par_compute_s, has_hybrid},
-        {"tp_exposed_s", "s",
-         "hybrid: a rank's tensor-parallel collectives and expert all-to-alls in a step (on the "
-         "critical path)",
-         METRIC_HYBRID, "step breakdown", " + tensor-parallel %.3f ms", 1000, NULL, NULL, NULL, 0,
-         0, 0, get_tp_exposed_s, has_hybrid},
-        {"bubble_s", "s",
-         "hybrid: the pipeline phase a rank spends neither computing nor in collectives (the "
-         "bubble and the waits for activations)",
-         METRIC_HYBRID, "step breakdown", " + bubble %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0,
-         get_bubble_s, has_hybrid},
-        {"dp_exposed_s", "s",
-         "hybrid: a rank's data-parallel collectives in a step (gradients; ZeRO's gathers)",
-         METRIC_HYBRID, "step breakdown", " + data-parallel %.3f ms", 1000, NULL, NULL, NULL, 0, 0,
-         0, get_dp_exposed_s, has_hybrid},
-        {"update_s", "s", "hybrid: a rank's optimizer in a step", METRIC_HYBRID, "step breakdown",
-         " + update %.3f ms", 1000, NULL, NULL, NULL, 0, 0, 0, get_update_s, has_hybrid},
-        {"pipeline_s", "s", "hybrid: a step's pipeline phase, from its start to its last backward",
-         METRIC_HYBRID, "pipeline", "%.3f ms a step", 1000, NULL, NULL, NULL, 0, 0, 0,
-         get_pipeline_s, has_hybrid},
-        {"bubble_fraction", "1", "hybrid: bubble_s / pipeline_s ((p - 1) / (m + p - 1) for "
-         "uniform stages and free messages)", METRIC_HYBRID, "pipeline", ", bubble %.1f%% of it",
-         100, NULL, NULL, "bubble", 17, 7, 4, get_bubble_fraction, has_hybrid},
-        {"tp_bytes", "B", "hybrid: bytes of the tensor-parallel collectives' messages",
-         METRIC_HYBRID, "bytes by group", "tensor %.0f B", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_tp_bytes, has_hybrid},
-        {"pp_bytes", "B", "hybrid: bytes of the pipeline's activations and their gradients",
-         METRIC_HYBRID, "bytes by group", ", pipeline %.0f B", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_pp_bytes, has_hybrid},
-        {"dp_bytes", "B", "hybrid: bytes of the data-parallel collectives' messages",
-         METRIC_HYBRID, "bytes by group", ", data %.0f B", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_dp_bytes, has_hybrid},
-        {"ep_bytes", "B", "hybrid: bytes of the expert all-to-alls' messages", METRIC_HYBRID,
-         "bytes by group", ", expert %.0f B", 1, NULL, NULL, NULL, 0, 0, 0, get_ep_bytes,
-         has_hybrid},
-        {"buckets", "1", "all-reduce: gradient buckets per step", METRIC_ALLREDUCE,
-         "gradient bytes", " in %.0f bucket(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_buckets, NULL},
-        {"shards", "1", "parameter server: shards", METRIC_PS, "gradient bytes",
-         " to %.0f shard(s)", 1, NULL, NULL, NULL, 0, 0, 0, get_shards, NULL},
-        {"messages", "1", "simulated messages sent", METRIC_ALL, "messages", "%.0f sent", 1, NULL,
-         NULL, "messages", 7, 12, 0, get_messages, NULL},
-        {"bytes", "B", "bytes of the simulated messages", METRIC_ALL, "messages", ", %.0f B", 1,
-         NULL, NULL, NULL, 0, 0, 0, get_bytes, NULL},
-        {"failed_collectives", "1", "collectives that ended in a timeout or failure",
-         METRIC_ALLREDUCE, "failed collectives", "%.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_failed_collectives, NULL},
-        {"version_spread", "1", "largest difference between shard versions at one time", METRIC_PS,
-         "shard versions", "max spread %.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_version_spread,
-         NULL},
-        {"disagree_fraction", "1", "fraction of the run during which shards disagreed", METRIC_PS,
-         "shard versions", ", shards disagreed %.1f%% of the time", 100, NULL, NULL, NULL, 0, 0, 0,
-         get_disagree_fraction, NULL},
-        {"mixed_pulls", "1",
-         "pulls whose shards answered with different versions (a mixed, split-brain model)",
-         METRIC_PS, "shard versions", ", %.0f pull(s) of mixed versions", 1, NULL, NULL, NULL, 0,
-         0, 0, get_mixed_pulls, NULL},
-        {"coordinator_messages", "1", "advances the version coordinator received", METRIC_PS,
-         "coordinator", "%.0f advances received", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_coordinator_messages, has_coordinator},
-        {"coordinator_version", "1",
-         "the global version (minimum over shards) the coordinator last saw", METRIC_PS,
-         "coordinator", ", global version %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_coordinator_version, has_coordinator},
-        {"coordinator_spread", "1", "the largest version disagreement the coordinator saw",
-         METRIC_PS, "coordinator", ", largest disagreement %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_coordinator_spread, has_coordinator},
-        {"shard_imbalance", "1", "largest shard's parameters / mean", METRIC_PS, "shard imbalance",
-         "largest / mean = %.3f", 1, NULL, NULL, NULL, 0, 0, 0, get_shard_imbalance, NULL},
-        {"lost_updates", "1", "shard versions lost to a shard crash", METRIC_PS, "lost updates",
-         "%.0f (shard versions lost to crashes)", 1, NULL, NULL, NULL, 0, 0, 0, get_lost_updates,
-         NULL},
-        {"steps_completed", "1",
-         "global steps committed (all-reduce) / versions every shard reached (ps)", METRIC_ALL,
-         "steps committed", "%.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_steps_completed, NULL},
-        {"lost_steps", "1", "step executions thrown away (failed or rolled back)", METRIC_ALL,
-         "steps committed", "; step executions lost %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_lost_steps, NULL},
-        {"membership_changes", "1", "memberships formed after the first", METRIC_ALL,
-         "steps committed", "; memberships after the first %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_membership_changes, NULL},
-        {"failures_detected", "1", "failures the survivors reported", METRIC_ALL, "steps committed",
-         "; failures reported %.0f", 1, NULL, NULL, NULL, 0, 0, 0, get_failures_detected, NULL},
-        {"removed_stragglers", "1", "workers removed for being persistently slow", METRIC_ALL,
-         "steps committed", "; stragglers removed %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_removed_stragglers, NULL},
-        {"final_workers", "1",
-         "all-reduce: live workers of the last membership; ps: workers that finished every step",
-         METRIC_ALL, "steps committed", "; final workers %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_final_workers, NULL},
-        {"max_detect_s", "s", "longest time from a fault to its first report", METRIC_ALL,
-         "detect/recover", "longest %.6f s to detect", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_max_detect_s, NULL},
-        {"max_recover_s", "s", "longest time from a fault to training progressing again",
-         METRIC_ALL, "detect/recover", ", %.6f s to resume training", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_max_recover_s, NULL},
-        {"input_wait_s", "s", "<data>: a worker's mean wait for its next batch before a forward",
-         METRIC_ALL, "input", "%.6f s a batch waited for", 1, NULL, NULL, "input_ms", 14, 10, 3,
-         get_input_wait_s, has_input},
-        {"input_fraction", "1",
-         "<data>: the workers' time spent waiting for batches (their waits / (workers x run "
-         "time))",
-         METRIC_ALL, "input", ", %.1f%% of the workers' time", 100, NULL, NULL, NULL, 0, 0, 0,
-         get_input_fraction, has_input},
-        {"input_bound", "1",
-         "<data>: 1 if waiting for batches is at least 1% of the workers' time and most of their "
-         "idle time (the pipeline holds the GPUs back)",
-         METRIC_ALL, "input", NULL, 1, "; input-bound", "; not input-bound", NULL, 0, 0, 0,
-         get_input_bound, has_input},
-        {"cache_hit_fraction", "1",
-         "<data cache>: the share of the samples trained on that their node's cache tier held",
-         METRIC_ALL, "input", "; cache hits %.1f%%", 100, NULL, NULL, NULL, 0, 0, 0,
-         get_cache_hit_fraction, has_cache},
-        {"shuffle_buffer_bytes", "B",
-         "<data shuffle=\"buffer\">: the shuffle buffers of a GPU's loader workers (workers x "
-         "buffer x sample size)",
-         METRIC_ALL, "input", "; shuffle buffers %.0f B a GPU", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_shuffle_buffer_bytes, has_buffer},
-        {"shuffle_displacement", "samples",
-         "<data shuffle=\"buffer\">: how far a sample moves through a buffer, on average (a full "
-         "shuffle: about a third of the stream)",
-         METRIC_ALL, "input", ", a sample moved %.1f places", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_shuffle_displacement, has_buffer},
-        {"sides", "1",
-         "all-reduce, rendezvous=\"per-side\": the most sides of a partition training apart at "
-         "one time (1: none)",
-         METRIC_ALLREDUCE, "split brain", "%.0f sides trained apart", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_sides, split_brain},
-        {"divergence_l2", "1",
-         "numerics: the largest L2 distance between two sides' models when they merged or the "
-         "run ended split",
-         METRIC_ALLREDUCE, "split brain", "; their models %.6g apart (L2)", 1, NULL, NULL, NULL, 0,
-         0, 0, get_divergence_l2, split_numerics},
-        {"checkpoints", "1", "checkpoints completed", METRIC_ALL, "checkpoints", "%.0f", 1, NULL,
-         NULL, NULL, 0, 0, 0, get_checkpoints, NULL},
-        {"checkpoint_bytes", "B", "size of one checkpoint (all shards)", METRIC_ALL, "checkpoints",
-         " of %.0f B", 1, NULL, NULL, NULL, 0, 0, 0, get_checkpoint_bytes, NULL},
-        {"checkpoint_overhead_s", "s", "training time spent blocked on checkpoints", METRIC_ALL,
-         "checkpoints", "; writers blocked %.6f s", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_checkpoint_overhead_s, NULL},
-        {"computed", "1", "gradients computed (all-reduce: replicas; ps: slices)", METRIC_ALL,
-         "gradients", "%.0f computed", 1, NULL, NULL, NULL, 0, 0, 0, get_computed, NULL},
-        {"applied", "1", "gradients applied", METRIC_ALL, "gradients", " = %.0f applied", 1, NULL,
-         NULL, NULL, 0, 0, 0, get_applied, NULL},
-        {"dropped_stale", "1", "gradients dropped for a version lag above the bound", METRIC_ALL,
-         "gradients", " + %.0f dropped stale", 1, NULL, NULL, NULL, 0, 0, 0, get_dropped_stale,
-         NULL},
-        {"dropped_late", "1", "gradients that missed their version's quorum", METRIC_ALL,
-         "gradients", " + %.0f dropped late", 1, NULL, NULL, NULL, 0, 0, 0, get_dropped_late, NULL},
-        {"lost_gradients", "1", "gradients lost to failures", METRIC_ALL, "gradients",
-         " + %.0f lost to failures", 1, NULL, NULL, NULL, 0, 0, 0, get_lost_gradients, NULL},
-        {"dropped_gradients", "1", "dropped_stale + dropped_late", 0, NULL, NULL, 1, NULL, NULL,
-         "dropped", 9, 10, 0, get_dropped_gradients, NULL},
-        {"read_samples", "samples", "samples read by all workers", METRIC_ALL, "samples",
-         "%.0f read", 1, NULL, NULL, NULL, 0, 0, 0, get_read_samples, NULL},
-        {"consumed_samples", "samples", "samples whose gradients are in the final model",
-         METRIC_ALL, "samples", " = %.0f consumed", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_consumed_samples, NULL},
-        {"skipped_samples", "samples", "samples skipped as corrupt: whole corrupt batches, and the samples of corrupt shards", METRIC_ALL, "samples",
-         " + %.0f skipped corrupt", 1, NULL, NULL, NULL, 0, 0, 0, get_skipped_samples, NULL},
-        {"dropped_samples", "samples", "samples whose gradients were dropped stale or late",
-         METRIC_ALL, "samples", " + %.0f dropped stale or late", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_dropped_samples, NULL},
-        {"replayed_samples", "samples", "samples read in work lost to a failure (read again)",
-         METRIC_ALL, "samples", " + %.0f replayed", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_replayed_samples, NULL},
-        {"accounting_ok", "1", "1 if both accounting identities hold", METRIC_ALL, "accounting",
-         NULL, 1, "both identities hold", "VIOLATED", NULL, 0, 0, 0, get_accounting_ok, NULL},
-        {"job_failed", "1", "1 if the simulated job could not finish its steps", METRIC_ALL, "job",
-         NULL, 1, "FAILED (see stderr)", "completed", "failed", 11, 7, 0, get_job_failed, NULL},
-        {"final_accuracy", "1", "numerics: test accuracy at the last evaluation", METRIC_ALL,
-         "accuracy", "%.4f at the end", 1, NULL, NULL, "accuracy", 12, 9, 4, get_final_accuracy,
-         has_numerics},
-        {"final_loss", "1", "numerics: test loss (mean cross-entropy) at the last evaluation",
-         METRIC_ALL, "accuracy", ", test loss %.4f", 1, NULL, NULL, NULL, 0, 0, 0, get_final_loss,
-         has_numerics},
-        {"time_to_accuracy_s", "s",
-         "numerics: simulated time of the first evaluation at or above the target (inf: not "
-         "reached)",
-         METRIC_ALL, "time to target", "%.6f s", 1, NULL, NULL, "tta_ms", 13, 10, 3,
-         get_time_to_accuracy_s, has_numerics},
-        {"steps_to_accuracy", "1", "numerics: steps committed at that evaluation (-1: not reached)",
-         METRIC_ALL, "time to target", ", step %.0f", 1, NULL, NULL, NULL, 0, 0, 0,
-         get_steps_to_accuracy, reached_target},
+        {.name = "workers", .unit = "1", .order = 10, .schema = "count",
+         .meaning = "workers at the start",
+         .text_for = METRIC_ALL, .label = "workers", .text = "%.0f", .scale = 1,
+         .column = "gpus", .col = 1, .width = 8, .prec = 0, .get = get_workers},
+        {.name = "global_batch", .unit = "samples", .order = 20, .schema = "count",
+         .meaning = "samples of one step at the start (workers x batch, or the PS quorum)",
+         .text_for = METRIC_ALL, .text = ", global batch %.0f", .scale = 1,
+         .column = "batch", .col = 2, .width = 8, .prec = 0, .get = get_global_batch},
+        {.name = "time_s", .unit = "s", .order = 30, .schema = "nonneg",
+         .meaning = "run time: when the last step ended",
+         .text_for = METRIC_ALL, .label = "run time", .text = "%.6f s", .scale = 1,
+         .get = get_time_s},
+        {.name = "steps", .unit = "1", .order = 40, .schema = "count",
+         .meaning = "step rows (completed steps, repeats after a rollback included)",
+         .text_for = METRIC_ALL, .text = ", %.0f step(s)", .scale = 1, .get = get_steps},
+        {.name = "throughput", .unit = "samples/s", .order = 50, .schema = "nonneg",
+         .meaning = "samples whose gradients were computed in a completed step (applied or "
+                    "dropped) / run time",
+         .text_for = METRIC_ALL, .label = "throughput", .text = "%.1f samples/s", .scale = 1,
+         .column = "samples/s", .col = 4, .width = 12, .prec = 1, .get = get_throughput},
+        {.name = "mean_step_s", .unit = "s", .order = 60, .schema = "nonneg",
+         .meaning = "run time / step rows",
+         .text_for = METRIC_ALL, .text = ", mean step %.3f ms", .scale = 1000,
+         .column = "step_ms", .col = 3, .width = 12, .prec = 3, .col_scale = 1e3,
+         .get = get_mean_step_s},
+        {.name = "one_gpu_step_s", .unit = "s", .order = 70, .schema = "nonneg",
+         .meaning = "mean compute of a step (the slowest worker's): a step on one GPU",
+         .text_for = METRIC_DATA_PARALLEL, .label = "1-GPU step", .text = "%.3f ms (compute only)",
+         .scale = 1000, .get = get_one_gpu_step_s},
+        {.name = "efficiency", .unit = "1", .order = 80, .schema = "nonneg",
+         .meaning = "throughput / (workers x batch / one_gpu_step_s)",
+         .text_for = METRIC_DATA_PARALLEL, .text = ": scaling efficiency %.1f%%", .scale = 100,
+         .column = "eff", .col = 5, .width = 10, .prec = 4, .get = get_efficiency},
+        {.name = "compute_tflops", .unit = "TFLOP/s", .order = 90, .schema = "nonneg",
+         .meaning = "effective compute rate of a GPU: the FLOPs of a step / its mean compute time",
+         .text_for = METRIC_DATA_PARALLEL, .label = "compute", .line = METRIC_LINE_KERNELS,
+         .text = "%.1f TFLOP/s per GPU", .scale = 1, .get = get_compute_tflops},
+        {.name = "compute_peak_fraction", .unit = "1", .order = 100, .schema = "nonneg",
+         .meaning = "compute_tflops / the GPU's dense peak for the dtype",
+         .text_for = METRIC_DATA_PARALLEL, .text = ", %.1f%% of the dtype's peak", .scale = 100,
+         .get = get_compute_peak_fraction},
+        {.name = "host_wait_fraction", .unit = "1", .order = 110, .schema = "nonneg",
+         .meaning = "share of a step's GPU time spent waiting for the host to issue kernels "
+                    "(eager launches, kcost.h): the step is CPU-bound when it is large",
+         .text_for = METRIC_DATA_PARALLEL, .label = "host wait",
+         .text = "%.1f%% of the GPU's step waiting for the CPU", .scale = 100,
+         .get = get_host_wait_fraction},
+        {.name = "exposed_s", .unit = "s", .order = 120, .schema = "nonneg",
+         .meaning = "mean over step rows of the step time not covered by compute",
+         .text_for = METRIC_ALL, .label = "exposed",
+         .text = "%.3f ms per step not covered by compute", .scale = 1000,
+         .column = "exposed_ms", .col = 6, .width = 12, .prec = 3, .col_scale = 1e3,
+         .get = get_exposed_s},
+        {.name = "idle_fraction", .unit = "1", .order = 130, .schema = "fraction",
+         .meaning = "1 - compute time of all workers / (workers x run time)",
+         .text_for = METRIC_ALL, .label = "idle fraction",
+         .text = "%.4f (workers' time not computing)", .scale = 1,
+         .column = "idle", .col = 8, .width = 8, .prec = 4, .get = get_idle_fraction},
+        {.name = "goodput", .unit = "samples/s", .order = 140, .schema = "nonneg",
+         .meaning = "samples whose gradients are in the final model / run time",
+         .text_for = METRIC_ALL, .label = "goodput",
+         .text = "%.1f samples/s (samples in the final model)", .scale = 1,
+         .column = "goodput", .col = 10, .width = 12, .prec = 1, .get = get_goodput},
+        {.name = "grad_bytes", .unit = "B", .order = 150, .schema = "nonneg",
+         .meaning = "gradient bytes a worker exchanges per step",
+         .text_for = METRIC_DATA_PARALLEL, .label = "gradient bytes", .text = "%.0f B per step",
+         .scale = 1, .get = get_grad_bytes},
+        {.name = "messages", .unit = "1", .order = 320, .schema = "count",
+         .meaning = "simulated messages sent",
+         .text_for = METRIC_ALL, .label = "messages", .line = METRIC_LINE_LINK_CLASSES,
+         .text = "%.0f sent", .scale = 1, .column = "messages", .col = 7, .width = 12, .prec = 0,
+         .get = get_messages},
+        {.name = "bytes", .unit = "B", .order = 330, .schema = "nonneg",
+         .meaning = "bytes of the simulated messages",
+         .text_for = METRIC_ALL, .text = ", %.0f B", .scale = 1, .get = get_bytes},
+        {.name = "steps_completed", .unit = "1", .order = 430, .schema = "count",
+         .meaning = "global steps committed (all-reduce) / versions every shard reached (ps)",
+         .text_for = METRIC_ALL, .label = "steps committed", .line = METRIC_LINE_ELASTIC,
+         .text = "%.0f", .scale = 1, .get = get_steps_completed},
+        {.name = "lost_steps", .unit = "1", .order = 440, .schema = "count",
+         .meaning = "step executions thrown away (failed or rolled back)",
+         .text_for = METRIC_ALL, .text = "; step executions lost %.0f", .scale = 1,
+         .get = get_lost_steps},
+        {.name = "membership_changes", .unit = "1", .order = 450, .schema = "count",
+         .meaning = "memberships formed after the first",
+         .text_for = METRIC_ALL, .text = "; memberships after the first %.0f", .scale = 1,
+         .get = get_membership_changes},
+        {.name = "failures_detected", .unit = "1", .order = 460, .schema = "count",
+         .meaning = "failures the survivors reported",
+         .text_for = METRIC_ALL, .text = "; failures reported %.0f", .scale = 1,
+         .get = get_failures_detected},
+        {.name = "removed_stragglers", .unit = "1", .order = 470, .schema = "count",
+         .meaning = "workers removed for being persistently slow",
+         .text_for = METRIC_ALL, .text = "; stragglers removed %.0f", .scale = 1,
+         .get = get_removed_stragglers},
+        {.name = "final_workers", .unit = "1", .order = 480, .schema = "count",
+         .meaning = "all-reduce: live workers of the last membership; ps: workers that finished "
+                    "every step",
+         .text_for = METRIC_ALL, .text = "; final workers %.0f", .scale = 1,
+         .get = get_final_workers},
+        {.name = "max_detect_s", .unit = "s", .order = 490, .schema = "nonneg",
+         .meaning = "longest time from a fault to its first report",
+         .text_for = METRIC_ALL, .label = "detect/recover", .text = "longest %.6f s to detect",
+         .scale = 1, .get = get_max_detect_s},
+        {.name = "max_recover_s", .unit = "s", .order = 500, .schema = "nonneg",
+         .meaning = "longest time from a fault to training progressing again",
+         .text_for = METRIC_ALL, .text = ", %.6f s to resume training", .scale = 1,
+         .get = get_max_recover_s},
+        {.name = "input_wait_s", .unit = "s", .order = 510, .schema = "nonneg",
+         .meaning = "<data>: a worker's mean wait for its next batch before a forward",
+         .text_for = METRIC_ALL, .label = "input", .line = METRIC_LINE_INPUT,
+         .text = "%.6f s a batch waited for", .scale = 1,
+         .column = "input_ms", .col = 14, .width = 10, .prec = 3, .col_scale = 1e3,
+         .get = get_input_wait_s,
+         .shown = has_input},
+        {.name = "input_fraction", .unit = "1", .order = 520, .schema = "fraction",
+         .meaning = "<data>: the workers' time spent waiting for batches (their waits / (workers "
+                    "x run time))",
+         .text_for = METRIC_ALL, .text = ", %.1f%% of the workers' time", .scale = 100,
+         .get = get_input_fraction, .shown = has_input},
+        {.name = "input_bound", .unit = "1", .order = 530, .schema = "flag",
+         .meaning = "<data>: 1 if waiting for batches is at least 1% of the workers' time and "
+                    "most of their idle time (the pipeline holds the GPUs back)",
+         .text_for = METRIC_ALL, .scale = 1, .yes = "; input-bound", .no = "; not input-bound",
+         .get = get_input_bound, .shown = has_input},
+        {.name = "cache_hit_fraction", .unit = "1", .order = 540, .schema = "fraction",
+         .meaning = "<data cache>: the share of the samples trained on that their node's cache "
+                    "tier held",
+         .text_for = METRIC_ALL, .text = "; cache hits %.1f%%", .scale = 100,
+         .get = get_cache_hit_fraction, .shown = has_cache},
+        {.name = "shuffle_buffer_bytes", .unit = "B", .order = 550, .schema = "nonneg",
+         .meaning = "<data shuffle=\"buffer\">: the shuffle buffers of a GPU's loader workers "
+                    "(workers x buffer x sample size)",
+         .text_for = METRIC_ALL, .text = "; shuffle buffers %.0f B a GPU", .scale = 1,
+         .get = get_shuffle_buffer_bytes, .shown = has_buffer},
+        {.name = "shuffle_displacement", .unit = "samples", .order = 560, .schema = "nonneg",
+         .meaning = "<data shuffle=\"buffer\">: how far a sample moves through a buffer, on "
+                    "average (a full shuffle: about a third of the stream)",
+         .text_for = METRIC_ALL, .text = ", a sample moved %.1f places", .scale = 1,
+         .get = get_shuffle_displacement, .shown = has_buffer},
+        {.name = "checkpoints", .unit = "1", .order = 590, .schema = "count",
+         .meaning = "checkpoints completed",
+         .text_for = METRIC_ALL, .label = "checkpoints", .text = "%.0f", .scale = 1,
+         .get = get_checkpoints},
+        {.name = "checkpoint_bytes", .unit = "B", .order = 600, .schema = "nonneg",
+         .meaning = "size of one checkpoint (all shards)",
+         .text_for = METRIC_ALL, .text = " of %.0f B", .scale = 1, .get = get_checkpoint_bytes},
+        {.name = "checkpoint_overhead_s", .unit = "s", .order = 610, .schema = "nonneg",
+         .meaning = "training time spent blocked on checkpoints",
+         .text_for = METRIC_ALL, .text = "; writers blocked %.6f s", .scale = 1,
+         .get = get_checkpoint_overhead_s},
+        {.name = "computed", .unit = "1", .order = 620, .schema = "count",
+         .meaning = "gradients computed (all-reduce: replicas; ps: slices)",
+         .text_for = METRIC_ALL, .label = "gradients", .line = METRIC_LINE_IDENTITY,
+         .text = "%.0f computed", .scale = 1, .get = get_computed},
+        {.name = "applied", .unit = "1", .order = 630, .schema = "count",
+         .meaning = "gradients applied",
+         .text_for = METRIC_ALL, .text = " = %.0f applied", .scale = 1, .get = get_applied},
+        {.name = "dropped_stale", .unit = "1", .order = 640, .schema = "count",
+         .meaning = "gradients dropped for a version lag above the bound",
+         .text_for = METRIC_ALL, .text = " + %.0f dropped stale", .scale = 1,
+         .get = get_dropped_stale},
+        {.name = "dropped_late", .unit = "1", .order = 650, .schema = "count",
+         .meaning = "gradients that missed their version's quorum",
+         .text_for = METRIC_ALL, .text = " + %.0f dropped late", .scale = 1,
+         .get = get_dropped_late},
+        {.name = "lost_gradients", .unit = "1", .order = 660, .schema = "count",
+         .meaning = "gradients lost to failures",
+         .text_for = METRIC_ALL, .text = " + %.0f lost to failures", .scale = 1,
+         .get = get_lost_gradients},
+        {.name = "dropped_gradients", .unit = "1", .order = 670, .schema = "count",
+         .meaning = "dropped_stale + dropped_late",
+         .scale = 1, .column = "dropped", .col = 9, .width = 10, .prec = 0,
+         .get = get_dropped_gradients},
+        {.name = "read_samples", .unit = "samples", .order = 680, .schema = "count",
+         .meaning = "samples read by all workers",
+         .text_for = METRIC_ALL, .label = "samples", .line = METRIC_LINE_IDENTITY,
+         .text = "%.0f read", .scale = 1, .get = get_read_samples},
+        {.name = "consumed_samples", .unit = "samples", .order = 690, .schema = "count",
+         .meaning = "samples whose gradients are in the final model",
+         .text_for = METRIC_ALL, .text = " = %.0f consumed", .scale = 1,
+         .get = get_consumed_samples},
+        {.name = "skipped_samples", .unit = "samples", .order = 700, .schema = "count",
+         .meaning = "samples skipped as corrupt: whole corrupt batches, and the samples of "
+                    "corrupt shards",
+         .text_for = METRIC_ALL, .text = " + %.0f skipped corrupt", .scale = 1,
+         .get = get_skipped_samples},
+        {.name = "dropped_samples", .unit = "samples", .order = 710, .schema = "count",
+         .meaning = "samples whose gradients were dropped stale or late",
+         .text_for = METRIC_ALL, .text = " + %.0f dropped stale or late", .scale = 1,
+         .get = get_dropped_samples},
+        {.name = "replayed_samples", .unit = "samples", .order = 720, .schema = "count",
+         .meaning = "samples read in work lost to a failure (read again)",
+         .text_for = METRIC_ALL, .text = " + %.0f replayed", .scale = 1,
+         .get = get_replayed_samples},
+        {.name = "accounting_ok", .unit = "1", .order = 730, .schema = "flag",
+         .meaning = "1 if both accounting identities hold",
+         .text_for = METRIC_ALL, .label = "accounting", .scale = 1,
+         .yes = "both identities hold", .no = "VIOLATED", .get = get_accounting_ok},
+        {.name = "job_failed", .unit = "1", .order = 740, .schema = "flag",
+         .meaning = "1 if the simulated job could not finish its steps",
+         .text_for = METRIC_ALL, .label = "job", .scale = 1,
+         .yes = "FAILED (see stderr)", .no = "completed",
+         .column = "failed", .col = 11, .width = 7, .prec = 0, .get = get_job_failed},
+        {.name = "final_accuracy", .unit = "1", .order = 750, .schema = "fraction",
+         .meaning = "numerics: test accuracy at the last evaluation",
+         .text_for = METRIC_ALL, .label = "accuracy", .text = "%.4f at the end", .scale = 1,
+         .column = "accuracy", .col = 12, .width = 9, .prec = 4, .get = get_final_accuracy,
+         .shown = has_numerics},
+        {.name = "final_loss", .unit = "1", .order = 760, .schema = "nonneg",
+         .meaning = "numerics: test loss (mean cross-entropy) at the last evaluation",
+         .text_for = METRIC_ALL, .text = ", test loss %.4f", .scale = 1, .get = get_final_loss,
+         .shown = has_numerics},
+        {.name = "time_to_accuracy_s", .unit = "s", .order = 770,
+         .schema = "{\"type\": [\"number\", \"null\"], \"minimum\": 0}",
+         .meaning = "numerics: simulated time of the first evaluation at or above the target "
+                    "(inf: not reached)",
+         .text_for = METRIC_ALL, .label = "time to target", .text = "%.6f s", .scale = 1,
+         .column = "tta_ms", .col = 13, .width = 10, .prec = 3, .col_scale = 1e3,
+         .get = get_time_to_accuracy_s,
+         .shown = has_numerics},
+        {.name = "steps_to_accuracy", .unit = "1", .order = 780,
+         .schema = "{\"type\": \"integer\", \"minimum\": -1}",
+         .meaning = "numerics: steps committed at that evaluation (-1: not reached)",
+         .text_for = METRIC_ALL, .text = ", step %.0f", .scale = 1, .get = get_steps_to_accuracy,
+         .shown = reached_target},
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
 
@@ -398,30 +336,6 @@ static bool bytes_on(const struct run_record *r, const char *cls, double *out)
     for (size_t i = 0; i < r->nclasses; i++)
         if (strcmp(r->class_name[i], cls) == 0) *out = r->class_B[i];
     return cls[0] != '\0';
-}
-
-/* group_bytes_on:GROUP.CLASS: the bytes a hybrid group's messages put on a link class. */
-static bool group_bytes_on(const struct run_record *r, const char *arg, double *out)
-{
-    *out = 0;
-    const char *dot = strchr(arg, '.');
-    for (int g = 0; dot && g < 4; g++) {
-        size_t n = strlen(run_group_names[g]);
-        if ((size_t)(dot - arg) != n || strncmp(arg, run_group_names[g], n) != 0) continue;
-        for (size_t k = 0; k < r->group_nclasses[g]; k++)
-            if (strcmp(r->group_class[g][k], dot + 1) == 0) *out = r->group_class_B[g][k];
-        return dot[1] != '\0';
-    }
-    return false;
-}
-
-static bool staleness_lag(const struct run_record *r, const char *lag, double *out)
-{
-    char *end;
-    long k = strtol(lag, &end, 10);
-    if (end == lag || *end != '\0' || k < 0 || k >= RUN_HIST) return false;
-    *out = r->stale_hist[k];
-    return true;
 }
 
 /* An input pipeline's figure of the entry `arg` names among names[0..n): value(r, i), or 0 with
@@ -449,89 +363,25 @@ static bool resource_util(const struct run_record *r, const char *res, double *o
 }
 
 static const struct metric_family families[] = {
-        {"bytes_on:", "CLASS", "B",
-         "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)", bytes_on},
-        {"group_bytes_on:", "GROUP.CLASS", "B",
-         "hybrid: bytes group GROUP's messages (tensor, pipeline, data, expert) put on link class "
-         "CLASS (group_bytes_on:pipeline.ib-ndr; 0 if unused)",
-         group_bytes_on},
-        {"staleness_lag:", "N", "1",
-         "ps: applied slices with version lag N, 0..16 (16: 16 or more)", staleness_lag},
-        {"stage_busy:", "STAGE", "1",
-         "<data>: fraction of the run the input stage STAGE (read, decode, copy) kept its actors "
-         "busy", stage_busy},
-        {"resource_util:", "RES", "1",
-         "<data>: what the input pipeline used of resource RES (nvme, store-disk, network, cpu, "
-         "pcie) over its capacity and the run",
-         resource_util},
+        {.prefix = "bytes_on:", .arg = "CLASS", .unit = "B", .order = 10,
+         .meaning = "bytes carried by link class CLASS (bytes_on:ib-ndr; 0 if unused)",
+         .get = bytes_on},
+        {.prefix = "stage_busy:", .arg = "STAGE", .unit = "1", .order = 40,
+         .meaning = "<data>: fraction of the run the input stage STAGE (read, decode, copy) kept "
+                    "its actors busy",
+         .get = stage_busy},
+        {.prefix = "resource_util:", .arg = "RES", .unit = "1", .order = 50,
+         .meaning = "<data>: what the input pipeline used of resource RES (nvme, store-disk, "
+                    "network, cpu, pcie) over its capacity and the run",
+         .get = resource_util},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
-size_t metric_family_count(void)
-{
-    return NFAMILIES;
-}
+static const struct metric_table common = {metrics, NMETRICS, families, NFAMILIES};
 
-const struct metric_family *metric_family_at(size_t i)
+const struct metric_table *metric_common(void)
 {
-    return i < NFAMILIES ? &families[i] : NULL;
-}
-
-bool metric_value(const char *name, const struct run_record *r, double *out)
-{
-    const struct metric *m = metric_find(name);
-    if (m != NULL) {
-        *out = m->get(r);
-        return true;
-    }
-    for (size_t i = 0; name && i < NFAMILIES; i++) {
-        size_t n = strlen(families[i].prefix);
-        if (strncmp(name, families[i].prefix, n) == 0) return families[i].get(r, name + n, out);
-    }
-    return false;
-}
-
-bool metric_known(const char *name)
-{
-    struct run_record empty;
-    double v;
-    memset(&empty, 0, sizeof empty);
-    return metric_value(name, &empty, &v);
-}
-
-size_t metric_count(void)
-{
-    return NMETRICS;
-}
-
-const struct metric *metric_at(size_t i)
-{
-    return i < NMETRICS ? &metrics[i] : NULL;
-}
-
-const struct metric *metric_find(const char *name)
-{
-    for (size_t i = 0; name && i < NMETRICS; i++)
-        if (strcmp(metrics[i].name, name) == 0) return &metrics[i];
-    return NULL;
-}
-
-const char *metric_names(void)
-{
-    static char buf[2048];
-    if (buf[0] == '\0') {
-        size_t used = 0;
-        for (size_t i = 0; i < NMETRICS; i++) {
-            int k = snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", metrics[i].name);
-            if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
-        }
-        for (size_t i = 0; i < NFAMILIES; i++) {
-            int k = snprintf(buf + used, sizeof buf - used, ", %s%s", families[i].prefix,
-                             families[i].arg);
-            if (k > 0 && (size_t)k < sizeof buf - used) used += (size_t)k;
-        }
-    }
-    return buf;
+    return &common;
 }
 
 unsigned metric_strategy_bit(const struct run_record *r)

@@ -230,7 +230,6 @@ void run_release(struct run_record *r)
     free(r->evals);
     free(r->ev);
     free(r->busy_s);
-    free(r->shards);
-    free(r->first_push_s);
+    if (r->own_free != NULL) r->own_free(r->own);
     memset(r, 0, sizeof *r);
 }

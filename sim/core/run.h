@@ -19,6 +19,10 @@
  * failure; every sample read is consumed (in the final model), skipped (a corrupt batch),
  * dropped (its gradient arrived too stale or too late and was discarded by the policy) or
  * replayed (lost to a failure and read again). run_identities_hold checks both.
+ *
+ * The record is common to every strategy: what only one strategy measures (the parameter
+ * server's shards and versions, the hybrid strategy's step breakdown) is that strategy's part,
+ * `own`, declared and attached by its NAME_metrics.h next to the metric rows that read it.
  */
 #ifndef DMLSIM_RUN_H
 #define DMLSIM_RUN_H
@@ -49,16 +53,6 @@ struct run_event {
                                  is being recovered from), a checkpoint's write; else t_s. The
                                  trace's slices of recoveries and checkpoints span [start_s, t_s] */
     size_t seq;               /* order of insertion, for a stable sort */
-};
-
-struct shard_report {
-    char host[64];    /* where the shard runs */
-    double params;    /* parameters it owns */
-    double bytes_in;  /* gradient bytes received */
-    double bytes_out; /* parameter bytes sent */
-    double link_Bps;  /* bottleneck bandwidth between it and worker 0 */
-    double update_s;  /* time spent applying updates */
-    double versions;  /* versions it advanced */
 };
 
 struct trace;
@@ -105,7 +99,6 @@ struct run_record {
     size_t nev, cap;        /* rows, capacity */
     double total_s;         /* run time: when the last step ended */
     double *busy_s;         /* per worker: compute time (forward, backward, update) */
-    double nbuckets;        /* all-reduce: gradient buckets per step; ps: 0 */
     double grad_B;          /* gradient bytes exchanged per worker per step */
     double messages, bytes; /* simulated messages and their bytes */
     size_t nclasses;        /* link classes seen */
@@ -123,20 +116,6 @@ struct run_record {
     double step_flops;                 /* FLOPs of one worker's step */
     double peak_flops;                 /* rank 0's GPU: dense peak of the dtype */
     double peak_mem_Bps;               /* ... and memory bandwidth */
-    /* parameter server */
-    int nshards;                 /* K, 0 for other strategies */
-    struct shard_report *shards; /* K shards */
-    double imbalance;            /* largest shard's parameters / mean */
-    double stale_hist[RUN_HIST]; /* applied slices by version lag */
-    double spread_max;           /* largest difference between shard versions at one time */
-    double spread_frac;          /* fraction of the run during which shards disagreed */
-    bool coordinator;            /* a version coordinator ran */
-    double coordinator_msgs;     /* messages the coordinator received */
-    double coordinator_global;   /* the global version (minimum over shards) it last saw */
-    double coordinator_spread;   /* the largest version disagreement it saw */
-    double mixed_pulls;          /* pulls whose shards answered with different versions */
-    double lost_updates;         /* shard versions lost to a shard crash */
-    double *first_push_s;        /* per worker: duration of its first push (all shards) */
     /* accounting (gradients: all-reduce replicas, or PS slices) */
     double computed, applied, dropped_stale, dropped_late, lost_gradients;
     double read_samples, consumed_samples, skipped_samples, dropped_samples, replayed_samples;
@@ -187,24 +166,6 @@ struct run_record {
     char proxy[48];                /* the cost-model preset whose timing the steps took, or "" */
     /* the input pipeline (<data>, loader.h) */
     bool input;                    /* a pipeline fed the workers */
-    /* strategy hybrid (<parallel>): a step's breakdown, a rank's mean over the steps */
-    bool hybrid;
-    double par_compute_s;     /* its kernels */
-    double par_tp_s;          /* its tensor-parallel collectives (on the critical path) */
-    double par_bubble_s;      /* the pipeline phase not spent on those: the bubble, p2p waits */
-    double par_dp_s;          /* the data-parallel collectives after the pipeline phase */
-    double par_update_s;      /* the optimizer */
-    double par_pipe_s;        /* the pipeline phase: the step's start to its last backward */
-    double par_bubble_frac;   /* par_bubble_s / par_pipe_s */
-    double mfu;               /* model FLOPs a second (forward and backward, no recomputation)
-                                 over the GPUs' peak in the dtype */
-    double tokens_s;          /* tokens trained a second */
-    double par_bytes[4];      /* bytes the tensor, pipeline, data and expert-parallel messages
-                                 carried */
-    /* ... and on each link class (run_group_names' order; the placement's cost) */
-    char group_class[4][RUN_CLASSES][32];
-    double group_class_B[4][RUN_CLASSES];
-    size_t group_nclasses[4];
     double input_wait_total_s;     /* every worker's waits for its batches */
     double input_wait_run_s;       /* ... the part of them within the run's time (a PS worker
                                       may wait on after the last version the run counts) */
@@ -215,6 +176,9 @@ struct run_record {
     double cache_hits, cache_misses; /* samples the loaders found in it, and did not */
     struct stage_report stages[RUN_STAGES]; /* read, decode, copy */
     struct resource_report resources[RUN_RESOURCES]; /* run_resource_names */
+    /* the strategy's own results (NAME_metrics.h: the rows of its metric table read them) */
+    void *own;                   /* its part of the record, or NULL */
+    void (*own_free)(void *own); /* frees it: run_release calls it */
 };
 
 /* An evaluation of the model on the test set. */

@@ -1,7 +1,9 @@
 /* report.c - the outputs of a run (see report.h). */
 #include "report.h"
 
-#include "metric.h"
+#include "hybrid_metrics.h"
+#include "metrics.h"
+#include "ps_metrics.h"
 #include "trace.h"
 
 #include <math.h>
@@ -81,27 +83,28 @@ static void print_stages(const struct run_record *rec, FILE *out)
     fprintf(out, "; the busiest: %s\n", run_resource_names[busiest]);
 }
 
-/* Lines of the summary that are lists rather than one metric each. */
-static void extras_after(const char *label, const struct run_record *rec, FILE *out)
+/* The lists printed after a line of the summary, as its first row says (METRIC_LINE_*). */
+static void extras_after(const struct metric *line, const struct run_record *rec, FILE *out)
 {
-    if (strcmp(label, "compute") == 0) print_kernels(rec, out);
-    if (strcmp(label, "messages") == 0)
+    if (line->line & METRIC_LINE_KERNELS) print_kernels(rec, out);
+    if (line->line & METRIC_LINE_LINK_CLASSES)
         for (size_t i = 0; i < rec->nclasses; i++)
             fprintf(out, "#   bytes on %-10s %.0f B\n", rec->class_name[i], rec->class_B[i]);
-    if (strcmp(label, "input") == 0) print_stages(rec, out);
-    for (int g = 0; strcmp(label, "bytes by group") == 0 && g < 4; g++) /* the placement's cost */
-        for (size_t k = 0; k < rec->group_nclasses[g]; k++)
-            fprintf(out, "#   %-8s on %-10s %.0f B\n", run_group_names[g], rec->group_class[g][k],
-                    rec->group_class_B[g][k]);
-    if (strcmp(label, "failed collectives") == 0 || strcmp(label, "messages") == 0) return;
-    if (strcmp(label, "lost updates") == 0 && rec->nshards > 0) {
+    if (line->line & METRIC_LINE_INPUT) print_stages(rec, out);
+    const struct hybrid_record *h = hybrid_metrics_of(rec);
+    for (int g = 0; h && (line->line & METRIC_LINE_GROUP_CLASSES) && g < 4; g++) /* placement */
+        for (size_t k = 0; k < h->group_nclasses[g]; k++)
+            fprintf(out, "#   %-8s on %-10s %.0f B\n", run_group_names[g], h->group_class[g][k],
+                    h->group_class_B[g][k]);
+    const struct ps_record *ps = ps_metrics_of(rec);
+    if ((line->line & METRIC_LINE_STALENESS) && ps && ps->nshards > 0) {
         fprintf(out, "#   staleness        applied slices by version lag:");
         for (int i = 0; i < RUN_HIST; i++)
-            if (rec->stale_hist[i] > 0)
-                fprintf(out, " %s%d:%.0f", i == RUN_HIST - 1 ? ">=" : "", i, rec->stale_hist[i]);
+            if (ps->stale_hist[i] > 0)
+                fprintf(out, " %s%d:%.0f", i == RUN_HIST - 1 ? ">=" : "", i, ps->stale_hist[i]);
         fputc('\n', out);
     }
-    if (strcmp(label, "steps committed") == 0 && rec->membership_changes > 0 &&
+    if ((line->line & METRIC_LINE_ELASTIC) && rec->membership_changes > 0 &&
         rec->final_workers != rec->workers && !rec->job_failed)
         fprintf(out,
                 "#   elastic          the last membership has %.0f of %d workers: global batch "
@@ -123,13 +126,9 @@ static void print_fragment(const struct metric *mt, const struct run_record *rec
         fprintf(out, mt->text, v * mt->scale);
 }
 
-/* The accounting identities' lines: a total, then the terms it splits into. */
+/* The accounting identities' lines (METRIC_LINE_IDENTITY): a total, then the terms it splits
+ * into. */
 #define IDENTITY_TERMS 8
-
-static bool identity_line(const char *label)
-{
-    return strcmp(label, "gradients") == 0 || strcmp(label, "samples") == 0;
-}
 
 /* An identity line whose counts are not all whole (a parameter server's slice carries 1/K of a
  * batch), each rounded on its own (%.0f), could read off by one while the identity held. Only
@@ -176,39 +175,53 @@ static bool print_fractional_identity(const struct metric *const *mts, size_t n,
     return true;
 }
 
+/* Is row mt shown in rec's text summary? */
+static bool shown(const struct metric *mt, const struct run_record *rec)
+{
+    return (mt->text_for & metric_strategy_bit(rec)) && (mt->shown == NULL || mt->shown(rec));
+}
+
+/* The terms of the identity line that row i starts (they follow it without a label) into mts,
+ * the total first; returns how many, and the row after the line in *next. */
+static size_t identity_terms(size_t i, const struct run_record *rec,
+                             const struct metric *mts[IDENTITY_TERMS], size_t *next)
+{
+    size_t n = 0, k = i;
+    for (; k < metrics_count() && (k == i || metrics_at(k)->label == NULL); k++)
+        if ((metrics_at(k)->text_for & metric_strategy_bit(rec)) && n < IDENTITY_TERMS)
+            mts[n++] = metrics_at(k);
+    *next = k;
+    return n;
+}
+
 static void print_summary(const struct run_record *rec, FILE *out)
 {
-    unsigned bit = metric_strategy_bit(rec);
-    const char *label = NULL;
+    const struct metric *line = NULL; /* the first row of the line being printed */
     fprintf(out, "#\n# summary\n");
-    for (size_t i = 0; i < metric_count(); i++) {
-        const struct metric *mt = metric_at(i);
-        if (!(mt->text_for & bit) || (mt->shown && !mt->shown(rec))) continue;
-        if (label == NULL || strcmp(label, mt->label) != 0) {
-            if (label != NULL) {
+    for (size_t i = 0; i < metrics_count(); i++) {
+        const struct metric *mt = metrics_at(i);
+        if (!shown(mt, rec)) continue;
+        if (mt->label != NULL) {
+            if (line != NULL) {
                 fputc('\n', out);
-                extras_after(label, rec, out);
+                extras_after(line, rec, out);
             }
-            label = mt->label;
-            fprintf(out, "#   %-16s ", label);
-            if (identity_line(label)) { /* the whole line at once */
+            line = mt;
+            fprintf(out, "#   %-16s ", mt->label);
+            if (mt->line & METRIC_LINE_IDENTITY) { /* the whole line at once */
                 const struct metric *mts[IDENTITY_TERMS];
-                size_t n = 0, k = i;
-                for (; k < metric_count() && metric_at(k)->label &&
-                       strcmp(metric_at(k)->label, label) == 0;
-                     k++)
-                    if ((metric_at(k)->text_for & bit) && n < IDENTITY_TERMS) mts[n++] = metric_at(k);
+                size_t next, n = identity_terms(i, rec, mts, &next);
                 if (print_fractional_identity(mts, n, rec, out)) {
-                    i = k - 1;
+                    i = next - 1;
                     continue;
                 }
             }
         }
         print_fragment(mt, rec, out);
     }
-    if (label != NULL) {
+    if (line != NULL) {
         fputc('\n', out);
-        extras_after(label, rec, out);
+        extras_after(line, rec, out);
     }
 }
 
@@ -219,15 +232,15 @@ static double shard_util(const struct run_record *rec, const struct shard_report
     return cap > 0 ? bytes / cap : 0;
 }
 
-static void print_shards(const struct run_record *rec, FILE *out)
+static void print_shards(const struct run_record *rec, const struct ps_record *ps, FILE *out)
 {
     fprintf(out, "#\n");
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params", "bytes in",
             "bytes out", "util in", "util out", "update");
     fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "", "", "", "(B)", "(B)", "", "",
             "(ms)");
-    for (int k = 0; k < rec->nshards; k++) {
-        const struct shard_report *r = &rec->shards[k];
+    for (int k = 0; k < ps->nshards; k++) {
+        const struct shard_report *r = &ps->shards[k];
         fprintf(out, " %6d %14s %12.0f %14.0f %14.0f %9.4f %9.4f %12.3f\n", k, r->host, r->params,
                 r->bytes_in, r->bytes_out, shard_util(rec, r, r->bytes_in),
                 shard_util(rec, r, r->bytes_out), r->update_s * 1e3);
@@ -238,7 +251,8 @@ void report_text(const struct run_record *rec, FILE *out)
 {
     print_steps(rec, out);
     print_summary(rec, out);
-    if (rec->nshards > 0) print_shards(rec, out);
+    if (ps_metrics_of(rec) && ps_metrics_of(rec)->nshards > 0)
+        print_shards(rec, ps_metrics_of(rec), out);
 }
 
 static void csv_text(FILE *out, const char *s)
@@ -285,15 +299,15 @@ void report_summary(const struct run_record *rec, FILE *out)
     for (int pass = 0; pass < 2; pass++) {
         for (int col = 1;; col++) {
             const struct metric *mt = NULL;
-            for (size_t i = 0; i < metric_count() && mt == NULL; i++)
-                if (metric_at(i)->col == col) mt = metric_at(i);
+            for (size_t i = 0; i < metrics_count() && mt == NULL; i++)
+                if (metrics_at(i)->col == col) mt = metrics_at(i);
             if (mt == NULL) break;
             if (mt->shown && !mt->shown(rec)) continue; /* numerics' columns: with numerics */
             if (pass == 0)
                 fprintf(out, "%s%*s", col > 1 ? " " : "", mt->width, mt->column);
-            else /* a column named *_ms shows seconds as milliseconds */
+            else
                 fprintf(out, "%s%*.*f", col > 1 ? " " : "", mt->width, mt->prec,
-                        mt->get(rec) * (strstr(mt->column, "_ms") ? 1e3 : 1));
+                        mt->get(rec) * (mt->col_scale != 0 ? mt->col_scale : 1));
         }
         fputc('\n', out);
     }
@@ -394,14 +408,15 @@ static void json_lists(const struct run_record *rec, FILE *out)
         fprintf(out, ": %.0f", rec->class_B[i]);
     }
     fprintf(out, "}");
-    if (rec->hybrid) {
+    const struct hybrid_record *h = hybrid_metrics_of(rec);
+    if (h != NULL) {
         fprintf(out, ",\n    \"group_bytes_per_link_class\": {");
         for (int g = 0; g < 4; g++) {
             fprintf(out, "%s\"%s\": {", g ? ", " : "", run_group_names[g]);
-            for (size_t k = 0; k < rec->group_nclasses[g]; k++) {
+            for (size_t k = 0; k < h->group_nclasses[g]; k++) {
                 fprintf(out, "%s", k ? ", " : "");
-                trace_json_string(out, rec->group_class[g][k]);
-                fprintf(out, ": %.0f", rec->group_class_B[g][k]);
+                trace_json_string(out, h->group_class[g][k]);
+                fprintf(out, ": %.0f", h->group_class_B[g][k]);
             }
             fprintf(out, "}");
         }
@@ -419,13 +434,14 @@ static void json_lists(const struct run_record *rec, FILE *out)
                     rec->resources[i].per_s, run_resource_util(rec, i));
         fprintf(out, "}");
     }
-    if (rec->nshards == 0) return;
+    const struct ps_record *ps = ps_metrics_of(rec);
+    if (ps == NULL || ps->nshards == 0) return;
     fprintf(out, ",\n    \"staleness\": [");
     for (int i = 0; i < RUN_HIST; i++)
-        fprintf(out, "%s%.0f", i ? ", " : "", rec->stale_hist[i]);
+        fprintf(out, "%s%.0f", i ? ", " : "", ps->stale_hist[i]);
     fprintf(out, "],\n    \"shard_table\": [");
-    for (int k = 0; k < rec->nshards; k++) {
-        const struct shard_report *r = &rec->shards[k];
+    for (int k = 0; k < ps->nshards; k++) {
+        const struct shard_report *r = &ps->shards[k];
         fprintf(out, "%s\n      {\"host\": ", k ? "," : "");
         trace_json_string(out, r->host);
         fprintf(out,
@@ -456,7 +472,7 @@ static void json_expects(const struct scenario *sc, const struct run_record *rec
     for (size_t i = 0; i < sc->nexpects; i++) {
         const struct expect_spec *e = &sc->expects[i];
         double v = 0;
-        metric_value(e->metric, rec, &v);
+        metrics_value(e->metric, rec, &v);
         fprintf(out, "%s\n    {\"metric\": ", i ? "," : "");
         trace_json_string(out, e->metric);
         fprintf(out, ", \"min\": ");
@@ -477,8 +493,8 @@ void report_json(const struct scenario *sc, const struct model *m, const struct 
     json_config(sc, m, rec, out);
     json_events(rec, out);
     fprintf(out, "  \"summary\": {");
-    for (size_t i = 0; i < metric_count(); i++) {
-        const struct metric *mt = metric_at(i);
+    for (size_t i = 0; i < metrics_count(); i++) {
+        const struct metric *mt = metrics_at(i);
         fprintf(out, "%s\n    \"%s\": ", i ? "," : "", mt->name);
         json_bound(out, mt->get(rec)); /* inf (a target not reached) is null */
     }

@@ -1,10 +1,11 @@
 /* report.h - every output of a training run, from its run record (run.h) and the metric table
- * (metric.h): the text report on stdout, the CSV of the events log, the JSON, the one-line
+ * (metrics.h): the text report on stdout, the CSV of the events log, the JSON, the one-line
  * summary that sweeps merge, and the Perfetto trace.
  *
  * Text: the per-step table (one row per step row of the log: its time, compute, exposed time and
- * samples/s = its samples / its time), then "# summary" with one line per metric label, then the
- * shard table of a parameter-server run. CSV: the whole events log in time order, steps with
+ * samples/s = its samples / its time), then "# summary" with one line per labelled metric row
+ * shown for the strategy (the unlabelled rows after it add to its line, and its METRIC_LINE_*
+ * bits say which lists follow), then the shard table of a parameter-server run. CSV: the whole events log in time order, steps with
  * their figures and faults, recoveries and checkpoints with their description. JSON: the
  * configuration, the step rows, the events, and "summary" with every metric of the table.
  */

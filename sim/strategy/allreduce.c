@@ -1,6 +1,7 @@
 /* allreduce.c - the data-parallel worker loop (see allreduce.h). */
 #include "allreduce.h"
 
+#include "allreduce_metrics.h"
 #include "ckpt.h"
 #include "collective.h"
 #include "inject.h"
@@ -1177,7 +1178,7 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     int done = t.sides[0].max_committed;
     rec->total_s = end_sides(&t);
     if (t.loader) loader_report(t.loader, rec);
-    rec->nbuckets = (double)t.nbuckets;
+    allreduce_metrics_attach(rec)->nbuckets = (double)t.nbuckets;
     for (size_t b = 0; b < t.nbuckets; b++)
         rec->grad_B += t.bucket_B[b];
     rec->mem = model_memory(j->m, ts->dtype, ts->opt, ts->batch);

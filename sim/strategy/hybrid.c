@@ -3,6 +3,7 @@
 
 #include "ckpt.h"
 #include "collective.h"
+#include "hybrid_metrics.h"
 #include "inject.h"
 #include "level.h"
 #include "net.h"
@@ -24,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { DIM_TP, DIM_PP, DIM_DP, DIM_EP }; /* rec->par_bytes' order */
+enum { DIM_TP, DIM_PP, DIM_DP, DIM_EP }; /* par_bytes' order (hybrid_metrics.h) */
 
 /* The collective groups: tensor (the tp ranks of a stage of a replica), data (the dp replicas of
  * a tensor rank of a stage), expert (ep consecutive replicas) and expert-data (the dp / ep
@@ -842,30 +843,30 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
     const struct train_spec *ts = &c->sc->train;
     int n = ts->steps;
     double P = c->P, dp_in = 0;
+    struct hybrid_record *h = hybrid_metrics_attach(rec);
     for (int s = 0; s < n; s++) {
-        rec->par_pipe_s += c->pipe[s] / n;
-        rec->par_compute_s += c->compute[s] / P / n;
-        rec->par_tp_s += c->tp[s] / P / n;
-        rec->par_dp_s += c->dp[s] / P / n;
+        h->par_pipe_s += c->pipe[s] / n;
+        h->par_compute_s += c->compute[s] / P / n;
+        h->par_tp_s += c->tp[s] / P / n;
+        h->par_dp_s += c->dp[s] / P / n;
         dp_in += c->dp_in[s] / P / n;
-        rec->par_update_s += c->update[s] / P / n;
+        h->par_update_s += c->update[s] / P / n;
     }
-    rec->hybrid = true;
     /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) */
-    rec->par_bubble_s = fmax(0, rec->par_pipe_s - rec->par_compute_s - rec->par_tp_s - dp_in);
-    rec->par_bubble_frac = rec->par_pipe_s > 0 ? rec->par_bubble_s / rec->par_pipe_s : 0;
+    h->par_bubble_s = fmax(0, h->par_pipe_s - h->par_compute_s - h->par_tp_s - dp_in);
+    h->par_bubble_frac = h->par_pipe_s > 0 ? h->par_bubble_s / h->par_pipe_s : 0;
     double samples = rec->global_batch * n;
     double flops = samples * (model_fwd_flops(full) + model_bwd_flops(full));
     double peak = c->j->pf->models[0]->peak_flops[ts->dtype];
-    rec->mfu = rec->total_s > 0 ? flops / rec->total_s / (P * peak) : 0;
-    rec->tokens_s = rec->total_s > 0 ? samples * c->sc->model.gpt.seq / rec->total_s : 0;
+    h->mfu = rec->total_s > 0 ? flops / rec->total_s / (P * peak) : 0;
+    h->tokens_s = rec->total_s > 0 ? samples * c->sc->model.gpt.seq / rec->total_s : 0;
     for (int i = 0; i < 4; i++) {
-        rec->par_bytes[i] = traffic_bytes(c->traffic[i]);
+        h->par_bytes[i] = traffic_bytes(c->traffic[i]);
         size_t nc = traffic_nclasses(c->traffic[i]);
-        rec->group_nclasses[i] = nc < RUN_CLASSES ? nc : RUN_CLASSES;
-        for (size_t k = 0; k < rec->group_nclasses[i]; k++)
-            snprintf(rec->group_class[i][k], sizeof rec->group_class[i][k], "%s",
-                     traffic_class(c->traffic[i], k, &rec->group_class_B[i][k]));
+        h->group_nclasses[i] = nc < RUN_CLASSES ? nc : RUN_CLASSES;
+        for (size_t k = 0; k < h->group_nclasses[i]; k++)
+            snprintf(h->group_class[i][k], sizeof h->group_class[i][k], "%s",
+                     traffic_class(c->traffic[i], k, &h->group_class_B[i][k]));
     }
     /* the memory per GPU: the stage that needs the most, not the tensor share replicated */
     struct par_memory x =

@@ -123,8 +123,8 @@ static void setup_shards(struct ps_ctx *c)
     ps_split(c->m, c->K, ts->ps.split_bytes, split);
     double cpu_Bps = CATALOG_CPU_MEM_BW * CPU_MEM_EFF;
     double per_param_B = model_update_bytes_per_param(ts->dtype, ts->opt), biggest = 0;
-    res->nshards = c->K;
-    res->shards = xbt_new0(struct shard_report, c->K);
+    ps_metrics_of(res)->nshards = c->K;
+    ps_metrics_of(res)->shards = xbt_new0(struct shard_report, c->K);
     c->shards = xbt_new0(struct shard, c->K);
     for (int k = 0; k < c->K; k++) {
         struct shard *s = &c->shards[k];
@@ -139,14 +139,15 @@ static void setup_shards(struct ps_ctx *c)
         s->applied_smp = xbt_new0(double, (size_t)c->total_versions + 2);
         s->nversions = 1; /* version 0 at time 0 */
         ckpt_init(&s->ckpt, c->sc, c->pf, ckpt_size(c->m, split[k], ts->dtype, ts->opt), res);
-        s->rep = &res->shards[k];
+        s->rep = &ps_metrics_of(res)->shards[k];
         snprintf(s->rep->host, sizeof s->rep->host, "%s", sg_host_get_name(s->host));
         s->rep->params = split[k];
         s->rep->link_Bps = sg_host_get_route_bandwidth(c->pf->gpus[0], s->host);
         if (c->j->nm) psnum_init(&s->num, c->j->nm, c->K, ps_shard_real_by_bytes(c), k);
         biggest = fmax(biggest, split[k]);
     }
-    res->imbalance = model_params(c->m) > 0 ? biggest / (model_params(c->m) / c->K) : 1;
+    ps_metrics_of(res)->imbalance =
+            model_params(c->m) > 0 ? biggest / (model_params(c->m) / c->K) : 1;
     /* one RPC per shard, or per tensor (a layer's parameters, or its part of them when split by
      * bytes), as TensorFlow's parameter servers sent a variable per RPC */
     for (int k = 0; k < c->K; k++) {
@@ -327,6 +328,7 @@ void ps_run(const struct job *j, struct run_record *res)
     c.K = ts->ps.shards;
     assert(c.P >= 1 && shard_host(c.sc, c.pf, 0) != NULL);
     run_init(res, STRAT_PS, c.P, ts->batch, ts->steps);
+    ps_metrics_attach(res);
     run_config_str(res, "ps_mode", ts->ps.mode == PS_SYNC ? "sync" : "async");
     run_config_num(res, "shards", "%d", c.K);
     run_config_str(res, "placement", ts->ps.dedicated ? "dedicated" : "colocated");
@@ -341,8 +343,8 @@ void ps_run(const struct job *j, struct run_record *res)
     run_config_str(res, "aggregation", ts->ps.local_agg ? "local" : "none");
     if (ts->ps.mode == PS_ASYNC)
         run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
-    res->coordinator = ts->ps.coordinator;
-    res->first_push_s = xbt_new0(double, c.P);
+    ps_metrics_of(res)->coordinator = ts->ps.coordinator;
+    ps_metrics_of(res)->first_push_s = xbt_new0(double, c.P);
     c.model_B = model_params(c.m) * model_dtype_bytes(ts->dtype);
     c.workers = xbt_new0(struct ps_worker, c.P);
     int pushers = assign_leaders(&c); /* every worker, or one per node when aggregating */

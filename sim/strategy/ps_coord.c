@@ -86,7 +86,7 @@ static void coordinator_actor(int argc, char **argv)
             answer_ready(c, lo);
             continue;
         }
-        c->res->coordinator_msgs += 1;
+        ps_metrics_of(c->res)->coordinator_msgs += 1;
         ver[m->shard] = m->version;
         ps_msg_free(c, m);
         int hi = ver[0];
@@ -95,8 +95,9 @@ static void coordinator_actor(int argc, char **argv)
             lo = ver[k] < lo ? ver[k] : lo;
             hi = ver[k] > hi ? ver[k] : hi;
         }
-        c->res->coordinator_global = lo; /* the version every shard has reached */
-        if (hi - lo > c->res->coordinator_spread) c->res->coordinator_spread = hi - lo;
+        ps_metrics_of(c->res)->coordinator_global = lo; /* the version every shard has reached */
+        if (hi - lo > ps_metrics_of(c->res)->coordinator_spread)
+            ps_metrics_of(c->res)->coordinator_spread = hi - lo;
         if (enforce) answer_ready(c, lo);
     }
 }

@@ -64,7 +64,7 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
 {
     int keep = c->sc->ckpt.present ? (int)s->ckpt_version : 0;
     for (int v = keep; v < s->version; v++) {
-        c->res->lost_updates += 1;
+        ps_metrics_of(c->res)->lost_updates += 1;
         c->res->applied -= s->applied_at[v];
         c->res->consumed_samples -= s->applied_smp[v];
         ps_account_lose_slices(c, s->applied_at[v], s->applied_smp[v]);

@@ -134,7 +134,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
         all &= got[k];
     w->gave_up |= !all;
     if (c->pinned) c->pinned[2 * w->rank + (int)(b - w->bufs)] = -1;
-    if (all && mixed(c, version)) c->res->mixed_pulls += 1;
+    if (all && mixed(c, version)) ps_metrics_of(c->res)->mixed_pulls += 1;
     return all && !retried && !rolled_back;
 }
 

@@ -55,7 +55,7 @@ static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct 
     if (w->delivered < c->K) ps_account_noticed(c);
     ps_account_lose_slices(c, c->K - w->delivered, (c->K - w->delivered) * w->carry / c->K);
     w->in_step = false;
-    if (it == 0) c->res->first_push_s[w->rank] = simgrid_get_clock() - push0;
+    if (it == 0) ps_metrics_of(c->res)->first_push_s[w->rank] = simgrid_get_clock() - push0;
     if (c->sc->train.ps.mode != PS_ASYNC) return;
     for (int k = 0; k < c->K; k++)
         comms[k] = net_irecv(ps_msg_to_worker(w->rank, k), (void **)&in[k]);

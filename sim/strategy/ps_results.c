@@ -39,9 +39,10 @@ void ps_results_version_spread(struct ps_ctx *c, double total_s)
             lo = ver[k] < lo ? ver[k] : lo;
             hi = ver[k] > hi ? ver[k] : hi;
         }
-        if (hi - lo > c->res->spread_max) c->res->spread_max = hi - lo;
+        if (hi - lo > ps_metrics_of(c->res)->spread_max)
+            ps_metrics_of(c->res)->spread_max = hi - lo;
     }
-    c->res->spread_frac = total_s > 0 ? disagree / total_s : 0;
+    ps_metrics_of(c->res)->spread_frac = total_s > 0 ? disagree / total_s : 0;
     free(idx);
     free(ver);
 }

@@ -80,7 +80,7 @@ static void keep_history(struct ps_ctx *c, struct shard *s)
     struct nn_opt none = {.n = s->num.sl.n}; /* a pull needs the values, not the slots */
     nn_state_save(&st, s->num.w, &none, s->version, 0);
     nn_states_put(&s->hist, &st);
-    int floor = (int)c->res->coordinator_global;
+    int floor = (int)ps_metrics_of(c->res)->coordinator_global;
     for (int i = 0; i < 2 * c->P; i++)
         if (c->pinned[i] >= 0 && c->pinned[i] < floor) floor = c->pinned[i];
     nn_states_prune(&s->hist, floor);
@@ -141,7 +141,7 @@ static void advance(struct shard *s, bool progress)
 static void record_applied(struct ps_ctx *c, struct shard *s, int lag, double samples)
 {
     c->res->applied += 1;
-    c->res->stale_hist[lag < RUN_HIST - 1 ? lag : RUN_HIST - 1] += 1;
+    ps_metrics_of(c->res)->stale_hist[lag < RUN_HIST - 1 ? lag : RUN_HIST - 1] += 1;
     c->res->consumed_samples += samples;
     s->applied_at[s->version] += 1;
     s->applied_smp[s->version] += samples;

@@ -18,6 +18,7 @@
 #include "job.h"
 #include "loader.h"
 #include "owned.h"
+#include "ps_metrics.h"
 #include "psnum.h"
 #include "semset.h"
 #include "worker.h"
