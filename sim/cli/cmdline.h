@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+struct dmlsim_error;
+
 /* Option keys: a short option's letter, else one of these. */
 enum cli_key {
     CLI_SET = 256,
@@ -88,6 +90,10 @@ int cli_given(const struct cli_args *a, int key);
 
 /* "dmlsim CMD: WHAT; see 'dmlsim CMD --help'" on stderr; returns 1. */
 int cli_error(const struct cli_cmd *c, const char *what);
+
+/* A bad input's message (already "FILE:LINE: ...") on stderr; returns its exit status
+ * (dmlsim_err_status). */
+int cli_fail(const struct dmlsim_error *err);
 
 /* The whole usage (every command, one line each), `dmlsim CMD --help`, dmlsim(1) in roff, and
  * the bash completion script. */
