@@ -156,7 +156,8 @@ int cli_error(const struct cli_cmd *c, const char *what)
 
 int cli_fail(const struct dmlsim_error *err)
 {
-    fprintf(stderr, "%s\n", err->msg);
+    fflush(stdout);
+    fprintf(stderr, "%s\n", err->msg); /* already "FILE:LINE: ..." */
     return dmlsim_err_status(err->code);
 }
 
