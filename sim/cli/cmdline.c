@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cmdline.h"
 
+#include "error.h"
 #include "roff.h"
 
 #include <xbt/sysdep.h>
@@ -153,6 +154,13 @@ int cli_error(const struct cli_cmd *c, const char *what)
 {
     fprintf(stderr, "dmlsim %s: %s; see 'dmlsim %s --help'\n", c->name, what, c->name);
     return 1;
+}
+
+int cli_fail(const struct dmlsim_error *err)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s\n", err->msg); /* already "FILE:LINE: ..." */
+    return dmlsim_err_status(err->code);
 }
 
 /* getopt_long's tables for c: longs (with --help) and the short string ("-:" first: arguments

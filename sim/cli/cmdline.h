@@ -7,6 +7,14 @@
 
 #include <stdio.h>
 
+struct dmlsim_error;
+
+/* The version dmlsim prints (--version, its configuration lines, the manual pages): CMake's
+ * project version, 0.0.0 in a build without it. */
+#ifndef DMLSIM_VERSION
+#define DMLSIM_VERSION "0.0.0"
+#endif
+
 /* Option keys: a short option's letter, else one of these. */
 enum cli_key {
     CLI_SET = 256,
@@ -88,6 +96,10 @@ int cli_given(const struct cli_args *a, int key);
 
 /* "dmlsim CMD: WHAT; see 'dmlsim CMD --help'" on stderr; returns 1. */
 int cli_error(const struct cli_cmd *c, const char *what);
+
+/* A bad input's message (already "FILE:LINE: ...") on stderr, after what stdout holds so far;
+ * returns its exit status (dmlsim_err_status). */
+int cli_fail(const struct dmlsim_error *err);
 
 /* The whole usage (every command, one line each), `dmlsim CMD --help`, dmlsim(1) in roff, and
  * the bash completion script. */

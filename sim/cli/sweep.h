@@ -19,26 +19,20 @@
  * running child, waits for them (each removes its own temporary files), removes the folder and
  * returns; the handler then exits. A child also gets SIGTERM when the sweep dies any other way
  * (PR_SET_PDEATHSIG), so none is left running.
+ *
+ * Files: sweep.c (the points as child processes, the interrupt, --list), sweep_grid.c (the grid
+ * and the options), sweep_table.c (the merged table), sweep_merge.c (a point's file and dmlsim
+ * merge, whose entry point this header includes for main.c).
  */
 #ifndef DMLSIM_SWEEP_H
 #define DMLSIM_SWEEP_H
 
-/* The most points one sweep runs: 10,000 runs is hours of a 2-core machine for the shipped
- * scenarios (their points take 0.1 to a few seconds each); a larger study is several sweeps. */
-#define SWEEP_MAX_POINTS 10000
-
-/* The longest line a summary or point file may have (an axis of 10,000 long values fits), and
- * the most lines of a point file (its header, axes, passed options and summary). */
-#define SWEEP_LINE_MAX (1 << 20)
-#define SWEEP_POINT_LINES 128
+#include "sweep_merge.h" /* sweep_merge_main */
 
 struct cli_args;
 
 /* The sweep command; `self` is argv[0], a its parsed command line. Returns the exit status. */
 int sweep_main(const char *self, const struct cli_args *a);
-
-/* dmlsim merge POINT.sum... [-o OUT]: the table of the sweep whose every point is given once. */
-int sweep_merge_main(const struct cli_args *a);
 
 /* Stops the running sweep's children, waits for them and removes its temporary folder; nothing
  * when no sweep runs. Async-signal-safe: for a SIGINT/SIGTERM handler, which then exits. */

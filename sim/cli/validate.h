@@ -23,12 +23,20 @@
  * range and the levels. Host copies are p2p transfers between the node's CPU host and a GPU
  * over PCIe; device-to-device copies are not simulated (HBM is not a link). The fit: per size,
  * the dilation factor whose calibrated simulation comes closest to the measured time
- * (secant steps on repeated simulations). */
+ * (secant steps on repeated simulations).
+ *
+ * This header is the whole API main.c uses. Behind it, one concept per file: validate.c (the
+ * two entry points below), validate_opts.c (validate's options), validate_job.c (a log's rows
+ * grouped into jobs), validate_sim.c (a job simulated on its machine, in child processes),
+ * validate_fit.c (the fit), validate_table.c (the tables); `dmlsim shapes` and `dmlsim calib`
+ * are validate_shapes.h and validate_calib.h, included here. */
 #ifndef DMLSIM_VALIDATE_H
 #define DMLSIM_VALIDATE_H
 
 #include "calib.h"
 #include "error.h"
+#include "validate_calib.h"  /* validate_calib_main */
+#include "validate_shapes.h" /* validate_shapes_main */
 
 struct cli_args;
 
@@ -42,7 +50,5 @@ int validate_main(const struct cli_args *a);
  * (netcal_release and free). */
 enum dmlsim_err validate_fit_network(struct calib *c, const char *path, const char *gpu,
                                      const char *nic, struct dmlsim_error *err);
-int validate_calib_main(const struct cli_args *a);
-int validate_shapes_main(const struct cli_args *a);
 
 #endif

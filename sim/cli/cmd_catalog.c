@@ -1,0 +1,65 @@
+/* cmd_catalog.c - `dmlsim catalog` (see cmd_catalog.h). */
+#include "cmd_catalog.h"
+
+#include "catalog.h"
+
+#include <stdio.h>
+
+/* The GEMM model's numbers per GPU (gemm.h): SMs, and the large-GEMM ceilings per dtype. */
+static void print_gemm_ceilings(const struct gpu_model *g, size_t n)
+{
+    printf("#\n# gemm model: SMs and large-GEMM ceilings, %% of the dense peak per dtype\n");
+    printf("#%9s %5s %7s %7s %7s %7s %7s  %s\n", "gpu", "SMs", "fp32", "tf32", "fp16", "bf16",
+           "fp8", "source");
+    for (size_t i = 0; i < n; i++) {
+        printf(" %9s %5d", g[i].name, g[i].sms);
+        for (int d = 0; d < DTYPE_COUNT; d++)
+            if (g[i].gemm_ceiling[d] > 0)
+                printf(" %7.1f", 100 * g[i].gemm_ceiling[d]);
+            else
+                printf(" %7s", "-");
+        printf("  %s\n", g[i].gemm_source);
+    }
+}
+
+int cmd_catalog_main(void)
+{
+    size_t n;
+    const struct link_class *lc = catalog_links(&n);
+    printf("# link classes: effective per-direction bandwidth, hop latency\n");
+    printf("#%11s %8s %12s %12s %10s  %s\n", "class", "kind", "line", "effective", "hop lat",
+           "source");
+    printf("#%11s %8s %12s %12s %10s\n", "", "", "(GB/s)", "(GB/s)", "(us)");
+    static const char *kinds[] = {"pcie", "nvlink", "ib", "roce", "tcp"};
+    for (size_t i = 0; i < n; i++)
+        printf(" %11s %8s %12.2f %12.2f %10.2f  %s\n", lc[i].name, kinds[lc[i].kind],
+               lc[i].line_bw_Bps / 1e9, lc[i].bw_Bps / 1e9, lc[i].hop_lat_s * 1e6, lc[i].source);
+    const struct gpu_model *g = catalog_gpus(&n);
+    printf("#\n# gpus: dense peak TFLOP/s per dtype (- = no hardware support)\n");
+    printf("#%9s %7s %7s %7s %7s %7s %8s %8s %10s %9s  %s\n", "gpu", "fp32", "tf32", "fp16", "bf16",
+           "fp8", "memory", "mem bw", "pcie", "intra", "source");
+    printf("#%9s %7s %7s %7s %7s %7s %8s %8s\n", "", "", "", "", "", "", "(GB)", "(GB/s)");
+    for (size_t i = 0; i < n; i++) {
+        printf(" %9s", g[i].name);
+        for (int d = 0; d < DTYPE_COUNT; d++)
+            if (g[i].peak_flops[d] > 0)
+                printf(" %7.1f", g[i].peak_flops[d] / 1e12);
+            else
+                printf(" %7s", "-");
+        printf(" %8.0f %8.0f %10s %9s  %s\n", g[i].mem_B / 1e9, g[i].mem_bw_Bps / 1e9, g[i].pcie,
+               g[i].intra, g[i].source);
+    }
+    print_gemm_ceilings(g, n);
+    printf("#\n# cpu host: %.1f TFLOP/s FP32; switch port-to-port latency %.0f ns\n",
+           CATALOG_CPU_FLOPS / 1e12, CATALOG_SWITCH_LAT_S * 1e9);
+    printf("#\n# parameter-server transports (<ps transport>): CPU time on each end of a message\n");
+    printf("#%9s %9s %9s %10s  %s\n", "transport", "msg (us)", "B (ns/B)", "copy GB/s", "source");
+    size_t nt;
+    const struct transport *tps = catalog_transports(&nt);
+    for (size_t i = 0; i < nt; i++) {
+        const struct transport *t = &tps[i];
+        printf(" %9s %9.2f %9.2f %10.1f  %s\n", t->name, t->msg_s * 1e6, t->byte_s * 1e9,
+               t->copy_Bps / 1e9, t->source);
+    }
+    return 0;
+}

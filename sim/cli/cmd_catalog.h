@@ -1,0 +1,14 @@
+/* cmd_catalog.h - `dmlsim catalog`: the built-in catalog printed, with each value's source.
+ *
+ * Link classes (effective per-direction bandwidth, hop latency), GPUs (dense peaks per dtype,
+ * memory, links), the GEMM model's SMs and ceilings, the CPU host and switch constants, and the
+ * parameter server's transports: what a scenario can name (catalog.h), in nccl-tests-style
+ * tables, so a user can check a number against its cited source.
+ */
+#ifndef DMLSIM_CMD_CATALOG_H
+#define DMLSIM_CMD_CATALOG_H
+
+/* Prints the catalog on stdout; returns 0. */
+int cmd_catalog_main(void);
+
+#endif
