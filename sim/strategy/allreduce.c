@@ -113,15 +113,12 @@ struct ar_ctx {
     struct worker *workers;    /* P workers */
     struct ar_side *sides;     /* nsides: the store's, then one per replica (split brain) */
     int nsides;                /* 1, or 1 + the replicas */
-    struct injector inj;       /* faults */
-    struct traffic *traffic;   /* what the messages carried */
+    struct runkit *kit;        /* the shared services: injector, traffic, input, checkpoints */
     struct ckpt_entry *ckpts;  /* split brain: the checkpoints written, the last first */
     double *last_compute;      /* per rank: compute of its last step */
     double *last_input;        /* per rank: its wait for its last step's batch */
-    struct input_hook input;   /* before each forward: the loader's, or the job's */
-    struct loader *loader;     /* <data>: the input pipeline, else NULL */
     int *slow_streak;          /* per rank: consecutive slow steps */
-    struct ckpt ckpt;          /* checkpoints */
+    struct ckpt *ckpt;         /* checkpoints (the kit's one writer) */
     double last_ckpt_s;        /* when the last one was started */
     struct sem_set sems;       /* every worker semaphore, of every incarnation */
     struct run_record *rec;
@@ -251,7 +248,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
     long long pos = step + world_of(ms)->side->data_offset;
-    int good = worker_read_batch(rec, &t->inj, &t->input, w->rank, step, (int)pos, ms->n);
+    int good = worker_read_batch(rec, &t->kit->inj, &t->kit->input, w->rank, step, (int)pos, ms->n);
     w->in_step = true; /* from the read on (the step overhead too): a crash loses this batch */
     w->in_good = good;
     w->in_computed = false;
@@ -259,12 +256,12 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     w->in_step_no = step;
     bool corrupt = good == 0;
     /* the compute of the samples left: a batch's kernels scale with its samples */
-    double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step) * good / rec->batch;
+    double scale = corrupt ? 0 : inject_jitter(&t->kit->inj, w->rank, step) * good / rec->batch;
     double busy0 = rec->busy_s[w->rank];
     int failed = 0;
     if (t->sc->train.step_overhead_s > 0) sg_actor_sleep_for(t->sc->train.step_overhead_s);
     double in0 = simgrid_get_clock();
-    worker_before_forward(&t->input, w->rank, (int)pos); /* the batch of its data position */
+    worker_before_forward(&t->kit->input, w->rank, (int)pos); /* the batch of its data position */
     t->last_input[w->rank] = simgrid_get_clock() - in0;
     if (job_over(t)) { /* its batch never came (loader_finish): nothing to train for */
         w->in_step = false;
@@ -323,7 +320,7 @@ static void watch_stragglers(struct ar_ctx *t, struct membership *ms)
         if (t->slow_streak[r] == rs->straggler_steps) {
             run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, -1, ms->n,
                           "straggler rank %d flagged for removal", r);
-            inject_detected(&t->inj);
+            inject_detected(&t->kit->inj);
             rdzv_report(ms->owner, RDZV_REMOVE, r, ms->id);
         }
     }
@@ -369,8 +366,8 @@ static void evaluate(struct ar_ctx *t, const struct membership *ms, int steps, d
 static void job_ended(void *ctx)
 {
     struct ar_side *s = ctx;
-    inject_finish(&s->t->inj);
-    if (s->t->loader) loader_finish(s->t->loader);
+    inject_finish(&s->t->kit->inj);
+    if (s->t->kit->loader) loader_finish(s->t->kit->loader);
 }
 
 /* This worker finished `step` (0-based) of membership ms: account, and the last member to finish
@@ -402,7 +399,7 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
             ->input_s = input;
     s->last_commit_s = now;
     evaluate(t, ms, step + 1, now);
-    inject_progress(&t->inj, ms->start_s);
+    inject_progress(&t->kit->inj, ms->start_s);
     if (step + 1 == t->sc->train.steps) { /* a side that lost the store finishes on its own */
         s->z.done = true;
         if (s->index == 0) job_ended(s);
@@ -425,7 +422,7 @@ static int agreed_step(const struct ar_ctx *t, int fork)
  * off from the store will roll back to when it merges. */
 static int oldest_needed(const struct ar_ctx *t)
 {
-    int keep = t->ckpt.last_step;
+    int keep = t->ckpt->last_step;
     for (int k = 1; k < t->nsides; k++)
         if (t->sides[k].active && agreed_step(t, t->sides[k].fork) < keep)
             keep = agreed_step(t, t->sides[k].fork);
@@ -451,14 +448,12 @@ static void checkpoint(struct worker *w, struct membership *ms, int steps)
         nn_states_put(&t->snaps, &st);
         nn_states_prune(&t->snaps, oldest_needed(t));
     }
-    ckpt_write(&t->ckpt, sg_host_self(), steps, 1, counted);
+    ckpt_write(t->ckpt, sg_host_self(), steps, 1, counted);
 }
 
 static sg_mailbox_t state_box(int membership, int rank)
 {
-    char name[40];
-    snprintf(name, sizeof name, "state-%d-%d", membership, rank);
-    return sg_mailbox_by_name(name);
+    return runkit_mailbox("state-%d-%d", membership, rank);
 }
 
 /* The source sends its state (the checkpoint's bytes: weights, optimizer state, step, data
@@ -478,7 +473,7 @@ static bool send_state(struct worker *w, struct membership *ms)
         int r = ms->members[i];
         if (!aw->needs[r]) continue;
         aw->pending++;
-        traffic_add(t->traffic, sg_host_self(), t->j->pf->gpus[r], t->rec->ckpt_B);
+        traffic_add(t->kit->traffic, sg_host_self(), t->j->pf->gpus[r], t->rec->ckpt_B);
         comms[n++] = net_isend(state_box(ms->id, r), &token, t->rec->ckpt_B);
     }
     double t0 = simgrid_get_clock(), end = t0 + t->sc->train.timeout_s;
@@ -534,7 +529,7 @@ static enum recovered recover(struct worker *w, struct membership *ms)
     if (aw->source < 0) { /* a side cut off from the store has no checkpoint to restore */
         bool store_side = aw->side->index == 0;
         if (t->sc->ckpt.present && store_side && ms->resume_step > 0 &&
-            ckpt_restore(&t->ckpt, sg_host_self()) < 0)
+            ckpt_restore(t->ckpt, sg_host_self()) < 0)
             return RECOVER_LOST;
         const struct nn_state *st =
                 store_side ? nn_states_find(&t->snaps, ms->resume_step) : NULL;
@@ -574,7 +569,7 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
     for (int step = ms->resume_step; step < t->sc->train.steps && !store->aborted; step++) {
         if (ms->owner->change_pending > ms->id) /* leave cleanly: report at the boundary */
             return rdzv_await(ms->owner, RDZV_SYNC, w->rank, ms->id);
-        inject_step(&t->inj, step);
+        inject_step(&t->kit->inj, step);
         int good;
         if (!run_step(w, ms, step, &good)) {
             run_lose_step(t->rec, good, w->in_computed);
@@ -590,7 +585,7 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
             double now = simgrid_get_clock();
             watch_stragglers(t, ms);
             /* a side cut off from the store writes none: the store keeps the checkpoints' list */
-            if (w->side->index == 0 && ckpt_due(&t->ckpt, step + 1, t->last_ckpt_s, now)) {
+            if (w->side->index == 0 && ckpt_due(t->ckpt, step + 1, t->last_ckpt_s, now)) {
                 t->last_ckpt_s = now;
                 checkpoint(w, ms, step + 1);
             }
@@ -667,7 +662,7 @@ static void formed(void *ctx, struct membership *ms)
     free(hosts);
     aw->world.level = ts->level;
     aw->world.chunks = ts->chunks;
-    aw->world.traffic = t->traffic;
+    aw->world.traffic = t->kit->traffic;
     aw->world.epoch = ms->id;
     aw->world.nccl = ts->nccl;
     aw->world.netcal = t->j->cal ? t->j->cal->netcal : NULL;
@@ -768,7 +763,7 @@ static int survivor_or_checkpoint(struct ar_side *s, const int *next, int n, boo
             s->source = next[i];
     }
     int resume = s->source >= 0        ? t->workers[s->source].held
-                 : t->sc->ckpt.present ? t->ckpt.last_step
+                 : t->sc->ckpt.present ? t->ckpt->last_step
                                        : 0;
     memset(s->needs, 0, (size_t)t->P * sizeof *s->needs);
     for (int i = 0; s->source >= 0 && i < n; i++)
@@ -850,7 +845,7 @@ static void end_merged_sides(struct ar_ctx *t, int resume)
     if (!merged || !t->sc->ckpt.present) return;
     for (struct ckpt_entry *e = t->ckpts; e; e = e->next)
         if (e->step > resume) e->membership = INT_MAX;
-    ckpt_abandon(&t->ckpt, resume);
+    ckpt_abandon(t->ckpt, resume);
     nn_states_drop_after(&t->snaps, resume);
 }
 
@@ -877,7 +872,7 @@ static void restarted(void *ctx, sg_host_t h)
     struct ar_ctx *t = ctx;
     for (int k = 1; k < t->nsides; k++) /* a replica's host back: its actor again */
         if (t->sides[k].z.host == h) rdzv_start(&t->sides[k].z);
-    if (t->loader) loader_restarted(t->loader, h);
+    if (t->kit->loader) loader_restarted(t->kit->loader, h);
     for (int r = 0; r < t->P; r++)
         if (t->j->pf->gpus[r] == h && !t->sides[0].z.done)
             start_worker(t, r, t->workers[r].incarnation + 1);
@@ -1009,12 +1004,8 @@ void allreduce_describe(const struct job *j, FILE *out)
 static void trace_tracks(struct ar_ctx *t)
 {
     for (int r = 0; r < t->P; r++) {
-        char *a = bprintf("rank %d compute (%s)", r, sg_host_get_name(t->j->pf->gpus[r]));
-        char *b = bprintf("rank %d communication", r);
-        trace_track(t->rec->trace, 2 * r, a);
-        trace_track(t->rec->trace, 2 * r + 1, b);
-        free(a);
-        free(b);
+        runkit_track(t->kit, 2 * r, "rank %d compute (%s)", r, sg_host_get_name(t->j->pf->gpus[r]));
+        runkit_track(t->kit, 2 * r + 1, "rank %d communication", r);
     }
 }
 
@@ -1051,7 +1042,7 @@ static void make_sides(struct ar_ctx *t, sg_host_t store)
         s->needs = xbt_new0(bool, t->P);
     }
     rdzv_init(&t->sides[0].z, t->P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec,
-              t->traffic, &t->inj,
+              t->kit->traffic, &t->kit->inj,
               (struct rdzv_hooks){resume_step, rollback, formed, dispose, viable, job_ended,
                                   &t->sides[0]});
     for (int k = 1; k < t->nsides; k++)
@@ -1063,7 +1054,6 @@ static void setup(struct ar_ctx *t)
 {
     const struct train_spec *ts = &t->sc->train;
     int P = t->P;
-    t->traffic = traffic_new();
     t->last_compute = xbt_new0(double, P);
     t->last_input = xbt_new0(double, P);
     t->furthest_pos = -1;
@@ -1073,24 +1063,15 @@ static void setup(struct ar_ctx *t)
     t->data_scale = 1;
     if (t->j->nm && t->j->nm->spec->cost_model) proxy_buckets(t);
     t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
-    ckpt_init(&t->ckpt, t->sc, t->j->pf, t->rec->ckpt_B, t->rec);
-    sg_host_t store = job_store_host(t->j);
-    inject_init(&t->inj, t->j->plan, t->rec, t->j->pf, store,
-                (struct inject_hooks){NULL, restarted, members_now, relevant, t});
-    t->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
+    t->ckpt = runkit_ckpts(t->kit, 1, &t->rec->ckpt_B, t->rec);
+    runkit_hooks(t->kit, (struct inject_hooks){NULL, restarted, members_now, relevant, t});
+    t->kit->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
     t->workers = xbt_new0(struct worker, P);
-    make_sides(t, store);
+    make_sides(t, job_store_host(t->j));
     for (int r = 0; r < P; r++) {
         t->workers[r].side = &t->sides[0];
         if (t->j->nm) /* the same initial parameters everywhere */
             replica_init(t->j->nm, &t->workers[r].rep);
-    }
-    job_record_numerics(t->j, t->rec);
-    t->input = t->j->input;
-    if (ts->data.present) { /* the input pipeline feeds every worker */
-        long long N = t->j->nm ? t->j->nm->train.n : (long long)ts->data.samples;
-        t->loader = loader_new(&ts->data, t->j->pf, P, ts->batch, N, t->rec, t->traffic);
-        t->input = loader_hook(t->loader);
     }
 }
 
@@ -1109,7 +1090,6 @@ static void teardown(struct ar_ctx *t)
         free(e);
         e = next;
     }
-    inject_release(&t->inj);
     for (int r = 0; r < t->P; r++) {
         free(t->workers[r].queue);
         worker_amounts_release(&t->workers[r].amt);
@@ -1117,16 +1097,13 @@ static void teardown(struct ar_ctx *t)
     }
     free(t->workers);
     sem_set_release(&t->sems);
-    ckpt_release(&t->ckpt);
     free(t->bucket_B);
     free(t->bucket_close);
     free(t->bucket_off);
     free(t->last_compute);
     free(t->last_input);
     free(t->slow_streak);
-    loader_free(t->loader);
     nn_states_release(&t->snaps);
-    traffic_free(t->traffic);
 }
 
 /* After the run: a side still cut off from the store (or that finished apart) is compared with
@@ -1147,36 +1124,36 @@ static double end_sides(struct ar_ctx *t)
     return end;
 }
 
-void allreduce_run(const struct job *j, struct run_record *rec)
+void allreduce_begin(const struct job *j, struct run_record *rec)
 {
     const struct train_spec *ts = &j->sc->train;
-    struct ar_ctx t = {.j = j, .sc = j->sc, .P = job_workers(j), .rec = rec};
-    assert(t.P >= 1 && t.P <= (int)j->pf->ngpus);
-    run_init(rec, STRAT_ALLREDUCE, t.P, ts->batch, ts->steps);
+    run_init(rec, STRAT_ALLREDUCE, job_workers(j), ts->batch, ts->steps);
     run_config_str(rec, "algo", coll_algo_name(ts->algo));
     run_config_str(rec, "level", ts->level == COLL_FLOW ? "flow" : "message");
     run_config_num(rec, "bucket_bytes", "%.0f", ts->bucket_B);
     run_config_num(rec, "overlap", "%s", ts->overlap ? "true" : "false");
     run_config_str(rec, "fusion", ts->horovod ? "horovod" : "buckets");
-    if (ts->trace) {
-        rec->trace = trace_new();
-        net_trace_flight(rec->trace); /* until job_finish */
-        trace_tracks(&t);
-    }
+}
+
+void allreduce_run(struct runkit *kit)
+{
+    const struct job *j = kit->j;
+    struct run_record *rec = kit->rec;
+    const struct train_spec *ts = &j->sc->train;
+    struct ar_ctx t = {.j = j, .sc = j->sc, .P = job_workers(j), .rec = rec, .kit = kit};
+    assert(t.P >= 1 && t.P <= (int)j->pf->ngpus);
+    trace_tracks(&t);
     setup(&t);
     for (int r = 0; r < t.P; r++)
         start_worker(&t, r, 0);
     for (int k = 0; k < t.nsides; k++)
         rdzv_start(&t.sides[k].z);
-    if (t.loader) loader_start(t.loader);
-    inject_start(&t.inj);
-    job_watch(j, rec);
-    simgrid_run();
+    runkit_simulate(kit);
 
     const struct rdzv *z = &t.sides[0].z;
     int done = t.sides[0].max_committed;
     rec->total_s = end_sides(&t);
-    if (t.loader) loader_report(t.loader, rec);
+    if (kit->loader) loader_report(kit->loader, rec);
     rec->nbuckets = (double)t.nbuckets;
     for (size_t b = 0; b < t.nbuckets; b++)
         rec->grad_B += t.bucket_B[b];
@@ -1190,8 +1167,8 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     if (j->nm && !z->aborted) /* the model: the last membership's first member's replica */
         rec->params_fnv = numerics_fingerprint(t.workers[z->cur->members[0]].rep.params,
                                                j->nm->net.nparams);
-    rec->checkpoints = t.ckpt.completed;
-    rec->ckpt_overhead_s = t.ckpt.overhead_s;
+    rec->checkpoints = t.ckpt->completed;
+    rec->ckpt_overhead_s = t.ckpt->overhead_s;
     if (!rec->job_failed && done < ts->steps) {
         rec->job_failed = true;
         snprintf(rec->failure, sizeof rec->failure,
@@ -1199,6 +1176,6 @@ void allreduce_run(const struct job *j, struct run_record *rec)
                  "worker(s) alive",
                  done, ts->steps, alive, z->aborted ? 0 : z->cur->n);
     }
-    job_finish(rec, t.traffic);
+    runkit_finish(kit);
     teardown(&t);
 }

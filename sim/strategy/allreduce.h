@@ -18,6 +18,7 @@
 #define DMLSIM_ALLREDUCE_H
 
 #include "job.h"
+#include "runkit.h"
 
 #include <stdio.h>
 
@@ -27,7 +28,12 @@ enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err);
 /* The "# training" and "# buckets" configuration lines. */
 void allreduce_describe(const struct job *j, FILE *out);
 
-/* Runs the training (calls simgrid_run) into `rec` (run_release); the job passed the check. */
-void allreduce_run(const struct job *j, struct run_record *rec);
+/* The head of the run record: run_init and the strategy's configuration lines. */
+void allreduce_begin(const struct job *j, struct run_record *rec);
+
+/* Runs the training (calls simgrid_run, through runkit_simulate) with the services of kit
+ * (runkit_open'ed for the strategy's row) into kit->rec (run_release), begun by allreduce_begin;
+ * the job passed the check. */
+void allreduce_run(struct runkit *kit);
 
 #endif

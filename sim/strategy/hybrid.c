@@ -54,7 +54,7 @@ struct hy_rank {
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
     double dp_in_s;                 /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
     double jitter;                  /* this step's compute factor (<straggler jitter>; 1 without) */
-    struct ckpt ckpt;               /* its shard of the checkpoints */
+    struct ckpt *ckpt;              /* its shard of the checkpoints (the kit's writer) */
     sg_sem_t slots, ready, step_go; /* ZeRO-3's prefetch: gathers allowed, done, next step */
     double last_ckpt_s;
 };
@@ -78,7 +78,8 @@ struct hy_ctx {
     int arrived[2];
     bool failed;          /* a wait failed: the job stops (no elastic recovery here) */
     int done;             /* steps every rank finished */
-    struct injector inj;  /* plays the plan's stragglers and crashes */
+    struct runkit *kit;   /* the shared services: the injector plays the plan's stragglers and
+                             crashes, traffic[0] is the kit's */
     double end_s;         /* when the last step ended */
     double e;             /* bytes per element of the dtype */
     double act_B;         /* a microbatch's activations between stages, per tensor rank */
@@ -196,9 +197,7 @@ static void block_comm(struct hy_rank *r)
 /* The mailbox of the pipeline messages from stage `from` to `to` of tensor rank t, replica d. */
 static sg_mailbox_t pp_box(int d, int t, int from, int to)
 {
-    char name[48];
-    snprintf(name, sizeof name, "pp:%d:%d:%d>%d", d, t, from, to);
-    return sg_mailbox_by_name(name);
+    return runkit_mailbox("pp:%d:%d:%d>%d", d, t, from, to);
 }
 
 /* Posts this microbatch's activations (or their gradients) from virtual stage `from` to `to`
@@ -406,8 +405,8 @@ static void finish_step(struct hy_rank *r)
 static void checkpoint(struct hy_rank *r, int steps)
 {
     double now = simgrid_get_clock();
-    if (r->ckpt.size_B <= 0 || !ckpt_due(&r->ckpt, steps, r->last_ckpt_s, now)) return;
-    ckpt_write(&r->ckpt, r->c->j->pf->gpus[r->rank], steps, 0, NULL);
+    if (r->ckpt->size_B <= 0 || !ckpt_due(r->ckpt, steps, r->last_ckpt_s, now)) return;
+    ckpt_write(r->ckpt, r->c->j->pf->gpus[r->rank], steps, 0, NULL);
     r->last_ckpt_s = now;
 }
 
@@ -491,10 +490,10 @@ static void rank_actor(int argc, char **argv)
     struct hy_rank *r = sg_actor_self_get_data();
     struct hy_ctx *c = r->c;
     for (int step = 0; step < c->sc->train.steps && !c->failed; step++) {
-        inject_step(&c->inj, step); /* a crash at this step */
+        inject_step(&c->kit->inj, step); /* a crash at this step */
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
         r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
-        r->jitter = inject_jitter(&c->inj, r->rank, step);
+        r->jitter = inject_jitter(&c->kit->inj, r->rank, step);
         r->nsends = 0;
         run_schedule(r);
         double d0 = simgrid_get_clock();
@@ -505,7 +504,7 @@ static void rank_actor(int argc, char **argv)
         trace_slice(c->rec->trace, r->rank, "data-parallel + update", d0, simgrid_get_clock());
         account(r, step);
         if (!step_end(r, step)) break;
-        if (r->rank == 0 && r->ckpt.last_step == step + 1 && c->sc->ckpt.present &&
+        if (r->rank == 0 && r->ckpt->last_step == step + 1 && c->sc->ckpt.present &&
             !c->sc->ckpt.async) /* every shard written: the checkpoint counts */
             run_event_add(c->rec, simgrid_get_clock(), RUN_CHECKPOINT, step + 1, c->P,
                           "checkpoint of step %d counts (%d shards)", step + 1, c->P)
@@ -517,7 +516,7 @@ static void rank_actor(int argc, char **argv)
             c->end_s = now;
         }
     }
-    if (r->rank == 0 || c->failed) inject_finish(&c->inj);
+    if (r->rank == 0 || c->failed) inject_finish(&c->kit->inj);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
@@ -651,7 +650,8 @@ static void setup(struct hy_ctx *c)
     /* a rank's tokens, each to topk experts, h elements each */
     c->a2a_B = c->act_B * (g.experts > 0 ? g.topk : 0);
     c->algo = collective_get(ts->algo);
-    for (int i = 0; i < 4; i++)
+    c->traffic[0] = c->kit->traffic;
+    for (int i = 1; i < 4; i++)
         c->traffic[i] = traffic_new();
     make_worlds(c);
     make_ranks(c);
@@ -683,7 +683,7 @@ static void teardown(struct hy_ctx *c)
         free(c->ranks[k].sends);
     }
     free(c->ranks);
-    for (int i = 0; i < 4; i++)
+    for (int i = 1; i < 4; i++)
         traffic_free(c->traffic[i]);
     sg_sem_destroy(c->go[0]);
     sg_sem_destroy(c->go[1]);
@@ -888,31 +888,30 @@ static void start_prefetcher(struct hy_rank *r)
 
 static void start_ranks(struct hy_ctx *c)
 {
+    /* no shard logs: a checkpoint counts when all of them do (rank 0 logs it then) */
+    double *size_B = xbt_new0(double, c->P);
+    for (int k = 0; k < c->P; k++)
+        size_B[k] = c->sc->ckpt.present ? shard_B(c, &c->ranks[k]) : 0;
+    struct ckpt *ck = runkit_ckpts(c->kit, c->P, size_B, NULL);
+    free(size_B);
     for (int k = 0; k < c->P; k++) {
         struct hy_rank *r = &c->ranks[k];
-        /* no shard logs: a checkpoint counts when all of them do (rank 0 logs it then) */
-        ckpt_init(&r->ckpt, c->sc, c->j->pf, c->sc->ckpt.present ? shard_B(c, r) : 0, NULL);
-        c->rec->ckpt_B += r->ckpt.size_B;
+        r->ckpt = &ck[k];
+        c->rec->ckpt_B += r->ckpt->size_B;
         char name[32];
         snprintf(name, sizeof name, "rank-%d", k);
         sg_actor_t a = sg_actor_init(name, c->j->pf->gpus[k]);
         sg_actor_set_data(a, &c->ranks[k]);
         sg_actor_start(a, rank_actor, 0, NULL);
         if (prefetching(r)) start_prefetcher(r);
-        if (c->rec->trace) {
-            char *t = bprintf("rank %d (tp %d, stage %d, replica %d)", k, c->ranks[k].t,
-                              c->ranks[k].s, c->ranks[k].d);
-            trace_track(c->rec->trace, k, t);
-            free(t);
-        }
+        runkit_track(c->kit, k, "rank %d (tp %d, stage %d, replica %d)", k, r->t, r->s, r->d);
     }
 }
 
-void hybrid_run(const struct job *j, struct run_record *rec)
+void hybrid_begin(const struct job *j, struct run_record *rec)
 {
     const struct train_spec *ts = &j->sc->train;
-    struct hy_ctx c = {.j = j, .sc = j->sc, .p = &ts->par, .rec = rec, .P = job_workers(j)};
-    run_init(rec, STRAT_HYBRID, c.P, ts->batch * ts->par.microbatches, ts->steps);
+    run_init(rec, STRAT_HYBRID, job_workers(j), ts->batch * ts->par.microbatches, ts->steps);
     rec->global_batch = (double)ts->par.dp * ts->par.microbatches * ts->batch;
     run_config_num(rec, "tp", "%d", ts->par.tp);
     run_config_num(rec, "pp", "%d", ts->par.pp);
@@ -925,14 +924,18 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     run_config_str(rec, "sequence_parallel", ts->par.sp ? "yes" : "no");
     run_config_str(rec, "recompute", scenario_recompute_name(ts->par.recompute));
     run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
-    if (ts->trace) rec->trace = trace_new();
-    net_trace_flight(rec->trace); /* until job_finish */
+}
+
+void hybrid_run(struct runkit *kit)
+{
+    const struct job *j = kit->j;
+    struct run_record *rec = kit->rec;
+    const struct train_spec *ts = &j->sc->train;
+    struct hy_ctx c = {.j = j, .sc = j->sc, .p = &ts->par, .rec = rec, .P = job_workers(j),
+                       .kit = kit};
     setup(&c);
-    inject_init(&c.inj, j->plan, rec, j->pf, job_store_host(j), (struct inject_hooks){0});
     start_ranks(&c);
-    inject_start(&c.inj);
-    job_watch(j, rec);
-    simgrid_run();
+    runkit_simulate(kit);
     rec->total_s = c.end_s;
     rec->steps_completed = c.done;
     rec->final_workers = 0; /* the ranks alive at the end */
@@ -947,14 +950,12 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     for (int i = 1; i < 4; i++)
         traffic_merge(c.traffic[0], c.traffic[i]);
     for (int k = 0; k < c.P; k++) { /* a checkpoint counts when every shard of it does */
-        struct ckpt *ck = &c.ranks[k].ckpt;
+        struct ckpt *ck = c.ranks[k].ckpt;
         if (ck->size_B <= 0) continue;
         rec->checkpoints =
                 k == 0 || ck->completed < rec->checkpoints ? ck->completed : rec->checkpoints;
         rec->ckpt_overhead_s = fmax(rec->ckpt_overhead_s, ck->overhead_s);
-        ckpt_release(ck);
     }
-    job_finish(rec, c.traffic[0]);
-    inject_release(&c.inj);
+    runkit_finish(kit);
     teardown(&c);
 }

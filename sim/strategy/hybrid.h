@@ -30,6 +30,7 @@
 #define DMLSIM_HYBRID_H
 
 #include "job.h"
+#include "runkit.h"
 
 #include <stdio.h>
 
@@ -38,6 +39,13 @@
  * input pipeline, checkpoints). */
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err);
 void hybrid_describe(const struct job *j, FILE *out);
-void hybrid_run(const struct job *j, struct run_record *rec);
+
+/* The head of the run record: run_init and the strategy's configuration lines. */
+void hybrid_begin(const struct job *j, struct run_record *rec);
+
+/* Runs the training (calls simgrid_run, through runkit_simulate) with the services of kit
+ * (runkit_open'ed for the strategy's row) into kit->rec (run_release), begun by hybrid_begin;
+ * the job passed the check. */
+void hybrid_run(struct runkit *kit);
 
 #endif
