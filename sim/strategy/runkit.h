@@ -15,7 +15,7 @@
  * own state.
  *
  * Mailbox names, one namespace per run: the strategies' go through runkit_mailbox and are
- * "state-M-R" (allreduce.c: a state sent to rank R of membership M), "pp:D:T:F>G" (hybrid.c: the
+ * "state-M-R" (elastic.c: a state sent to rank R of membership M), "pp:D:T:F>G" (hybrid.c: the
  * pipeline from stage F to G), ps_msg.h's ("psK<wR", "wR<psK", "wF<lead0", "leadL<wF", "wR<coordB")
  * and "coordinator" (ps_coord.c); the engine's own are "rdzv", "rdzvN" and "ctlR" (rendezvous.c),
  * "cE:F>T#G" (coll.c, E a collective world's epoch), "ckpt-N" (ckpt.c), "fetch-R.W" and "h2d-R"
