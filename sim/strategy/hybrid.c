@@ -3,6 +3,7 @@
 
 #include "ckpt.h"
 #include "collective.h"
+#include "hygroup.h"
 #include "inject.h"
 #include "level.h"
 #include "net.h"
@@ -25,17 +26,6 @@
 #include <string.h>
 
 enum { DIM_TP, DIM_PP, DIM_DP, DIM_EP }; /* rec->par_bytes' order */
-
-/* The collective groups: tensor (the tp ranks of a stage of a replica), data (the dp replicas of
- * a tensor rank of a stage), expert (ep consecutive replicas) and expert-data (the dp / ep
- * replicas holding the same experts). */
-enum { G_TP, G_DP, G_EP, G_EDP, G_DPG, G_EDPG, G_KINDS };
-/* G_DPG and G_EDPG: the data and expert-data groups again, for ZeRO-3's prefetched gathers (an
- * actor of their own runs them beside the rank's reduce-scatters: mailboxes of their own). */
-static int base_kind(int kind)
-{
-    return kind == G_DPG ? G_DP : kind == G_EDPG ? G_EDP : kind;
-}
 
 struct hy_ctx;
 
@@ -69,8 +59,8 @@ struct hy_ctx {
     struct worker_amounts amt; /* its exec amounts for a microbatch */
     double attn_core;          /* selective recomputation: a block's attention core again */
     double model_params;       /* of the share, all stages */
-    struct coll_world *groups[G_KINDS]; /* the collective groups of each kind (group_of) */
-    int ngroups[G_KINDS];
+    struct coll_world *groups[HYGROUP_KINDS]; /* the collective groups of each kind (group_of) */
+    int ngroups[HYGROUP_KINDS];
     const struct coll_algo *algo;
     struct traffic *traffic[4]; /* per dimension */
     struct hy_rank *ranks;
@@ -92,39 +82,6 @@ struct hy_ctx {
 static bool is_block(const struct hy_ctx *c, int layer)
 {
     return layer >= 1 && layer <= c->sc->model.gpt.layers;
-}
-
-/* The group of `kind` rank (t, s, d) belongs to, and its position in it. */
-static int group_of(const struct parallel_spec *p, int kind, int t, int s, int d, int *pos)
-{
-    int ts = t * p->pp + s, e = p->ep, reps = p->dp / e;
-    switch (base_kind(kind)) {
-    case G_TP:
-        *pos = t;
-        return s * p->dp + d;
-    case G_DP:
-        *pos = d;
-        return ts;
-    case G_EP:
-        *pos = d % e;
-        return ts * reps + d / e;
-    default: /* G_EDP */
-        *pos = d / e;
-        return ts * e + d % e;
-    }
-}
-
-static int group_count(const struct parallel_spec *p, int kind)
-{
-    int n[] = {p->pp * p->dp, p->tp * p->pp, p->tp * p->pp * (p->dp / p->ep),
-               p->tp * p->pp * p->ep};
-    return n[base_kind(kind)];
-}
-
-static int group_size(const struct parallel_spec *p, int kind)
-{
-    int n[] = {p->tp, p->dp, p->ep, p->dp / p->ep};
-    return n[base_kind(kind)];
 }
 
 /* A wait of rank r ended in `st`: anything but NET_OK (a member crashed: its groups and its
@@ -154,8 +111,8 @@ static void group_collective(struct hy_rank *r, int kind, enum coll_op op, doubl
                              double *acc)
 {
     struct hy_ctx *c = r->c;
-    if (c->failed || group_size(c->p, kind) < 2 || size_B <= 0) return;
-    int pos, g = group_of(c->p, kind, r->t, r->s, r->d, &pos);
+    if (c->failed || hygroup_size(c->p, kind) < 2 || size_B <= 0) return;
+    int pos, g = hygroup_of(c->p, kind, r->t, r->s, r->d, &pos);
     double t0 = simgrid_get_clock();
     check_wait(r, collective_run(&c->groups[kind][g], c->algo, op, pos, size_B, NULL),
                collective_op_name(op));
@@ -169,10 +126,10 @@ static void tp_collective(struct hy_rank *r)
 {
     struct hy_ctx *c = r->c;
     if (c->p->sp) { /* sequence parallelism: reduce-scatter, then all-gather */
-        group_collective(r, G_TP, COLL_REDUCESCATTER, c->tp_B, &r->tp_s);
-        group_collective(r, G_TP, COLL_ALLGATHER, c->tp_B, &r->tp_s);
+        group_collective(r, HYGROUP_TP, COLL_REDUCESCATTER, c->tp_B, &r->tp_s);
+        group_collective(r, HYGROUP_TP, COLL_ALLGATHER, c->tp_B, &r->tp_s);
     } else {
-        group_collective(r, G_TP, COLL_ALLREDUCE, c->tp_B, &r->tp_s);
+        group_collective(r, HYGROUP_TP, COLL_ALLREDUCE, c->tp_B, &r->tp_s);
     }
 }
 
@@ -181,8 +138,8 @@ static void tp_collective(struct hy_rank *r)
 static void moe_exchange(struct hy_rank *r)
 {
     struct hy_ctx *c = r->c;
-    group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
-    group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
+    group_collective(r, HYGROUP_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
+    group_collective(r, HYGROUP_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
 }
 
 /* A block's collectives after its forward, its recomputed forward or its backward: the two
@@ -266,7 +223,7 @@ static void dp_split(struct hy_rank *r, enum coll_op op, double dense_B, double 
                      double *inside)
 {
     double t = 0;
-    dp_pair(r, G_DP, G_EDP, op, dense_B, experts_B, &t);
+    dp_pair(r, HYGROUP_DP, HYGROUP_EDP, op, dense_B, experts_B, &t);
     r->dp_s += t;
     if (inside) *inside += t;
 }
@@ -326,7 +283,7 @@ static void prefetch_actor(int argc, char **argv)
                 int i = r->ops[k].backward ? r->last[ch] - 1 - q : r->first[ch] + q;
                 double ex, all = layer_B(r, i, &ex), t = 0;
                 sg_sem_acquire(r->slots);
-                dp_pair(r, G_DPG, G_EDPG, COLL_ALLGATHER, all - ex, ex, &t);
+                dp_pair(r, HYGROUP_DPG, HYGROUP_EDPG, COLL_ALLGATHER, all - ex, ex, &t);
                 sg_sem_release(r->ready);
             }
         }
@@ -521,34 +478,6 @@ static void rank_actor(int argc, char **argv)
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
-/* The ng groups of `kind` as worlds w[0..ng) of their members' hosts in their positions (worlds
- * of their own: collective_world_release), from one pass over the ranks (a pass per group was
- * O(P^2 / group size): 2% of a 16,352-GPU step). */
-static void group_worlds(const struct parallel_spec *p, const struct platform *pf, int P, int kind,
-                         int ng, double timeout_s, struct coll_world *w)
-{
-    int n = group_size(p, kind);
-    sg_host_t *hosts = xbt_new(sg_host_t, (size_t)P);
-    for (int k = 0; k < P; k++) {
-        int t, s, d, pos, g;
-        par_coords(p, k, &t, &s, &d);
-        g = group_of(p, kind, t, s, d, &pos);
-        if (g < ng) hosts[(size_t)g * n + pos] = pf->gpus[k];
-    }
-    for (int g = 0; g < ng; g++)
-        collective_world_init(&w[g], n, hosts + (size_t)g * n, timeout_s);
-    free(hosts);
-}
-
-/* Groups of `kind` that collectives run in: none when a group is one rank, and no expert-data
- * groups without expert parallelism (the data groups serve). */
-static int groups_used(const struct parallel_spec *p, int kind)
-{
-    if (group_size(p, kind) < 2 || (base_kind(kind) == G_EDP && p->ep < 2)) return 0;
-    if ((kind == G_DPG || kind == G_EDPG) && (p->zero < 3 || p->no_prefetch)) return 0;
-    return group_count(p, kind);
-}
-
 /* May tensor group w's flow-level calls be replayed (coll_replay.h)? When its links carry
  * nothing else: the group fills its node (every GPU of the node a member, so no other group has
  * two ranks there to send over its NVLink ports), no fault or straggler is planned, and the
@@ -568,20 +497,20 @@ static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
-    static const int dim[G_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
+    static const int dim[HYGROUP_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
     int epoch = 1;
-    for (int kind = 0; kind < G_KINDS; kind++) {
-        int ng = groups_used(p, kind);
+    for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
+        int ng = hygroup_used(p, kind);
         c->ngroups[kind] = ng;
         c->groups[kind] = xbt_new0(struct coll_world, ng ? ng : 1);
-        group_worlds(p, c->j->pf, c->P, kind, ng, ts->timeout_s, c->groups[kind]);
+        hygroup_worlds(p, c->j->pf, c->P, kind, ng, ts->timeout_s, c->groups[kind]);
         for (int g = 0; g < ng; g++) {
             struct coll_world *w = &c->groups[kind][g];
             w->level = ts->level;
             w->nccl = ts->nccl;
             w->epoch = epoch++;
             w->traffic = c->traffic[dim[kind]];
-            w->replay = kind == G_TP && replay_allowed(c, w);
+            w->replay = kind == HYGROUP_TP && replay_allowed(c, w);
         }
     }
 }
@@ -664,7 +593,7 @@ static void setup(struct hy_ctx *c)
 
 static void teardown(struct hy_ctx *c)
 {
-    for (int kind = 0; kind < G_KINDS; kind++) {
+    for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
         for (int g = 0; g < c->ngroups[kind]; g++)
             collective_world_release(&c->groups[kind][g]);
         free(c->groups[kind]);
@@ -756,40 +685,6 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
     return DMLSIM_OK;
 }
 
-/* Does a group of `kind` run `op`? Tensor groups all-reduce (sequence parallelism: reduce-scatter
- * and all-gather); data groups all-reduce without ZeRO, else reduce-scatter and all-gather. */
-static bool group_runs(const struct parallel_spec *p, int kind, enum coll_op op)
-{
-    if (kind == G_DPG || kind == G_EDPG) return op == COLL_ALLGATHER;
-    bool split = kind == G_TP ? p->sp : p->zero >= 1;
-    return split ? op == COLL_REDUCESCATTER || op == COLL_ALLGATHER : op == COLL_ALLREDUCE;
-}
-
-/* NULL if the scenario's algorithm can run every collective of every group on its hosts (the
- * all-to-all is the same pairwise sends for any), else why not. */
-static const char *check_worlds(const struct job *j)
-{
-    const struct train_spec *ts = &j->sc->train;
-    const struct coll_algo *a = collective_get(ts->algo);
-    const char *no = NULL;
-    for (int kind = 0; kind < G_KINDS && no == NULL; kind++) {
-        if (kind == G_EP) continue;
-        int ng = groups_used(&ts->par, kind);
-        struct coll_world *w = xbt_new0(struct coll_world, ng ? ng : 1);
-        group_worlds(&ts->par, j->pf, job_workers(j), kind, ng, 1, w);
-        for (int g = 0; g < ng; g++) {
-            w[g].level = ts->level;
-            w[g].nccl = ts->nccl;
-            for (int op = COLL_ALLREDUCE; op <= COLL_REDUCESCATTER && no == NULL; op++)
-                if (no == NULL && group_runs(&ts->par, kind, (enum coll_op)op))
-                    no = collective_check(&w[g], a, (enum coll_op)op, false);
-            collective_world_release(&w[g]);
-        }
-        free(w);
-    }
-    return no;
-}
-
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &j->sc->train;
@@ -801,7 +696,7 @@ enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
                       ts->batch, j->pf->models[0]->mem_B, why, sizeof why) != 0)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path, ts->par.line,
                            why);
-    const char *no = check_worlds(j);
+    const char *no = hygroup_check(j);
     if (no != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
                            ts->line, coll_algo_name(ts->algo), no);
