@@ -10,8 +10,9 @@
  * the layer that closes it finishes its backward, so its all-reduce runs during the rest of the
  * backward; with overlap off, all buckets are handed over after the backward. The update starts
  * when every bucket is reduced; a step is committed when the last member's update ends.
- * Failures go through the elastic rendezvous (rendezvous.h) and the shared injector (inject.h);
- * the leader (the first member) watches for persistent stragglers and writes checkpoints.
+ * Failures go through the elastic recovery (elastic.h: memberships, states, split brain; its
+ * rendezvous in rendezvous.h) and the shared injector (inject.h, set up by runkit.h); the leader
+ * (the first member) watches for persistent stragglers and writes checkpoints.
  * Everything reported is read off the simulation's events; nothing is computed from a formula.
  */
 #ifndef DMLSIM_ALLREDUCE_H

@@ -24,7 +24,8 @@
  *     the experts' share (ep > 1) over the dp / ep replicas holding the same experts. The step
  *     ends for every rank at once (Megatron's gradient-norm all-reduce spans every rank: a
  *     barrier here).
- * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts.
+ * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts
+ * (hygroup.h).
  */
 #ifndef DMLSIM_HYBRID_H
 #define DMLSIM_HYBRID_H
