@@ -89,7 +89,7 @@ static void run_numerics(struct scenario *sc, struct numerics *nm, struct run_re
     struct job j = {.sc = sc, .pf = pf, .m = &m, .cal = &cal, .plan = &test_plan, .nm = nm};
     const struct strategy *st = strategy_get(sc->train.strategy);
     ck_assert_msg(st->check(&j, &err) == DMLSIM_OK, "%s", err.msg);
-    st->run(&j, rec);
+    strategy_run(st, &j, rec);
     model_release(&m);
     platform_free(pf);
 }

@@ -104,7 +104,7 @@ static inline void test_train(const struct scenario *sc, const struct platform *
     const struct strategy *st = strategy_get(sc->train.strategy);
     struct dmlsim_error err = {0};
     ck_assert_msg(st->check(&j, &err) == DMLSIM_OK, "%s", err.msg);
-    st->run(&j, rec);
+    strategy_run(st, &j, rec);
 }
 
 /* The check of the scenario's strategy. */

@@ -332,7 +332,7 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     print_training(j, st);
     fflush(stdout);
     struct run_record rec;
-    st->run(j, &rec);
+    strategy_run(st, j, &rec);
     progress_end(); /* before the report: stdout and stderr may be one terminal */
     report_text(&rec, stdout);
     if (sc->nexpects > 0 && expect_check(sc, &rec, stdout) > 0)

@@ -4,6 +4,7 @@
 #include "allreduce_metrics.h"
 #include "ckpt.h"
 #include "collective.h"
+#include "elastic.h"
 #include "inject.h"
 #include "level.h"
 #include "loader.h"
@@ -15,13 +16,11 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
-#include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
 #include <xbt/misc.h>
 #include <xbt/sysdep.h>
 
 #include <assert.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,48 +28,15 @@
 
 struct ar_ctx;
 
-/* A side: the lineage of memberships one rendezvous replica forms. There is one (the store's)
- * unless <recovery rendezvous="per-side">, where a replica cut off from the store forms its own
- * side's memberships (split brain; rendezvous.h) until the heal merges it back. */
-struct ar_side {
-    struct ar_ctx *t;          /* the run */
-    int index;                 /* 0: the store's; k: the k-th replica's */
-    struct rdzv z;             /* its rendezvous */
-    double *committed;         /* per global step: gradients applied (member count) */
-    double *committed_samples; /* per global step: samples consumed */
-    int max_committed;         /* steps committed so far (highest) */
-    double last_commit_s;      /* its last commit (its step rows measure from it) */
-    long long data_offset;     /* data position - step: the batches skipped after failures */
-    int source;                /* the next membership's source (resume_step), or -1 */
-    bool *needs;               /* ... and who needs its state (P) */
-    int fork;                  /* k > 0: the store's membership its state descends from, or -1 */
-    int start;                 /* k > 0: the step it forked at (its steps before are not its) */
-    bool active;               /* k > 0: it has trained since its fork and not merged back */
-    bool merging;              /* k > 0: its members join the store's membership being formed */
-};
-
-/* A checkpoint the store's side wrote: its membership and step, and whether it counted. */
-struct ckpt_entry {
-    int membership;          /* the membership whose leader wrote it */
-    int step;                /* the steps it holds */
-    double counted;          /* set to 1 by the checkpoint module when it counts */
-    struct ckpt_entry *next; /* the one written before */
-};
-
 /* The collective state of one membership (membership.data). */
 struct ar_world {
-    struct ar_side *side;         /* whose lineage it is */
+    struct elastic_world ew;      /* its recovery (elastic.h: first) */
     int *commits;                 /* per global step: members that finished it */
     bool *failed;                 /* per global step: a member failed it or died in it (its
                                      execution counted lost unless a member committed it) */
     struct coll_world world;      /* collectives among the members (mailboxes per membership) */
     const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
                                      refuses this membership */
-    int source;                   /* restore-from="survivor": the member whose state everyone
-                                     takes, or -1 (the checkpoint, or the initial state) */
-    bool *needs;                  /* per rank: the source sends it the state */
-    struct nn_state *state;       /* numerics: the source's state, while receivers need it */
-    int pending;                  /* receivers that have not loaded it yet */
 };
 
 struct bucket_req {
@@ -95,11 +61,7 @@ struct worker {
     struct membership *in_ms;  /* ... in this membership */
     int in_step_no;            /* ... at this global step */
     struct replica rep;        /* numerics: the parameters it holds */
-    int held;                  /* steps its state holds (-1: none, a restarted process) */
-    struct ar_side *side;      /* the side of the membership it was last in */
-    int ms_id;                 /* ... that membership */
-    long long offset;          /* the data offset its state was trained with */
-    double commit_s;           /* when it last finished a step */
+    struct elastic_member *em; /* its state as recovery sees it (held, side, offset...) */
 };
 
 struct ar_ctx {
@@ -112,22 +74,15 @@ struct ar_ctx {
     double data_scale;         /* simulated gradient bytes per real one (1; a proxy: more) */
     size_t nbuckets;           /* buckets per step */
     struct worker *workers;    /* P workers */
-    struct ar_side *sides;     /* nsides: the store's, then one per replica (split brain) */
-    int nsides;                /* 1, or 1 + the replicas */
-    struct injector inj;       /* faults */
-    struct traffic *traffic;   /* what the messages carried */
-    struct ckpt_entry *ckpts;  /* split brain: the checkpoints written, the last first */
+    struct elastic el;         /* recovery: the sides (split brain), the members' states */
+    struct runkit *kit;        /* the shared services: injector, traffic, input, checkpoints */
     double *last_compute;      /* per rank: compute of its last step */
     double *last_input;        /* per rank: its wait for its last step's batch */
-    struct input_hook input;   /* before each forward: the loader's, or the job's */
-    struct loader *loader;     /* <data>: the input pipeline, else NULL */
     int *slow_streak;          /* per rank: consecutive slow steps */
-    struct ckpt ckpt;          /* checkpoints */
+    struct ckpt *ckpt;         /* checkpoints (the kit's one writer) */
     double last_ckpt_s;        /* when the last one was started */
     struct sem_set sems;       /* every worker semaphore, of every incarnation */
     struct run_record *rec;
-    long long furthest_pos;    /* the furthest data position read */
-    struct nn_states snaps;    /* numerics: the states of the checkpoints written */
 };
 
 static struct ar_world *world_of(const struct membership *ms)
@@ -138,7 +93,7 @@ static struct ar_world *world_of(const struct membership *ms)
 /* The job is over: the store's side reached the last step, or the job failed. */
 static bool job_over(const struct ar_ctx *t)
 {
-    return t->sides[0].z.done || t->sides[0].z.aborted;
+    return t->el.sides[0].z.done || t->el.sides[0].z.aborted;
 }
 
 /* ---- the comm actors ----------------------------------------------------------------------- */
@@ -251,8 +206,8 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
 {
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
-    long long pos = step + world_of(ms)->side->data_offset;
-    int good = worker_read_batch(rec, &t->inj, &t->input, w->rank, step, (int)pos, ms->n);
+    long long pos = step + world_of(ms)->ew.side->data_offset;
+    int good = worker_read_batch(rec, &t->kit->inj, &t->kit->input, w->rank, step, (int)pos, ms->n);
     w->in_step = true; /* from the read on (the step overhead too): a crash loses this batch */
     w->in_good = good;
     w->in_computed = false;
@@ -260,12 +215,12 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     w->in_step_no = step;
     bool corrupt = good == 0;
     /* the compute of the samples left: a batch's kernels scale with its samples */
-    double scale = corrupt ? 0 : inject_jitter(&t->inj, w->rank, step) * good / rec->batch;
+    double scale = corrupt ? 0 : inject_jitter(&t->kit->inj, w->rank, step) * good / rec->batch;
     double busy0 = rec->busy_s[w->rank];
     int failed = 0;
     if (t->sc->train.step_overhead_s > 0) sg_actor_sleep_for(t->sc->train.step_overhead_s);
     double in0 = simgrid_get_clock();
-    worker_before_forward(&t->input, w->rank, (int)pos); /* the batch of its data position */
+    worker_before_forward(&t->kit->input, w->rank, (int)pos); /* the batch of its data position */
     t->last_input[w->rank] = simgrid_get_clock() - in0;
     if (job_over(t)) { /* its batch never came (loader_finish): nothing to train for */
         w->in_step = false;
@@ -276,7 +231,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
         memset(w->rep.grad, 0, t->j->nm->net.nparams * sizeof *w->rep.grad);
     else if (t->j->nm)
         replica_gradient(t->j->nm, &w->rep, w->rank, pos);
-    if (pos > t->furthest_pos) t->furthest_pos = pos;
+    if (pos > t->el.furthest_pos) t->el.furthest_pos = pos;
     /* Layers run back to back on one GPU, so the forward is one exec of all their work and the
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
@@ -324,7 +279,7 @@ static void watch_stragglers(struct ar_ctx *t, struct membership *ms)
         if (t->slow_streak[r] == rs->straggler_steps) {
             run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, -1, ms->n,
                           "straggler rank %d flagged for removal", r);
-            inject_detected(&t->inj);
+            inject_detected(&t->kit->inj);
             rdzv_report(ms->owner, RDZV_REMOVE, r, ms->id);
         }
     }
@@ -361,17 +316,7 @@ static void evaluate(struct ar_ctx *t, const struct membership *ms, int steps, d
     const struct numerics_spec *sp = &t->sc->train.numerics;
     if (steps % sp->eval_every != 0 && steps != t->sc->train.steps) return;
     double loss, acc = numerics_evaluate(t->j->nm, t->workers[ms->members[0]].rep.params, &loss);
-    run_eval_add(t->rec, world_of(ms)->side->index, now, steps, acc, loss);
-}
-
-/* The job is over (done, or failed: rdzv_hooks.ended): the injector stops, and a worker still
- * waiting for a batch that cannot come (its node cut off from the remote store for good) stops
- * waiting, so the run ends (it waited forever). */
-static void job_ended(void *ctx)
-{
-    struct ar_side *s = ctx;
-    inject_finish(&s->t->inj);
-    if (s->t->loader) loader_finish(s->t->loader);
+    run_eval_add(t->rec, world_of(ms)->ew.side->index, now, steps, acc, loss);
 }
 
 /* This worker finished `step` (0-based) of membership ms: account, and the last member to finish
@@ -381,15 +326,15 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
     struct ar_ctx *t = w->t;
     struct run_record *rec = t->rec;
     struct ar_world *aw = world_of(ms);
-    struct ar_side *s = aw->side;
+    struct elastic_side *s = aw->ew.side;
     if (good > 0) {
         rec->applied += 1;
         s->committed[step] += 1;
         s->committed_samples[step] += good;
         rec->consumed_samples += good;
     }
-    w->offset = s->data_offset;
-    w->commit_s = simgrid_get_clock();
+    w->em->offset = s->data_offset;
+    w->em->commit_s = simgrid_get_clock();
     if (step + 1 > s->max_committed) s->max_committed = step + 1;
     if (aw->failed[step] && aw->commits[step] == 0) rec->lost_steps -= 1; /* step_failed's */
     if (++aw->commits[step] < ms->n) return;
@@ -403,179 +348,43 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
             ->input_s = input;
     s->last_commit_s = now;
     evaluate(t, ms, step + 1, now);
-    inject_progress(&t->inj, ms->start_s);
+    inject_progress(&t->kit->inj, ms->start_s);
     if (step + 1 == t->sc->train.steps) { /* a side that lost the store finishes on its own */
         s->z.done = true;
-        if (s->index == 0) job_ended(s);
+        if (s->index == 0) elastic_finish(&t->el);
     }
 }
 
-/* ---- the state of a new membership --------------------------------------------------------- */
-
-/* Split brain: the last counted checkpoint that the store's membership `fork` or an earlier one
- * wrote (0: none), which a side that forked from `fork` and the store's side both descend from. */
-static int agreed_step(const struct ar_ctx *t, int fork)
-{
-    int step = 0;
-    for (const struct ckpt_entry *e = t->ckpts; e; e = e->next)
-        if (e->membership <= fork && e->counted > 0 && e->step > step) step = e->step;
-    return step;
-}
-
-/* The oldest checkpoint still needed: the last counted one, or an earlier one that a side cut
- * off from the store will roll back to when it merges. */
-static int oldest_needed(const struct ar_ctx *t)
-{
-    int keep = t->ckpt.last_step;
-    for (int k = 1; k < t->nsides; k++)
-        if (t->sides[k].active && agreed_step(t, t->sides[k].fork) < keep)
-            keep = agreed_step(t, t->sides[k].fork);
-    return keep;
-}
-
-/* The leader of a store's membership writes a checkpoint of `steps` steps; under numerics its
- * state as the checkpoint captures it (the states no longer needed are dropped). */
-static void checkpoint(struct worker *w, struct membership *ms, int steps)
-{
-    struct ar_ctx *t = w->t;
-    double *counted = NULL;
-    if (t->nsides > 1) { /* split brain: which membership wrote it, for the merge */
-        struct ckpt_entry *e = xbt_new0(struct ckpt_entry, 1);
-        *e = (struct ckpt_entry){ms->id, steps, 0, t->ckpts};
-        t->ckpts = e;
-        counted = &e->counted;
-    }
-    if (t->j->nm) {
-        struct nn_state st;
-        nn_state_save(&st, w->rep.params, &w->rep.opt, steps,
-                      steps + world_of(ms)->side->data_offset);
-        nn_states_put(&t->snaps, &st);
-        nn_states_prune(&t->snaps, oldest_needed(t));
-    }
-    ckpt_write(&t->ckpt, sg_host_self(), steps, 1, counted);
-}
-
-static sg_mailbox_t state_box(int membership, int rank)
-{
-    char name[40];
-    snprintf(name, sizeof name, "state-%d-%d", membership, rank);
-    return sg_mailbox_by_name(name);
-}
-
-/* The source sends its state (the checkpoint's bytes: weights, optimizer state, step, data
- * position) to every member that needs it, at once. */
-static bool send_state(struct worker *w, struct membership *ms)
-{
-    struct ar_ctx *t = w->t;
-    struct ar_world *aw = world_of(ms);
-    if (t->j->nm) {
-        aw->state = xbt_new0(struct nn_state, 1);
-        nn_state_save(aw->state, w->rep.params, &w->rep.opt, w->held, w->held + w->offset);
-    }
-    sg_comm_t *comms = xbt_new0(sg_comm_t, ms->n);
-    int n = 0;
-    static int token;
-    for (int i = 0; i < ms->n; i++) {
-        int r = ms->members[i];
-        if (!aw->needs[r]) continue;
-        aw->pending++;
-        traffic_add(t->traffic, sg_host_self(), t->j->pf->gpus[r], t->rec->ckpt_B);
-        comms[n++] = net_isend(state_box(ms->id, r), &token, t->rec->ckpt_B);
-    }
-    double t0 = simgrid_get_clock(), end = t0 + t->sc->train.timeout_s;
-    bool ok = true;
-    for (int i = 0; i < n; i++)
-        ok &= net_wait(comms[i], end) == NET_OK;
-    free(comms);
-    trace_slice(t->rec->trace, 2 * w->rank + 1, "send state", t0, simgrid_get_clock());
-    return ok;
-}
-
-/* A member that needs the state receives it from the source and loads it (the source's replica
- * cannot move on before every member has joined its next step's collectives). */
-static bool receive_state(struct worker *w, struct membership *ms)
-{
-    struct ar_ctx *t = w->t;
-    struct ar_world *aw = world_of(ms);
-    void *p;
-    double t0 = simgrid_get_clock();
-    if (net_recv(state_box(ms->id, w->rank), &p, t->sc->train.timeout_s) != NET_OK) return false;
-    trace_slice(t->rec->trace, 2 * w->rank + 1, "receive state", t0, simgrid_get_clock());
-    if (aw->state == NULL) return true;
-    nn_state_load(aw->state, w->rep.params, &w->rep.opt);
-    if (--aw->pending == 0) { /* the last one frees it */
-        nn_state_release(aw->state);
-        free(aw->state);
-        aw->state = NULL;
-    }
-    return true;
-}
-
-/* What recover() found. */
-enum recovered {
-    RECOVERED,   /* the member holds the membership's state */
-    RECOVER_FAIL, /* a transfer failed: report, the membership is formed again */
-    RECOVER_LOST, /* the checkpoint's copy is on a host that is down for this member (its node's
-                     CPU host, local-nvme or cache): it cannot take part */
-};
-
-/* A new membership's state: the source's (restore-from="survivor"), sent to the members that
- * lack it; else every member restores the last counted checkpoint, or starts over from the
- * initial state when there is none. */
-static enum recovered recover(struct worker *w, struct membership *ms)
-{
-    struct ar_ctx *t = w->t;
-    struct ar_world *aw = world_of(ms);
-    /* a member restarted between the choice of the source and now holds nothing: it cannot send
-     * or keep a state, and the membership is formed again */
-    bool keeps = aw->source >= 0 && (aw->source == w->rank || !aw->needs[w->rank]);
-    if (keeps && w->held != ms->resume_step) return RECOVER_FAIL;
-    if (aw->source == w->rank && !send_state(w, ms)) return RECOVER_FAIL;
-    if (aw->source >= 0 && aw->needs[w->rank] && !receive_state(w, ms)) return RECOVER_FAIL;
-    if (aw->source < 0) { /* a side cut off from the store has no checkpoint to restore */
-        bool store_side = aw->side->index == 0;
-        if (t->sc->ckpt.present && store_side && ms->resume_step > 0 &&
-            ckpt_restore(&t->ckpt, sg_host_self()) < 0)
-            return RECOVER_LOST;
-        const struct nn_state *st =
-                store_side ? nn_states_find(&t->snaps, ms->resume_step) : NULL;
-        if (t->j->nm && st)
-            nn_state_load(st, w->rep.params, &w->rep.opt);
-        else if (t->j->nm) /* nothing counted: from the start */
-            replica_reset(t->j->nm, &w->rep);
-    }
-    w->held = ms->resume_step;
-    w->offset = aw->side->data_offset;
-    return RECOVERED;
-}
+/* ---- training in a membership (its state: elastic.h) -------------------------------------- */
 
 /* Trains in membership ms until the last step (NULL), or returns the next membership. */
 static struct membership *train_in(struct worker *w, struct membership *ms)
 {
     struct ar_ctx *t = w->t;
-    struct rdzv *store = &t->sides[0].z;
+    struct rdzv *store = &t->el.sides[0].z;
     int idx = rdzv_index(ms, w->rank);
     if (idx < 0) return NULL;
-    enum recovered rc = ms->id > 0 ? recover(w, ms) : RECOVERED;
-    if (rc == RECOVER_LOST) { /* as a worker that gives up: the others re-form without it */
+    enum elastic_recovered rc =
+            ms->id > 0 ? elastic_recover(&t->el, w->rank, ms) : ELASTIC_RECOVERED;
+    if (rc == ELASTIC_LOST) { /* as a worker that gives up: the others re-form without it */
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
                       "rank %d: checkpoint of step %d out of reach (its host is down), leaves",
                       w->rank, ms->resume_step);
-        w->held = -1;
+        w->em->held = -1;
         return NULL;
     }
-    if (rc == RECOVER_FAIL) {
+    if (rc == ELASTIC_FAIL) {
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
                       "rank %d: the state transfer of membership %d failed, reporting", w->rank,
                       ms->id);
         return rdzv_await(ms->owner, RDZV_FAIL, w->rank, ms->id);
     }
-    w->side = world_of(ms)->side;
-    w->ms_id = ms->id;
+    w->em->side = world_of(ms)->ew.side;
+    w->em->ms_id = ms->id;
     for (int step = ms->resume_step; step < t->sc->train.steps && !store->aborted; step++) {
         if (ms->owner->change_pending > ms->id) /* leave cleanly: report at the boundary */
             return rdzv_await(ms->owner, RDZV_SYNC, w->rank, ms->id);
-        inject_step(&t->inj, step);
+        inject_step(&t->kit->inj, step);
         int good;
         if (!run_step(w, ms, step, &good)) {
             run_lose_step(t->rec, good, w->in_computed);
@@ -585,15 +394,15 @@ static struct membership *train_in(struct worker *w, struct membership *ms)
                           "rank %d: step %d failed, reporting", w->rank, step);
             return rdzv_await(ms->owner, RDZV_FAIL, w->rank, ms->id);
         }
-        w->held = step + 1;
+        w->em->held = step + 1;
         commit(w, ms, step, good);
         if (idx == 0) { /* the leader watches for stragglers and writes checkpoints */
             double now = simgrid_get_clock();
             watch_stragglers(t, ms);
             /* a side cut off from the store writes none: the store keeps the checkpoints' list */
-            if (w->side->index == 0 && ckpt_due(&t->ckpt, step + 1, t->last_ckpt_s, now)) {
+            if (w->em->side->index == 0 && ckpt_due(t->ckpt, step + 1, t->last_ckpt_s, now)) {
                 t->last_ckpt_s = now;
-                checkpoint(w, ms, step + 1);
+                elastic_checkpoint(&t->el, w->rank, ms, step + 1);
             }
         }
     }
@@ -627,7 +436,7 @@ static void compute_actor(int argc, char **argv)
     struct worker *w = sg_actor_self_get_data();
     struct ar_ctx *t = w->t;
     sg_actor_on_exit(on_worker_exit, w);
-    struct rdzv *store = &t->sides[0].z;
+    struct rdzv *store = &t->el.sides[0].z;
     struct membership *ms =
             w->incarnation == 0 ? store->cur : rdzv_await(store, RDZV_JOIN, w->rank, -1);
     /* A broadcast cut mid-way is the first step's failure: this worker reports, as after a
@@ -647,20 +456,13 @@ static void compute_actor(int argc, char **argv)
 
 static void formed(void *ctx, struct membership *ms)
 {
-    struct ar_side *side = ctx;
-    struct ar_ctx *t = side->t;
+    struct elastic_side *side = ctx;
+    struct ar_ctx *t = side->el->owner;
     const struct train_spec *ts = &t->sc->train;
     struct ar_world *aw = xbt_new0(struct ar_world, 1);
-    aw->side = side;
+    elastic_formed(side, ms, &aw->ew);
     aw->commits = xbt_new0(int, ts->steps);
     aw->failed = xbt_new0(bool, ts->steps);
-    if (side->index > 0 && !side->active) { /* one more side training apart */
-        side->active = true;
-        double n = 1;
-        for (int k = 1; k < t->nsides; k++)
-            n += t->sides[k].active;
-        if (n > t->rec->sides) t->rec->sides = n;
-    }
     sg_host_t *hosts = xbt_new(sg_host_t, ms->n > 0 ? ms->n : 1);
     for (int i = 0; i < ms->n; i++)
         hosts[i] = t->j->pf->gpus[ms->members[i]];
@@ -668,15 +470,12 @@ static void formed(void *ctx, struct membership *ms)
     free(hosts);
     aw->world.level = ts->level;
     aw->world.chunks = ts->chunks;
-    aw->world.traffic = t->traffic;
+    aw->world.traffic = t->kit->traffic;
     aw->world.epoch = ms->id;
     aw->world.nccl = ts->nccl;
     aw->world.netcal = t->j->cal ? t->j->cal->netcal : NULL;
     aw->world.data_scale = t->data_scale;
     aw->algo = collective_get(ts->algo);
-    aw->source = ms->id > 0 ? side->source : -1;
-    aw->needs = xbt_new0(bool, t->P);
-    if (ms->id > 0) memcpy(aw->needs, side->needs, (size_t)t->P * sizeof *aw->needs);
     const char *why = collective_check(&aw->world, aw->algo, COLL_ALLREDUCE, false);
     if (why != NULL) { /* e.g. hierarchical after a crash left nodes of unequal size */
         run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, ms->resume_step, ms->n,
@@ -692,183 +491,10 @@ static void dispose(void *ctx, struct membership *ms)
     (void)ctx;
     struct ar_world *aw = ms->data;
     collective_world_release(&aw->world);
-    if (aw->state) nn_state_release(aw->state);
-    free(aw->state);
-    free(aw->needs);
+    elastic_dispose(&aw->ew);
     free(aw->commits);
     free(aw->failed);
     free(aw);
-}
-
-/* A member of `next` whose state is side s's (it was last in one of s's memberships), or NULL. */
-static const struct worker *member_of_side(const struct ar_ctx *t, const struct ar_side *s,
-                                           const int *next, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (t->workers[next[i]].side == s && t->workers[next[i]].held >= 0)
-            return &t->workers[next[i]];
-    return NULL;
-}
-
-/* Numerics: two sides' models compared, logged ("merge" or "end") and the largest L2 distance
- * kept; a (the store's side) may be NULL when none of its members holds a state. */
-static void compare_sides(struct ar_ctx *t, const struct worker *a, const struct worker *b,
-                          int side, const char *when, int n)
-{
-    if (b == NULL) return;
-    if (t->j->nm == NULL || a == NULL) {
-        run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, n,
-                      "%s: side %d at step %d, the store's at step %d", when, side, b->held,
-                      a ? a->held : -1);
-        return;
-    }
-    double l2 = 0, norm = 0, loss;
-    for (size_t i = 0; i < t->j->nm->net.nparams; i++) {
-        double d = (double)a->rep.params[i] - (double)b->rep.params[i];
-        l2 += d * d;
-        norm += (double)a->rep.params[i] * (double)a->rep.params[i];
-    }
-    l2 = sqrt(l2);
-    double acc_a = numerics_evaluate(t->j->nm, a->rep.params, &loss),
-           acc_b = numerics_evaluate(t->j->nm, b->rep.params, &loss);
-    if (l2 > t->rec->divergence_l2) t->rec->divergence_l2 = l2;
-    run_event_add(t->rec, simgrid_get_clock(), RUN_RECOVERY, b->held, n,
-                  "%s: side %d at %d acc %.4f; store's at %d acc %.4f; L2 %.4g, %.3g relative",
-                  when, side, b->held, acc_b, a->held, acc_a, l2, norm > 0 ? l2 / sqrt(norm) : 0);
-}
-
-/* The store forms a membership: the sides cut off from it whose members join it are merged (their
- * models compared with the store side's); returns the store membership that every merged side
- * and the store's side descend from, or INT_MAX when no side merges. */
-static int merge_sides(struct ar_side *s0, const int *next, int n)
-{
-    struct ar_ctx *t = s0->t;
-    int fork = INT_MAX;
-    const struct worker *ref = member_of_side(t, s0, next, n);
-    for (int k = 1; k < t->nsides; k++) {
-        struct ar_side *s = &t->sides[k];
-        const struct worker *o = s->active ? member_of_side(t, s, next, n) : NULL;
-        if (o == NULL) continue;
-        s->merging = true;
-        if (s->fork < fork) fork = s->fork;
-        compare_sides(t, ref, o, k, "merge", n);
-    }
-    return fork;
-}
-
-/* restore-from="survivor", and always on a side cut off from the store: the member of the next
- * membership whose state is furthest on (its step), if one has a state; it sends it to the
- * members at another step. Else the last counted checkpoint's step, or 0. */
-static int survivor_or_checkpoint(struct ar_side *s, const int *next, int n, bool survivor)
-{
-    struct ar_ctx *t = s->t;
-    s->source = -1;
-    for (int i = 0; survivor && i < n; i++) {
-        const struct worker *w = &t->workers[next[i]];
-        if (w->held >= 0 && (s->source < 0 || w->held > t->workers[s->source].held))
-            s->source = next[i];
-    }
-    int resume = s->source >= 0        ? t->workers[s->source].held
-                 : t->sc->ckpt.present ? t->ckpt.last_step
-                                       : 0;
-    memset(s->needs, 0, (size_t)t->P * sizeof *s->needs);
-    for (int i = 0; s->source >= 0 && i < n; i++)
-        s->needs[next[i]] = next[i] != s->source && t->workers[next[i]].held != resume;
-    return resume;
-}
-
-/* The step a new membership of side s resumes from. The store's side merging sides that were
- * cut off rolls back to the last checkpoint all of them agree on (the seed's "everyone must
- * roll back to the last checkpoint where all agreed"); a side forking from the store's starts
- * from its survivors' state (it cannot reach the store's checkpoints), or from scratch. */
-static int resume_step(void *ctx, const int *next, int n)
-{
-    struct ar_side *s = ctx;
-    struct ar_ctx *t = s->t;
-    if (s->index == 0) {
-        int fork = merge_sides(s, next, n);
-        if (fork == INT_MAX) return survivor_or_checkpoint(s, next, n, t->sc->rec.from_survivor);
-        s->source = -1;
-        memset(s->needs, 0, (size_t)t->P * sizeof *s->needs);
-        return t->sc->ckpt.present ? agreed_step(t, fork) : 0;
-    }
-    int resume = survivor_or_checkpoint(s, next, n, true); /* viable: a survivor has a state */
-    const struct worker *src = &t->workers[s->source];
-    /* the lineage its state comes from (read before writing: src may be on this side) */
-    int fork = src->side->index == 0 ? src->ms_id : src->side->fork;
-    s->fork = fork;
-    s->data_offset = src->offset;
-    if (!s->active) { /* a new side: its rows start from the source's last step */
-        s->start = resume;
-        s->last_commit_s = src->commit_s;
-    }
-    return resume;
-}
-
-/* rdzv_hooks.viable: a side cut off from the store starts only from a survivor's state. */
-static bool viable(void *ctx, const int *next, int n)
-{
-    struct ar_side *s = ctx;
-    for (int i = 0; i < n; i++)
-        if (s->t->workers[next[i]].held >= 0) return true;
-    return false;
-}
-
-/* Rolls back what side s committed from step `resume` on. */
-static void rollback_side(struct ar_side *s, int resume)
-{
-    struct run_record *r = s->t->rec;
-    for (int k = resume; k < s->max_committed; k++) {
-        r->lost_steps += 1;
-        r->lost_gradients += s->committed[k];
-        r->applied -= s->committed[k];
-        r->replayed_samples += s->committed_samples[k];
-        r->consumed_samples -= s->committed_samples[k];
-        s->committed[k] = s->committed_samples[k] = 0;
-    }
-    s->max_committed = resume;
-}
-
-/* After a merge: the merged sides' commits are rolled back and their lineage ends (their
- * workers, in the new membership or not, hold no state of it any more); the store's
- * checkpoints written since the fork are no longer anyone's (a write still in flight will not
- * count) and its states are dropped. */
-static void end_merged_sides(struct ar_ctx *t, int resume)
-{
-    bool merged = false;
-    for (int k = 1; k < t->nsides; k++) {
-        struct ar_side *s = &t->sides[k];
-        if (!s->merging) continue;
-        rollback_side(s, s->start);
-        s->merging = s->active = false;
-        merged = true;
-        for (int r = 0; r < t->P; r++)
-            if (t->workers[r].side == s) {
-                t->workers[r].held = -1;
-                t->workers[r].side = &t->sides[0];
-            }
-    }
-    if (!merged || !t->sc->ckpt.present) return;
-    for (struct ckpt_entry *e = t->ckpts; e; e = e->next)
-        if (e->step > resume) e->membership = INT_MAX;
-    ckpt_abandon(&t->ckpt, resume);
-    nn_states_drop_after(&t->snaps, resume);
-}
-
-/* Rolls back what was committed after the step a new membership of side s resumes from. */
-static void rollback(void *ctx, int resume)
-{
-    struct ar_side *s = ctx;
-    struct ar_ctx *t = s->t;
-    rollback_side(s, resume);
-    if (s->index == 0) end_merged_sides(t, resume);
-    /* the data order: lost-batches="skip" goes on past every batch read; replay reads from the
-     * restored state's position (a survivor's: the current offset) */
-    const struct nn_state *st = nn_states_find(&t->snaps, resume);
-    if (t->sc->rec.skip_lost)
-        s->data_offset = t->furthest_pos + 1 - resume;
-    else if (s->source < 0 && s->index == 0)
-        s->data_offset = st ? st->pos - st->step : 0;
 }
 
 static void start_worker(struct ar_ctx *t, int rank, int incarnation);
@@ -876,11 +502,10 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation);
 static void restarted(void *ctx, sg_host_t h)
 {
     struct ar_ctx *t = ctx;
-    for (int k = 1; k < t->nsides; k++) /* a replica's host back: its actor again */
-        if (t->sides[k].z.host == h) rdzv_start(&t->sides[k].z);
-    if (t->loader) loader_restarted(t->loader, h);
+    elastic_restarted(&t->el, h);
+    if (t->kit->loader) loader_restarted(t->kit->loader, h);
     for (int r = 0; r < t->P; r++)
-        if (t->j->pf->gpus[r] == h && !t->sides[0].z.done)
+        if (t->j->pf->gpus[r] == h && !t->el.sides[0].z.done)
             start_worker(t, r, t->workers[r].incarnation + 1);
 }
 
@@ -896,7 +521,7 @@ static bool relevant(void *ctx, sg_host_t h)
 static int members_now(void *ctx)
 {
     struct ar_ctx *t = ctx;
-    return t->sides[0].z.cur ? t->sides[0].z.cur->n : t->P;
+    return t->el.sides[0].z.cur ? t->el.sides[0].z.cur->n : t->P;
 }
 
 /* ---- setup ------------------------------------------------------------------------------- */
@@ -950,7 +575,10 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation)
     w->t = t;
     w->rank = rank;
     w->incarnation = incarnation;
-    w->held = incarnation == 0 ? 0 : -1; /* a restarted process holds nothing */
+    w->em = &t->el.members[rank];
+    w->em->rep = &w->rep;
+    w->em->track = 2 * rank + 1; /* its state transfers on its communication track */
+    w->em->held = incarnation == 0 ? 0 : -1; /* a restarted process holds nothing */
     if (incarnation > 0 && t->j->nm) replica_reset(t->j->nm, &w->rep);
     worker_amounts_release(&w->amt);
     struct kernel_costs kc = job_kernel_costs(ts);
@@ -1010,107 +638,36 @@ void allreduce_describe(const struct job *j, FILE *out)
 static void trace_tracks(struct ar_ctx *t)
 {
     for (int r = 0; r < t->P; r++) {
-        char *a = bprintf("rank %d compute (%s)", r, sg_host_get_name(t->j->pf->gpus[r]));
-        char *b = bprintf("rank %d communication", r);
-        trace_track(t->rec->trace, 2 * r, a);
-        trace_track(t->rec->trace, 2 * r + 1, b);
-        free(a);
-        free(b);
+        runkit_track(t->kit, 2 * r, "rank %d compute (%s)", r, sg_host_get_name(t->j->pf->gpus[r]));
+        runkit_track(t->kit, 2 * r + 1, "rank %d communication", r);
     }
-}
-
-/* The rendezvous replicas' hosts under rendezvous="per-side": each node's CPU host, or its GPU
- * hosts where it has none, in rank order, the store's host excepted; returns how many. */
-static int replica_hosts(const struct ar_ctx *t, sg_host_t store, sg_host_t *out)
-{
-    int n = 0;
-    for (int r = 0; r < t->P; r++) {
-        sg_host_t h = platform_node_cpu(t->j->pf, t->j->pf->gpus[r]);
-        if (h == NULL) h = t->j->pf->gpus[r];
-        bool seen = h == store;
-        for (int i = 0; i < n && !seen; i++)
-            seen = out[i] == h;
-        if (!seen) out[n++] = h;
-    }
-    return n;
-}
-
-/* The store's side, and under rendezvous="per-side" one side per replica. */
-static void make_sides(struct ar_ctx *t, sg_host_t store)
-{
-    const struct train_spec *ts = &t->sc->train;
-    sg_host_t *hosts = xbt_new(sg_host_t, t->P);
-    int nrep = t->sc->rec.per_side ? replica_hosts(t, store, hosts) : 0;
-    t->nsides = 1 + nrep;
-    t->sides = xbt_new0(struct ar_side, t->nsides);
-    t->rec->sides = 1;
-    for (int k = 0; k < t->nsides; k++) {
-        struct ar_side *s = &t->sides[k];
-        *s = (struct ar_side){.t = t, .index = k, .source = -1, .fork = -1};
-        s->committed = xbt_new0(double, ts->steps);
-        s->committed_samples = xbt_new0(double, ts->steps);
-        s->needs = xbt_new0(bool, t->P);
-    }
-    rdzv_init(&t->sides[0].z, t->P, t->j->pf->gpus, store, &t->sc->rec, ts->timeout_s, t->rec,
-              t->traffic, &t->inj,
-              (struct rdzv_hooks){resume_step, rollback, formed, dispose, viable, job_ended,
-                                  &t->sides[0]});
-    for (int k = 1; k < t->nsides; k++)
-        rdzv_add_replica(&t->sides[0].z, &t->sides[k].z, hosts[k - 1], &t->sides[k]);
-    free(hosts);
 }
 
 static void setup(struct ar_ctx *t)
 {
     const struct train_spec *ts = &t->sc->train;
     int P = t->P;
-    t->traffic = traffic_new();
     t->last_compute = xbt_new0(double, P);
     t->last_input = xbt_new0(double, P);
-    t->furthest_pos = -1;
     t->slow_streak = xbt_new0(int, P);
     /* Horovod fuses per-layer tensors by time: each layer's gradient is its own "bucket" */
     make_buckets(t, model_dtype_bytes(ts->dtype), ts->horovod ? 0 : ts->bucket_B);
     t->data_scale = 1;
     if (t->j->nm && t->j->nm->spec->cost_model) proxy_buckets(t);
     t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
-    ckpt_init(&t->ckpt, t->sc, t->j->pf, t->rec->ckpt_B, t->rec);
-    sg_host_t store = job_store_host(t->j);
-    inject_init(&t->inj, t->j->plan, t->rec, t->j->pf, store,
-                (struct inject_hooks){NULL, restarted, members_now, relevant, t});
-    t->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
+    t->ckpt = runkit_ckpts(t->kit, 1, &t->rec->ckpt_B, t->rec);
+    runkit_hooks(t->kit, (struct inject_hooks){NULL, restarted, members_now, relevant, t});
+    t->kit->inj.slow_is_fault = t->sc->rec.straggler_steps > 0;
     t->workers = xbt_new0(struct worker, P);
-    make_sides(t, store);
-    for (int r = 0; r < P; r++) {
-        t->workers[r].side = &t->sides[0];
+    elastic_init(&t->el, t->kit, P, t->ckpt, (struct elastic_hooks){formed, dispose, t});
+    for (int r = 0; r < P; r++)
         if (t->j->nm) /* the same initial parameters everywhere */
             replica_init(t->j->nm, &t->workers[r].rep);
-    }
-    job_record_numerics(t->j, t->rec);
-    t->input = t->j->input;
-    if (ts->data.present) { /* the input pipeline feeds every worker */
-        long long N = t->j->nm ? t->j->nm->train.n : (long long)ts->data.samples;
-        t->loader = loader_new(&ts->data, t->j->pf, P, ts->batch, N, t->rec, t->traffic);
-        t->input = loader_hook(t->loader);
-    }
 }
 
 static void teardown(struct ar_ctx *t)
 {
-    for (int k = t->nsides; k-- > 0;) { /* the replicas before the store */
-        struct ar_side *s = &t->sides[k];
-        rdzv_release(&s->z);
-        free(s->committed);
-        free(s->committed_samples);
-        free(s->needs);
-    }
-    free(t->sides);
-    for (struct ckpt_entry *e = t->ckpts; e;) {
-        struct ckpt_entry *next = e->next;
-        free(e);
-        e = next;
-    }
-    inject_release(&t->inj);
+    elastic_release(&t->el);
     for (int r = 0; r < t->P; r++) {
         free(t->workers[r].queue);
         worker_amounts_release(&t->workers[r].amt);
@@ -1118,66 +675,43 @@ static void teardown(struct ar_ctx *t)
     }
     free(t->workers);
     sem_set_release(&t->sems);
-    ckpt_release(&t->ckpt);
     free(t->bucket_B);
     free(t->bucket_close);
     free(t->bucket_off);
     free(t->last_compute);
     free(t->last_input);
     free(t->slow_streak);
-    loader_free(t->loader);
-    nn_states_release(&t->snaps);
-    traffic_free(t->traffic);
 }
 
-/* After the run: a side still cut off from the store (or that finished apart) is compared with
- * the store's model; returns the run time, the last commit of any side. */
-static double end_sides(struct ar_ctx *t)
-{
-    const struct rdzv *z = &t->sides[0].z;
-    const struct worker *ref =
-            z->aborted ? NULL : member_of_side(t, &t->sides[0], z->cur->members, z->cur->n);
-    double end = t->sides[0].last_commit_s;
-    for (int k = 1; k < t->nsides; k++) {
-        const struct ar_side *s = &t->sides[k];
-        if (!s->active) continue;
-        end = fmax(end, s->last_commit_s);
-        const struct worker *o = member_of_side(t, s, s->z.cur->members, s->z.cur->n);
-        compare_sides(t, ref, o, k, "run ends split", s->z.cur->n);
-    }
-    return end;
-}
-
-void allreduce_run(const struct job *j, struct run_record *rec)
+void allreduce_begin(const struct job *j, struct run_record *rec)
 {
     const struct train_spec *ts = &j->sc->train;
-    struct ar_ctx t = {.j = j, .sc = j->sc, .P = job_workers(j), .rec = rec};
-    assert(t.P >= 1 && t.P <= (int)j->pf->ngpus);
-    run_init(rec, STRAT_ALLREDUCE, t.P, ts->batch, ts->steps);
+    run_init(rec, STRAT_ALLREDUCE, job_workers(j), ts->batch, ts->steps);
     run_config_str(rec, "algo", coll_algo_name(ts->algo));
     run_config_str(rec, "level", ts->level == COLL_FLOW ? "flow" : "message");
     run_config_num(rec, "bucket_bytes", "%.0f", ts->bucket_B);
     run_config_num(rec, "overlap", "%s", ts->overlap ? "true" : "false");
     run_config_str(rec, "fusion", ts->horovod ? "horovod" : "buckets");
-    if (ts->trace) {
-        rec->trace = trace_new();
-        net_trace_flight(rec->trace); /* until job_finish */
-        trace_tracks(&t);
-    }
+}
+
+void allreduce_run(struct runkit *kit)
+{
+    const struct job *j = kit->j;
+    struct run_record *rec = kit->rec;
+    const struct train_spec *ts = &j->sc->train;
+    struct ar_ctx t = {.j = j, .sc = j->sc, .P = job_workers(j), .rec = rec, .kit = kit};
+    assert(t.P >= 1 && t.P <= (int)j->pf->ngpus);
+    trace_tracks(&t);
     setup(&t);
     for (int r = 0; r < t.P; r++)
         start_worker(&t, r, 0);
-    for (int k = 0; k < t.nsides; k++)
-        rdzv_start(&t.sides[k].z);
-    if (t.loader) loader_start(t.loader);
-    inject_start(&t.inj);
-    job_watch(j, rec);
-    simgrid_run();
+    elastic_start(&t.el);
+    runkit_simulate(kit);
 
-    const struct rdzv *z = &t.sides[0].z;
-    int done = t.sides[0].max_committed;
-    rec->total_s = end_sides(&t);
-    if (t.loader) loader_report(t.loader, rec);
+    const struct rdzv *z = &t.el.sides[0].z;
+    int done = t.el.sides[0].max_committed;
+    rec->total_s = elastic_end(&t.el);
+    if (kit->loader) loader_report(kit->loader, rec);
     allreduce_metrics_attach(rec)->nbuckets = (double)t.nbuckets;
     for (size_t b = 0; b < t.nbuckets; b++)
         rec->grad_B += t.bucket_B[b];
@@ -1191,8 +725,8 @@ void allreduce_run(const struct job *j, struct run_record *rec)
     if (j->nm && !z->aborted) /* the model: the last membership's first member's replica */
         rec->params_fnv = numerics_fingerprint(t.workers[z->cur->members[0]].rep.params,
                                                j->nm->net.nparams);
-    rec->checkpoints = t.ckpt.completed;
-    rec->ckpt_overhead_s = t.ckpt.overhead_s;
+    rec->checkpoints = t.ckpt->completed;
+    rec->ckpt_overhead_s = t.ckpt->overhead_s;
     if (!rec->job_failed && done < ts->steps) {
         rec->job_failed = true;
         snprintf(rec->failure, sizeof rec->failure,
@@ -1200,6 +734,6 @@ void allreduce_run(const struct job *j, struct run_record *rec)
                  "worker(s) alive",
                  done, ts->steps, alive, z->aborted ? 0 : z->cur->n);
     }
-    job_finish(rec, t.traffic);
+    runkit_finish(kit);
     teardown(&t);
 }

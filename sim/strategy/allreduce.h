@@ -10,14 +10,16 @@
  * the layer that closes it finishes its backward, so its all-reduce runs during the rest of the
  * backward; with overlap off, all buckets are handed over after the backward. The update starts
  * when every bucket is reduced; a step is committed when the last member's update ends.
- * Failures go through the elastic rendezvous (rendezvous.h) and the shared injector (inject.h);
- * the leader (the first member) watches for persistent stragglers and writes checkpoints.
+ * Failures go through the elastic recovery (elastic.h: memberships, states, split brain; its
+ * rendezvous in rendezvous.h) and the shared injector (inject.h, set up by runkit.h); the leader
+ * (the first member) watches for persistent stragglers and writes checkpoints.
  * Everything reported is read off the simulation's events; nothing is computed from a formula.
  */
 #ifndef DMLSIM_ALLREDUCE_H
 #define DMLSIM_ALLREDUCE_H
 
 #include "job.h"
+#include "runkit.h"
 
 #include <stdio.h>
 
@@ -27,7 +29,12 @@ enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err);
 /* The "# training" and "# buckets" configuration lines. */
 void allreduce_describe(const struct job *j, FILE *out);
 
-/* Runs the training (calls simgrid_run) into `rec` (run_release); the job passed the check. */
-void allreduce_run(const struct job *j, struct run_record *rec);
+/* The head of the run record: run_init and the strategy's configuration lines. */
+void allreduce_begin(const struct job *j, struct run_record *rec);
+
+/* Runs the training (calls simgrid_run, through runkit_simulate) with the services of kit
+ * (runkit_open'ed for the strategy's row) into kit->rec (run_release), begun by allreduce_begin;
+ * the job passed the check. */
+void allreduce_run(struct runkit *kit);
 
 #endif

@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "collective.h"
 #include "hybrid_metrics.h"
+#include "hygroup.h"
 #include "inject.h"
 #include "level.h"
 #include "net.h"
@@ -27,17 +28,6 @@
 
 enum { DIM_TP, DIM_PP, DIM_DP, DIM_EP }; /* par_bytes' order (hybrid_metrics.h) */
 
-/* The collective groups: tensor (the tp ranks of a stage of a replica), data (the dp replicas of
- * a tensor rank of a stage), expert (ep consecutive replicas) and expert-data (the dp / ep
- * replicas holding the same experts). */
-enum { G_TP, G_DP, G_EP, G_EDP, G_DPG, G_EDPG, G_KINDS };
-/* G_DPG and G_EDPG: the data and expert-data groups again, for ZeRO-3's prefetched gathers (an
- * actor of their own runs them beside the rank's reduce-scatters: mailboxes of their own). */
-static int base_kind(int kind)
-{
-    return kind == G_DPG ? G_DP : kind == G_EDPG ? G_EDP : kind;
-}
-
 struct hy_ctx;
 
 /* One GPU: its coordinates, its stage's layers, its schedule, and this step's figures. */
@@ -55,7 +45,7 @@ struct hy_rank {
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
     double dp_in_s;                 /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
     double jitter;                  /* this step's compute factor (<straggler jitter>; 1 without) */
-    struct ckpt ckpt;               /* its shard of the checkpoints */
+    struct ckpt *ckpt;              /* its shard of the checkpoints (the kit's writer) */
     sg_sem_t slots, ready, step_go; /* ZeRO-3's prefetch: gathers allowed, done, next step */
     double last_ckpt_s;
 };
@@ -70,8 +60,8 @@ struct hy_ctx {
     struct worker_amounts amt; /* its exec amounts for a microbatch */
     double attn_core;          /* selective recomputation: a block's attention core again */
     double model_params;       /* of the share, all stages */
-    struct coll_world *groups[G_KINDS]; /* the collective groups of each kind (group_of) */
-    int ngroups[G_KINDS];
+    struct coll_world *groups[HYGROUP_KINDS]; /* the collective groups of each kind (group_of) */
+    int ngroups[HYGROUP_KINDS];
     const struct coll_algo *algo;
     struct traffic *traffic[4]; /* per dimension */
     struct hy_rank *ranks;
@@ -79,7 +69,8 @@ struct hy_ctx {
     int arrived[2];
     bool failed;          /* a wait failed: the job stops (no elastic recovery here) */
     int done;             /* steps every rank finished */
-    struct injector inj;  /* plays the plan's stragglers and crashes */
+    struct runkit *kit;   /* the shared services: the injector plays the plan's stragglers and
+                             crashes, traffic[0] is the kit's */
     double end_s;         /* when the last step ended */
     double e;             /* bytes per element of the dtype */
     double act_B;         /* a microbatch's activations between stages, per tensor rank */
@@ -92,39 +83,6 @@ struct hy_ctx {
 static bool is_block(const struct hy_ctx *c, int layer)
 {
     return layer >= 1 && layer <= c->sc->model.gpt.layers;
-}
-
-/* The group of `kind` rank (t, s, d) belongs to, and its position in it. */
-static int group_of(const struct parallel_spec *p, int kind, int t, int s, int d, int *pos)
-{
-    int ts = t * p->pp + s, e = p->ep, reps = p->dp / e;
-    switch (base_kind(kind)) {
-    case G_TP:
-        *pos = t;
-        return s * p->dp + d;
-    case G_DP:
-        *pos = d;
-        return ts;
-    case G_EP:
-        *pos = d % e;
-        return ts * reps + d / e;
-    default: /* G_EDP */
-        *pos = d / e;
-        return ts * e + d % e;
-    }
-}
-
-static int group_count(const struct parallel_spec *p, int kind)
-{
-    int n[] = {p->pp * p->dp, p->tp * p->pp, p->tp * p->pp * (p->dp / p->ep),
-               p->tp * p->pp * p->ep};
-    return n[base_kind(kind)];
-}
-
-static int group_size(const struct parallel_spec *p, int kind)
-{
-    int n[] = {p->tp, p->dp, p->ep, p->dp / p->ep};
-    return n[base_kind(kind)];
 }
 
 /* A wait of rank r ended in `st`: anything but NET_OK (a member crashed: its groups and its
@@ -154,8 +112,8 @@ static void group_collective(struct hy_rank *r, int kind, enum coll_op op, doubl
                              double *acc)
 {
     struct hy_ctx *c = r->c;
-    if (c->failed || group_size(c->p, kind) < 2 || size_B <= 0) return;
-    int pos, g = group_of(c->p, kind, r->t, r->s, r->d, &pos);
+    if (c->failed || hygroup_size(c->p, kind) < 2 || size_B <= 0) return;
+    int pos, g = hygroup_of(c->p, kind, r->t, r->s, r->d, &pos);
     double t0 = simgrid_get_clock();
     check_wait(r, collective_run(&c->groups[kind][g], c->algo, op, pos, size_B, NULL),
                collective_op_name(op));
@@ -169,10 +127,10 @@ static void tp_collective(struct hy_rank *r)
 {
     struct hy_ctx *c = r->c;
     if (c->p->sp) { /* sequence parallelism: reduce-scatter, then all-gather */
-        group_collective(r, G_TP, COLL_REDUCESCATTER, c->tp_B, &r->tp_s);
-        group_collective(r, G_TP, COLL_ALLGATHER, c->tp_B, &r->tp_s);
+        group_collective(r, HYGROUP_TP, COLL_REDUCESCATTER, c->tp_B, &r->tp_s);
+        group_collective(r, HYGROUP_TP, COLL_ALLGATHER, c->tp_B, &r->tp_s);
     } else {
-        group_collective(r, G_TP, COLL_ALLREDUCE, c->tp_B, &r->tp_s);
+        group_collective(r, HYGROUP_TP, COLL_ALLREDUCE, c->tp_B, &r->tp_s);
     }
 }
 
@@ -181,8 +139,8 @@ static void tp_collective(struct hy_rank *r)
 static void moe_exchange(struct hy_rank *r)
 {
     struct hy_ctx *c = r->c;
-    group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
-    group_collective(r, G_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
+    group_collective(r, HYGROUP_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
+    group_collective(r, HYGROUP_EP, COLL_ALLTOALL, c->a2a_B, &r->tp_s);
 }
 
 /* A block's collectives after its forward, its recomputed forward or its backward: the two
@@ -197,9 +155,7 @@ static void block_comm(struct hy_rank *r)
 /* The mailbox of the pipeline messages from stage `from` to `to` of tensor rank t, replica d. */
 static sg_mailbox_t pp_box(int d, int t, int from, int to)
 {
-    char name[48];
-    snprintf(name, sizeof name, "pp:%d:%d:%d>%d", d, t, from, to);
-    return sg_mailbox_by_name(name);
+    return runkit_mailbox("pp:%d:%d:%d>%d", d, t, from, to);
 }
 
 /* Posts this microbatch's activations (or their gradients) from virtual stage `from` to `to`
@@ -268,7 +224,7 @@ static void dp_split(struct hy_rank *r, enum coll_op op, double dense_B, double 
                      double *inside)
 {
     double t = 0;
-    dp_pair(r, G_DP, G_EDP, op, dense_B, experts_B, &t);
+    dp_pair(r, HYGROUP_DP, HYGROUP_EDP, op, dense_B, experts_B, &t);
     r->dp_s += t;
     if (inside) *inside += t;
 }
@@ -328,7 +284,7 @@ static void prefetch_actor(int argc, char **argv)
                 int i = r->ops[k].backward ? r->last[ch] - 1 - q : r->first[ch] + q;
                 double ex, all = layer_B(r, i, &ex), t = 0;
                 sg_sem_acquire(r->slots);
-                dp_pair(r, G_DPG, G_EDPG, COLL_ALLGATHER, all - ex, ex, &t);
+                dp_pair(r, HYGROUP_DPG, HYGROUP_EDPG, COLL_ALLGATHER, all - ex, ex, &t);
                 sg_sem_release(r->ready);
             }
         }
@@ -407,8 +363,8 @@ static void finish_step(struct hy_rank *r)
 static void checkpoint(struct hy_rank *r, int steps)
 {
     double now = simgrid_get_clock();
-    if (r->ckpt.size_B <= 0 || !ckpt_due(&r->ckpt, steps, r->last_ckpt_s, now)) return;
-    ckpt_write(&r->ckpt, r->c->j->pf->gpus[r->rank], steps, 0, NULL);
+    if (r->ckpt->size_B <= 0 || !ckpt_due(r->ckpt, steps, r->last_ckpt_s, now)) return;
+    ckpt_write(r->ckpt, r->c->j->pf->gpus[r->rank], steps, 0, NULL);
     r->last_ckpt_s = now;
 }
 
@@ -492,10 +448,10 @@ static void rank_actor(int argc, char **argv)
     struct hy_rank *r = sg_actor_self_get_data();
     struct hy_ctx *c = r->c;
     for (int step = 0; step < c->sc->train.steps && !c->failed; step++) {
-        inject_step(&c->inj, step); /* a crash at this step */
+        inject_step(&c->kit->inj, step); /* a crash at this step */
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
         r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
-        r->jitter = inject_jitter(&c->inj, r->rank, step);
+        r->jitter = inject_jitter(&c->kit->inj, r->rank, step);
         r->nsends = 0;
         run_schedule(r);
         double d0 = simgrid_get_clock();
@@ -506,7 +462,7 @@ static void rank_actor(int argc, char **argv)
         trace_slice(c->rec->trace, r->rank, "data-parallel + update", d0, simgrid_get_clock());
         account(r, step);
         if (!step_end(r, step)) break;
-        if (r->rank == 0 && r->ckpt.last_step == step + 1 && c->sc->ckpt.present &&
+        if (r->rank == 0 && r->ckpt->last_step == step + 1 && c->sc->ckpt.present &&
             !c->sc->ckpt.async) /* every shard written: the checkpoint counts */
             run_event_add(c->rec, simgrid_get_clock(), RUN_CHECKPOINT, step + 1, c->P,
                           "checkpoint of step %d counts (%d shards)", step + 1, c->P)
@@ -518,38 +474,10 @@ static void rank_actor(int argc, char **argv)
             c->end_s = now;
         }
     }
-    if (r->rank == 0 || c->failed) inject_finish(&c->inj);
+    if (r->rank == 0 || c->failed) inject_finish(&c->kit->inj);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
-
-/* The ng groups of `kind` as worlds w[0..ng) of their members' hosts in their positions (worlds
- * of their own: collective_world_release), from one pass over the ranks (a pass per group was
- * O(P^2 / group size): 2% of a 16,352-GPU step). */
-static void group_worlds(const struct parallel_spec *p, const struct platform *pf, int P, int kind,
-                         int ng, double timeout_s, struct coll_world *w)
-{
-    int n = group_size(p, kind);
-    sg_host_t *hosts = xbt_new(sg_host_t, (size_t)P);
-    for (int k = 0; k < P; k++) {
-        int t, s, d, pos, g;
-        par_coords(p, k, &t, &s, &d);
-        g = group_of(p, kind, t, s, d, &pos);
-        if (g < ng) hosts[(size_t)g * n + pos] = pf->gpus[k];
-    }
-    for (int g = 0; g < ng; g++)
-        collective_world_init(&w[g], n, hosts + (size_t)g * n, timeout_s);
-    free(hosts);
-}
-
-/* Groups of `kind` that collectives run in: none when a group is one rank, and no expert-data
- * groups without expert parallelism (the data groups serve). */
-static int groups_used(const struct parallel_spec *p, int kind)
-{
-    if (group_size(p, kind) < 2 || (base_kind(kind) == G_EDP && p->ep < 2)) return 0;
-    if ((kind == G_DPG || kind == G_EDPG) && (p->zero < 3 || p->no_prefetch)) return 0;
-    return group_count(p, kind);
-}
 
 /* May tensor group w's flow-level calls be replayed (coll_replay.h)? When its links carry
  * nothing else: the group fills its node (every GPU of the node a member, so no other group has
@@ -570,20 +498,20 @@ static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
-    static const int dim[G_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
+    static const int dim[HYGROUP_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
     int epoch = 1;
-    for (int kind = 0; kind < G_KINDS; kind++) {
-        int ng = groups_used(p, kind);
+    for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
+        int ng = hygroup_used(p, kind);
         c->ngroups[kind] = ng;
         c->groups[kind] = xbt_new0(struct coll_world, ng ? ng : 1);
-        group_worlds(p, c->j->pf, c->P, kind, ng, ts->timeout_s, c->groups[kind]);
+        hygroup_worlds(p, c->j->pf, c->P, kind, ng, ts->timeout_s, c->groups[kind]);
         for (int g = 0; g < ng; g++) {
             struct coll_world *w = &c->groups[kind][g];
             w->level = ts->level;
             w->nccl = ts->nccl;
             w->epoch = epoch++;
             w->traffic = c->traffic[dim[kind]];
-            w->replay = kind == G_TP && replay_allowed(c, w);
+            w->replay = kind == HYGROUP_TP && replay_allowed(c, w);
         }
     }
 }
@@ -652,7 +580,8 @@ static void setup(struct hy_ctx *c)
     /* a rank's tokens, each to topk experts, h elements each */
     c->a2a_B = c->act_B * (g.experts > 0 ? g.topk : 0);
     c->algo = collective_get(ts->algo);
-    for (int i = 0; i < 4; i++)
+    c->traffic[0] = c->kit->traffic;
+    for (int i = 1; i < 4; i++)
         c->traffic[i] = traffic_new();
     make_worlds(c);
     make_ranks(c);
@@ -665,7 +594,7 @@ static void setup(struct hy_ctx *c)
 
 static void teardown(struct hy_ctx *c)
 {
-    for (int kind = 0; kind < G_KINDS; kind++) {
+    for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
         for (int g = 0; g < c->ngroups[kind]; g++)
             collective_world_release(&c->groups[kind][g]);
         free(c->groups[kind]);
@@ -684,7 +613,7 @@ static void teardown(struct hy_ctx *c)
         free(c->ranks[k].sends);
     }
     free(c->ranks);
-    for (int i = 0; i < 4; i++)
+    for (int i = 1; i < 4; i++)
         traffic_free(c->traffic[i]);
     sg_sem_destroy(c->go[0]);
     sg_sem_destroy(c->go[1]);
@@ -757,40 +686,6 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
     return DMLSIM_OK;
 }
 
-/* Does a group of `kind` run `op`? Tensor groups all-reduce (sequence parallelism: reduce-scatter
- * and all-gather); data groups all-reduce without ZeRO, else reduce-scatter and all-gather. */
-static bool group_runs(const struct parallel_spec *p, int kind, enum coll_op op)
-{
-    if (kind == G_DPG || kind == G_EDPG) return op == COLL_ALLGATHER;
-    bool split = kind == G_TP ? p->sp : p->zero >= 1;
-    return split ? op == COLL_REDUCESCATTER || op == COLL_ALLGATHER : op == COLL_ALLREDUCE;
-}
-
-/* NULL if the scenario's algorithm can run every collective of every group on its hosts (the
- * all-to-all is the same pairwise sends for any), else why not. */
-static const char *check_worlds(const struct job *j)
-{
-    const struct train_spec *ts = &j->sc->train;
-    const struct coll_algo *a = collective_get(ts->algo);
-    const char *no = NULL;
-    for (int kind = 0; kind < G_KINDS && no == NULL; kind++) {
-        if (kind == G_EP) continue;
-        int ng = groups_used(&ts->par, kind);
-        struct coll_world *w = xbt_new0(struct coll_world, ng ? ng : 1);
-        group_worlds(&ts->par, j->pf, job_workers(j), kind, ng, 1, w);
-        for (int g = 0; g < ng; g++) {
-            w[g].level = ts->level;
-            w[g].nccl = ts->nccl;
-            for (int op = COLL_ALLREDUCE; op <= COLL_REDUCESCATTER && no == NULL; op++)
-                if (no == NULL && group_runs(&ts->par, kind, (enum coll_op)op))
-                    no = collective_check(&w[g], a, (enum coll_op)op, false);
-            collective_world_release(&w[g]);
-        }
-        free(w);
-    }
-    return no;
-}
-
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &j->sc->train;
@@ -802,7 +697,7 @@ enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
                       ts->batch, j->pf->models[0]->mem_B, why, sizeof why) != 0)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path, ts->par.line,
                            why);
-    const char *no = check_worlds(j);
+    const char *no = hygroup_check(j);
     if (no != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
                            ts->line, coll_algo_name(ts->algo), no);
@@ -889,31 +784,30 @@ static void start_prefetcher(struct hy_rank *r)
 
 static void start_ranks(struct hy_ctx *c)
 {
+    /* no shard logs: a checkpoint counts when all of them do (rank 0 logs it then) */
+    double *size_B = xbt_new0(double, c->P);
+    for (int k = 0; k < c->P; k++)
+        size_B[k] = c->sc->ckpt.present ? shard_B(c, &c->ranks[k]) : 0;
+    struct ckpt *ck = runkit_ckpts(c->kit, c->P, size_B, NULL);
+    free(size_B);
     for (int k = 0; k < c->P; k++) {
         struct hy_rank *r = &c->ranks[k];
-        /* no shard logs: a checkpoint counts when all of them do (rank 0 logs it then) */
-        ckpt_init(&r->ckpt, c->sc, c->j->pf, c->sc->ckpt.present ? shard_B(c, r) : 0, NULL);
-        c->rec->ckpt_B += r->ckpt.size_B;
+        r->ckpt = &ck[k];
+        c->rec->ckpt_B += r->ckpt->size_B;
         char name[32];
         snprintf(name, sizeof name, "rank-%d", k);
         sg_actor_t a = sg_actor_init(name, c->j->pf->gpus[k]);
         sg_actor_set_data(a, &c->ranks[k]);
         sg_actor_start(a, rank_actor, 0, NULL);
         if (prefetching(r)) start_prefetcher(r);
-        if (c->rec->trace) {
-            char *t = bprintf("rank %d (tp %d, stage %d, replica %d)", k, c->ranks[k].t,
-                              c->ranks[k].s, c->ranks[k].d);
-            trace_track(c->rec->trace, k, t);
-            free(t);
-        }
+        runkit_track(c->kit, k, "rank %d (tp %d, stage %d, replica %d)", k, r->t, r->s, r->d);
     }
 }
 
-void hybrid_run(const struct job *j, struct run_record *rec)
+void hybrid_begin(const struct job *j, struct run_record *rec)
 {
     const struct train_spec *ts = &j->sc->train;
-    struct hy_ctx c = {.j = j, .sc = j->sc, .p = &ts->par, .rec = rec, .P = job_workers(j)};
-    run_init(rec, STRAT_HYBRID, c.P, ts->batch * ts->par.microbatches, ts->steps);
+    run_init(rec, STRAT_HYBRID, job_workers(j), ts->batch * ts->par.microbatches, ts->steps);
     rec->global_batch = (double)ts->par.dp * ts->par.microbatches * ts->batch;
     run_config_num(rec, "tp", "%d", ts->par.tp);
     run_config_num(rec, "pp", "%d", ts->par.pp);
@@ -926,14 +820,18 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     run_config_str(rec, "sequence_parallel", ts->par.sp ? "yes" : "no");
     run_config_str(rec, "recompute", scenario_recompute_name(ts->par.recompute));
     run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
-    if (ts->trace) rec->trace = trace_new();
-    net_trace_flight(rec->trace); /* until job_finish */
+}
+
+void hybrid_run(struct runkit *kit)
+{
+    const struct job *j = kit->j;
+    struct run_record *rec = kit->rec;
+    const struct train_spec *ts = &j->sc->train;
+    struct hy_ctx c = {.j = j, .sc = j->sc, .p = &ts->par, .rec = rec, .P = job_workers(j),
+                       .kit = kit};
     setup(&c);
-    inject_init(&c.inj, j->plan, rec, j->pf, job_store_host(j), (struct inject_hooks){0});
     start_ranks(&c);
-    inject_start(&c.inj);
-    job_watch(j, rec);
-    simgrid_run();
+    runkit_simulate(kit);
     rec->total_s = c.end_s;
     rec->steps_completed = c.done;
     rec->final_workers = 0; /* the ranks alive at the end */
@@ -948,14 +846,12 @@ void hybrid_run(const struct job *j, struct run_record *rec)
     for (int i = 1; i < 4; i++)
         traffic_merge(c.traffic[0], c.traffic[i]);
     for (int k = 0; k < c.P; k++) { /* a checkpoint counts when every shard of it does */
-        struct ckpt *ck = &c.ranks[k].ckpt;
+        struct ckpt *ck = c.ranks[k].ckpt;
         if (ck->size_B <= 0) continue;
         rec->checkpoints =
                 k == 0 || ck->completed < rec->checkpoints ? ck->completed : rec->checkpoints;
         rec->ckpt_overhead_s = fmax(rec->ckpt_overhead_s, ck->overhead_s);
-        ckpt_release(ck);
     }
-    job_finish(rec, c.traffic[0]);
-    inject_release(&c.inj);
+    runkit_finish(kit);
     teardown(&c);
 }

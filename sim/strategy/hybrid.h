@@ -24,12 +24,14 @@
  *     the experts' share (ep > 1) over the dp / ep replicas holding the same experts. The step
  *     ends for every rank at once (Megatron's gradient-norm all-reduce spans every rank: a
  *     barrier here).
- * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts.
+ * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts
+ * (hygroup.h).
  */
 #ifndef DMLSIM_HYBRID_H
 #define DMLSIM_HYBRID_H
 
 #include "job.h"
+#include "runkit.h"
 
 #include <stdio.h>
 
@@ -38,6 +40,13 @@
  * input pipeline, checkpoints). */
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err);
 void hybrid_describe(const struct job *j, FILE *out);
-void hybrid_run(const struct job *j, struct run_record *rec);
+
+/* The head of the run record: run_init and the strategy's configuration lines. */
+void hybrid_begin(const struct job *j, struct run_record *rec);
+
+/* Runs the training (calls simgrid_run, through runkit_simulate) with the services of kit
+ * (runkit_open'ed for the strategy's row) into kit->rec (run_release), begun by hybrid_begin;
+ * the job passed the check. */
+void hybrid_run(struct runkit *kit);
 
 #endif

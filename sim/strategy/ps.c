@@ -103,16 +103,10 @@ void ps_describe(const struct job *j, FILE *out)
 
 static void trace_tracks(struct ps_ctx *c)
 {
-    for (int r = 0; r < c->P; r++) {
-        char *a = bprintf("worker %d (%s)", r, sg_host_get_name(c->pf->gpus[r]));
-        trace_track(c->res->trace, r, a);
-        free(a);
-    }
-    for (int k = 0; k < c->K; k++) {
-        char *a = bprintf("shard %d", k);
-        trace_track(c->res->trace, c->P + k, a);
-        free(a);
-    }
+    for (int r = 0; r < c->P; r++)
+        runkit_track(c->kit, r, "worker %d (%s)", r, sg_host_get_name(c->pf->gpus[r]));
+    for (int k = 0; k < c->K; k++)
+        runkit_track(c->kit, c->P + k, "shard %d", k);
 }
 
 static void setup_shards(struct ps_ctx *c)
@@ -126,6 +120,11 @@ static void setup_shards(struct ps_ctx *c)
     ps_metrics_of(res)->nshards = c->K;
     ps_metrics_of(res)->shards = xbt_new0(struct shard_report, c->K);
     c->shards = xbt_new0(struct shard, c->K);
+    double *size_B = xbt_new0(double, c->K);
+    for (int k = 0; k < c->K; k++)
+        size_B[k] = ckpt_size(c->m, split[k], ts->dtype, ts->opt);
+    struct ckpt *ck = runkit_ckpts(c->kit, c->K, size_B, res);
+    free(size_B);
     for (int k = 0; k < c->K; k++) {
         struct shard *s = &c->shards[k];
         s->c = c;
@@ -138,7 +137,7 @@ static void setup_shards(struct ps_ctx *c)
         s->applied_at = xbt_new0(double, (size_t)c->total_versions + 2);
         s->applied_smp = xbt_new0(double, (size_t)c->total_versions + 2);
         s->nversions = 1; /* version 0 at time 0 */
-        ckpt_init(&s->ckpt, c->sc, c->pf, ckpt_size(c->m, split[k], ts->dtype, ts->opt), res);
+        s->ckpt = &ck[k];
         s->rep = &ps_metrics_of(res)->shards[k];
         snprintf(s->rep->host, sizeof s->rep->host, "%s", sg_host_get_name(s->host));
         s->rep->params = split[k];
@@ -238,21 +237,8 @@ static void setup_workers(struct ps_ctx *c)
         ps_fault_start_worker(c, &c->workers[r], 0);
 }
 
-/* <data>: the input pipeline feeds every worker (else the job's hook: batches always ready). */
-static void start_input(struct ps_ctx *c)
-{
-    const struct data_spec *d = &c->sc->train.data;
-    c->input = c->j->input;
-    if (!d->present) return;
-    long long N = c->j->nm ? c->j->nm->train.n : (long long)d->samples;
-    c->loader = loader_new(d, c->pf, c->P, c->sc->train.batch, N, c->res, c->traffic);
-    c->input = loader_hook(c->loader);
-    loader_start(c->loader);
-}
-
 static void teardown(struct ps_ctx *c)
 {
-    loader_free(c->loader);
     for (int k = 0; k < c->K; k++) {
         struct shard *s = &c->shards[k];
         while (s->head) {
@@ -265,7 +251,6 @@ static void teardown(struct ps_ctx *c)
             sem_set_adopt(&c->sems, s->taken->decided);
             ps_msg_rec_free(c, s->taken);
         }
-        ckpt_release(&s->ckpt);
         psnum_release(&s->num);
         nn_states_release(&s->snaps);
         nn_states_release(&s->hist);
@@ -307,8 +292,6 @@ static void teardown(struct ps_ctx *c)
     free(c->eval_params);
     free(c->pinned);
     ps_coord_drop_requests(c);
-    inject_release(&c->inj);
-    traffic_free(c->traffic);
     for (int r = 0; c->bd_wake && r < c->P; r++)
         sg_sem_destroy(c->bd_wake[r]);
     free(c->bd_wake);
@@ -320,17 +303,13 @@ static void teardown(struct ps_ctx *c)
     free(c->shards);
 }
 
-void ps_run(const struct job *j, struct run_record *res)
+void ps_begin(const struct job *j, struct run_record *res)
 {
     const struct train_spec *ts = &j->sc->train;
-    struct ps_ctx c = {.j = j, .sc = j->sc, .m = j->m, .pf = j->pf, .res = res};
-    c.P = job_workers(j);
-    c.K = ts->ps.shards;
-    assert(c.P >= 1 && shard_host(c.sc, c.pf, 0) != NULL);
-    run_init(res, STRAT_PS, c.P, ts->batch, ts->steps);
+    run_init(res, STRAT_PS, job_workers(j), ts->batch, ts->steps);
     ps_metrics_attach(res);
     run_config_str(res, "ps_mode", ts->ps.mode == PS_SYNC ? "sync" : "async");
-    run_config_num(res, "shards", "%d", c.K);
+    run_config_num(res, "shards", "%d", ts->ps.shards);
     run_config_str(res, "placement", ts->ps.dedicated ? "dedicated" : "colocated");
     run_config_str(res, "split", ts->ps.split_bytes ? "bytes" : "layer");
     run_config_num(res, ts->ps.mode == PS_SYNC ? "backup_workers" : "staleness_bound", "%d",
@@ -343,6 +322,17 @@ void ps_run(const struct job *j, struct run_record *res)
     run_config_str(res, "aggregation", ts->ps.local_agg ? "local" : "none");
     if (ts->ps.mode == PS_ASYNC)
         run_config_str(res, "consistency", ts->ps.bounded ? "bounded" : "drop");
+}
+
+void ps_run(struct runkit *kit)
+{
+    const struct job *j = kit->j;
+    struct run_record *res = kit->rec;
+    const struct train_spec *ts = &j->sc->train;
+    struct ps_ctx c = {.j = j, .sc = j->sc, .m = j->m, .pf = j->pf, .res = res, .kit = kit};
+    c.P = job_workers(j);
+    c.K = ts->ps.shards;
+    assert(c.P >= 1 && shard_host(c.sc, c.pf, 0) != NULL);
     ps_metrics_of(res)->coordinator = ts->ps.coordinator;
     ps_metrics_of(res)->first_push_s = xbt_new0(double, c.P);
     c.model_B = model_params(c.m) * model_dtype_bytes(ts->dtype);
@@ -352,7 +342,6 @@ void ps_run(const struct job *j, struct run_record *res)
     /* sync: the samples of one version (its quorum); async: one round of every worker */
     res->global_batch = (double)(ts->ps.mode == PS_SYNC ? c.P - ts->ps.backup : c.P) * ts->batch;
     c.total_versions = ts->ps.mode == PS_SYNC ? ts->steps : (double)c.P * ts->steps;
-    c.traffic = traffic_new();
     c.budget = c.P * ts->steps;
     if (ts->ps.mode == PS_ASYNC && ts->ps.bounded) {
         c.progress = xbt_new0(int, c.P);
@@ -361,16 +350,10 @@ void ps_run(const struct job *j, struct run_record *res)
         for (int r = 0; r < c.P; r++)
             c.bd_wake[r] = sg_sem_init(0);
     }
-    if (ts->trace) {
-        res->trace = trace_new();
-        net_trace_flight(res->trace); /* until job_finish */
-        trace_tracks(&c);
-    }
-    inject_init(&c.inj, j->plan, res, j->pf, job_store_host(j),
-                (struct inject_hooks){ps_fault_crashed, ps_fault_restarted, ps_fault_members,
-                                      ps_fault_relevant, &c});
+    trace_tracks(&c);
+    runkit_hooks(kit, (struct inject_hooks){ps_fault_crashed, ps_fault_restarted,
+                                            ps_fault_members, ps_fault_relevant, &c});
     if (j->nm) c.eval_params = xbt_new0(float, j->nm->net.nparams);
-    job_record_numerics(j, res);
     setup_shards(&c);
     if (ts->ps.coordinator) {
         c.coord_host = c.shards[0].host;
@@ -383,10 +366,7 @@ void ps_run(const struct job *j, struct run_record *res)
         ps_coord_start(&c);
     }
     setup_workers(&c);
-    start_input(&c);
-    inject_start(&c.inj);
-    job_watch(j, res);
-    simgrid_run();
+    runkit_simulate(kit);
 
     if (ts->ps.mode == PS_SYNC)
         ps_results_sync_rows(&c);
@@ -396,6 +376,6 @@ void ps_run(const struct job *j, struct run_record *res)
     ps_results_fingerprint(&c);
     ps_results_record(&c);
     ps_results_version_spread(&c, res->total_s);
-    job_finish(res, c.traffic);
+    runkit_finish(kit);
     teardown(&c);
 }

@@ -39,6 +39,7 @@
 #define DMLSIM_PS_H
 
 #include "job.h"
+#include "runkit.h"
 
 #include <stdio.h>
 
@@ -49,8 +50,13 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err);
 /* The "# training" and "# workers" configuration lines. */
 void ps_describe(const struct job *j, FILE *out);
 
-/* Runs the training (calls simgrid_run) into `rec` (run_release); the job passed the check. */
-void ps_run(const struct job *j, struct run_record *rec);
+/* The head of the run record: run_init and the strategy's configuration lines. */
+void ps_begin(const struct job *j, struct run_record *rec);
+
+/* Runs the training (calls simgrid_run, through runkit_simulate) with the services of kit
+ * (runkit_open'ed for the strategy's row) into kit->rec (run_release), begun by ps_begin;
+ * the job passed the check. */
+void ps_run(struct runkit *kit);
 
 /* Parameters owned by each of K shards: whole layers round-robin (split by layer) or an even
  * split of the total (by bytes). Fills out[0..K). */

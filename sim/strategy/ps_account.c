@@ -17,7 +17,7 @@ void ps_account_drop_slice(struct ps_ctx *c, double *counter, double samples)
 
 void ps_account_noticed(struct ps_ctx *c)
 {
-    inject_detected(&c->inj);
+    inject_detected(&c->kit->inj);
     c->res->failures_detected += 1;
 }
 

@@ -33,7 +33,7 @@ void ps_agg_bcast_params(struct ps_worker *w, int it)
         out[i] = ps_msg_new_data(c, MSG_PARAMS, 0, n);
         if (n) memcpy(out[i]->data, w->rep.params, n * sizeof *out[i]->data);
         out[i]->it = it;
-        traffic_add(c->traffic, c->pf->gpus[w->rank], c->pf->gpus[f], c->model_B);
+        traffic_add(c->kit->traffic, c->pf->gpus[w->rank], c->pf->gpus[f], c->model_B);
         comms[i] = net_isend(ps_msg_to_follower(f), out[i], c->model_B);
     }
     double end = simgrid_get_clock() + c->sc->train.timeout_s;

@@ -3,6 +3,7 @@
 
 #include "net.h"
 #include "ps_msg.h"
+#include "runkit.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/mailbox.h>
@@ -73,7 +74,7 @@ static void coordinator_actor(int argc, char **argv)
     int *ver = c->coord_ver, lo = 0;
     for (;;) { /* a daemon: ends with the simulation */
         struct ps_msg *m;
-        if (net_recv(sg_mailbox_by_name("coordinator"), (void **)&m,
+        if (net_recv(runkit_mailbox("coordinator"), (void **)&m,
                      enforce ? 1e9 : c->sc->train.timeout_s) != NET_OK) {
             if (enforce) continue; /* it must be there for the next question */
             break;

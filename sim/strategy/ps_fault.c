@@ -140,7 +140,7 @@ void ps_fault_restarted(void *ctx, sg_host_t h)
             c->shards[k].incarnation++;
             ps_fault_start_shard(c, &c->shards[k]);
         }
-    if (c->loader && !over) loader_restarted(c->loader, h);
+    if (c->kit->loader && !over) loader_restarted(c->kit->loader, h);
     for (int r = 0; r < c->P; r++)
         if (c->pf->gpus[r] == h && !c->workers[r].finished && !c->workers[r].gave_up &&
             (c->sc->train.ps.mode == PS_ASYNC ? c->budget > 0

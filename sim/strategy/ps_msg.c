@@ -2,6 +2,7 @@
 #include "ps_msg.h"
 
 #include "owned.h"
+#include "runkit.h"
 #include "traffic.h"
 
 #include <simgrid/actor.h>
@@ -19,36 +20,29 @@ void ps_msg_cost(const struct ps_ctx *c, double bytes, bool gpu_side, int msgs)
     if (t > 0) sg_actor_sleep_for(t);
 }
 
-static sg_mailbox_t mbox(const char *fmt, int a, int b)
-{
-    char name[48];
-    snprintf(name, sizeof name, fmt, a, b);
-    return sg_mailbox_by_name(name);
-}
-
 sg_mailbox_t ps_msg_to_port(int k, int r)
 {
-    return mbox("ps%d<w%d", k, r);
+    return runkit_mailbox("ps%d<w%d", k, r);
 }
 
 sg_mailbox_t ps_msg_to_worker(int r, int k)
 {
-    return mbox("w%d<ps%d", r, k);
+    return runkit_mailbox("w%d<ps%d", r, k);
 }
 
 sg_mailbox_t ps_msg_to_follower(int f)
 {
-    return mbox("w%d<lead%d", f, 0);
+    return runkit_mailbox("w%d<lead%d", f, 0);
 }
 
 sg_mailbox_t ps_msg_to_leader(int l, int f)
 {
-    return mbox("lead%d<w%d", l, f);
+    return runkit_mailbox("lead%d<w%d", l, f);
 }
 
 sg_mailbox_t ps_msg_reply_box(int rank, int buf)
 {
-    return mbox("w%d<coord%d", rank, buf);
+    return runkit_mailbox("w%d<coord%d", rank, buf);
 }
 
 struct ps_msg *ps_msg_new(struct ps_ctx *c, enum msg_type type, int version)
@@ -82,7 +76,7 @@ void ps_msg_rec_free(struct ps_ctx *c, struct push_rec *r)
 enum net_status ps_msg_send(struct ps_ctx *c, sg_host_t from, sg_host_t to, sg_mailbox_t mb,
                             struct ps_msg *m, double size_B)
 {
-    traffic_add(c->traffic, from, to, size_B);
+    traffic_add(c->kit->traffic, from, to, size_B);
     enum net_status st = net_send(mb, m, size_B, c->sc->train.timeout_s);
     if (st != NET_OK) ps_msg_free(c, m);
     return st;

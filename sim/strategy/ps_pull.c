@@ -4,6 +4,7 @@
 #include "net.h"
 #include "ps_msg.h"
 #include "psnum.h"
+#include "runkit.h"
 #include "traffic.h"
 
 #include <simgrid/actor.h>
@@ -32,7 +33,7 @@ static int ask_global(struct ps_worker *w, const struct shard_bufs *b, int need)
     q->buf = buf;
     q->it = seq;
     ps_msg_cost(c, REQUEST_B, false, 1);
-    if (ps_msg_send(c, c->pf->gpus[w->rank], c->coord_host, sg_mailbox_by_name("coordinator"), q,
+    if (ps_msg_send(c, c->pf->gpus[w->rank], c->coord_host, runkit_mailbox("coordinator"), q,
                     REQUEST_B) != NET_OK)
         return -1;
     double end = simgrid_get_clock() + c->sc->train.timeout_s;
@@ -94,7 +95,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
             req[k] = ps_msg_new(c, MSG_PULL, g >= 0 ? g : need);
             req[k]->exact = g >= 0;
             ps_msg_cost(c, REQUEST_B, false, 1);
-            traffic_add(c->traffic, me, c->shards[k].host, REQUEST_B);
+            traffic_add(c->kit->traffic, me, c->shards[k].host, REQUEST_B);
             comms[k] = net_isend(ps_msg_to_port(k, w->rank), req[k], REQUEST_B);
             comms[c->K + k] = net_irecv(ps_msg_to_worker(w->rank, k), (void **)&in[k]);
         }

@@ -27,7 +27,7 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
     g->samples = w->carry / c->K;
     w->last_key[k] = c->sc->train.ps.prefetch ? g->it : g->version;
     ps_msg_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
-    traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
+    traffic_add(c->kit->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
     comms[k] = net_isend(ps_msg_to_port(k, w->rank), g, c->shards[k].bytes);
 }
 
@@ -87,7 +87,7 @@ void ps_push_empty(struct ps_worker *w, int it, const int *version, sg_comm_t *c
         g->empty = 1;
         w->last_key[k] = c->sc->train.ps.prefetch ? it : version[k];
         ps_msg_cost(c, REQUEST_B, false, 1);
-        traffic_add(c->traffic, c->pf->gpus[w->rank], c->shards[k].host, REQUEST_B);
+        traffic_add(c->kit->traffic, c->pf->gpus[w->rank], c->shards[k].host, REQUEST_B);
         comms[k] = net_isend(ps_msg_to_port(k, w->rank), g, REQUEST_B);
     }
     wait_sends(w, comms); /* one that never arrived is left to teardown (the run's list) */

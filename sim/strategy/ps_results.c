@@ -205,7 +205,7 @@ void ps_results_record(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
     struct run_record *res = c->res;
-    if (c->loader) loader_report(c->loader, res);
+    if (c->kit->loader) loader_report(c->kit->loader, res);
     for (int r = 0; r < c->P; r++) /* still inside an iteration when the run ended */
         ps_account_unfinished(&c->workers[r]);
     for (int k = 0; k < c->K; k++) {
@@ -220,9 +220,9 @@ void ps_results_record(struct ps_ctx *c)
     res->steps_completed = INFINITY;
     for (int k = 0; k < c->K; k++) {
         res->steps_completed = fmin(res->steps_completed, c->shards[k].version);
-        res->checkpoints += c->shards[k].ckpt.completed;
-        res->ckpt_overhead_s += c->shards[k].ckpt.overhead_s;
-        res->ckpt_B += c->shards[k].ckpt.size_B;
+        res->checkpoints += c->shards[k].ckpt->completed;
+        res->ckpt_overhead_s += c->shards[k].ckpt->overhead_s;
+        res->ckpt_B += c->shards[k].ckpt->size_B;
     }
     res->final_workers = c->workers_done;
     /* compute time within the run: a worker still computing after the last step (a backup

@@ -6,6 +6,7 @@
 #include "ps_account.h"
 #include "ps_msg.h"
 #include "psnum.h"
+#include "runkit.h"
 #include "trace.h"
 
 #include <simgrid/actor.h>
@@ -68,7 +69,7 @@ static void report_version(struct shard *s)
     if (c->coord_host == NULL) return;
     struct ps_msg *a = ps_msg_new(c, MSG_ADVANCE, s->version);
     a->shard = s->id;
-    ps_msg_send(c, s->host, c->coord_host, sg_mailbox_by_name("coordinator"), a, REQUEST_B);
+    ps_msg_send(c, s->host, c->coord_host, runkit_mailbox("coordinator"), a, REQUEST_B);
 }
 
 /* Numerics, enforce: the shard keeps the parameters of the version it leaves while a pull may be
@@ -117,8 +118,8 @@ static void advance(struct shard *s, bool progress)
     s->last_adv_s = simgrid_get_clock();
     bool all = true;
     for (int k = 0; k < c->K; k++)
-        all &= c->shards[k].last_adv_s > c->inj.detected_s;
-    if (all && progress) inject_progress(&c->inj, simgrid_get_clock());
+        all &= c->shards[k].last_adv_s > c->kit->inj.detected_s;
+    if (all && progress) inject_progress(&c->kit->inj, simgrid_get_clock());
     int least = s->version; /* every shard's: the steps the job has (steps_completed's rule) */
     for (int k = 0; k < c->K; k++)
         if (c->shards[k].version < least) least = c->shards[k].version;
@@ -126,7 +127,7 @@ static void advance(struct shard *s, bool progress)
     ps_shard_evaluate(c, false, simgrid_get_clock());
     report_version(s);
     if (c->sc->ckpt.present &&
-        ckpt_due(&s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
+        ckpt_due(s->ckpt, s->version, s->last_ckpt_s, simgrid_get_clock())) {
         s->last_ckpt_s = simgrid_get_clock();
         if (c->j->nm) { /* what the checkpoint captures of the real state */
             struct nn_state st;
@@ -134,7 +135,7 @@ static void advance(struct shard *s, bool progress)
             nn_states_put(&s->snaps, &st);
             nn_states_prune(&s->snaps, (int)s->ckpt_version);
         }
-        ckpt_write(&s->ckpt, s->host, s->version, s->version, &s->ckpt_version);
+        ckpt_write(s->ckpt, s->host, s->version, s->version, &s->ckpt_version);
     }
 }
 
@@ -166,7 +167,7 @@ static bool pushers_may_push(const struct ps_ctx *c, const struct shard *s)
         if (!w->down || w->finished || w->gave_up) return true;
         dead = true;
     }
-    return dead && inject_may_restart(&c->inj);
+    return dead && inject_may_restart(&c->kit->inj);
 }
 
 /* Sync: the pushers the shard waits for in this version: those that pushed for it, and those
@@ -253,7 +254,7 @@ void ps_shard_actor(int argc, char **argv)
     struct ps_ctx *c = s->c;
     const struct ps_spec *ps = &c->sc->train.ps;
     if (s->incarnation > 0 && c->sc->ckpt.present) /* restart: reload this shard's checkpoint */
-        ckpt_restore(&s->ckpt, s->host);
+        ckpt_restore(s->ckpt, s->host);
     if (s->incarnation > 0) report_version(s); /* the coordinator learns of the rollback */
     if (ps->mode == PS_SYNC) {
         sync_collect(s);

@@ -20,6 +20,7 @@
 #include "owned.h"
 #include "ps_metrics.h"
 #include "psnum.h"
+#include "runkit.h"
 #include "semset.h"
 #include "worker.h"
 
@@ -79,7 +80,7 @@ struct shard {
     int incarnation;              /* restarts of its host */
     double *applied_at;           /* per version: slices applied into it */
     double *applied_smp;          /* per version: the samples those slices cover */
-    struct ckpt ckpt;             /* this shard's checkpoints */
+    struct ckpt *ckpt;            /* this shard's checkpoints (the kit's writer k) */
     double ckpt_version;          /* the version its last counted checkpoint holds */
     double last_ckpt_s;           /* when it last started one */
     double last_adv_s;            /* when it last advanced a version */
@@ -184,16 +185,15 @@ struct ps_ctx {
     const struct scenario *sc; /* its scenario (j->sc) */
     const struct model *m;     /* its model (j->m) */
     const struct platform *pf; /* its platform (j->pf) */
-    struct injector inj;       /* faults */
-    struct input_hook input;   /* before each forward: the loader's, or the job's */
-    struct loader *loader;     /* <data>: the input pipeline, else NULL */
+    struct runkit *kit;        /* the shared services (runkit.h): the injector (faults), the
+                                  input (the loader's hook, or the job's), the traffic (bytes
+                                  moved between hosts, for the report), the checkpoints */
     int P, K, quorum;          /* workers, shards, pushes a sync version waits for */
     double model_B;            /* the model's parameter (and gradient) bytes */
     double total_versions;     /* versions each shard may reach */
     struct shard *shards;      /* K */
     struct ps_worker *workers; /* P */
     struct port *ports;        /* K x P: shard k's port for worker r at k x P + r */
-    struct traffic *traffic;   /* bytes moved between hosts, for the report */
     struct run_record *res;    /* what the run records (the caller's) */
     sg_host_t coord_host;      /* coordinator's host, or NULL */
     int workers_done;          /* workers that finished every iteration */

@@ -40,7 +40,7 @@ static void on_worker_exit(int failed, void *data)
 static bool read_batch(struct ps_worker *w, int it)
 {
     struct ps_ctx *c = w->c;
-    w->good = worker_read_batch(c->res, &c->inj, &c->input, w->rank, it, it, c->P);
+    w->good = worker_read_batch(c->res, &c->kit->inj, &c->kit->input, w->rank, it, it, c->P);
     bool corrupt = w->good == 0;
     w->in_step = true;
     w->handed = 0;
@@ -130,13 +130,13 @@ static void worker_ends(struct ps_worker *w)
         c->workers_done++;
     }
     ps_shard_wake_all(c); /* a pusher fewer: no quorum waits for it */
-    if (c->workers_done + c->gave_up == c->P) inject_finish(&c->inj);
+    if (c->workers_done + c->gave_up == c->P) inject_finish(&c->kit->inj);
 }
 
 /* A follower's leader will not send again: it left, or died with no restart to come. */
 static bool leader_gone(const struct ps_ctx *c, const struct ps_worker *L)
 {
-    return L->gave_up || (!L->active && !inject_may_restart(&c->inj));
+    return L->gave_up || (!L->active && !inject_may_restart(&c->kit->inj));
 }
 
 void ps_worker_follower_actor(int argc, char **argv)
@@ -152,11 +152,12 @@ void ps_worker_follower_actor(int argc, char **argv)
     sg_actor_on_exit(on_worker_exit, w);
     for (; w->next_it < ts->steps; w->next_it++) {
         double t0 = simgrid_get_clock(), busy0 = c->res->busy_s[w->rank];
-        inject_step(&c->inj, w->next_it);
+        inject_step(&c->kit->inj, w->next_it);
         if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
         bool corrupt = read_batch(w, w->next_it);
-        double scale =
-                corrupt ? 0 : inject_jitter(&c->inj, w->rank, w->next_it) * w->good / ts->batch;
+        double scale = corrupt ? 0
+                                : inject_jitter(&c->kit->inj, w->rank, w->next_it) * w->good /
+                                          ts->batch;
         struct ps_msg *pm;
         if (net_recv(ps_msg_to_follower(w->rank), (void **)&pm, 2 * ts->timeout_s) != NET_OK) {
             if (leader_gone(c, L)) {
@@ -180,7 +181,7 @@ void ps_worker_follower_actor(int argc, char **argv)
         ps_msg_free(c, pm);
         if (c->j->nm && !corrupt) replica_gradient(c->j->nm, &w->rep, w->rank, it);
         trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
-        worker_before_forward(&c->input, w->rank, it);
+        worker_before_forward(&c->kit->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
         worker_exec(c->res, w->rank, w->work * scale);
         trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
@@ -197,7 +198,7 @@ static double batch_scale(struct ps_worker *w, int it, bool *corrupt)
 {
     const struct train_spec *ts = &w->c->sc->train;
     *corrupt = read_batch(w, it);
-    return *corrupt ? 0 : inject_jitter(&w->c->inj, w->rank, it) * w->good / ts->batch;
+    return *corrupt ? 0 : inject_jitter(&w->c->kit->inj, w->rank, it) * w->good / ts->batch;
 }
 
 void ps_worker_actor(int argc, char **argv)
@@ -219,7 +220,7 @@ void ps_worker_actor(int argc, char **argv)
         int it = w->next_it;
         if (bounded) bounded_wait(w, it);
         double t0 = simgrid_get_clock(), busy0 = c->res->busy_s[w->rank];
-        inject_step(&c->inj, it);
+        inject_step(&c->kit->inj, it);
         if (ts->step_overhead_s > 0) sg_actor_sleep_for(ts->step_overhead_s); /* host work */
         bool corrupt = false;
         double scale = 0;
@@ -244,7 +245,7 @@ void ps_worker_actor(int argc, char **argv)
         }
         ps_pull_prefetch_next(w, it);
         if (w->nfollow > 0) ps_agg_bcast_params(w, it);
-        worker_before_forward(&c->input, w->rank, it);
+        worker_before_forward(&c->kit->input, w->rank, it);
         if (c->j->nm && !corrupt) /* with the parameters it pulled, on its own batch */
             replica_gradient(c->j->nm, &w->rep, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();

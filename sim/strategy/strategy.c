@@ -11,11 +11,19 @@
 #include <stddef.h>
 
 static const struct strategy strategies[] = {
-        /* id, name, check, describe, run, metrics */
-        {STRAT_ALLREDUCE, "allreduce", allreduce_check, allreduce_describe, allreduce_run,
-         &allreduce_metrics},
-        {STRAT_PS, "ps", ps_check, ps_describe, ps_run, &ps_metrics},
-        {STRAT_HYBRID, "hybrid", hybrid_check, hybrid_describe, hybrid_run, &hybrid_metrics},
+        /* id, name, check, describe, services, begin, run, metrics */
+        {STRAT_ALLREDUCE, "allreduce", allreduce_check, allreduce_describe,
+         RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_NUMERICS | RUNKIT_INJECT | RUNKIT_INPUT |
+                 RUNKIT_CKPT,
+         allreduce_begin, allreduce_run, &allreduce_metrics},
+        {STRAT_PS, "ps", ps_check, ps_describe,
+         RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_NUMERICS | RUNKIT_INJECT | RUNKIT_INPUT |
+                 RUNKIT_CKPT,
+         ps_begin, ps_run, &ps_metrics},
+        /* no <data> nor <numerics> yet (hybrid_check refuses them) */
+        {STRAT_HYBRID, "hybrid", hybrid_check, hybrid_describe,
+         RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_INJECT | RUNKIT_CKPT, hybrid_begin, hybrid_run,
+         &hybrid_metrics},
 };
 
 const struct strategy *strategy_get(enum strategy_id id)
@@ -23,4 +31,13 @@ const struct strategy *strategy_get(enum strategy_id id)
     for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
         if (strategies[i].id == id) return &strategies[i];
     return NULL;
+}
+
+void strategy_run(const struct strategy *st, const struct job *j, struct run_record *rec)
+{
+    struct runkit kit;
+    st->begin(j, rec);
+    runkit_open(&kit, j, rec, st->uses);
+    st->run(&kit);
+    runkit_release(&kit);
 }
