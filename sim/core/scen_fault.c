@@ -78,8 +78,10 @@ out:
     return rc;
 }
 
-static enum dmlsim_err read_straggler(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+static enum dmlsim_err read_straggler(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                      struct fault_spec *f)
 {
+    (void)sc;
     enum dmlsim_err rc;
     double until = -1, from = -1;
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
@@ -124,8 +126,10 @@ out:
     return rc;
 }
 
-static enum dmlsim_err read_mtbf(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+static enum dmlsim_err read_mtbf(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                 struct fault_spec *f)
 {
+    (void)sc;
     enum dmlsim_err rc;
     char *d = attr_dup(n, "distribution");
     f->weibull = d && strcmp(d, "weibull") == 0;
@@ -179,50 +183,108 @@ static enum dmlsim_err check_groups(struct reader *r, xmlNodePtr n, const char *
     return rc;
 }
 
-/* The kind-specific attributes and rules of one <faults> child. */
-static enum dmlsim_err read_fault_kind(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+/* The readers of the <faults> children (faultkind.h: read_NAME of each row): the kind-specific
+ * attributes and rules of one child, after scen_fault_read has read the common ones. */
+static enum dmlsim_err read_crash(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                  struct fault_spec *f)
 {
+    (void)sc;
+    if ((f->at_s < 0) == (f->step < 0))
+        return attr_fail(r, n, "<crash>: expected exactly one of at=\"TIME\" and step=\"N\"");
+    return DMLSIM_OK;
+}
+
+static enum dmlsim_err read_link_down(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                      struct fault_spec *f)
+{
+    (void)sc;
+    return read_link_fault(r, n, f);
+}
+
+static enum dmlsim_err read_degrade(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                    struct fault_spec *f)
+{
+    (void)sc;
+    return read_link_fault(r, n, f);
+}
+
+static enum dmlsim_err read_partition(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                      struct fault_spec *f)
+{
+    (void)sc;
     enum dmlsim_err rc = DMLSIM_OK;
-    switch (f->kind) {
-    case FS_CRASH:
-        if ((f->at_s < 0) == (f->step < 0))
-            return attr_fail(r, n, "<crash>: expected exactly one of at=\"TIME\" and step=\"N\"");
-        return DMLSIM_OK;
-    case FS_STRAGGLER:
-        return read_straggler(r, n, f);
-    case FS_LINK_DOWN:
-    case FS_DEGRADE:
-        return read_link_fault(r, n, f);
-    case FS_PARTITION:
-        DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
-        return check_groups(r, n, f->groups);
-    case FS_CORRUPT:
-        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
-        if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0))
-            return attr_fail(r, n,
-                           "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
-                           "probability in (0, 1]");
-        return DMLSIM_OK;
-    case FS_MTBF:
-        return read_mtbf(r, n, f);
-    case FS_CORRUPT_SHARD:
-    case FS_CACHE_CRASH:
-        return DMLSIM_OK; /* read_data_fault, which needs the <data> */
-    }
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
+    return check_groups(r, n, f->groups);
 out:
     return rc;
 }
 
-/* The <faults> children, by kind. */
-static const char *const fault_elements[] = {
-        [FS_CRASH] = "crash",         [FS_STRAGGLER] = "straggler", [FS_LINK_DOWN] = "link-down",
-        [FS_DEGRADE] = "degrade",     [FS_PARTITION] = "partition", [FS_CORRUPT] = "corrupt-batch",
-        [FS_MTBF] = "mtbf",           [FS_CORRUPT_SHARD] = "corrupt-shard",
-        [FS_CACHE_CRASH] = "cache-crash"};
+static enum dmlsim_err read_corrupt(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                    struct fault_spec *f)
+{
+    (void)sc;
+    enum dmlsim_err rc = DMLSIM_OK;
+    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
+    if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0))
+        return attr_fail(r, n,
+                         "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
+                         "probability in (0, 1]");
+    return DMLSIM_OK;
+out:
+    return rc;
+}
+
+/* <corrupt-shard shard="K">: the pipeline's format has shards, and K is one of them. */
+static enum dmlsim_err read_corrupt_shard(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                          struct fault_spec *f)
+{
+    (void)f;
+    struct data_spec *d = &sc->train.data;
+    if (!d->present || d->format == DATA_IDX)
+        return attr_fail(r, n, "<corrupt-shard>: a shard of the input pipeline's files; expected a "
+                       "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
+    long v, shards = (long)ceil(d->samples / d->shard_samples);
+    enum dmlsim_err rc = attr_int(r, n, "shard", 0, shards - 1, 0, &v);
+    if (rc != DMLSIM_OK) return rc;
+    d->corrupt_shards = mem_realloc(d->corrupt_shards,
+                                    (size_t)(d->ncorrupt + 1) * sizeof *d->corrupt_shards);
+    d->corrupt_shards[d->ncorrupt++] = v;
+    return DMLSIM_OK;
+}
+
+/* <cache-crash node at [restart-after]>: the pipeline has a cache tier. */
+static enum dmlsim_err read_cache_crash(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                        struct fault_spec *f)
+{
+    struct data_spec *d = &sc->train.data;
+    if (!d->present || d->cache == CACHE_NONE)
+        return attr_fail(r, n, "<cache-crash>: the cache tier of the input pipeline; expected a "
+                       "<data cache=\"memory\" or \"nvme\"> in <training>");
+    if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= sizeof d->cache_crashes->node)
+        return attr_fail(r, n, "<cache-crash>: expected node=\"NAME\" and at=\"TIME\"");
+    d->cache_crashes = mem_realloc(d->cache_crashes,
+                                   (size_t)(d->ncache_crashes + 1) * sizeof *d->cache_crashes);
+    struct cache_crash *c = &d->cache_crashes[d->ncache_crashes++];
+    *c = (struct cache_crash){.at_s = f->at_s, .down_s = f->restart_s > 0 ? f->restart_s : 0,
+                              .line = f->line};
+    snprintf(c->node, sizeof c->node, "%s", f->node);
+    return DMLSIM_OK;
+}
+
+/* The <faults> children by kind, and their readers (faultkind.h). */
+#define ELEMENT_ROW(kind, element, targets, name) [kind] = element,
+static const char *const fault_elements[FS_KIND_COUNT] = {FAULT_SPEC_KINDS(ELEMENT_ROW)};
+#undef ELEMENT_ROW
+
+#define READ_ROW(kind, element, targets, name) [kind] = read_##name,
+static enum dmlsim_err (*const read_of[FS_KIND_COUNT])(struct reader *, xmlNodePtr,
+                                                       struct scenario *, struct fault_spec *) = {
+        FAULT_SPEC_KINDS(READ_ROW)};
+#undef READ_ROW
 
 const char *scenario_fault_element(enum fault_spec_kind k)
 {
-    return (size_t)k < sizeof fault_elements / sizeof fault_elements[0] ? fault_elements[k] : "?";
+    return (size_t)k < FS_KIND_COUNT ? fault_elements[k] : "?";
 }
 
 int scenario_partition_groups(const struct fault_spec *f)
@@ -252,39 +314,6 @@ void scenario_partition_link(const struct fault_spec *f, int g, char *buf, size_
     snprintf(buf, len, "partition.line%d.g%d", f->line, g);
 }
 
-/* <corrupt-shard shard="K">: the pipeline's format has shards, and K is one of them. */
-static enum dmlsim_err read_corrupt_shard(struct reader *r, xmlNodePtr n, struct data_spec *d)
-{
-    if (!d->present || d->format == DATA_IDX)
-        return attr_fail(r, n, "<corrupt-shard>: a shard of the input pipeline's files; expected a "
-                       "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
-    long v, shards = (long)ceil(d->samples / d->shard_samples);
-    enum dmlsim_err rc = attr_int(r, n, "shard", 0, shards - 1, 0, &v);
-    if (rc != DMLSIM_OK) return rc;
-    d->corrupt_shards = mem_realloc(d->corrupt_shards,
-                                    (size_t)(d->ncorrupt + 1) * sizeof *d->corrupt_shards);
-    d->corrupt_shards[d->ncorrupt++] = v;
-    return DMLSIM_OK;
-}
-
-/* <cache-crash node at [restart-after]>: the pipeline has a cache tier. */
-static enum dmlsim_err read_cache_crash(struct reader *r, xmlNodePtr n, struct data_spec *d,
-                                        const struct fault_spec *f)
-{
-    if (!d->present || d->cache == CACHE_NONE)
-        return attr_fail(r, n, "<cache-crash>: the cache tier of the input pipeline; expected a "
-                       "<data cache=\"memory\" or \"nvme\"> in <training>");
-    if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= sizeof d->cache_crashes->node)
-        return attr_fail(r, n, "<cache-crash>: expected node=\"NAME\" and at=\"TIME\"");
-    d->cache_crashes = mem_realloc(d->cache_crashes,
-                                   (size_t)(d->ncache_crashes + 1) * sizeof *d->cache_crashes);
-    struct cache_crash *c = &d->cache_crashes[d->ncache_crashes++];
-    *c = (struct cache_crash){.at_s = f->at_s, .down_s = f->restart_s > 0 ? f->restart_s : 0,
-                              .line = f->line};
-    snprintf(c->node, sizeof c->node, "%s", f->node);
-    return DMLSIM_OK;
-}
-
 enum dmlsim_err scen_fault_read(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     enum dmlsim_err rc = DMLSIM_OK;
@@ -292,8 +321,8 @@ enum dmlsim_err scen_fault_read(struct reader *r, xmlNodePtr n, struct scenario 
     sc->faults = mem_realloc(sc->faults, (sc->nfaults + 1) * sizeof *sc->faults);
     struct fault_spec *f = &sc->faults[sc->nfaults++];
     memset(f, 0, sizeof *f);
-    for (size_t i = 0; i < sizeof fault_elements / sizeof fault_elements[0]; i++)
-        if (fault_elements[i] && strcmp((const char *)n->name, fault_elements[i]) == 0)
+    for (size_t i = 0; i < FS_KIND_COUNT; i++)
+        if (strcmp((const char *)n->name, fault_elements[i]) == 0)
             f->kind = (enum fault_spec_kind)i;
     f->line = (int)attr_line(n);
     f->host = attr_dup(n, "host");
@@ -309,11 +338,7 @@ enum dmlsim_err scen_fault_read(struct reader *r, xmlNodePtr n, struct scenario 
         return attr_fail(r, n, "<%s step=\"%d\">: the run has steps 0 to %d, so it would never "
                        "happen; expected a step below %d", (const char *)n->name, f->step,
                        sc->train.steps - 1, sc->train.steps);
-    rc = read_fault_kind(r, n, f);
-    if (rc == DMLSIM_OK && f->kind == FS_CORRUPT_SHARD)
-        rc = read_corrupt_shard(r, n, &sc->train.data);
-    else if (rc == DMLSIM_OK && f->kind == FS_CACHE_CRASH)
-        rc = read_cache_crash(r, n, &sc->train.data, f);
+    rc = read_of[f->kind](r, n, sc, f);
 out:
     return rc;
 }

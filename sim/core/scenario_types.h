@@ -11,6 +11,7 @@
 #include "catalog.h"
 #include "coll_op.h"
 #include "error.h"
+#include "faultkind.h"
 #include "kcost.h"
 #include "model.h"
 #include "nccl_tune.h"
@@ -271,17 +272,10 @@ struct train_spec {
     int line;                  /* line of <training> */
 };
 
-enum fault_spec_kind {
-    FS_CRASH,     /* <crash> */
-    FS_STRAGGLER, /* <straggler> */
-    FS_LINK_DOWN, /* <link-down> */
-    FS_DEGRADE,   /* <degrade> */
-    FS_PARTITION, /* <partition> */
-    FS_CORRUPT,   /* <corrupt-batch> */
-    FS_MTBF,      /* <mtbf> */
-    FS_CORRUPT_SHARD, /* <corrupt-shard> (the data pipeline's: data_spec.corrupt_shards) */
-    FS_CACHE_CRASH,   /* <cache-crash> (data_spec.cache_crashes) */
-};
+/* The children of <faults>, one per row of the table in faultkind.h. */
+#define FAULT_SPEC_ENUM_ROW(kind, element, targets, name) kind,
+enum fault_spec_kind { FAULT_SPEC_KINDS(FAULT_SPEC_ENUM_ROW) FS_KIND_COUNT };
+#undef FAULT_SPEC_ENUM_ROW
 
 /* One child of <faults>, as written (fault.h materialises the plan). */
 struct fault_spec {
