@@ -13,9 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[FAULT_KIND_COUNT] = {
-        "crash",   "restart", "slow",        "slow-end",     "link-down",
-        "link-up", "degrade", "degrade-end", "corrupt-batch"};
+#define EVENT_NAME_ROW(kind, name, prints_factor, play) [kind] = name,
+static const char *const kind_names[FAULT_KIND_COUNT] = {FAULT_EVENT_KINDS(EVENT_NAME_ROW)};
+#undef EVENT_NAME_ROW
+
+#define EVENT_FACTOR_ROW(kind, name, prints_factor, play) [kind] = prints_factor,
+static const bool prints_factor[FAULT_KIND_COUNT] = {FAULT_EVENT_KINDS(EVENT_FACTOR_ROW)};
+#undef EVENT_FACTOR_ROW
 
 const char *fault_kind_name(enum fault_kind k)
 {
@@ -263,52 +267,130 @@ static void add_mtbf(struct builder *b, const struct fault_spec *f, const struct
     }
 }
 
+/* The plan builders of the <faults> children (faultkind.h: plan_NAME of each row): each adds the
+ * events of one child and checks its targets exist. */
+static enum dmlsim_err plan_crash(struct builder *b, const struct scenario *sc,
+                                  const struct fault_spec *f, const struct fault_names *nm,
+                                  gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)rng;
+    return add_crashes(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "host", f->host, err);
+}
+
+static enum dmlsim_err plan_straggler(struct builder *b, const struct scenario *sc,
+                                      const struct fault_spec *f, const struct fault_names *nm,
+                                      gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)rng;
+    if (f->sigma > 0) {
+        b->plan->jitter_sigma = f->sigma;
+        return DMLSIM_OK;
+    }
+    return add_stragglers(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "GPU host", f->host, err);
+}
+
+/* link-down and degrade: a window on a link, or on a node's NIC links. */
+static enum dmlsim_err plan_link_window(struct builder *b, const struct scenario *sc,
+                                        const struct fault_spec *f, const struct fault_names *nm,
+                                        struct dmlsim_error *err)
+{
+    bool down = f->kind == FS_LINK_DOWN;
+    if (link_window(b, f, f->node, down ? FAULT_LINK_DOWN : FAULT_DEGRADE,
+                    down ? FAULT_LINK_UP : FAULT_DEGRADE_END, nm->links, nm->nlinks,
+                    down ? "link-down" : "degrade"))
+        return DMLSIM_OK;
+    return unknown(sc, f, f->node ? "node with NIC links" : "link", f->node ? f->node : f->link,
+                   err);
+}
+
+static enum dmlsim_err plan_link_down(struct builder *b, const struct scenario *sc,
+                                      const struct fault_spec *f, const struct fault_names *nm,
+                                      gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)rng;
+    return plan_link_window(b, sc, f, nm, err);
+}
+
+static enum dmlsim_err plan_degrade(struct builder *b, const struct scenario *sc,
+                                    const struct fault_spec *f, const struct fault_names *nm,
+                                    gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)rng;
+    return plan_link_window(b, sc, f, nm, err);
+}
+
+static enum dmlsim_err plan_partition(struct builder *b, const struct scenario *sc,
+                                      const struct fault_spec *f, const struct fault_names *nm,
+                                      gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)rng;
+    char bad[64];
+    add_partition(b, f, sc->has_cluster, nm, bad, sizeof bad);
+    return bad[0] ? unknown(sc, f, sc->has_cluster ? "node" : "node with NIC links", bad, err)
+                  : DMLSIM_OK;
+}
+
+static enum dmlsim_err plan_corrupt(struct builder *b, const struct scenario *sc,
+                                    const struct fault_spec *f, const struct fault_names *nm,
+                                    gsl_rng *rng, struct dmlsim_error *err)
+{
+    int steps = sc->train.steps > 0 ? sc->train.steps : 0;
+    if (add_corrupt(b, f, nm, rng, steps) || f->probability > 0) return DMLSIM_OK;
+    return unknown(sc, f, "GPU host", f->host, err);
+}
+
+static enum dmlsim_err plan_mtbf(struct builder *b, const struct scenario *sc,
+                                 const struct fault_spec *f, const struct fault_names *nm,
+                                 gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)sc;
+    (void)err;
+    add_mtbf(b, f, nm, rng);
+    return DMLSIM_OK;
+}
+
+/* The loader's and the numerics' (scenario.h data_sample_corrupt): no event in the plan. */
+static enum dmlsim_err plan_corrupt_shard(struct builder *b, const struct scenario *sc,
+                                          const struct fault_spec *f, const struct fault_names *nm,
+                                          gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)b;
+    (void)sc;
+    (void)f;
+    (void)nm;
+    (void)rng;
+    (void)err;
+    return DMLSIM_OK;
+}
+
+/* The loader's (no event in the plan); its node must have a CPU host. */
+static enum dmlsim_err plan_cache_crash(struct builder *b, const struct scenario *sc,
+                                        const struct fault_spec *f, const struct fault_names *nm,
+                                        gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)b;
+    (void)rng;
+    char bad[64];
+    snprintf(bad, sizeof bad, "%s.cpu", f->node);
+    for (size_t h = 0; h < nm->nhosts; h++)
+        if (strcmp(nm->hosts[h], bad) == 0) return DMLSIM_OK;
+    return unknown(sc, f, "node with a CPU host", f->node, err);
+}
+
+#define PLAN_ROW(kind, element, targets, name) [kind] = plan_##name,
+static enum dmlsim_err (*const plan_of[FS_KIND_COUNT])(struct builder *, const struct scenario *,
+                                                       const struct fault_spec *,
+                                                       const struct fault_names *, gsl_rng *,
+                                                       struct dmlsim_error *) = {
+        FAULT_SPEC_KINDS(PLAN_ROW)};
+#undef PLAN_ROW
+
 /* Adds the events of one <faults> child; checks its targets exist. */
 static enum dmlsim_err add_spec(struct builder *b, const struct scenario *sc,
                                 const struct fault_spec *f, const struct fault_names *nm,
                                 gsl_rng *rng, struct dmlsim_error *err)
 {
-    char bad[64];
-    switch (f->kind) {
-    case FS_CRASH:
-        return add_crashes(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "host", f->host, err);
-    case FS_STRAGGLER:
-        if (f->sigma > 0) {
-            b->plan->jitter_sigma = f->sigma;
-            return DMLSIM_OK;
-        }
-        return add_stragglers(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "GPU host", f->host, err);
-    case FS_LINK_DOWN:
-    case FS_DEGRADE: {
-        bool down = f->kind == FS_LINK_DOWN;
-        if (link_window(b, f, f->node, down ? FAULT_LINK_DOWN : FAULT_DEGRADE,
-                        down ? FAULT_LINK_UP : FAULT_DEGRADE_END, nm->links, nm->nlinks,
-                        down ? "link-down" : "degrade"))
-            return DMLSIM_OK;
-        return unknown(sc, f, f->node ? "node with NIC links" : "link", f->node ? f->node : f->link,
-                       err);
-    }
-    case FS_PARTITION:
-        add_partition(b, f, sc->has_cluster, nm, bad, sizeof bad);
-        return bad[0] ? unknown(sc, f, sc->has_cluster ? "node" : "node with NIC links", bad, err)
-                      : DMLSIM_OK;
-    case FS_CORRUPT: {
-        int steps = sc->train.steps > 0 ? sc->train.steps : 0;
-        if (add_corrupt(b, f, nm, rng, steps) || f->probability > 0) return DMLSIM_OK;
-        return unknown(sc, f, "GPU host", f->host, err);
-    }
-    case FS_MTBF:
-        add_mtbf(b, f, nm, rng);
-        return DMLSIM_OK;
-    case FS_CORRUPT_SHARD: /* the loader's and the numerics' (scenario.h data_sample_corrupt) */
-        return DMLSIM_OK;
-    case FS_CACHE_CRASH: /* the loader's; its node must have a CPU host */
-        snprintf(bad, sizeof bad, "%s.cpu", f->node);
-        for (size_t h = 0; h < nm->nhosts; h++)
-            if (strcmp(nm->hosts[h], bad) == 0) return DMLSIM_OK;
-        return unknown(sc, f, "node with a CPU host", f->node, err);
-    }
-    return DMLSIM_OK;
+    return plan_of[f->kind](b, sc, f, nm, rng, err);
 }
 
 enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_names *nm,
@@ -384,7 +466,7 @@ void fault_plan_print(const struct fault_plan *plan, FILE *out)
         snprintf(when, sizeof when, e->t_s < 0 ? "-" : "%.6f", e->t_s);
         snprintf(step, sizeof step, e->step < 0 ? "-" : "%d", e->step);
         snprintf(factor, sizeof factor,
-                 e->kind == FAULT_SLOW || e->kind == FAULT_DEGRADE ? "%g" : "-", e->factor);
+                 prints_factor[e->kind] ? "%g" : "-", e->factor);
         fprintf(out, " %13s %8s %14s %-26s %10s  %s (line %d)", when, step,
                 fault_kind_name(e->kind), e->target, factor, e->cause, e->line);
         if (e->kind == FAULT_CRASH && e->restart_s >= 0)

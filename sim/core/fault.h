@@ -6,6 +6,8 @@
  * order of appearance), drawing every random number from one GSL generator (MT19937) seeded by
  * the scenario's seed, so the same scenario and seed give the same plan. Events tied to a step
  * (a crash "at step N", a corrupt batch) keep their step and fire when the worker reaches it.
+ * Which children and events exist, and the functions that read, plan and play each, are the
+ * tables of faultkind.h.
  *
  * How each event takes effect (see platform.h and inject.h):
  *   crash / restart          host turned off / on (sg_host_turn_off/on); the actors on it die;
@@ -23,23 +25,16 @@
 #define DMLSIM_FAULT_H
 
 #include "error.h"
+#include "faultkind.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-enum fault_kind {
-    FAULT_CRASH,       /* host goes down */
-    FAULT_RESTART,     /* host comes back */
-    FAULT_SLOW,        /* host slowed by `factor` */
-    FAULT_SLOW_END,    /* host back to full speed */
-    FAULT_LINK_DOWN,   /* link cut */
-    FAULT_LINK_UP,     /* link restored */
-    FAULT_DEGRADE,     /* link bandwidth x factor */
-    FAULT_DEGRADE_END, /* link bandwidth restored */
-    FAULT_CORRUPT,     /* a worker's batch at a step is corrupt */
-    FAULT_KIND_COUNT
-};
+/* The events of a plan, one per row of the table in faultkind.h. */
+#define FAULT_EVENT_ENUM_ROW(kind, name, prints_factor, play) kind,
+enum fault_kind { FAULT_EVENT_KINDS(FAULT_EVENT_ENUM_ROW) FAULT_KIND_COUNT };
+#undef FAULT_EVENT_ENUM_ROW
 
 struct fault_event {
     enum fault_kind kind;

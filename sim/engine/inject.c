@@ -158,7 +158,6 @@ void inject_step(struct injector *inj, int step)
     }
 }
 
-/* One timed event of the plan, now. */
 /* The pstate a straggler event switches its host to: the platform appended one pstate per slow
  * event of the host, in plan order, after the host's own. */
 static unsigned long slow_pstate(const struct injector *inj, sg_host_t h, size_t i)
@@ -168,40 +167,72 @@ static unsigned long slow_pstate(const struct injector *inj, sg_host_t h, size_t
     return (unsigned long)(own + fault_plan_pstate(inj->plan, i));
 }
 
+/* What the injector does when a timed event of the plan comes (faultkind.h: play_NAME of each
+ * event row); h is the host the event targets, or NULL (a link). */
+static void play_crash(struct injector *inj, size_t i, const struct fault_event *e, sg_host_t h,
+                       double now)
+{
+    (void)i;
+    if (h == NULL || !sg_host_is_on(h) || h == inj->keep) return; /* keep: job_check */
+    run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "crash of %s (%s)", e->target,
+                  e->cause);
+    crash(inj, h);
+}
+
+static void play_restart(struct injector *inj, size_t i, const struct fault_event *e, sg_host_t h,
+                         double now)
+{
+    (void)i;
+    (void)e;
+    (void)now;
+    if (h) restart(inj, h);
+}
+
+static void play_slow(struct injector *inj, size_t i, const struct fault_event *e, sg_host_t h,
+                      double now)
+{
+    if (e->kind == FAULT_SLOW && inj->slow_is_fault) fault_begins(inj, e->target);
+    if (e->kind == FAULT_SLOW_END) fault_ends(inj, e->target);
+    if (h && sg_host_is_on(h))
+        sg_host_set_pstate(h, e->kind == FAULT_SLOW ? slow_pstate(inj, h, i) : 0);
+    run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "%s %s", e->target,
+                  e->kind == FAULT_SLOW ? "slowed" : "back to speed");
+}
+
+/* Step-triggered: the worker checks it. */
+static void play_nothing(struct injector *inj, size_t i, const struct fault_event *e, sg_host_t h,
+                         double now)
+{
+    (void)inj;
+    (void)i;
+    (void)e;
+    (void)h;
+    (void)now;
+}
+
+/* Link faults act through their profiles; the log marks them. */
+static void play_link(struct injector *inj, size_t i, const struct fault_event *e, sg_host_t h,
+                      double now)
+{
+    (void)i;
+    (void)h;
+    if (e->kind == FAULT_LINK_DOWN) fault_begins(inj, e->target);
+    if (e->kind == FAULT_LINK_UP) fault_ends(inj, e->target);
+    run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "%s %s (%s)",
+                  fault_kind_name(e->kind), e->target, e->cause);
+}
+
+#define PLAY_ROW(kind, name, prints_factor, play) [kind] = play_##play,
+static void (*const play_of[FAULT_KIND_COUNT])(struct injector *, size_t,
+                                               const struct fault_event *, sg_host_t, double) = {
+        FAULT_EVENT_KINDS(PLAY_ROW)};
+#undef PLAY_ROW
+
 /* One timed event of the plan, now. */
 static void play(struct injector *inj, size_t i)
 {
     const struct fault_event *e = &inj->plan->ev[i];
-    sg_host_t h = sg_host_by_name(e->target);
-    double now = simgrid_get_clock();
-    switch (e->kind) {
-    case FAULT_CRASH:
-        if (h == NULL || !sg_host_is_on(h) || h == inj->keep) return; /* keep: job_check */
-        run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "crash of %s (%s)", e->target,
-                      e->cause);
-        crash(inj, h);
-        return;
-    case FAULT_RESTART:
-        if (h) restart(inj, h);
-        return;
-    case FAULT_SLOW:
-    case FAULT_SLOW_END:
-        if (e->kind == FAULT_SLOW && inj->slow_is_fault) fault_begins(inj, e->target);
-        if (e->kind == FAULT_SLOW_END) fault_ends(inj, e->target);
-        if (h && sg_host_is_on(h))
-            sg_host_set_pstate(h, e->kind == FAULT_SLOW ? slow_pstate(inj, h, i) : 0);
-        run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "%s %s", e->target,
-                      e->kind == FAULT_SLOW ? "slowed" : "back to speed");
-        return;
-    case FAULT_CORRUPT: /* step-triggered: the worker checks it */
-        return;
-    default: /* link faults act through their profiles; the log marks them */
-        if (e->kind == FAULT_LINK_DOWN) fault_begins(inj, e->target);
-        if (e->kind == FAULT_LINK_UP) fault_ends(inj, e->target);
-        run_event_add(inj->rec, now, RUN_FAULT, -1, members(inj), "%s %s (%s)",
-                      fault_kind_name(e->kind), e->target, e->cause);
-        return;
-    }
+    play_of[e->kind](inj, i, e, sg_host_by_name(e->target), simgrid_get_clock());
 }
 
 /* Not a daemon: while the plan has events to come the simulation goes on even if every worker

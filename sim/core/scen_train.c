@@ -1,0 +1,429 @@
+/* scen_train.c - <model> and <training> with its <ps> and <parallel> (see scen_train.h). */
+#include "scen_train.h"
+
+#include "mem.h"
+#include "scen_cluster.h"
+#include "scen_data.h"
+#include "units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_LAUNCH_S KCOST_LAUNCH_S
+#define DEFAULT_BUCKET_S      DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
+#define DEFAULT_STEPS         10
+#define DEFAULT_BUCKET_B      (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
+
+/* <model attention> (transformers), <model head> (bert-large), <model layout> (CNNs). */
+static enum dmlsim_err read_model_impl(struct reader *r, xmlNodePtr n, struct model_spec *ms,
+                                       bool transformer)
+{
+    char *at = attr_dup(n, "attention"), *hd = attr_dup(n, "head"), *ly = attr_dup(n, "layout");
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (ly && (!ms->preset || transformer))
+        rc = attr_fail(r, n, "<model layout>: only meaningful with a convolutional preset");
+    else if (at && !transformer)
+        rc = attr_fail(r, n, "<model attention>: only meaningful with a transformer preset");
+    else if (hd && (!ms->preset || strcmp(ms->preset, "bert-large") != 0))
+        rc = attr_fail(r, n, "<model head>: only meaningful with preset=\"bert-large\"");
+    ms->attn_set = at != NULL;
+    ms->gpt.attention = at && strcmp(at, "materialised") == 0 ? ATTN_MATERIALISED : ATTN_FLASH;
+    ms->gpt.head = !hd                              ? BERT_HEAD_NONE
+                   : strcmp(hd, "pretraining") == 0 ? BERT_HEAD_PRETRAINING
+                   : strcmp(hd, "squad") == 0       ? BERT_HEAD_SQUAD
+                                                    : BERT_HEAD_NONE;
+    ms->gpt.layout = !ly                       ? LAYOUT_AUTO
+                     : strcmp(ly, "nchw") == 0 ? LAYOUT_NCHW
+                                               : LAYOUT_NHWC;
+    free(at);
+    free(hd);
+    free(ly);
+    return rc;
+}
+
+enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct model_spec *ms = &sc->model;
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    ms->present = true;
+    ms->line = (int)attr_line(n);
+    ms->preset = attr_dup(n, "preset");
+    ms->gpt = model_gpt_defaults();
+    char *name = attr_dup(n, "name");
+    model_init(&ms->explicit_, name ? name : (ms->preset ? ms->preset : "model"));
+    free(name);
+    bool has_children = false;
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next)
+        has_children |= c->type == XML_ELEMENT_NODE;
+    if (ms->preset != NULL) {
+        struct model probe;
+        if (model_preset(ms->preset, NULL, DTYPE_FP32, &probe) != 0)
+            return attr_fail(r, n, "<model preset=\"%s\">: unknown preset; expected one of: %s",
+                           ms->preset, model_preset_names());
+        model_release(&probe);
+        if (has_children)
+            return attr_fail(r, n,
+                           "<model preset=\"%s\">: a preset has no <layer> children; "
+                           "expected either a preset or layers",
+                           ms->preset);
+    } else if (!has_children) {
+        return attr_fail(r, n,
+                       "<model>: no preset and no layers; expected preset=\"...\" (%s) or "
+                       "<layer> children",
+                       model_preset_names());
+    }
+    static const char *const shape[] = {"layers", "hidden", "heads", "seq", "vocab"};
+    int *field[] = {&ms->gpt.layers, &ms->gpt.hidden, &ms->gpt.heads, &ms->gpt.seq, &ms->gpt.vocab};
+    /* a transformer's shape (bert-large: its maximum sequence length, 512) */
+    bool transformer = ms->preset && model_transformer_shape(ms->preset, &ms->gpt);
+    for (int i = 0; i < 5; i++) {
+        if (!xmlHasProp(n, (const xmlChar *)shape[i])) continue;
+        bool ok = ms->preset && (strcmp(ms->preset, "gpt") == 0 || (transformer && i == 3));
+        if (!ok)
+            return attr_fail(r, n, "<model %s>: only meaningful with preset=\"gpt\"%s", shape[i],
+                           i == 3 ? " or another transformer preset" : "");
+        DMLSIM_CHECK_GOTO(rc, attr_int(r, n, shape[i], 1, 1L << 24, 0, &v), out);
+        *field[i] = (int)v;
+    }
+    DMLSIM_CHECK_GOTO(rc, read_model_impl(r, n, ms, transformer), out);
+    if (ms->gpt.hidden % ms->gpt.heads != 0)
+        return attr_fail(r, n,
+                       "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
+                       "heads",
+                       ms->gpt.hidden, ms->gpt.heads);
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE) continue;
+        double params, flops, bwd = -1, act;
+        char *lname = attr_dup(c, "name");
+        static const char *const num[] = {"params", "flops", "backward-flops"};
+        double *dst[] = {&params, &flops, &bwd};
+        for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
+            char *val = attr_dup(c, num[i]);
+            if (val && (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0 ||
+                        *dst[i] > UNITS_REAL_CEILING))
+                rc = attr_fail(r, c,
+                             "<layer %s=\"%s\">: expected a number in [0, %g] (a count, such "
+                             "as 2.5e9)",
+                             num[i], val, UNITS_REAL_CEILING);
+            free(val);
+        }
+        if (rc == DMLSIM_OK)
+            rc = attr_quantity(r, c, "activation", UNIT_SIZE, UNIT_NONNEG, 0, &act);
+        if (rc == DMLSIM_OK) model_add(&ms->explicit_, lname, params, flops, bwd, act);
+        free(lname);
+        if (rc != DMLSIM_OK) goto out;
+    }
+out:
+    return rc;
+}
+
+/* How a worker's parameters and gradients travel: prefetch, RPCs, push, local aggregation. Needs
+ * ps->mode (and backup-workers read from the element). */
+static enum dmlsim_err read_ps_paths(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
+{
+    ps->prefetch = attr_is(n, "prefetch", "yes");
+    if (ps->prefetch && ps->mode == PS_ASYNC)
+        return attr_fail(r, n,
+                       "<ps prefetch=\"yes\">: only with mode=\"sync\" (async workers take "
+                       "each shard's verdict on the mailbox the parameters come on)");
+    ps->per_tensor_rpc = attr_is(n, "rpc", "per-tensor");
+    ps->push_during = attr_is(n, "push", "during-backward");
+    ps->local_agg = attr_is(n, "local-aggregation", "yes");
+    if (!ps->local_agg) return DMLSIM_OK;
+    if (ps->mode == PS_ASYNC || ps->push_during)
+        return attr_fail(r, n,
+                       "<ps local-aggregation=\"yes\">: a node reduces whole gradients before "
+                       "its one push; expected mode=\"sync\" and push=\"after-backward\"");
+    if (xmlHasProp(n, (const xmlChar *)"backup-workers"))
+        return attr_fail(r, n,
+                       "<ps local-aggregation=\"yes\">: every node's push is waited for; "
+                       "expected no backup-workers");
+    return DMLSIM_OK;
+}
+
+static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
+{
+    enum dmlsim_err rc;
+    long v;
+    ps->line = (int)attr_line(n);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shards", 1, 4096, 1, &v), out);
+    ps->shards = (int)v;
+    char *a = attr_dup(n, "placement");
+    ps->dedicated = a && strcmp(a, "dedicated") == 0;
+    free(a);
+    a = attr_dup(n, "split");
+    ps->split_bytes = !a || strcmp(a, "bytes") == 0;
+    free(a);
+    a = attr_dup(n, "mode");
+    ps->mode = a && strcmp(a, "async") == 0 ? PS_ASYNC : PS_SYNC;
+    free(a);
+    a = attr_dup(n, "coordinator");
+    ps->coordinator = a && (strcmp(a, "yes") == 0 || strcmp(a, "enforce") == 0);
+    ps->enforce = a && strcmp(a, "enforce") == 0;
+    free(a);
+    if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"staleness")) {
+        rc = attr_fail(r, n, "<ps staleness>: only meaningful with mode=\"async\"");
+        goto out;
+    }
+    if (ps->mode == PS_ASYNC && xmlHasProp(n, (const xmlChar *)"backup-workers")) {
+        rc = attr_fail(r, n, "<ps backup-workers>: only meaningful with mode=\"sync\"");
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "staleness", 0, 1000000, 0, &v), out);
+    ps->staleness = (int)v;
+    a = attr_dup(n, "consistency");
+    ps->bounded = a && strcmp(a, "bounded") == 0;
+    free(a);
+    DMLSIM_CHECK_GOTO(rc, read_ps_paths(r, n, ps), out);
+    a = attr_dup(n, "transport");
+    ps->transport = catalog_transport(a ? a : "ideal");
+    if (ps->transport == NULL) {
+        rc = attr_fail(r, n, "<ps transport=\"%s\">: unknown; expected one of: %s", a,
+                     catalog_transport_names());
+        free(a);
+        goto out;
+    }
+    free(a);
+    if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"consistency")) {
+        rc = attr_fail(r, n, "<ps consistency>: only meaningful with mode=\"async\"");
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "backup-workers", 0, 1L << 20, 0, &v), out);
+    ps->backup = (int)v;
+out:
+    return rc;
+}
+
+/* FlashAttention needs compute capability 8.0 and FP16 or BF16 inputs (Dao-AILab/flash-attention
+ * README, "Installation and features"; FP8 training runs it in BF16): a transformer uses it by
+ * default where it can, the materialised path elsewhere; asking for it elsewhere is an error. A
+ * <platform> file's GPUs are not known here: it gets FlashAttention unless the scenario says
+ * attention="materialised" (README, Compute). BERT's heads are not among the hybrid strategy's
+ * stages: refused there. */
+static enum dmlsim_err resolve_attention(struct reader *r, struct scenario *sc)
+{
+    struct model_spec *ms = &sc->model;
+    const struct gpu_model *g = sc->has_cluster ? sc->cluster.gpu : NULL;
+    enum gpu_dtype dt = sc->train.dtype;
+    bool can = (g == NULL || g->sm >= 80) && model_dtype_bytes(dt) <= 2;
+    if (!ms->present || ms->preset == NULL) return DMLSIM_OK;
+    if (ms->gpt.head != BERT_HEAD_NONE && sc->train.strategy == STRAT_HYBRID)
+        return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                           "%s:%d: <model head>: the hybrid strategy's stages hold the encoder "
+                           "only; expected no head with strategy=\"hybrid\"",
+                           r->path, ms->line);
+    if (!ms->attn_set) {
+        ms->gpt.attention = can ? ATTN_FLASH : ATTN_MATERIALISED;
+        return DMLSIM_OK;
+    }
+    if (ms->gpt.attention != ATTN_FLASH || can) return DMLSIM_OK;
+    return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                       "%s:%d: <model attention=\"flash\">: FlashAttention needs compute "
+                       "capability 8.0 or later and fp16, bf16 or fp8 training (here %s, %s); "
+                       "expected attention=\"materialised\"",
+                       r->path, ms->line, g ? g->name : "?", catalog_dtype_name(dt));
+}
+
+/* The framework's costs: kernel launch, per bucket, per step; the optimizer's kernels. */
+static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_spec *t)
+{
+    enum dmlsim_err rc;
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "kernel-launch", UNIT_TIME, UNIT_NONNEG, DEFAULT_LAUNCH_S,
+                                    &t->kernel_launch_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "bucket-overhead", UNIT_TIME, UNIT_NONNEG,
+                                    DEFAULT_BUCKET_S, &t->bucket_overhead_s),
+                      out);
+    DMLSIM_CHECK_GOTO(
+            rc,
+            attr_quantity(r, n, "step-overhead", UNIT_TIME, UNIT_NONNEG, 0, &t->step_overhead_s),
+            out);
+    char *ok = attr_dup(n, "optimizer-kernels");
+    t->per_tensor_opt = ok && strcmp(ok, "per-tensor") == 0;
+    free(ok);
+    char *amp = attr_dup(n, "amp");
+    t->autocast = amp && strcmp(amp, "autocast") == 0;
+    free(amp);
+    char *ho = attr_dup(n, "host");
+    t->host = !ho ? HOST_EAGER : strcmp(ho, "graphs") == 0 ? HOST_GRAPHS
+            : strcmp(ho, "compiled") == 0                ? HOST_COMPILED
+                                                         : HOST_EAGER;
+    free(ho);
+    /* PyTorch DDP syncs the module's state from rank 0 at construction (torch/nn/parallel/
+     * distributed.py, _sync_module_states) */
+    char *bc = attr_dup(n, "broadcast");
+    t->broadcast = !bc || strcmp(bc, "yes") == 0;
+    free(bc);
+    char *fu = attr_dup(n, "fusion");
+    t->horovod = fu && strcmp(fu, "horovod") == 0;
+    free(fu);
+    /* Horovod >= 0.21 defaults: 1 ms cycle, 128 MiB fusion buffer (horovod/horovod #2468,
+     * horovod/common/operations.cc) */
+    DMLSIM_CHECK_GOTO(
+            rc, attr_quantity(r, n, "cycle-time", UNIT_TIME, UNIT_POSITIVE, 1e-3, &t->cycle_s),
+            out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "fusion-threshold", UNIT_SIZE, UNIT_POSITIVE,
+                                    128 * 1048576.0, &t->fusion_B),
+                      out);
+out:
+    return rc;
+}
+
+static const char *const pp_schedules[] = {"1f1b", "gpipe", "interleaved"}; /* pp_schedule */
+static const char *const recomputes[] = {"none", "selective", "full"}; /* enum recompute */
+
+/* <parallel>: the dimensions and how the state is split over them. */
+static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
+{
+    enum dmlsim_err rc;
+    long v[4];
+    static const char *const dims[] = {"tp", "pp", "dp", "microbatches"};
+    for (int i = 0; i < 4; i++)
+        DMLSIM_CHECK_GOTO(rc, attr_int(r, n, dims[i], 1, 1L << 20, 1, &v[i]), out);
+    p->tp = (int)v[0];
+    p->pp = (int)v[1];
+    p->dp = (int)v[2];
+    p->microbatches = (int)v[3];
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ep", 1, 1L << 20, 1, &v[0]), out);
+    p->ep = (int)v[0];
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "zero", 0, 3, 0, &v[0]), out);
+    p->zero = (int)v[0];
+    p->schedule =
+            (enum pp_schedule)attr_choice(n, "schedule", pp_schedules, ATTR_N_OF(pp_schedules));
+    bool interleaved = p->schedule == PP_INTERLEAVED;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "virtual-stages", 1, 1L << 10, interleaved ? 2 : 1, &v[0]),
+                      out);
+    p->vstages = (int)v[0];
+    if (p->vstages > 1 && !interleaved) {
+        rc = attr_fail(r, n, "<parallel virtual-stages=\"%d\">: model chunks a rank are the "
+                     "interleaved schedule's; expected schedule=\"interleaved\"", p->vstages);
+        goto out;
+    }
+    if (interleaved && (p->vstages < 2 || p->pp < 2)) {
+        rc = attr_fail(r, n, "<parallel schedule=\"interleaved\">: model chunks over pipeline "
+                     "stages; expected pp of 2 or more and virtual-stages of 2 or more");
+        goto out;
+    }
+    if (interleaved && p->microbatches % p->pp != 0) {
+        rc = attr_fail(r, n, "<parallel schedule=\"interleaved\" microbatches=\"%d\">: expected "
+                     "a multiple of pp (%d), as Megatron's", p->microbatches, p->pp);
+        goto out;
+    }
+    p->recompute = (enum recompute)attr_choice(n, "recompute", recomputes, ATTR_N_OF(recomputes));
+    p->sp = attr_is(n, "sequence-parallel", "yes");
+    p->no_prefetch = attr_is(n, "prefetch", "no");
+    p->dp_outer = attr_is(n, "order", "tp-pp-dp");
+    p->line = (int)attr_line(n);
+    if (p->sp && p->tp < 2)
+        rc = attr_fail(r, n, "<parallel sequence-parallel=\"yes\">: it splits the sequence over "
+                     "the tensor-parallel ranks; expected tp of 2 or more");
+out:
+    return rc;
+}
+
+const char *scenario_pp_schedule_name(enum pp_schedule s)
+{
+    return pp_schedules[s];
+}
+
+const char *scenario_recompute_name(enum recompute r)
+{
+    return recomputes[r];
+}
+
+/* What is trained: a <model> (timings only), or the <numerics> network, which is then also the
+ * simulated model, so the two exclude each other; numerics needs fp32 (its gradients are the
+ * floats the collectives carry). */
+static enum dmlsim_err check_model_source(struct reader *r, xmlNodePtr n, const struct scenario *sc)
+{
+    const struct train_spec *t = &sc->train;
+    if (!sc->model.present && !t->numerics.present)
+        return attr_fail(r, n, "<training>: nothing to train; expected a <model> before it, or a "
+                       "<numerics> in it");
+    if (sc->model.present && t->numerics.present)
+        return attr_fail(r, n, "<training>: <numerics> trains its own network, which is also the "
+                       "simulated model; expected no <model>");
+    if (t->numerics.present && t->dtype != DTYPE_FP32)
+        return attr_fail(r, n, "<training dtype=\"%s\">: <numerics> trains in fp32; expected "
+                       "dtype=\"fp32\"", catalog_dtype_name(t->dtype));
+    return DMLSIM_OK;
+}
+
+/* A child of <training>: <ps>, <parallel>, <data> or <numerics> (the DTD admits no other). */
+static enum dmlsim_err read_training_child(struct reader *r, xmlNodePtr c, struct scenario *sc)
+{
+    struct train_spec *t = &sc->train;
+    const char *name = (const char *)c->name;
+    if (strcmp(name, "ps") == 0) return read_ps(r, c, &t->ps);
+    if (strcmp(name, "parallel") == 0) return read_parallel(r, c, &t->par);
+    if (strcmp(name, "data") == 0) return scen_data_read(r, c, sc);
+    return scen_data_read_numerics(r, c, &t->numerics);
+}
+
+enum dmlsim_err scen_train_read(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct train_spec *t = &sc->train;
+    enum dmlsim_err rc;
+    long v;
+    char *strat = attr_dup(n, "strategy");
+    t->strategy = STRAT_ALLREDUCE; /* the DTD's default */
+    for (int id = STRAT_NONE + 1; strat && id < STRAT_COUNT; id++)
+        if (strcmp(strat, strategy_name((enum strategy_id)id)) == 0) t->strategy = id;
+    free(strat);
+    t->line = (int)attr_line(n);
+    t->par = (struct parallel_spec){.tp = 1, .pp = 1, .dp = 1, .ep = 1, .microbatches = 1,
+                                    .vstages = 1,
+                                    .line = t->line};
+    t->ps = (struct ps_spec){.shards = 1,
+                             .dedicated = false,
+                             .split_bytes = true,
+                             .mode = PS_SYNC,
+                             .staleness = 0,
+                             .backup = 0,
+                             .line = t->line};
+    for (xmlNodePtr c = n->children; c != NULL; c = c->next)
+        if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_training_child(r, c, sc), out);
+    t->level = COLL_AUTO;
+    DMLSIM_CHECK_GOTO(rc,
+                      scen_cluster_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level,
+                                              &t->gpus, &t->chunks),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "batch-per-gpu", 1, 1L << 24, 1, &v), out);
+    t->batch = (int)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "steps", 1, 1000000, DEFAULT_STEPS, &v), out);
+    t->steps = (int)v;
+    char *dt = attr_dup(n, "dtype");
+    t->dtype = DTYPE_FP32;
+    for (int d = 0; dt && d < DTYPE_COUNT; d++)
+        if (strcmp(dt, catalog_dtype_name((enum gpu_dtype)d)) == 0) t->dtype = (enum gpu_dtype)d;
+    free(dt);
+    char *opt = attr_dup(n, "optimizer");
+    t->opt = !opt || strcmp(opt, "momentum") == 0 ? OPT_MOMENTUM
+             : strcmp(opt, "adam") == 0           ? OPT_ADAM
+                                                  : OPT_SGD;
+    free(opt);
+    DMLSIM_CHECK_GOTO(
+            rc,
+            attr_quantity(r, n, "bucket", UNIT_SIZE, UNIT_POSITIVE, DEFAULT_BUCKET_B, &t->bucket_B),
+            out);
+    char *ov = attr_dup(n, "overlap"), *rp = attr_dup(n, "replay");
+    t->overlap = !ov || strcmp(ov, "yes") == 0;
+    t->replay = !rp || strcmp(rp, "yes") == 0;
+    free(ov);
+    free(rp);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
+                                    &t->timeout_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc, read_costs(r, n, t), out);
+    DMLSIM_CHECK_GOTO(rc, resolve_attention(r, sc), out);
+    rc = check_model_source(r, n, sc);
+    /* what needs the platform (GPU count, dtype support, memory, placement hosts, backup
+     * workers) is checked once, against the loaded platform, by the strategy (strategy.h) */
+out:
+    return rc;
+}
