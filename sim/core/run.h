@@ -218,8 +218,8 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
  * command line's progress line); NULL, the default, for none. Process-wide: one run a process. */
 void run_set_step_hook(void (*hook)(double t_s, int step, int steps_planned));
 
-/* The hybrid strategy's groups, as par_bytes and group_class order them: "tensor", "pipeline",
- * "data", "expert". */
+/* The hybrid strategy's groups, as par_bytes and group_class (hybrid_metrics.h) order them:
+ * "tensor", "pipeline", "data", "expert". */
 extern const char *const run_group_names[4];
 
 /* Losses: a step execution thrown away with its batch (its `samples` read again: those it

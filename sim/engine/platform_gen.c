@@ -440,7 +440,7 @@ static void write_flat(const struct scenario *sc, FILE *out)
 }
 
 /* The XML prolog and a comment saying what was generated from what (star: the machines are
- * joined by a Dijkstra-routed star, star_routed). */
+ * joined by a Dijkstra-routed star, platform_gen_star_routed). */
 static void write_header(const struct scenario *sc, FILE *out, bool star)
 {
     const struct cluster_spec *c = &sc->cluster;

@@ -209,7 +209,7 @@ static enum dmlsim_err check_duplicates(struct user_check *u)
 /* Checks a user's platform file before SimGrid sees it: well-formed, a <platform> root, no id
  * given twice in its namespace, and every element as check_element says; counts what it holds
  * into *size. SimGrid's own checks (its DTD) come at load, and the routes between the hosts
- * dmlsim uses after it (check_routes). */
+ * dmlsim uses after it (platform_route_check, platform_route.h). */
 enum dmlsim_err platform_user_check(const char *path, struct pf_size *size,
                                     struct dmlsim_error *err)
 {

@@ -14,7 +14,7 @@
  *
  * The strategy keeps its training: its membership data (membership.data, from the rendezvous'
  * formed hook, which it gives here) starts with a struct elastic_world, which it fills with
- * elastic_formed and frees with elastic_dispose; its ranks' states are elastic_members (their
+ * elastic_formed and frees with elastic_dispose; its ranks' states are struct elastic_member (their
  * parameters its replicas); it calls elastic_recover when a rank enters a membership after the
  * first, elastic_checkpoint when the leader of a store's membership writes one, and commits its
  * steps into the sides (committed, max_committed, last_commit_s, data_offset). State transfers

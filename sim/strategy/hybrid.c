@@ -60,7 +60,7 @@ struct hy_ctx {
     struct worker_amounts amt; /* its exec amounts for a microbatch */
     double attn_core;          /* selective recomputation: a block's attention core again */
     double model_params;       /* of the share, all stages */
-    struct coll_world *groups[HYGROUP_KINDS]; /* the collective groups of each kind (group_of) */
+    struct coll_world *groups[HYGROUP_KINDS]; /* the collective groups of each kind (hygroup_of) */
     int ngroups[HYGROUP_KINDS];
     const struct coll_algo *algo;
     struct traffic *traffic[4]; /* per dimension */

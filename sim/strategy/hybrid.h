@@ -36,8 +36,8 @@
 #include <stdio.h>
 
 /* tp x pp x dp against the workers, a transformer preset, uniform stages, divisible heads, the
- * memory per rank (parallel.h), and what the strategy does not do yet (faults, numerics, an
- * input pipeline, checkpoints). */
+ * memory per rank (parallel.h), and what the strategy does not do yet (<numerics>, <data>,
+ * corrupt batches). */
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err);
 void hybrid_describe(const struct job *j, FILE *out);
 
