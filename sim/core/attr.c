@@ -63,9 +63,8 @@ bool attr_is(xmlNodePtr n, const char *name, const char *value)
     return is;
 }
 
-enum dmlsim_err attr_quantity(struct reader *r, xmlNodePtr n, const char *name,
-                                     enum unit_kind kind, enum unit_bound bound, double def,
-                                     double *out)
+enum dmlsim_err attr_quantity(struct reader *r, xmlNodePtr n, const char *name, enum unit_kind kind,
+                              enum unit_bound bound, double def, double *out)
 {
     char *v = attr_dup(n, name);
     enum dmlsim_err rc = DMLSIM_OK;
@@ -73,21 +72,21 @@ enum dmlsim_err attr_quantity(struct reader *r, xmlNodePtr n, const char *name,
         *out = def;
         return DMLSIM_OK;
     }
-    static const char *const si[] = {[UNIT_BANDWIDTH] = "Bps", [UNIT_TIME] = "s",
-                                      [UNIT_SIZE] = "B", [UNIT_FLOPRATE] = "f"};
+    static const char *const si[] = {
+            [UNIT_BANDWIDTH] = "Bps", [UNIT_TIME] = "s", [UNIT_SIZE] = "B", [UNIT_FLOPRATE] = "f"};
     enum unit_status st = units_parse(v, kind, bound, out);
     if (st == UNIT_ECEILING)
         rc = attr_fail(r, n, "<%s %s=\"%s\">: above the ceiling; expected at most %g%s",
-                     (const char *)n->name, name, v, units_ceiling(kind), si[kind]);
+                       (const char *)n->name, name, v, units_ceiling(kind), si[kind]);
     else if (st != UNIT_OK)
         rc = attr_fail(r, n, "<%s %s=\"%s\">: %s; expected %s", (const char *)n->name, name, v,
-                     units_status_str(st), units_expected(kind));
+                       units_status_str(st), units_expected(kind));
     free(v);
     return rc;
 }
 
-enum dmlsim_err attr_int(struct reader *r, xmlNodePtr n, const char *name, long min,
-                                long max, long def, long *out)
+enum dmlsim_err attr_int(struct reader *r, xmlNodePtr n, const char *name, long min, long max,
+                         long def, long *out)
 {
     char *v = attr_dup(n, name);
     enum dmlsim_err rc = DMLSIM_OK;
@@ -97,13 +96,13 @@ enum dmlsim_err attr_int(struct reader *r, xmlNodePtr n, const char *name, long 
     }
     if (units_parse_long(v, min, max, out) != 0)
         rc = attr_fail(r, n, "<%s %s=\"%s\">: expected an integer from %ld to %ld",
-                     (const char *)n->name, name, v, min, max);
+                       (const char *)n->name, name, v, min, max);
     free(v);
     return rc;
 }
 
 enum dmlsim_err attr_real(struct reader *r, xmlNodePtr n, const char *name, double min,
-                                 bool min_inclusive, double def, double *out)
+                          bool min_inclusive, double def, double *out)
 {
     char *v = attr_dup(n, name);
     enum dmlsim_err rc = DMLSIM_OK;
@@ -114,15 +113,15 @@ enum dmlsim_err attr_real(struct reader *r, xmlNodePtr n, const char *name, doub
     if (units_parse_real(v, out) != 0 || (min_inclusive ? *out < min : *out <= min) ||
         *out > UNITS_REAL_CEILING)
         rc = attr_fail(r, n, "<%s %s=\"%s\">: expected a number %s %g and at most %g",
-                     (const char *)n->name, name, v, min_inclusive ? ">=" : ">", min,
-                     UNITS_REAL_CEILING);
+                       (const char *)n->name, name, v, min_inclusive ? ">=" : ">", min,
+                       UNITS_REAL_CEILING);
     free(v);
     return rc;
 }
 
 /* kinds: bit mask of (1 << enum link_kind) accepted; `what` names them in the message. */
 enum dmlsim_err attr_link(struct reader *r, xmlNodePtr n, const char *name, unsigned kinds,
-                                 const char *what, const struct link_class **out)
+                          const char *what, const struct link_class **out)
 {
     char *v = attr_dup(n, name);
     enum dmlsim_err rc = DMLSIM_OK;

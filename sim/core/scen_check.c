@@ -31,8 +31,10 @@ static enum dmlsim_err check_printable(struct reader *r, xmlNodePtr n, xmlAttrPt
         if (*p < 0x20 || *p == 0x7f) bad = *p;
     xmlFree(v);
     if (bad < 0) return DMLSIM_OK;
-    return attr_fail_schema(r, n, "attribute %s on <%s> holds control character 0x%02x; expected "
-                       "printable text", (const char *)a->name, (const char *)n->name, bad);
+    return attr_fail_schema(r, n,
+                            "attribute %s on <%s> holds control character 0x%02x; expected "
+                            "printable text",
+                            (const char *)a->name, (const char *)n->name, bad);
 }
 
 /* A DOCTYPE may name the DTD, but declarations inside it (an internal subset) would change
@@ -86,8 +88,8 @@ enum dmlsim_err scen_check_names(struct reader *r, xmlNodePtr parent)
                 if (k > 0 && (size_t)k < sizeof allowed - used) used += (size_t)k;
             }
             return attr_fail_schema(r, n, "unknown attribute %s on <%s>; expected one of: %s",
-                               (const char *)a->name, (const char *)n->name,
-                               used ? allowed : "(no attributes)");
+                                    (const char *)a->name, (const char *)n->name,
+                                    used ? allowed : "(no attributes)");
         }
         enum dmlsim_err rc = scen_check_names(r, n);
         if (rc != DMLSIM_OK) return rc;

@@ -16,7 +16,7 @@
 #define DEFAULT_SPINES         2
 #define DEFAULT_NODES_PER_LEAF 16
 #define DEFAULT_CHUNKS         8
-#define MAX_BENCH_SIZES       1000 /* rows per pair; more is a typo in factor, not a benchmark */
+#define MAX_BENCH_SIZES        1000 /* rows per pair; more is a typo in factor, not a benchmark */
 
 #define KIND(k) (1u << (k))
 
@@ -47,18 +47,18 @@ static enum dmlsim_err read_cluster_node(struct reader *r, xmlNodePtr n, struct 
     DMLSIM_CHECK_GOTO(rc, attr_link(r, n, "pcie", KIND(LINK_PCIE), "a pcie class", &c->pcie), out);
     if (c->intra->kind == LINK_PCIE && c->pcie != c->intra) {
         rc = attr_fail(r, n,
-                     "<cluster intra=\"%s\" pcie=\"%s\">: a pcie intra class is the GPUs' "
-                     "host interface; expected pcie=\"%s\" or no pcie attribute",
-                     c->intra->name, c->pcie->name, c->intra->name);
+                       "<cluster intra=\"%s\" pcie=\"%s\">: a pcie intra class is the GPUs' "
+                       "host interface; expected pcie=\"%s\" or no pcie attribute",
+                       c->intra->name, c->pcie->name, c->intra->name);
         goto out;
     }
     if (c->intra->fabric == FABRIC_MESH && c->gpus_per_node > CATALOG_MESH_MAX_GPUS) {
         rc = attr_fail(r, n,
-                     "<cluster gpus-per-node=\"%d\" intra=\"%s\">: %s GPUs are wired in a DGX-1 "
-                     "hybrid cube mesh of at most %d; expected gpus-per-node=\"%d\" or fewer, or "
-                     "an NVSwitch class such as nvlink3",
-                     c->gpus_per_node, c->intra->name, c->intra->name, CATALOG_MESH_MAX_GPUS,
-                     CATALOG_MESH_MAX_GPUS);
+                       "<cluster gpus-per-node=\"%d\" intra=\"%s\">: %s GPUs are wired in a DGX-1 "
+                       "hybrid cube mesh of at most %d; expected gpus-per-node=\"%d\" or fewer, or "
+                       "an NVSwitch class such as nvlink3",
+                       c->gpus_per_node, c->intra->name, c->intra->name, CATALOG_MESH_MAX_GPUS,
+                       CATALOG_MESH_MAX_GPUS);
         goto out;
     }
 out:
@@ -84,9 +84,9 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
     c->ps_nodes = (int)v;
     if (c->nic == NULL && c->nodes + c->ps_nodes > 1) {
         rc = attr_fail(r, n,
-                     "<cluster nodes=\"%d\">: a cluster of several nodes needs nic=\"...\"; "
-                     "expected a network class such as ib-ndr or tcp-25g",
-                     c->nodes + c->ps_nodes);
+                       "<cluster nodes=\"%d\">: a cluster of several nodes needs nic=\"...\"; "
+                       "expected a network class such as ib-ndr or tcp-25g",
+                       c->nodes + c->ps_nodes);
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nics-per-node", 1, 64, 1, &v), out);
@@ -99,9 +99,9 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
     free(topo);
     if (c->topology == TOPO_FLAT && (c->gpus_per_node != 1 || c->ps_nodes != 0 || !c->nic)) {
         rc = attr_fail(r, n,
-                     "<cluster topology=\"flat\">: a flat cluster has one GPU per node, no "
-                     "ps-nodes and a nic; expected gpus-per-node=\"1\", no ps-nodes and "
-                     "nic=\"...\"");
+                       "<cluster topology=\"flat\">: a flat cluster has one GPU per node, no "
+                       "ps-nodes and a nic; expected gpus-per-node=\"1\", no ps-nodes and "
+                       "nic=\"...\"");
         goto out;
     }
     if (c->topology != TOPO_FATTREE) {
@@ -109,7 +109,7 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
         for (size_t i = 0; i < sizeof ft_only / sizeof ft_only[0]; i++)
             if (xmlHasProp(n, (const xmlChar *)ft_only[i])) {
                 rc = attr_fail(r, n, "<cluster %s>: only meaningful with topology=\"fat-tree\"",
-                             ft_only[i]);
+                               ft_only[i]);
                 goto out;
             }
     }
@@ -128,8 +128,8 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
     free(sw);
     if (c->sharp && (c->nic == NULL || c->nic->kind != LINK_IB || c->topology == TOPO_FLAT))
         rc = attr_fail(r, n,
-                     "<cluster sharp=\"yes\">: in-network reduction (SHARP) is an InfiniBand "
-                     "switch feature; expected an ib-* nic and a star or fat-tree topology");
+                       "<cluster sharp=\"yes\">: in-network reduction (SHARP) is an InfiniBand "
+                       "switch feature; expected an ib-* nic and a star or fat-tree topology");
 out:
     return rc;
 }
@@ -147,9 +147,9 @@ enum dmlsim_err scen_cluster_read_platform(struct reader *r, xmlNodePtr n, struc
         char why[128];
         xmldoc_strerror(errno, why, sizeof why);
         rc = attr_fail(r, n,
-                     "<platform file=\"%s\">: cannot read %s: %s; expected a readable "
-                     "SimGrid platform file (relative to the scenario's folder)",
-                     file, sc->platform_file, why);
+                       "<platform file=\"%s\">: cannot read %s: %s; expected a readable "
+                       "SimGrid platform file (relative to the scenario's folder)",
+                       file, sc->platform_file, why);
         free(sc->platform_file);
         free(sc->calib_file);
         sc->platform_file = NULL;
@@ -194,18 +194,18 @@ enum dmlsim_err scen_cluster_read_benchmark(struct reader *r, xmlNodePtr n, stru
     DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
     if (b->end_B < b->begin_B) {
         rc = attr_fail(r, n,
-                     "<benchmark end=\"...\">: end (%.0f B) is below begin (%.0f B); "
-                     "expected end >= begin",
-                     b->end_B, b->begin_B);
+                       "<benchmark end=\"...\">: end (%.0f B) is below begin (%.0f B); "
+                       "expected end >= begin",
+                       b->end_B, b->begin_B);
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1.0, false, DEFAULT_FACTOR, &b->factor), out);
     if (b->end_B / b->begin_B > 1 && b->end_B > b->begin_B &&
         1 + log(b->end_B / b->begin_B) / log(b->factor) > MAX_BENCH_SIZES) {
         rc = attr_fail(r, n,
-                     "<benchmark factor=\"%g\">: gives more than %d sizes from begin to end; "
-                     "expected a larger factor",
-                     b->factor, MAX_BENCH_SIZES);
+                       "<benchmark factor=\"%g\">: gives more than %d sizes from begin to end; "
+                       "expected a larger factor",
+                       b->factor, MAX_BENCH_SIZES);
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc,
@@ -216,8 +216,8 @@ enum dmlsim_err scen_cluster_read_benchmark(struct reader *r, xmlNodePtr n, stru
         if (p->type != XML_ELEMENT_NODE) continue;
         if (b->kind != BENCH_P2P) {
             rc = attr_fail(r, p,
-                         "<pair> belongs to kind=\"p2p\" benchmarks; expected no children "
-                         "in a collective benchmark");
+                           "<pair> belongs to kind=\"p2p\" benchmarks; expected no children "
+                           "in a collective benchmark");
             goto out;
         }
         b->pairs = mem_realloc(b->pairs, (b->npairs + 1) * sizeof *b->pairs);
@@ -227,24 +227,24 @@ enum dmlsim_err scen_cluster_read_benchmark(struct reader *r, xmlNodePtr n, stru
         bp->line = (int)attr_line(p);
         if (strcmp(bp->src, bp->dst) == 0) {
             rc = attr_fail(r, p, "<pair src=\"%s\" dst=\"%s\">: expected two different hosts",
-                         bp->src, bp->dst);
+                           bp->src, bp->dst);
             goto out;
         }
         const char *ends[2] = {bp->src, bp->dst};
         for (int e = 0; e < 2 && sc->has_cluster; e++)
             if (!cluster_has_host(&sc->cluster, ends[e])) {
                 rc = attr_fail(r, p,
-                             "<pair %s=\"%s\">: no such host; expected nodeN.gpuJ or "
-                             "nodeN.cpu with N < %d and J < %d",
-                             e ? "dst" : "src", ends[e], sc->cluster.nodes,
-                             sc->cluster.gpus_per_node);
+                               "<pair %s=\"%s\">: no such host; expected nodeN.gpuJ or "
+                               "nodeN.cpu with N < %d and J < %d",
+                               e ? "dst" : "src", ends[e], sc->cluster.nodes,
+                               sc->cluster.gpus_per_node);
                 goto out;
             }
     }
     if (b->kind == BENCH_P2P && b->npairs == 0)
         rc = attr_fail(r, n,
-                     "<benchmark kind=\"p2p\">: no endpoints; expected <pair src=\"...\" "
-                     "dst=\"...\"/> children");
+                       "<benchmark kind=\"p2p\">: no endpoints; expected <pair src=\"...\" "
+                       "dst=\"...\"/> children");
 out:
     return rc;
 }
@@ -252,8 +252,8 @@ out:
 /* algo, nccl-algo, proto, channels, level, gpus, chunks: shared by collective benchmarks and
  * training. The algorithm's table row says which operations and levels it has. */
 enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum coll_op op,
-                                       enum coll_algo_id *algo, struct nccl_opts *nccl,
-                                       enum coll_level *level, int *gpus, int *chunks)
+                                        enum coll_algo_id *algo, struct nccl_opts *nccl,
+                                        enum coll_level *level, int *gpus, int *chunks)
 {
     enum dmlsim_err rc = DMLSIM_OK;
     long v;
@@ -264,34 +264,35 @@ enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum col
     *algo = COLL_ALGO_DEFAULT;
     if (name) known = coll_algo_find(name, algo);
     if (lv) /* the DTD admits "auto" for <training> only */
-        *level = strcmp(lv, "flow") == 0 ? COLL_FLOW
+        *level = strcmp(lv, "flow") == 0   ? COLL_FLOW
                  : strcmp(lv, "auto") == 0 ? COLL_AUTO
                                            : COLL_MESSAGE;
     *nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
     if (!known)
         rc = attr_fail(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s", el, name,
-                     coll_algo_names());
+                       coll_algo_names());
     else if (!(coll_algo_ops(*algo) & COLL_OP_BIT(op)))
         rc = attr_fail(r, n, "<%s algo=\"%s\">: does not implement %s; expected one of: %s", el,
                        name, collective_op_name(op), coll_algo_names_for(op, false));
     else if (*level == COLL_FLOW && !coll_algo_has_flow(*algo))
         rc = attr_fail(r, n,
-                     "<%s level=\"flow\">: %s has no flow level; expected algo one of: %s, or "
-                     "level=\"message\"",
-                     el, coll_algo_name(*algo), coll_algo_names_for(op, true));
+                       "<%s level=\"flow\">: %s has no flow level; expected algo one of: %s, or "
+                       "level=\"message\"",
+                       el, coll_algo_name(*algo), coll_algo_names_for(op, true));
     else if (na && !nccl_algo_parse(na, &nccl->algo))
-        rc = attr_fail(r, n,
-                     "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree, nvls, nvlstree or "
-                     "collnet",
-                     el, na);
+        rc = attr_fail(
+                r, n,
+                "<%s nccl-algo=\"%s\">: unknown; expected auto, ring, tree, nvls, nvlstree or "
+                "collnet",
+                el, na);
     else if (pr && !nccl_proto_parse(pr, &nccl->proto))
         rc = attr_fail(r, n, "<%s proto=\"%s\">: unknown; expected auto, LL, LL128 or Simple", el,
-                     pr);
+                       pr);
     else if ((na || pr || xmlHasProp(n, (const xmlChar *)"channels")) && *algo != COLL_ALGO_NCCL)
         rc = attr_fail(r, n,
-                     "<%s>: nccl-algo, proto and channels belong to algo=\"nccl\"; expected "
-                     "algo=\"nccl\" or none of them",
-                     el);
+                       "<%s>: nccl-algo, proto and channels belong to algo=\"nccl\"; expected "
+                       "algo=\"nccl\" or none of them",
+                       el);
     free(name);
     free(lv);
     free(na);

@@ -18,8 +18,10 @@ static enum dmlsim_err read_hidden(struct reader *r, xmlNodePtr n, struct numeri
          t = strtok_r(NULL, ",", &save)) {
         long v;
         if (nm->nhidden == NUMERICS_MAX_HIDDEN || units_parse_long(t, 1, 100000, &v) != 0)
-            rc = attr_fail(r, n, "<numerics hidden=\"%s\">: expected up to %d comma-separated unit "
-                         "counts of 1 to 100000, such as \"256,128\"", t, NUMERICS_MAX_HIDDEN);
+            rc = attr_fail(r, n,
+                           "<numerics hidden=\"%s\">: expected up to %d comma-separated unit "
+                           "counts of 1 to 100000, such as \"256,128\"",
+                           t, NUMERICS_MAX_HIDDEN);
         else
             nm->hidden[nm->nhidden++] = (int)v;
     }
@@ -52,7 +54,7 @@ enum dmlsim_err scen_data_read_numerics(struct reader *r, xmlNodePtr n, struct n
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "target-accuracy", 0, true, 0, &nm->target), out);
     if (nm->target > 1) {
         rc = attr_fail(r, n, "<numerics target-accuracy=\"%g\">: expected a fraction in [0, 1]",
-                     nm->target);
+                       nm->target);
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "eval-every", 1, 1000000, 20, &v), out);
@@ -65,7 +67,7 @@ enum dmlsim_err scen_data_read_numerics(struct reader *r, xmlNodePtr n, struct n
     struct model probe;
     if (nm->cost_model && model_preset(nm->cost_model, NULL, DTYPE_FP32, &probe) != 0) {
         rc = attr_fail(r, n, "<numerics cost-model=\"%s\">: unknown preset; expected one of: %s",
-                     nm->cost_model, model_preset_names());
+                       nm->cost_model, model_preset_names());
         goto out;
     }
     if (nm->cost_model) model_release(&probe);
@@ -81,27 +83,31 @@ static enum dmlsim_err data_dataset(struct reader *r, xmlNodePtr n, struct data_
     const struct dataset *ds = p ? catalog_dataset(p) : NULL;
     if (p && ds == NULL)
         rc = attr_fail(r, n, "<data preset=\"%s\">: unknown dataset; expected one of: %s", p,
-                     catalog_dataset_names());
+                       catalog_dataset_names());
     free(p);
     if (rc != DMLSIM_OK) return rc;
     long v;
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_int(r, n, "samples", 1, 1L << 40, ds ? (long)ds->samples : 1L << 20, &v),
-                      out);
+    DMLSIM_CHECK_GOTO(
+            rc, attr_int(r, n, "samples", 1, 1L << 40, ds ? (long)ds->samples : 1L << 20, &v), out);
     d->samples = (double)v;
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "sample-size", UNIT_SIZE, UNIT_POSITIVE,
-                                   ds ? ds->sample_B : 1, &d->sample_B), out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "decoded-size", UNIT_SIZE, UNIT_POSITIVE,
-                                   ds ? ds->decoded_B : d->sample_B, &d->decoded_B), out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "sample-size", UNIT_SIZE, UNIT_POSITIVE,
+                                    ds ? ds->sample_B : 1, &d->sample_B),
+                      out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "decoded-size", UNIT_SIZE, UNIT_POSITIVE,
+                                    ds ? ds->decoded_B : d->sample_B, &d->decoded_B),
+                      out);
     DMLSIM_CHECK_GOTO(rc,
                       attr_quantity(r, n, "decode", UNIT_TIME, UNIT_NONNEG, ds ? ds->decode_s : 0,
                                     &d->decode_s),
                       out);
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sample-sigma", 0, true, 0, &d->sample_sigma), out);
     if (d->sample_sigma > MAX_JITTER_SIGMA)
-        rc = attr_fail(r, n, "<data sample-sigma=\"%g\">: expected at most %g (the mean of the "
-                     "largest of a batch's samples grows as e^(sigma^2))",
-                     d->sample_sigma, (double)MAX_JITTER_SIGMA);
+        rc = attr_fail(r, n,
+                       "<data sample-sigma=\"%g\">: expected at most %g (the mean of the "
+                       "largest of a batch's samples grows as e^(sigma^2))",
+                       d->sample_sigma, (double)MAX_JITTER_SIGMA);
 out:
     return rc;
 }
@@ -131,14 +137,16 @@ static enum dmlsim_err data_cache(struct reader *r, xmlNodePtr n, struct data_sp
 {
     enum dmlsim_err rc = DMLSIM_OK;
     d->cache = (enum data_cache)attr_choice(n, "cache", data_caches, ATTR_N_OF(data_caches));
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "cache-capacity", UNIT_SIZE, UNIT_NONNEG, 0,
-                                        &d->cache_B), out);
+    DMLSIM_CHECK_GOTO(
+            rc, attr_quantity(r, n, "cache-capacity", UNIT_SIZE, UNIT_NONNEG, 0, &d->cache_B), out);
     if (d->cache != CACHE_NONE && d->source != DATA_REMOTE)
-        rc = attr_fail(r, n, "<data cache=\"%s\">: a cache tier sits in front of the remote store; "
-                     "expected source=\"remote\"", data_caches[d->cache]);
+        rc = attr_fail(r, n,
+                       "<data cache=\"%s\">: a cache tier sits in front of the remote store; "
+                       "expected source=\"remote\"",
+                       data_caches[d->cache]);
     else if (d->cache != CACHE_NONE && d->cache_B <= 0)
         rc = attr_fail(r, n, "<data cache=\"%s\">: expected cache-capacity=\"SIZE\" > 0",
-                     data_caches[d->cache]);
+                       data_caches[d->cache]);
     else if (d->cache != CACHE_NONE && d->samples > DATA_CACHE_MAX_SAMPLES)
         rc = attr_fail(r, n,
                        "<data samples=\"%.0f\">: a cache tracks at most %.0f samples; expected "
@@ -165,21 +173,27 @@ static enum dmlsim_err data_shards(struct reader *r, xmlNodePtr n, struct data_s
     long v;
     bool by_samples = xmlHasProp(n, (const xmlChar *)"shard-samples") != NULL;
     if (by_samples && xmlHasProp(n, (const xmlChar *)"shard-bytes"))
-        return attr_fail(r, n, "<data>: a shard is cut by samples or by bytes; expected one of "
-                       "shard-samples and shard-bytes");
+        return attr_fail(r, n,
+                         "<data>: a shard is cut by samples or by bytes; expected one of "
+                         "shard-samples and shard-bytes");
     /* MDS: MDSWriter's size_limit, 1 << 26 B (mosaicml/streaming, "Dataset Conversion Guide") */
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "shard-bytes", UNIT_SIZE, UNIT_POSITIVE,
-                                        d->format == DATA_MDS && !by_samples ? 67108864.0 : 0,
-                                        &d->shard_B), out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "shard-bytes", UNIT_SIZE, UNIT_POSITIVE,
+                                    d->format == DATA_MDS && !by_samples ? 67108864.0 : 0,
+                                    &d->shard_B),
+                      out);
     /* webdataset: 5,000 samples a shard (the seed notes' SHARD_SIZE); parquet: pyarrow's row
      * group of 1 Mi rows (apache/arrow #34280) */
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shard-samples", 1, 1L << 40,
-                              d->format == DATA_PARQUET ? 1L << 20 : 5000, &v), out);
-    d->shard_samples = d->shard_B > 0 ? shard_of_bytes(d->format, d->shard_B, d->sample_B)
-                                      : (double)v;
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_int(r, n, "shard-samples", 1, 1L << 40,
+                               d->format == DATA_PARQUET ? 1L << 20 : 5000, &v),
+                      out);
+    d->shard_samples =
+            d->shard_B > 0 ? shard_of_bytes(d->format, d->shard_B, d->sample_B) : (double)v;
     if (d->shard_B > 0 && d->format == DATA_IDX)
-        rc = attr_fail(r, n, "<data shard-bytes>: an IDX file is one file, not shards; expected "
-                     "format=\"webdataset\", \"mds\" or \"parquet\"");
+        rc = attr_fail(r, n,
+                       "<data shard-bytes>: an IDX file is one file, not shards; expected "
+                       "format=\"webdataset\", \"mds\" or \"parquet\"");
 out:
     return rc;
 }
@@ -207,17 +221,23 @@ enum dmlsim_err scen_data_read(struct reader *r, xmlNodePtr n, struct scenario *
     DMLSIM_CHECK_GOTO(rc, data_shards(r, n, d), out);
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "columns", 0, false, 1, &d->columns), out);
     if (d->columns > 1) {
-        rc = attr_fail(r, n, "<data columns=\"%g\">: expected the selected columns' share of a "
-                       "row's bytes, in (0, 1]", d->columns);
+        rc = attr_fail(r, n,
+                       "<data columns=\"%g\">: expected the selected columns' share of a "
+                       "row's bytes, in (0, 1]",
+                       d->columns);
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "request-latency", UNIT_TIME, UNIT_NONNEG,
-                                   d->source == DATA_REMOTE ? CATALOG_OBJECT_REQUEST_S
-                                   : d->source == DATA_LOCAL_NVME ? CATALOG_NVME_REQUEST_S
-                                                                  : 0,
-                                   &d->request_s), out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "connection-rate", UNIT_BANDWIDTH, UNIT_POSITIVE,
-                                   CATALOG_OBJECT_CONN_BPS, &d->conn_Bps), out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "request-latency", UNIT_TIME, UNIT_NONNEG,
+                                    d->source == DATA_REMOTE       ? CATALOG_OBJECT_REQUEST_S
+                                    : d->source == DATA_LOCAL_NVME ? CATALOG_NVME_REQUEST_S
+                                                                   : 0,
+                                    &d->request_s),
+                      out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "connection-rate", UNIT_BANDWIDTH, UNIT_POSITIVE,
+                                    CATALOG_OBJECT_CONN_BPS, &d->conn_Bps),
+                      out);
     DMLSIM_CHECK_GOTO(rc, data_cache(r, n, d), out);
     d->shuffle = attr_choice(n, "shuffle", data_shuffles, ATTR_N_OF(data_shuffles));
     d->by_class = attr_is(n, "layout", "by-class");
@@ -232,7 +252,8 @@ enum dmlsim_err scen_data_read(struct reader *r, xmlNodePtr n, struct scenario *
     d->pinned = attr_is(n, "pin-memory", "yes");
     d->gds = attr_is(n, "gds", "yes");
     if (d->gds && (d->source != DATA_LOCAL_NVME || d->decode_s > 0))
-        rc = attr_fail(r, n, "<data gds=\"yes\">: GPUDirect Storage reads a node's NVMe into GPU "
+        rc = attr_fail(r, n,
+                       "<data gds=\"yes\">: GPUDirect Storage reads a node's NVMe into GPU "
                        "memory, where no CPU decodes; expected source=\"local-nvme\" and "
                        "decode=\"0s\" (stored tensors)");
 out:

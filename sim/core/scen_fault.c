@@ -30,7 +30,7 @@ enum dmlsim_err scen_fault_read_checkpoint(struct reader *r, xmlNodePtr n, struc
         c->every_steps = (int)steps;
     } else if (units_parse(every, UNIT_TIME, UNIT_POSITIVE, &c->every_s) != UNIT_OK) {
         rc = attr_fail(r, n, "<checkpoint every=\"%s\">: expected \"N steps\" with N >= 1 or %s",
-                     every, units_expected(UNIT_TIME));
+                       every, units_expected(UNIT_TIME));
     }
     free(every);
     char *a = attr_dup(n, "mode");
@@ -96,8 +96,8 @@ static enum dmlsim_err read_straggler(struct reader *r, xmlNodePtr n, struct sce
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
     if (f->host == NULL || f->factor <= 1)
         return attr_fail(r, n,
-                       "<straggler>: expected host=\"...\" and factor > 1, or "
-                       "jitter=\"lognormal\" sigma=\"...\"");
+                         "<straggler>: expected host=\"...\" and factor > 1, or "
+                         "jitter=\"lognormal\" sigma=\"...\"");
     DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", UNIT_NONNEG, &from), out);
     DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "until", UNIT_NONNEG, &until), out);
     f->at_s = from < 0 ? 0 : from;
@@ -113,13 +113,13 @@ static enum dmlsim_err read_link_fault(struct reader *r, xmlNodePtr n, struct fa
     enum dmlsim_err rc;
     if ((f->link == NULL) == (f->node == NULL))
         return attr_fail(r, n, "<%s>: expected exactly one of link=\"NAME\" and node=\"NAME\"",
-                       (const char *)n->name);
+                         (const char *)n->name);
     DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s), out);
     if (f->kind == FS_DEGRADE) {
         DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
         if (f->factor > 1)
             return attr_fail(r, n, "<degrade factor=\"%g\">: expected a bandwidth factor in (0, 1]",
-                           f->factor);
+                             f->factor);
     }
 out:
     return rc;
@@ -175,9 +175,9 @@ static enum dmlsim_err check_groups(struct reader *r, xmlNodePtr n, const char *
     enum dmlsim_err rc = DMLSIM_OK;
     if (why)
         rc = attr_fail(r, n,
-                     "<partition groups=\"%s\">: %s; expected two or more groups of distinct "
-                     "names separated by |, such as \"node0,node1|node2\"",
-                     groups, why);
+                       "<partition groups=\"%s\">: %s; expected two or more groups of distinct "
+                       "names separated by |, such as \"node0,node1|node2\"",
+                       groups, why);
     free(copy);
     return rc;
 }
@@ -240,13 +240,14 @@ static enum dmlsim_err read_corrupt_shard(struct reader *r, xmlNodePtr n, struct
     (void)f;
     struct data_spec *d = &sc->train.data;
     if (!d->present || d->format == DATA_IDX)
-        return attr_fail(r, n, "<corrupt-shard>: a shard of the input pipeline's files; expected a "
-                       "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
+        return attr_fail(r, n,
+                         "<corrupt-shard>: a shard of the input pipeline's files; expected a "
+                         "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
     long v, shards = (long)ceil(d->samples / d->shard_samples);
     enum dmlsim_err rc = attr_int(r, n, "shard", 0, shards - 1, 0, &v);
     if (rc != DMLSIM_OK) return rc;
-    d->corrupt_shards = mem_realloc(d->corrupt_shards,
-                                    (size_t)(d->ncorrupt + 1) * sizeof *d->corrupt_shards);
+    d->corrupt_shards =
+            mem_realloc(d->corrupt_shards, (size_t)(d->ncorrupt + 1) * sizeof *d->corrupt_shards);
     d->corrupt_shards[d->ncorrupt++] = v;
     return DMLSIM_OK;
 }
@@ -257,15 +258,16 @@ static enum dmlsim_err read_cache_crash(struct reader *r, xmlNodePtr n, struct s
 {
     struct data_spec *d = &sc->train.data;
     if (!d->present || d->cache == CACHE_NONE)
-        return attr_fail(r, n, "<cache-crash>: the cache tier of the input pipeline; expected a "
-                       "<data cache=\"memory\" or \"nvme\"> in <training>");
+        return attr_fail(r, n,
+                         "<cache-crash>: the cache tier of the input pipeline; expected a "
+                         "<data cache=\"memory\" or \"nvme\"> in <training>");
     if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= sizeof d->cache_crashes->node)
         return attr_fail(r, n, "<cache-crash>: expected node=\"NAME\" and at=\"TIME\"");
     d->cache_crashes = mem_realloc(d->cache_crashes,
                                    (size_t)(d->ncache_crashes + 1) * sizeof *d->cache_crashes);
     struct cache_crash *c = &d->cache_crashes[d->ncache_crashes++];
-    *c = (struct cache_crash){.at_s = f->at_s, .down_s = f->restart_s > 0 ? f->restart_s : 0,
-                              .line = f->line};
+    *c = (struct cache_crash){
+            .at_s = f->at_s, .down_s = f->restart_s > 0 ? f->restart_s : 0, .line = f->line};
     snprintf(c->node, sizeof c->node, "%s", f->node);
     return DMLSIM_OK;
 }
@@ -334,9 +336,10 @@ enum dmlsim_err scen_fault_read(struct reader *r, xmlNodePtr n, struct scenario 
     f->step = (int)v;
     DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "restart-after", UNIT_NONNEG, &f->restart_s), out);
     if (f->step >= 0 && sc->train.strategy != STRAT_NONE && f->step >= sc->train.steps)
-        return attr_fail(r, n, "<%s step=\"%d\">: the run has steps 0 to %d, so it would never "
-                       "happen; expected a step below %d", (const char *)n->name, f->step,
-                       sc->train.steps - 1, sc->train.steps);
+        return attr_fail(r, n,
+                         "<%s step=\"%d\">: the run has steps 0 to %d, so it would never "
+                         "happen; expected a step below %d",
+                         (const char *)n->name, f->step, sc->train.steps - 1, sc->train.steps);
     rc = read_of[f->kind](r, n, sc, f);
 out:
     return rc;
@@ -352,8 +355,8 @@ enum dmlsim_err scen_fault_read_expect(struct reader *r, xmlNodePtr n, struct sc
     e->max = INFINITY;
     if (sc->train.strategy == STRAT_NONE)
         return attr_fail(r, n,
-                       "<expect>: metrics describe training; expected a <training> in the "
-                       "scenario");
+                         "<expect>: metrics describe training; expected a <training> in the "
+                         "scenario");
     /* the metric's name: expect_validate (the strategies' metrics are above this layer) */
     static const char *const bound[] = {"min", "max"};
     double *dst[] = {&e->min, &e->max};
@@ -369,7 +372,7 @@ enum dmlsim_err scen_fault_read_expect(struct reader *r, xmlNodePtr n, struct sc
     }
     if (e->min == -INFINITY && e->max == INFINITY)
         return attr_fail(r, n, "<expect metric=\"%s\">: expected min=\"...\" or max=\"...\"",
-                       e->metric);
+                         e->metric);
     if (e->min > e->max)
         return attr_fail(r, n,
                          "<expect metric=\"%s\" min=\"%g\" max=\"%g\">: empty range; expected "

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #define DEFAULT_LAUNCH_S KCOST_LAUNCH_S
-#define DEFAULT_BUCKET_S      DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
-#define DEFAULT_STEPS         10
-#define DEFAULT_BUCKET_B      (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
+#define DEFAULT_BUCKET_S DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
+#define DEFAULT_STEPS    10
+#define DEFAULT_BUCKET_B (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
 
 /* <model attention> (transformers), <model head> (bert-large), <model layout> (CNNs). */
 static enum dmlsim_err read_model_impl(struct reader *r, xmlNodePtr n, struct model_spec *ms,
@@ -32,9 +32,7 @@ static enum dmlsim_err read_model_impl(struct reader *r, xmlNodePtr n, struct mo
                    : strcmp(hd, "pretraining") == 0 ? BERT_HEAD_PRETRAINING
                    : strcmp(hd, "squad") == 0       ? BERT_HEAD_SQUAD
                                                     : BERT_HEAD_NONE;
-    ms->gpt.layout = !ly                       ? LAYOUT_AUTO
-                     : strcmp(ly, "nchw") == 0 ? LAYOUT_NCHW
-                                               : LAYOUT_NHWC;
+    ms->gpt.layout = !ly ? LAYOUT_AUTO : strcmp(ly, "nchw") == 0 ? LAYOUT_NCHW : LAYOUT_NHWC;
     free(at);
     free(hd);
     free(ly);
@@ -60,18 +58,18 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         struct model probe;
         if (model_preset(ms->preset, NULL, DTYPE_FP32, &probe) != 0)
             return attr_fail(r, n, "<model preset=\"%s\">: unknown preset; expected one of: %s",
-                           ms->preset, model_preset_names());
+                             ms->preset, model_preset_names());
         model_release(&probe);
         if (has_children)
             return attr_fail(r, n,
-                           "<model preset=\"%s\">: a preset has no <layer> children; "
-                           "expected either a preset or layers",
-                           ms->preset);
+                             "<model preset=\"%s\">: a preset has no <layer> children; "
+                             "expected either a preset or layers",
+                             ms->preset);
     } else if (!has_children) {
         return attr_fail(r, n,
-                       "<model>: no preset and no layers; expected preset=\"...\" (%s) or "
-                       "<layer> children",
-                       model_preset_names());
+                         "<model>: no preset and no layers; expected preset=\"...\" (%s) or "
+                         "<layer> children",
+                         model_preset_names());
     }
     static const char *const shape[] = {"layers", "hidden", "heads", "seq", "vocab"};
     int *field[] = {&ms->gpt.layers, &ms->gpt.hidden, &ms->gpt.heads, &ms->gpt.seq, &ms->gpt.vocab};
@@ -82,16 +80,16 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         bool ok = ms->preset && (strcmp(ms->preset, "gpt") == 0 || (transformer && i == 3));
         if (!ok)
             return attr_fail(r, n, "<model %s>: only meaningful with preset=\"gpt\"%s", shape[i],
-                           i == 3 ? " or another transformer preset" : "");
+                             i == 3 ? " or another transformer preset" : "");
         DMLSIM_CHECK_GOTO(rc, attr_int(r, n, shape[i], 1, 1L << 24, 0, &v), out);
         *field[i] = (int)v;
     }
     DMLSIM_CHECK_GOTO(rc, read_model_impl(r, n, ms, transformer), out);
     if (ms->gpt.hidden % ms->gpt.heads != 0)
         return attr_fail(r, n,
-                       "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
-                       "heads",
-                       ms->gpt.hidden, ms->gpt.heads);
+                         "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
+                         "heads",
+                         ms->gpt.hidden, ms->gpt.heads);
     for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
         double params, flops, bwd = -1, act;
@@ -100,12 +98,12 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         double *dst[] = {&params, &flops, &bwd};
         for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
             char *val = attr_dup(c, num[i]);
-            if (val && (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0 ||
-                        *dst[i] > UNITS_REAL_CEILING))
+            if (val &&
+                (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0 || *dst[i] > UNITS_REAL_CEILING))
                 rc = attr_fail(r, c,
-                             "<layer %s=\"%s\">: expected a number in [0, %g] (a count, such "
-                             "as 2.5e9)",
-                             num[i], val, UNITS_REAL_CEILING);
+                               "<layer %s=\"%s\">: expected a number in [0, %g] (a count, such "
+                               "as 2.5e9)",
+                               num[i], val, UNITS_REAL_CEILING);
             free(val);
         }
         if (rc == DMLSIM_OK)
@@ -125,20 +123,20 @@ static enum dmlsim_err read_ps_paths(struct reader *r, xmlNodePtr n, struct ps_s
     ps->prefetch = attr_is(n, "prefetch", "yes");
     if (ps->prefetch && ps->mode == PS_ASYNC)
         return attr_fail(r, n,
-                       "<ps prefetch=\"yes\">: only with mode=\"sync\" (async workers take "
-                       "each shard's verdict on the mailbox the parameters come on)");
+                         "<ps prefetch=\"yes\">: only with mode=\"sync\" (async workers take "
+                         "each shard's verdict on the mailbox the parameters come on)");
     ps->per_tensor_rpc = attr_is(n, "rpc", "per-tensor");
     ps->push_during = attr_is(n, "push", "during-backward");
     ps->local_agg = attr_is(n, "local-aggregation", "yes");
     if (!ps->local_agg) return DMLSIM_OK;
     if (ps->mode == PS_ASYNC || ps->push_during)
         return attr_fail(r, n,
-                       "<ps local-aggregation=\"yes\">: a node reduces whole gradients before "
-                       "its one push; expected mode=\"sync\" and push=\"after-backward\"");
+                         "<ps local-aggregation=\"yes\">: a node reduces whole gradients before "
+                         "its one push; expected mode=\"sync\" and push=\"after-backward\"");
     if (xmlHasProp(n, (const xmlChar *)"backup-workers"))
         return attr_fail(r, n,
-                       "<ps local-aggregation=\"yes\">: every node's push is waited for; "
-                       "expected no backup-workers");
+                         "<ps local-aggregation=\"yes\">: every node's push is waited for; "
+                         "expected no backup-workers");
     return DMLSIM_OK;
 }
 
@@ -180,7 +178,7 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     ps->transport = catalog_transport(a ? a : "ideal");
     if (ps->transport == NULL) {
         rc = attr_fail(r, n, "<ps transport=\"%s\">: unknown; expected one of: %s", a,
-                     catalog_transport_names());
+                       catalog_transport_names());
         free(a);
         goto out;
     }
@@ -248,9 +246,10 @@ static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_s
     t->autocast = amp && strcmp(amp, "autocast") == 0;
     free(amp);
     char *ho = attr_dup(n, "host");
-    t->host = !ho ? HOST_EAGER : strcmp(ho, "graphs") == 0 ? HOST_GRAPHS
-            : strcmp(ho, "compiled") == 0                ? HOST_COMPILED
-                                                         : HOST_EAGER;
+    t->host = !ho                           ? HOST_EAGER
+              : strcmp(ho, "graphs") == 0   ? HOST_GRAPHS
+              : strcmp(ho, "compiled") == 0 ? HOST_COMPILED
+                                            : HOST_EAGER;
     free(ho);
     /* PyTorch DDP syncs the module's state from rank 0 at construction (torch/nn/parallel/
      * distributed.py, _sync_module_states) */
@@ -274,7 +273,7 @@ out:
 }
 
 static const char *const pp_schedules[] = {"1f1b", "gpipe", "interleaved"}; /* pp_schedule */
-static const char *const recomputes[] = {"none", "selective", "full"}; /* enum recompute */
+static const char *const recomputes[] = {"none", "selective", "full"};      /* enum recompute */
 
 /* <parallel>: the dimensions and how the state is split over them. */
 static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
@@ -299,18 +298,23 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
                       out);
     p->vstages = (int)v[0];
     if (p->vstages > 1 && !interleaved) {
-        rc = attr_fail(r, n, "<parallel virtual-stages=\"%d\">: model chunks a rank are the "
-                     "interleaved schedule's; expected schedule=\"interleaved\"", p->vstages);
+        rc = attr_fail(r, n,
+                       "<parallel virtual-stages=\"%d\">: model chunks a rank are the "
+                       "interleaved schedule's; expected schedule=\"interleaved\"",
+                       p->vstages);
         goto out;
     }
     if (interleaved && (p->vstages < 2 || p->pp < 2)) {
-        rc = attr_fail(r, n, "<parallel schedule=\"interleaved\">: model chunks over pipeline "
-                     "stages; expected pp of 2 or more and virtual-stages of 2 or more");
+        rc = attr_fail(r, n,
+                       "<parallel schedule=\"interleaved\">: model chunks over pipeline "
+                       "stages; expected pp of 2 or more and virtual-stages of 2 or more");
         goto out;
     }
     if (interleaved && p->microbatches % p->pp != 0) {
-        rc = attr_fail(r, n, "<parallel schedule=\"interleaved\" microbatches=\"%d\">: expected "
-                     "a multiple of pp (%d), as Megatron's", p->microbatches, p->pp);
+        rc = attr_fail(r, n,
+                       "<parallel schedule=\"interleaved\" microbatches=\"%d\">: expected "
+                       "a multiple of pp (%d), as Megatron's",
+                       p->microbatches, p->pp);
         goto out;
     }
     p->recompute = (enum recompute)attr_choice(n, "recompute", recomputes, ATTR_N_OF(recomputes));
@@ -319,8 +323,9 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     p->dp_outer = attr_is(n, "order", "tp-pp-dp");
     p->line = (int)attr_line(n);
     if (p->sp && p->tp < 2)
-        rc = attr_fail(r, n, "<parallel sequence-parallel=\"yes\">: it splits the sequence over "
-                     "the tensor-parallel ranks; expected tp of 2 or more");
+        rc = attr_fail(r, n,
+                       "<parallel sequence-parallel=\"yes\">: it splits the sequence over "
+                       "the tensor-parallel ranks; expected tp of 2 or more");
 out:
     return rc;
 }
@@ -342,14 +347,18 @@ static enum dmlsim_err check_model_source(struct reader *r, xmlNodePtr n, const 
 {
     const struct train_spec *t = &sc->train;
     if (!sc->model.present && !t->numerics.present)
-        return attr_fail(r, n, "<training>: nothing to train; expected a <model> before it, or a "
-                       "<numerics> in it");
+        return attr_fail(r, n,
+                         "<training>: nothing to train; expected a <model> before it, or a "
+                         "<numerics> in it");
     if (sc->model.present && t->numerics.present)
-        return attr_fail(r, n, "<training>: <numerics> trains its own network, which is also the "
-                       "simulated model; expected no <model>");
+        return attr_fail(r, n,
+                         "<training>: <numerics> trains its own network, which is also the "
+                         "simulated model; expected no <model>");
     if (t->numerics.present && t->dtype != DTYPE_FP32)
-        return attr_fail(r, n, "<training dtype=\"%s\">: <numerics> trains in fp32; expected "
-                       "dtype=\"fp32\"", catalog_dtype_name(t->dtype));
+        return attr_fail(r, n,
+                         "<training dtype=\"%s\">: <numerics> trains in fp32; expected "
+                         "dtype=\"fp32\"",
+                         catalog_dtype_name(t->dtype));
     return DMLSIM_OK;
 }
 
@@ -375,9 +384,8 @@ enum dmlsim_err scen_train_read(struct reader *r, xmlNodePtr n, struct scenario 
         if (strcmp(strat, strategy_name((enum strategy_id)id)) == 0) t->strategy = id;
     free(strat);
     t->line = (int)attr_line(n);
-    t->par = (struct parallel_spec){.tp = 1, .pp = 1, .dp = 1, .ep = 1, .microbatches = 1,
-                                    .vstages = 1,
-                                    .line = t->line};
+    t->par = (struct parallel_spec){
+            .tp = 1, .pp = 1, .dp = 1, .ep = 1, .microbatches = 1, .vstages = 1, .line = t->line};
     t->ps = (struct ps_spec){.shards = 1,
                              .dedicated = false,
                              .split_bytes = true,
