@@ -3,6 +3,7 @@
 
 #include "ckpt.h"
 #include "collective.h"
+#include "hybrid_input.h"
 #include "hybrid_metrics.h"
 #include "hygroup.h"
 #include "inject.h"
@@ -45,6 +46,8 @@ struct hy_rank {
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
     double dp_in_s;                 /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
     double jitter;                  /* this step's compute factor (<straggler jitter>; 1 without) */
+    double mb_scale;                /* the operation's: its microbatch's samples trained on / b */
+    int step;                       /* the step it is in */
     struct ckpt *ckpt;              /* its shard of the checkpoints (the kit's writer) */
     sg_sem_t slots, ready, step_go; /* ZeRO-3's prefetch: gathers allowed, done, next step */
     double last_ckpt_s;
@@ -78,6 +81,7 @@ struct hy_ctx {
     double a2a_B;         /* each expert all-to-all (a rank's routed tokens) */
     double expert_params; /* a block's experts, as one rank holds them */
     double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
+    struct hy_input in; /* the replicas' batches: read, waited for, skipped (hybrid_input.h) */
 };
 
 static bool is_block(const struct hy_ctx *c, int layer)
@@ -93,6 +97,7 @@ static void check_wait(struct hy_rank *r, enum net_status st, const char *what)
     if (st == NET_OK || c->failed) return;
     c->failed = true;
     c->rec->job_failed = true;
+    hyin_finish(&c->in); /* a reader waiting for its batch goes on */
     snprintf(c->rec->failure, sizeof c->rec->failure,
              "rank %d: a wait (%s) failed (%s) after %d step(s); hybrid parallelism has no "
              "elastic recovery",
@@ -200,7 +205,7 @@ static sg_comm_t post_recv(struct hy_rank *r, int k)
 static void exec(struct hy_rank *r, double amount)
 {
     double t0 = simgrid_get_clock();
-    worker_exec(r->c->rec, r->rank, amount * r->jitter);
+    worker_exec(r->c->rec, r->rank, amount * r->jitter * r->mb_scale);
     r->compute_s += simgrid_get_clock() - t0;
 }
 
@@ -422,6 +427,8 @@ static void run_schedule(struct hy_rank *r)
         next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
         if (mine) check_wait(r, net_wait(mine, simgrid_get_clock() + timeout), "pipeline receive");
         if (c->failed) break;
+        r->mb_scale = hyin_before(&c->in, r->t, r->s, r->d, r->step, &r->ops[k]);
+        if (c->failed) break; /* while its reader waited for the batch */
         double o0 = simgrid_get_clock();
         if (r->ops[k].backward)
             backward(r, r->ops[k].chunk);
@@ -453,6 +460,7 @@ static void rank_actor(int argc, char **argv)
         r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
         r->jitter = inject_jitter(&c->kit->inj, r->rank, step);
         r->nsends = 0;
+        r->step = step;
         run_schedule(r);
         double d0 = simgrid_get_clock();
         finish_step(r);
@@ -470,7 +478,8 @@ static void rank_actor(int argc, char **argv)
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
             run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
-                         c->rec->global_batch, c->P, 0);
+                         c->in.step_good[step], c->P, 0)
+                    ->input_s = c->in.step_input[step];
             c->end_s = now;
         }
     }
@@ -585,6 +594,7 @@ static void setup(struct hy_ctx *c)
         c->traffic[i] = traffic_new();
     make_worlds(c);
     make_ranks(c);
+    hyin_open(&c->in, c->kit, p);
     c->go[0] = sg_sem_init(0);
     c->go[1] = sg_sem_init(0);
     double **figs[] = {&c->start, &c->pipe, &c->compute, &c->tp, &c->dp, &c->dp_in, &c->update};
@@ -622,6 +632,7 @@ static void teardown(struct hy_ctx *c)
         free(figs[i]);
     worker_amounts_release(&c->amt);
     model_release(&c->m);
+    hyin_release(&c->in);
 }
 
 /* ---- the strategy's row ------------------------------------------------------------------ */
@@ -674,16 +685,11 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
                  p->ep, p->dp, sc->model.preset, g.experts);
         return fail(j, p->line, err, why);
     }
-    for (size_t i = 0; i < sc->nfaults; i++) /* a batch belongs to a whole pipeline here */
-        if (sc->faults[i].kind == FS_CORRUPT)
-            return fail(j, sc->faults[i].line, err,
-                        "<corrupt-batch>: a batch is split over a pipeline's microbatches under "
-                        "strategy=\"hybrid\"; expected another fault");
-    if (sc->train.numerics.present || sc->train.data.present)
+    if (sc->train.numerics.present)
         return fail(j, sc->train.line, err,
-                    "<training strategy=\"hybrid\">: <numerics> and <data> are not simulated "
-                    "under it yet; expected neither");
-    return DMLSIM_OK;
+                    "<training strategy=\"hybrid\">: <numerics> is not simulated under it yet; "
+                    "expected none");
+    return hyin_check(j, err); /* the batches: who reads them */
 }
 
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
@@ -747,8 +753,10 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
         dp_in += c->dp_in[s] / P / n;
         h->par_update_s += c->update[s] / P / n;
     }
-    /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) */
-    h->par_bubble_s = fmax(0, h->par_pipe_s - h->par_compute_s - h->par_tp_s - dp_in);
+    /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) and the
+       readers' waits for their batches */
+    h->par_bubble_s = fmax(0, h->par_pipe_s - h->par_compute_s - h->par_tp_s - dp_in -
+                                      c->in.input_sum / P / n);
     h->par_bubble_frac = h->par_pipe_s > 0 ? h->par_bubble_s / h->par_pipe_s : 0;
     double samples = rec->global_batch * n;
     double flops = samples * (model_fwd_flops(full) + model_bwd_flops(full));
@@ -838,9 +846,8 @@ void hybrid_run(struct runkit *kit)
     for (int k = 0; k < c.P; k++)
         rec->final_workers += sg_host_is_on(j->pf->gpus[k]);
     /* the steps every rank finished count; the step that failed is lost work */
-    rec->computed = rec->applied = (double)c.P * c.done;
-    rec->read_samples = rec->consumed_samples = rec->global_batch * c.done;
     rec->lost_steps = c.done < ts->steps ? 1 : 0;
+    hyin_account(&c.in, rec, c.done); /* samples and gradients, the input pipeline's figures */
     record(&c, rec, j->m);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
     for (int i = 1; i < 4; i++)

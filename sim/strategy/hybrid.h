@@ -24,6 +24,8 @@
  *     the experts' share (ep > 1) over the dp / ep replicas holding the same experts. The step
  *     ends for every rank at once (Megatron's gradient-norm all-reduce spans every rank: a
  *     barrier here).
+ * Each replica's microbatches are read by its first stage's tensor rank 0, from the input
+ * pipeline when there is one, and a corrupt batch's kernels are skipped (hybrid_input.h).
  * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts
  * (hygroup.h).
  */
@@ -36,8 +38,8 @@
 #include <stdio.h>
 
 /* tp x pp x dp against the workers, a transformer preset, uniform stages, divisible heads, the
- * memory per rank (parallel.h), and what the strategy does not do yet (<numerics>, <data>,
- * corrupt batches). */
+ * memory per rank (parallel.h), what the strategy does not do yet (<numerics>), and who reads
+ * the batches (hybrid_input.h). */
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err);
 void hybrid_describe(const struct job *j, FILE *out);
 

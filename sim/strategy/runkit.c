@@ -35,6 +35,12 @@ void runkit_open(struct runkit *kit, const struct job *j, struct run_record *rec
     }
 }
 
+void runkit_input(struct runkit *kit, struct loader *l)
+{
+    kit->loader = l;
+    kit->input = loader_hook(l);
+}
+
 void runkit_hooks(struct runkit *kit, struct inject_hooks hooks)
 {
     kit->inj.hooks = hooks;

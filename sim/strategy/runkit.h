@@ -48,7 +48,7 @@ struct runkit {
     struct traffic *traffic; /* RUNKIT_TRAFFIC: what the run's messages carried, else NULL */
     struct injector inj;     /* RUNKIT_INJECT: the fault plan's player */
     struct input_hook input; /* before each forward: the loader's, or the job's */
-    struct loader *loader;   /* RUNKIT_INPUT and <data>: the input pipeline, else NULL */
+    struct loader *loader;   /* <data>: the input pipeline (RUNKIT_INPUT's, or runkit_input's) */
     struct ckpt *ckpt;       /* RUNKIT_CKPT: the run's checkpoint writers (runkit_ckpts) */
     int nckpt;               /* ... how many */
 };
@@ -56,6 +56,12 @@ struct runkit {
 /* Sets up the services `uses` declares, for job j recorded in rec (run_init done): see the design
  * note for the order. The injector has no hooks until runkit_hooks. */
 void runkit_open(struct runkit *kit, const struct job *j, struct run_record *rec, unsigned uses);
+
+/* A strategy whose batches only some of its workers read (hybrid_input.h: a replica's first
+ * stage) builds its input pipeline itself, on lanes of its choosing, instead of declaring
+ * RUNKIT_INPUT: l becomes kit->loader and its hook kit->input, started by runkit_simulate and freed
+ * by runkit_release as RUNKIT_INPUT's. Called once, before runkit_simulate. */
+void runkit_input(struct runkit *kit, struct loader *l);
 
 /* The injector's hooks (inject.h), given once the run's state exists. */
 void runkit_hooks(struct runkit *kit, struct inject_hooks hooks);

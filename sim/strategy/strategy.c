@@ -20,7 +20,8 @@ static const struct strategy strategies[] = {
          RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_NUMERICS | RUNKIT_INJECT | RUNKIT_INPUT |
                  RUNKIT_CKPT,
          ps_begin, ps_run, &ps_metrics},
-        /* no <data> nor <numerics> yet (hybrid_check refuses them) */
+        /* no <numerics> yet (hybrid_check refuses it); its input pipeline feeds the replicas'
+           first stages only: its own (hybrid_input.h, runkit_input), not RUNKIT_INPUT's */
         {STRAT_HYBRID, "hybrid", hybrid_check, hybrid_describe,
          RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_INJECT | RUNKIT_CKPT, hybrid_begin, hybrid_run,
          &hybrid_metrics},
