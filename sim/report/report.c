@@ -11,10 +11,11 @@
 #include <string.h>
 
 /* Do step rows carry the slowest member's wait for its batch? With an input pipeline under the
- * all-reduce (the parameter server's rows are versions, not anyone's steps). */
+ * all-reduce or the hybrid strategy (the longest reader's; the parameter server's rows are
+ * versions, not anyone's steps). */
 static bool step_input(const struct run_record *rec)
 {
-    return rec->input && rec->strategy_id == STRAT_ALLREDUCE;
+    return rec->input && (rec->strategy_id == STRAT_ALLREDUCE || rec->strategy_id == STRAT_HYBRID);
 }
 
 /* The per-step table; with step_input, the input wait too (part of the exposed time). */

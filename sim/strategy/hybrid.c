@@ -427,8 +427,9 @@ static void run_schedule(struct hy_rank *r)
         next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
         if (mine) check_wait(r, net_wait(mine, simgrid_get_clock() + timeout), "pipeline receive");
         if (c->failed) break;
-        r->mb_scale = hyin_before(&c->in, r->t, r->s, r->d, r->step, &r->ops[k]);
-        if (c->failed) break; /* while its reader waited for the batch */
+        if (!hyin_before(&c->in, r->t, r->s, r->d, r->step, &r->ops[k], &r->mb_scale))
+            check_wait(r, NET_TIMEOUT, "the first stage's batch");
+        if (c->failed) break; /* while it waited for its batch */
         double o0 = simgrid_get_clock();
         if (r->ops[k].backward)
             backward(r, r->ops[k].chunk);
@@ -753,10 +754,8 @@ static void record(struct hy_ctx *c, struct run_record *rec, const struct model 
         dp_in += c->dp_in[s] / P / n;
         h->par_update_s += c->update[s] / P / n;
     }
-    /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) and the
-       readers' waits for their batches */
-    h->par_bubble_s = fmax(0, h->par_pipe_s - h->par_compute_s - h->par_tp_s - dp_in -
-                                      c->in.input_sum / P / n);
+    /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) */
+    h->par_bubble_s = fmax(0, h->par_pipe_s - h->par_compute_s - h->par_tp_s - dp_in);
     h->par_bubble_frac = h->par_pipe_s > 0 ? h->par_bubble_s / h->par_pipe_s : 0;
     double samples = rec->global_batch * n;
     double flops = samples * (model_fwd_flops(full) + model_bwd_flops(full));

@@ -6,6 +6,7 @@
 
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/semaphore.h>
 #include <xbt/sysdep.h>
 
 #include <stdio.h>
@@ -48,9 +49,9 @@ enum dmlsim_err hyin_check(const struct job *j, struct dmlsim_error *err)
     }
     if (sc->train.data.present && sc->train.trace)
         return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <training strategy=\"hybrid\" trace>: with <data> the input "
+                           "%s:%d: <training strategy=\"hybrid\">: --trace with <data>: the input "
                            "pipeline's trace tracks (numbered after two per lane) would overlap "
-                           "the ranks'; expected no trace, or no <data>",
+                           "the ranks'; expected no --trace, or no <data>",
                            sc->path, sc->train.line);
     return DMLSIM_OK;
 }
@@ -71,6 +72,7 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     in->good = xbt_new0(int, in->dp);
     in->mb_good = xbt_new0(int, in->dp * in->m);
     in->wait = xbt_new0(double, in->dp);
+    in->got = xbt_new0(sg_sem_t, in->dp);
     for (int d = 0; d < in->dp; d++) {
         in->readers[d] = j->pf->gpus[reader_rank(p, d)];
         in->read_step[d] = -1;
@@ -82,8 +84,10 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     in->pf = *j->pf; /* the loader's lane d feeds the platform's GPU d: replica d's reader */
     in->pf.gpus = in->readers;
     in->pf.ngpus = (size_t)in->dp;
-    struct loader *l = loader_new(&ts->data, &in->pf, in->dp, in->b, (long long)ts->data.samples,
-                                  kit->rec, kit->traffic);
+    for (int d = 0; d < in->dp && p->tp > 1; d++)
+        in->got[d] = sg_sem_init(0);
+    long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples; /* as runkit_open's */
+    struct loader *l = loader_new(&ts->data, &in->pf, in->dp, in->b, N, kit->rec, kit->traffic);
     runkit_input(kit, l);
 }
 
@@ -112,17 +116,29 @@ static void read_batch(struct hy_input *in, int d, int step)
     if (in->good[d] > 0) in->step_ranks[step] += in->P / in->dp;
 }
 
-double hyin_before(struct hy_input *in, int t, int s, int d, int step, const struct pp_op *op)
+/* The reader of replica d takes microbatch mb of `step` from the pipeline and hands it on. */
+static void reader_wait(struct hy_input *in, int d, int step, int mb)
+{
+    double t0 = simgrid_get_clock();
+    worker_before_forward(&in->kit->input, d, step * in->m + mb);
+    in->wait[d] += simgrid_get_clock() - t0;
+    if (in->wait[d] > in->step_input[step]) in->step_input[step] = in->wait[d];
+    for (int t = 1; in->got[d] && t < in->p->tp; t++)
+        sg_sem_release(in->got[d]);
+}
+
+bool hyin_before(struct hy_input *in, int t, int s, int d, int step, const struct pp_op *op,
+                 double *scale)
 {
     if (in->read_step[d] != step) read_batch(in, d, step);
-    if (t == 0 && s == 0 && op->chunk == 0 && !op->backward && in->kit->loader) {
-        double t0 = simgrid_get_clock();
-        worker_before_forward(&in->kit->input, d, step * in->m + op->mb);
-        in->wait[d] += simgrid_get_clock() - t0;
-        in->input_sum += simgrid_get_clock() - t0;
-        if (in->wait[d] > in->step_input[step]) in->step_input[step] = in->wait[d];
+    *scale = (double)in->mb_good[d * in->m + op->mb] / in->b;
+    if (s != 0 || op->chunk != 0 || op->backward || in->kit->loader == NULL) return true;
+    if (t == 0) {
+        reader_wait(in, d, step, op->mb);
+        return true;
     }
-    return (double)in->mb_good[d * in->m + op->mb] / in->b;
+    /* the broadcast from the reader */
+    return sg_sem_acquire_timeout(in->got[d], in->kit->j->sc->train.timeout_s) == 0;
 }
 
 int hyin_good(const struct hy_input *in, int d)
@@ -133,6 +149,9 @@ int hyin_good(const struct hy_input *in, int d)
 void hyin_finish(struct hy_input *in)
 {
     if (in->kit->loader) loader_finish(in->kit->loader);
+    for (int d = 0; d < in->dp; d++) /* every wait of the step's microbatches ends */
+        for (int k = 0; in->got[d] && k < in->p->tp * in->m; k++)
+            sg_sem_release(in->got[d]);
 }
 
 void hyin_rewind(struct hy_input *in, int step)
@@ -152,7 +171,10 @@ void hyin_account(const struct hy_input *in, struct run_record *rec, int done)
         rec->computed += in->step_ranks[s];
         rec->applied += in->step_ranks[s];
     }
-    if (in->kit->loader) loader_report(in->kit->loader, rec);
+    if (in->kit->loader == NULL) return;
+    loader_report(in->kit->loader, rec);
+    /* a reader's wait holds up its replica's pipeline: its tp pp GPUs wait for input with it */
+    rec->input_wait_run_s *= (double)in->P / in->dp;
 }
 
 void hyin_release(struct hy_input *in)
@@ -165,4 +187,7 @@ void hyin_release(struct hy_input *in)
     free(in->good);
     free(in->mb_good);
     free(in->wait);
+    for (int d = 0; d < in->dp; d++)
+        if (in->got[d]) sg_sem_destroy(in->got[d]);
+    free(in->got);
 }

@@ -9,10 +9,14 @@
  * get_batch_on_this_tp_rank (megatron/training/utils.py) has tensor rank 0 take the next batch
  * from the data iterator and broadcast it to its tensor group. Here the reader of replica d is
  * its first stage's tensor rank 0 (par_rank(p, 0, 0, d)), once per microbatch, before that
- * microbatch's forward of virtual stage 0; its wait shows in the step's input time. Left out: the
- * last stage's own read of the same batch for its labels (the labels are the tokens shifted by
- * one, so the same bytes again), and the broadcast's few bytes a token (the other tensor ranks
- * wait for the reader at their first tensor-parallel collective).
+ * microbatch's forward of virtual stage 0; its wait shows in the step's input time. With an input
+ * pipeline the stage's other tensor ranks wait for the reader's microbatch there too (the
+ * broadcast's wait; its few bytes a token are left out), counted as input, not as tensor-parallel
+ * time (the bubble, the pipeline phase neither computing nor in collectives, holds the waits).
+ * The run's input fraction (run.h) counts each reader's wait for its replica's tp pp GPUs: the
+ * pipeline it feeds waits with it. Left
+ * out: the last stage's own read of the same batch for its labels (the labels are the tokens
+ * shifted by one, so the same bytes again).
  *
  * The input pipeline (loader.h) has one lane per replica, on its reader's GPU (and that GPU's
  * node's CPU, NVMe, PCIe): lane d's batch k is the replica's microbatch k = step m + mb, so the
@@ -48,31 +52,35 @@ struct hy_input {
     int *good;            /* per replica: the samples of that step's batch it trains on */
     int *mb_good;         /* per replica and microbatch (d m + mb): ... of that microbatch */
     double *wait;         /* per replica: its reader's wait for that step's microbatches */
+    sg_sem_t *got;        /* per replica, with a pipeline and tp > 1: a microbatch the reader got,
+                             released once per other tensor rank of the first stage */
     double *step_good;    /* per step: samples trained on, all replicas */
     double *step_skipped; /* per step: samples skipped (corrupt batches and shards) */
     double *step_ranks;   /* per step: ranks whose replica trained on some sample */
     double *step_input;   /* per step: the longest reader's wait */
-    double input_sum;     /* every reader's waits, summed */
 };
 
 /* What the strategy refuses with batches: a <corrupt-batch host> that reads none (not a first
- * stage's tensor rank 0), a trace with <data> (the pipeline's tracks, numbered after 2 per lane
- * by loader.c, would overlap the ranks'). */
+ * stage's tensor rank 0), a trace (--trace) with <data> (the pipeline's tracks, numbered after 2
+ * per lane by loader.c, would overlap the ranks'). */
 enum dmlsim_err hyin_check(const struct job *j, struct dmlsim_error *err);
 
 /* Sets in up for kit's job (its <parallel> p), and the input pipeline when <data> is present. */
 void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_spec *p);
 
 /* Rank (t, s, d) is about to run operation op of step `step`: reads replica d's batch of the
- * step if none of its ranks did, and, on the reader before a microbatch's forward of virtual
- * stage 0, waits for it from the pipeline. Returns the factor of the operation's kernels: the
- * microbatch's samples trained on over b. */
-double hyin_before(struct hy_input *in, int t, int s, int d, int step, const struct pp_op *op);
+ * step if none of its ranks did, and, before a microbatch's forward of virtual stage 0, waits for
+ * it: the reader from the pipeline, the stage's other tensor ranks for the reader. Sets *scale the
+ * factor of the operation's kernels: the microbatch's samples trained on over b. Returns false
+ * when the wait for the reader timed out (<training timeout>). */
+bool hyin_before(struct hy_input *in, int t, int s, int d, int step, const struct pp_op *op,
+                 double *scale);
 
 /* The samples replica d trains on in the step its ranks are in (its batch read). */
 int hyin_good(const struct hy_input *in, int d);
 
-/* The job failed: a reader waiting for a batch that cannot come goes on (loader_finish). */
+/* The job failed: a reader waiting for a batch that cannot come goes on (loader_finish), and so
+ * do the ranks waiting for a reader. */
 void hyin_finish(struct hy_input *in);
 
 /* Steps from `step` on will run again (a restart from a checkpoint): their reads are forgotten,
