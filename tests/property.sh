@@ -78,9 +78,7 @@ faults() { # one to three random faults on nodes 0..N-1 of $gpn GPUs each, into 
         3) line="<degrade node=\"node$node\" factor=\"0.$(( RANDOM % 9 + 1 ))\" at=\"$ats\" for=\"$durs\"/>" ;;
         4) line="<partition groups=\"node0|node$(( n - 1 ))\" at=\"$ats\" heal-after=\"$durs\"/>" ;;
         5) line="<straggler host=\"node$node.gpu0\" factor=\"$(( RANDOM % 4 + 2 ))\" from=\"$ats\" until=\"$(( at + dur ))ms\"/>" ;;
-        6) line="<corrupt-batch probability=\"0.0$(( RANDOM % 9 + 1 ))\"/>"
-            # hybrid: a batch is split over a pipeline's microbatches, so no corrupt batch
-            [ "$strategy" = hybrid ] && line="<degrade node=\"node$node\" factor=\"0.5\" at=\"$ats\"/>" ;;
+        6) line="<corrupt-batch probability=\"0.0$(( RANDOM % 9 + 1 ))\"/>" ;;
         7) line="<mtbf mtbf=\"$(( RANDOM % 200 + 50 ))ms\" repair=\"$durs\" until=\"150ms\"/>" ;;
         8) # a whole node: every GPU of it (and its CPU, loaders, cache), with or without restart
             line="<crash host=\"node$node\" at=\"$ats\"$( (( dur % 2 )) && echo " restart-after=\"$durs\"")/>" ;;
@@ -194,7 +192,7 @@ scenario() { # strategy seed
     (( num_plan )) && model=""
     # an input pipeline on every fourth plan (drawn from the plan's number): its loaders, their
     # prefetch and their restarts through the same faults
-    if (( seed % 4 == 1 )) && [ "$strategy" != hybrid ]; then
+    if (( seed % 4 == 1 )); then
         local src=local-nvme cache=""
         (( seed % 8 == 1 )) && src=remote cache=" cache=\"memory\" cache-capacity=\"100MB\""
         train="${train/<\/training>/<data samples=\"2048\" sample-size=\"200kB\" decode=\"0.2ms\" format=\"webdataset\" shard-samples=\"40\" source=\"$src\"$cache loader-workers=\"$(( seed % 3 ))\" prefetch=\"$(( seed / 4 % 2 + 1 ))\"/></training>}"
@@ -203,7 +201,7 @@ scenario() { # strategy seed
     if (( num_plan )) && { [ "$mode" != numerics ] || (( RANDOM % 2 )); }; then partition; fi
     # the pipeline's own faults: a corrupt shard (40 samples: it cuts batches of 16) and, with a
     # cache tier, a crash of node0's tier without its node
-    if (( seed % 4 == 1 )) && [ "$strategy" != hybrid ]; then
+    if (( seed % 4 == 1 )); then
         plan+="    <corrupt-shard shard=\"$(( seed % 51 ))\"/>"$'\n'
         (( seed % 8 == 1 )) && plan+="    <cache-crash node=\"node0\" at=\"0.0$(( seed % 9 + 1 ))s\" restart-after=\"20ms\"/>"$'\n'
     fi
