@@ -58,13 +58,13 @@ enum dmlsim_err hyrec_check(const struct job *j, struct dmlsim_error *err)
     const char *no = NULL;
     if (!rs->present) return DMLSIM_OK;
     if (!rs->elastic)
-        no = "policy=\"wait\": a hybrid job restarts whole (torchrun); expected no policy";
+        no = "policy=\"wait\">: a hybrid job restarts whole (torchrun); expected no policy";
     else if (rs->straggler_steps > 0)
-        no = "straggler-steps: a hybrid job removes no straggler; expected none";
+        no = "straggler-steps>: a hybrid job removes no straggler; expected none";
     else if (rs->from_survivor)
-        no = "restore-from=\"survivor\": a hybrid job reloads its checkpoint; expected checkpoint";
+        no = "restore-from=\"survivor\">: a hybrid job reloads its checkpoint; expected checkpoint";
     else if (rs->per_side)
-        no = "rendezvous=\"per-side\": a hybrid job has one store; expected store";
+        no = "rendezvous=\"per-side\">: a hybrid job has one store; expected store";
     if (no != NULL)
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <recovery %s", sc->path, rs->line, no);
     if (sc->ckpt.present && sc->ckpt.target != CKPT_REMOTE)
@@ -229,8 +229,8 @@ static void restart(struct hyrec *h, int oldP, const char *how)
     double resume = h->detect_s + h->sc->rec.restart_s;
     if (resume > simgrid_get_clock()) sg_actor_sleep_for(resume - simgrid_get_clock());
     run_event_add(h->rec, simgrid_get_clock(), RUN_RECOVERY, from, h->P,
-                  "restart %d: tp %d x pp %d x dp %d (%s; %d ranks before) from step %d",
-                  h->restarts, h->par.tp, h->par.pp, h->par.dp, how, oldP, from)
+                  "restart %d from step %d: tp %d x pp %d x dp %d (%d ranks before), %s",
+                  h->restarts, from, h->par.tp, h->par.pp, h->par.dp, oldP, how)
             ->start_s = h->detect_s;
     h->from = h->done = from;
     h->failed = false;
@@ -266,9 +266,9 @@ static void coordinator(int argc, char **argv)
             break;
         }
         int oldP = h->P;
-        const char *how = !lost ? "the same GPUs" : "the lost GPUs' ranks on spares";
+        const char *how = !lost ? "same GPUs" : "lost ranks on spares";
         if (lost && !to_spares(h)) {
-            how = "the replicas that lost a GPU dropped";
+            how = "lost replicas dropped";
             if (!shrink(h, why, sizeof why)) {
                 give_up(h, why);
                 break;
