@@ -34,6 +34,7 @@ struct hyrec {
     int from;                    /* the step the layout started at */
     bool *down;                  /* per GPU of pf0: crashed and not back (the injector's word) */
     bool *exited;                /* per rank of the layout: its actor ended */
+    bool *killed;                /* per rank of the layout: its host crashed under it */
     sg_sem_t wake;               /* the coordinator's: a rank ended, a host crashed */
     sg_sem_t loaded_sem;         /* the reload's barrier */
     int loaded;                  /* ranks that read their shard */
@@ -65,8 +66,12 @@ enum dmlsim_err hyrec_check(const struct job *j, struct dmlsim_error *err)
         no = "restore-from=\"survivor\">: a hybrid job reloads its checkpoint; expected checkpoint";
     else if (rs->per_side)
         no = "rendezvous=\"per-side\">: a hybrid job has one store; expected store";
+    else if (sc->train.par.zero == 3 && !sc->train.par.no_prefetch && sc->train.par.dp > 1)
+        no = ">: a restart of ZeRO-3's prefetching ranks is not simulated yet; expected "
+             "<parallel prefetch=\"no\"> or zero below 3";
     if (no != NULL)
-        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <recovery %s", sc->path, rs->line, no);
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <recovery%s%s", sc->path, rs->line,
+                           no[0] == '>' ? "" : " ", no);
     if (sc->ckpt.present && sc->ckpt.target != CKPT_REMOTE)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <checkpoint target>: a restarted hybrid rank may run on another "
@@ -78,24 +83,32 @@ enum dmlsim_err hyrec_check(const struct job *j, struct dmlsim_error *err)
 
 /* ---- the layout's state ------------------------------------------------------------------ */
 
-/* Is rank k of the layout gone: its GPU crashed (and not back) or off? */
+/* Is rank k of the layout gone: its GPU crashed (and not back) or off? Its next layout needs
+ * another GPU then. */
 static bool gone(const struct hyrec *h, int k)
 {
     return h->down[h->gidx[k]] || !sg_host_is_on(h->gpus[k]);
 }
 
-/* Has every rank of the layout ended or gone? */
+/* Did rank k's actor die with its host (its GPU may be back since)? */
+static bool died(const struct hyrec *h, int k)
+{
+    return h->killed[k] || gone(h, k);
+}
+
+/* Has every rank of the layout ended or died? */
 static bool attempt_over(const struct hyrec *h)
 {
     for (int k = 0; k < h->P; k++)
-        if (!h->exited[k] && !gone(h, k)) return false;
+        if (!h->exited[k] && !died(h, k)) return false;
     return true;
 }
 
-static bool any_gone(const struct hyrec *h)
+/* Does a rank of the layout match `is` (gone, died)? */
+static bool any(const struct hyrec *h, bool (*is)(const struct hyrec *, int))
 {
     for (int k = 0; k < h->P; k++)
-        if (gone(h, k)) return true;
+        if (is(h, k)) return true;
     return false;
 }
 
@@ -104,6 +117,8 @@ static void on_crash(void *ctx, sg_host_t host)
     struct hyrec *h = ctx;
     for (size_t g = 0; g < h->pf0->ngpus; g++)
         if (h->pf0->gpus[g] == host) h->down[g] = true;
+    for (int k = 0; k < h->P; k++)
+        if (h->gpus[k] == host) h->killed[k] = true;
     sg_sem_release(h->wake);
 }
 
@@ -214,11 +229,12 @@ static void give_up(struct hyrec *h, const char *why)
 
 /* ---- the restart ------------------------------------------------------------------------- */
 
-/* The steps since the checkpoint are lost work; the restart's cost passes; the new layout
- * starts at the checkpoint. */
+/* The steps since the checkpoint are lost work; the new layout starts at the checkpoint. */
 static void restart(struct hyrec *h, int oldP, const char *how)
 {
     int from = resume_step(h);
+    for (int s = h->done; s < from; s++) /* in the checkpoint, though not committed: kept */
+        h->pstep[s] = oldP;
     for (int s = from; s < h->done; s++) { /* committed, rolled back: done again */
         h->lost_grads += h->pstep[s];
         h->replayed += h->rec->global_batch;
@@ -226,8 +242,6 @@ static void restart(struct hyrec *h, int oldP, const char *how)
     h->lost_steps += h->done - from + (h->done < h->sc->train.steps ? 1 : 0);
     h->restarts++;
     h->rec->membership_changes += 1;
-    double resume = h->detect_s + h->sc->rec.restart_s;
-    if (resume > simgrid_get_clock()) sg_actor_sleep_for(resume - simgrid_get_clock());
     run_event_add(h->rec, simgrid_get_clock(), RUN_RECOVERY, from, h->P,
                   "restart %d from step %d: tp %d x pp %d x dp %d (%d ranks before), %s",
                   h->restarts, from, h->par.tp, h->par.pp, h->par.dp, oldP, how)
@@ -237,6 +251,7 @@ static void restart(struct hyrec *h, int oldP, const char *how)
     h->loaded = 0;
     h->read_B = 0;
     memset(h->exited, 0, sizeof(bool) * (size_t)h->P0);
+    memset(h->killed, 0, sizeof(bool) * (size_t)h->P0);
     h->attempt_s = simgrid_get_clock();
     struct hyrec_layout L = {.j = &h->job, .p = &h->par, .P = h->P, .from = from};
     h->hooks.relayout(h->hooks.ctx, &L);
@@ -252,8 +267,7 @@ static void coordinator(int argc, char **argv)
     for (int n = 0; n <= h->sc->rec.max_restarts; n++) {
         while (!attempt_over(h))
             sg_sem_acquire(h->wake);
-        bool lost = any_gone(h);
-        if (h->done >= h->sc->train.steps || (!h->failed && !lost)) break; /* done */
+        if (h->done >= h->sc->train.steps || (!h->failed && !any(h, died))) break; /* done */
         if (!h->failed) { /* every rank gone at once: nobody waited to notice */
             h->failed = true;
             h->detect_s = simgrid_get_clock();
@@ -265,6 +279,11 @@ static void coordinator(int argc, char **argv)
             give_up(h, why);
             break;
         }
+        /* the restart's cost passes (the ranks' wind-down inside it), then the layout is
+           chosen among the GPUs up at that time */
+        double resume = h->detect_s + h->sc->rec.restart_s;
+        if (resume > simgrid_get_clock()) sg_actor_sleep_for(resume - simgrid_get_clock());
+        bool lost = any(h, gone);
         int oldP = h->P;
         const char *how = !lost ? "same GPUs" : "lost ranks on spares";
         if (lost && !to_spares(h)) {
@@ -362,6 +381,7 @@ struct hyrec *hyrec_new(struct runkit *kit, int P, struct hyrec_hooks hooks)
     h->P0 = h->P = P;
     h->down = xbt_new0(bool, ng);
     h->exited = xbt_new0(bool, (size_t)P);
+    h->killed = xbt_new0(bool, (size_t)P);
     h->pstep = xbt_new0(double, (size_t)j->sc->train.steps);
     h->rd = xbt_new0(struct ckpt, (size_t)P);
     h->wake = sg_sem_init(0);
@@ -392,6 +412,7 @@ void hyrec_finish(struct hyrec *h, struct run_record *rec, int done)
     free(h->gidx);
     free(h->down);
     free(h->exited);
+    free(h->killed);
     free(h->pstep);
     free(h->rd);
     free(h);
