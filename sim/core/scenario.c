@@ -34,8 +34,8 @@ extern const size_t dmlsim_scenario_dtd_len;
 #define DEFAULT_SEED           1UL
 #define DEFAULT_RDZV_S         1.0 /* rendezvous wait for survivors to report */
 /* hybrid: a job restart (processes, CUDA contexts, NCCL communicators): MegaScale (Jiang et al.,
-   NSDI '24, section 3.5) brought the initialization of a 10,000-GPU job's communicators to under
-   30 s, down from minutes */
+   NSDI '24, "collective communication group initialization") brought a job's communicator set-up
+   from 1047 s to under 5 s at 2,048 GPUs and under 30 s beyond 10,000 GPUs */
 #define DEFAULT_RESTART_S     30.0
 #define DEFAULT_REPLACEMENT_S 600.0 /* policy wait: how long to wait for a crashed worker */
 

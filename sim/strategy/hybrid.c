@@ -478,7 +478,7 @@ static void rank_actor(int argc, char **argv)
                           "checkpoint of step %d counts (%d shards)", step + 1, c->P)
                     ->start_s = r->last_ckpt_s; /* when rank 0 began its shard's write */
         if (r->rank == 0) {
-            double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
+            double now = simgrid_get_clock(), prev = step > c->from ? c->start[step] : c->end_s;
             run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
                          c->rec->global_batch, c->P, 0);
             c->end_s = now;

@@ -27,7 +27,9 @@
  *              ranks at once; then a barrier (Megatron loads, then trains); without a checkpoint
  *              the job starts over from step 0;
  *   redo       the steps since the checkpoint run again: lost work (lost_steps, the gradients
- *              and samples replayed in the accounting).
+ *              and samples replayed in the accounting). The first step row after a restart
+ *              spans from the last row before the failure (the recovery's time is in it, as the
+ *              all-reduce's rows); membership_changes counts the restarts.
  * The strategy keeps the layout's state; it gives a relayout hook, which frees the last layout's
  * state and builds and starts the new one. Only the recovery's own coordinator actor and the
  * ranks call in here; everything runs inside the one simulation.
