@@ -73,6 +73,14 @@ enum dmlsim_err scen_fault_read_recovery(struct reader *r, xmlNodePtr n, struct 
     rs->from_survivor = attr_is(n, "restore-from", "survivor");
     rs->skip_lost = attr_is(n, "lost-batches", "skip");
     rs->per_side = attr_is(n, "rendezvous", "per-side");
+    rs->present = true;
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_quantity(r, n, "restart-time", UNIT_TIME, UNIT_NONNEG, rs->restart_s,
+                                    &rs->restart_s),
+                      out);
+    if (rs->restart_s > DEFAULT_TIMEOUT_S)
+        rc = attr_fail(r, n, "<recovery restart-time=\"%gs\">: expected at most %gs (an hour)",
+                       rs->restart_s, DEFAULT_TIMEOUT_S);
 out:
     return rc;
 }

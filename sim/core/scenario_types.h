@@ -330,6 +330,9 @@ struct recovery_spec {
                                    and no quorum, so each side of a partition forms its own
                                    membership (split brain); else one store, and a side cut
                                    off from it waits for the heal */
+    double restart_s;           /* hybrid: a restart's cost (s): processes started again and
+                                   their communicators formed again (hybrid_recover.h) */
+    bool present;               /* a <recovery> element was given (hybrid: restart, else fail) */
     int line;
 };
 

@@ -5,6 +5,7 @@
 #include "collective.h"
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
+#include "hybrid_recover.h"
 #include "hygroup.h"
 #include "inject.h"
 #include "level.h"
@@ -70,7 +71,9 @@ struct hy_ctx {
     struct hy_rank *ranks;
     sg_sem_t go[2]; /* the step's end (by its parity): every rank arrives */
     int arrived[2];
-    bool failed;          /* a wait failed: the job stops (no elastic recovery here) */
+    bool failed;          /* a wait failed: the job stops (or restarts: hr) */
+    struct hyrec *hr;     /* <recovery>: the job's restarts (hybrid_recover.h), else NULL */
+    int from, epochs;     /* the layout's first step; the collective worlds' epochs so far */
     int done;             /* steps every rank finished */
     struct runkit *kit;   /* the shared services: the injector plays the plan's stragglers and
                              crashes, traffic[0] is the kit's */
@@ -90,21 +93,25 @@ static bool is_block(const struct hy_ctx *c, int layer)
 }
 
 /* A wait of rank r ended in `st`: anything but NET_OK (a member crashed: its groups and its
- * pipeline stall until the watchdog, <training timeout>) stops the job, with an event. */
+ * pipeline stall until the watchdog, <training timeout>) stops (or restarts) the job. */
 static void check_wait(struct hy_rank *r, enum net_status st, const char *what)
 {
     struct hy_ctx *c = r->c;
     if (st == NET_OK || c->failed) return;
     c->failed = true;
-    c->rec->job_failed = true;
-    hyin_finish(&c->in); /* a reader waiting for its batch goes on */
-    snprintf(c->rec->failure, sizeof c->rec->failure,
-             "rank %d: a wait (%s) failed (%s) after %d step(s); hybrid parallelism has no "
-             "elastic recovery",
-             r->rank, what, net_status_str(st), c->done);
-    run_event_add(c->rec, simgrid_get_clock(), RUN_FAULT, c->done, c->P,
-                  "rank %d: a wait (%s) failed (%s): the job stops", r->rank, what,
-                  net_status_str(st));
+    if (c->hr) { /* the job restarts */
+        hyrec_detected(c->hr, r->rank, what, net_status_str(st), c->done);
+    } else {
+        c->rec->job_failed = true;
+        hyin_finish(&c->in); /* a reader waiting for its batch goes on */
+        snprintf(c->rec->failure, sizeof c->rec->failure,
+                 "rank %d: a wait (%s) failed (%s) after %d step(s); hybrid parallelism has no "
+                 "elastic recovery",
+                 r->rank, what, net_status_str(st), c->done);
+        run_event_add(c->rec, simgrid_get_clock(), RUN_FAULT, c->done, c->P,
+                      "rank %d: a wait (%s) failed (%s): the job stops", r->rank, what,
+                      net_status_str(st));
+    }
     for (int k = 0; k < c->P; k++) { /* wake every rank at a step's end */
         sg_sem_release(c->go[0]);
         sg_sem_release(c->go[1]);
@@ -455,7 +462,10 @@ static void rank_actor(int argc, char **argv)
     (void)argv;
     struct hy_rank *r = sg_actor_self_get_data();
     struct hy_ctx *c = r->c;
-    for (int step = 0; step < c->sc->train.steps && !c->failed; step++) {
+    struct hy_rank *r0 = &c->ranks[par_rank(c->p, r->t, r->s, 0)]; /* its shard, whole */
+    if (c->from > 0 && !hyrec_reload(c->hr, r->rank, shard_B(c, r0)))
+        check_wait(r, NET_FAILURE, "checkpoint reload");
+    for (int step = c->from; step < c->sc->train.steps && !c->failed; step++) {
         inject_step(&c->kit->inj, step); /* a crash at this step */
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
         r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
@@ -477,14 +487,16 @@ static void rank_actor(int argc, char **argv)
                           "checkpoint of step %d counts (%d shards)", step + 1, c->P)
                     ->start_s = r->last_ckpt_s; /* when rank 0 began its shard's write */
         if (r->rank == 0) {
-            double now = simgrid_get_clock(), prev = step > 0 ? c->start[step] : 0;
+            double now = simgrid_get_clock(), prev = step > c->from ? c->start[step] : c->end_s;
             run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
                          c->in.step_good[step], c->P, 0)
                     ->input_s = c->in.step_input[step];
             c->end_s = now;
+            hyrec_progress(c->hr, step + 1);
         }
     }
-    if (r->rank == 0 || c->failed) inject_finish(&c->kit->inj);
+    if (!hyrec_rank_exit(c->hr, r->rank) && (r->rank == 0 || c->failed))
+        inject_finish(&c->kit->inj);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
@@ -509,7 +521,6 @@ static void make_worlds(struct hy_ctx *c)
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
     static const int dim[HYGROUP_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
-    int epoch = 1;
     for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
         int ng = hygroup_used(p, kind);
         c->ngroups[kind] = ng;
@@ -519,7 +530,7 @@ static void make_worlds(struct hy_ctx *c)
             struct coll_world *w = &c->groups[kind][g];
             w->level = ts->level;
             w->nccl = ts->nccl;
-            w->epoch = epoch++;
+            w->epoch = ++c->epochs;
             w->traffic = c->traffic[dim[kind]];
             w->replay = kind == HYGROUP_TP && replay_allowed(c, w);
         }
@@ -603,7 +614,7 @@ static void setup(struct hy_ctx *c)
         *figs[i] = xbt_new0(double, ts->steps);
 }
 
-static void teardown(struct hy_ctx *c)
+static void release_layout(struct hy_ctx *c)
 {
     for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
         for (int g = 0; g < c->ngroups[kind]; g++)
@@ -624,10 +635,15 @@ static void teardown(struct hy_ctx *c)
         free(c->ranks[k].sends);
     }
     free(c->ranks);
-    for (int i = 1; i < 4; i++)
-        traffic_free(c->traffic[i]);
     sg_sem_destroy(c->go[0]);
     sg_sem_destroy(c->go[1]);
+}
+
+static void teardown(struct hy_ctx *c)
+{
+    release_layout(c);
+    for (int i = 1; i < 4; i++)
+        traffic_free(c->traffic[i]);
     double *figs[] = {c->start, c->pipe, c->compute, c->tp, c->dp, c->dp_in, c->update};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         free(figs[i]);
@@ -698,6 +714,7 @@ enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
     const struct train_spec *ts = &j->sc->train;
     enum dmlsim_err rc = check_shape(j, err);
     if (rc == DMLSIM_OK) rc = job_check(j, err);
+    if (rc == DMLSIM_OK) rc = hyrec_check(j, err);
     if (rc != DMLSIM_OK) return rc;
     char why[640];
     if (par_check_fit(&ts->par, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
@@ -795,12 +812,12 @@ static void start_ranks(struct hy_ctx *c)
     double *size_B = xbt_new0(double, c->P);
     for (int k = 0; k < c->P; k++)
         size_B[k] = c->sc->ckpt.present ? shard_B(c, &c->ranks[k]) : 0;
-    struct ckpt *ck = runkit_ckpts(c->kit, c->P, size_B, NULL);
-    free(size_B);
+    struct ckpt *ck = c->kit->ckpt ? c->kit->ckpt : runkit_ckpts(c->kit, c->P, size_B, NULL);
     for (int k = 0; k < c->P; k++) {
         struct hy_rank *r = &c->ranks[k];
         r->ckpt = &ck[k];
-        c->rec->ckpt_B += r->ckpt->size_B;
+        r->ckpt->size_B = size_B[k]; /* a restart's layout: its own shards (hybrid_recover.h) */
+        c->rec->ckpt_B += c->from > 0 ? 0 : r->ckpt->size_B;
         char name[32];
         snprintf(name, sizeof name, "rank-%d", k);
         sg_actor_t a = sg_actor_init(name, c->j->pf->gpus[k]);
@@ -809,6 +826,30 @@ static void start_ranks(struct hy_ctx *c)
         if (prefetching(r)) start_prefetcher(r);
         runkit_track(c->kit, k, "rank %d (tp %d, stage %d, replica %d)", k, r->t, r->s, r->d);
     }
+    free(size_B);
+}
+
+/* A restart's layout (hybrid_recover.h): the last one's state freed, L's built and started; the
+ * steps from L->from on done again. */
+static void relayout(void *ctx, const struct hyrec_layout *L)
+{
+    struct hy_ctx *c = ctx;
+    release_layout(c);
+    c->j = L->j;
+    c->p = L->p;
+    c->P = L->P;
+    hyin_relayout(&c->in, c->j, c->p, L->from);
+    c->from = c->done = L->from;
+    c->failed = false;
+    c->arrived[0] = c->arrived[1] = 0;
+    double *figs[] = {c->start, c->pipe, c->compute, c->tp, c->dp, c->dp_in, c->update};
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        memset(figs[i] + L->from, 0, sizeof(double) * (size_t)(c->sc->train.steps - L->from));
+    make_worlds(c);
+    make_ranks(c);
+    c->go[0] = sg_sem_init(0);
+    c->go[1] = sg_sem_init(0);
+    start_ranks(c);
 }
 
 void hybrid_begin(const struct job *j, struct run_record *rec)
@@ -834,19 +875,21 @@ void hybrid_run(struct runkit *kit)
     const struct job *j = kit->j;
     struct run_record *rec = kit->rec;
     const struct train_spec *ts = &j->sc->train;
-    struct hy_ctx c = {.j = j, .sc = j->sc, .p = &ts->par, .rec = rec, .P = job_workers(j),
-                       .kit = kit};
+    struct hy_ctx c = {
+            .j = j, .sc = j->sc, .p = &ts->par, .rec = rec, .P = job_workers(j), .kit = kit};
     setup(&c);
+    c.hr = hyrec_new(kit, c.P, (struct hyrec_hooks){.relayout = relayout, .ctx = &c});
     start_ranks(&c);
     runkit_simulate(kit);
     rec->total_s = c.end_s;
     rec->steps_completed = c.done;
     rec->final_workers = 0; /* the ranks alive at the end */
     for (int k = 0; k < c.P; k++)
-        rec->final_workers += sg_host_is_on(j->pf->gpus[k]);
+        rec->final_workers += sg_host_is_on(c.j->pf->gpus[k]);
     /* the steps every rank finished count; the step that failed is lost work */
     rec->lost_steps = c.done < ts->steps ? 1 : 0;
     hyin_account(&c.in, rec, c.done); /* samples and gradients, the input pipeline's figures */
+    hyrec_finish(c.hr, rec, c.done);    /* after a restart: the layouts' gradients, the lost work */
     record(&c, rec, j->m);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
     for (int i = 1; i < 4; i++)

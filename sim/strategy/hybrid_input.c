@@ -9,6 +9,7 @@
 #include <simgrid/semaphore.h>
 #include <xbt/sysdep.h>
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,36 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples; /* as runkit_open's */
     struct loader *l = loader_new(&ts->data, &in->pf, in->dp, in->b, N, kit->rec, kit->traffic);
     runkit_input(kit, l);
+}
+
+/* A restart's layout p of job j (hybrid_recover.h): the replicas' readers and arrays anew, the
+ * steps' figures before `from` kept (the steps from it on run again). No input pipeline:
+ * <data> with <recovery> is refused (hyrec_check). */
+void hyin_relayout(struct hy_input *in, const struct job *j, const struct parallel_spec *p,
+                   int from)
+{
+    assert(in->kit->loader == NULL);
+    free(in->readers);
+    free(in->read_step);
+    free(in->good);
+    free(in->mb_good);
+    free(in->wait);
+    free(in->got);
+    in->p = p;
+    in->P = job_workers(j);
+    in->dp = p->dp;
+    in->m = p->microbatches;
+    in->readers = xbt_new(sg_host_t, in->dp);
+    in->read_step = xbt_new(int, in->dp);
+    in->good = xbt_new0(int, in->dp);
+    in->mb_good = xbt_new0(int, in->dp * in->m);
+    in->wait = xbt_new0(double, in->dp);
+    in->got = xbt_new0(sg_sem_t, in->dp);
+    for (int d = 0; d < in->dp; d++) {
+        in->readers[d] = j->pf->gpus[reader_rank(p, d)];
+        in->read_step[d] = -1;
+    }
+    hyin_rewind(in, from);
 }
 
 /* Replica d reads its batch of `step`: the plan's corrupt batch on its reader's host, else the

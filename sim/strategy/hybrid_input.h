@@ -68,6 +68,11 @@ enum dmlsim_err hyin_check(const struct job *j, struct dmlsim_error *err);
 /* Sets in up for kit's job (its <parallel> p), and the input pipeline when <data> is present. */
 void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_spec *p);
 
+/* A restart's layout p of job j, resuming at step `from`: the replicas' readers and arrays anew,
+ * the steps' figures before `from` kept. */
+void hyin_relayout(struct hy_input *in, const struct job *j, const struct parallel_spec *p,
+                   int from);
+
 /* Rank (t, s, d) is about to run operation op of step `step`: reads replica d's batch of the
  * step if none of its ranks did, and, before a microbatch's forward of virtual stage 0, waits for
  * it: the reader from the pipeline, the stage's other tensor ranks for the reader. Sets *scale the
