@@ -39,6 +39,9 @@
     X(FAULT_LINK_UP, "link-up", 0, link)          /* link restored */                              \
     X(FAULT_DEGRADE, "degrade", 1, link)          /* link bandwidth x factor */                    \
     X(FAULT_DEGRADE_END, "degrade-end", 0, link)  /* link bandwidth restored */                    \
-    X(FAULT_CORRUPT, "corrupt-batch", 0, nothing) /* a worker's batch at a step is corrupt */
+    X(FAULT_CORRUPT, "corrupt-batch", 0, nothing) /* a worker's batch at a step is corrupt */      \
+    X(FAULT_SHARD_CORRUPT, "corrupt-shard", 0, nothing) /* a shard fails to decode, all along */   \
+    X(FAULT_CACHE_CRASH, "cache-crash", 0, cache)       /* a node's cache tier lost */             \
+    X(FAULT_CACHE_RESTART, "cache-restart", 0, cache)   /* ... serves again, empty */
 
 #endif

@@ -237,38 +237,28 @@ out:
 static enum dmlsim_err read_corrupt_shard(struct reader *r, xmlNodePtr n, struct scenario *sc,
                                           struct fault_spec *f)
 {
-    (void)f;
-    struct data_spec *d = &sc->train.data;
+    const struct data_spec *d = &sc->train.data;
     if (!d->present || d->format == DATA_IDX)
         return attr_fail(r, n,
                          "<corrupt-shard>: a shard of the input pipeline's files; expected a "
                          "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
     long v, shards = (long)ceil(d->samples / d->shard_samples);
     enum dmlsim_err rc = attr_int(r, n, "shard", 0, shards - 1, 0, &v);
-    if (rc != DMLSIM_OK) return rc;
-    d->corrupt_shards =
-            mem_realloc(d->corrupt_shards, (size_t)(d->ncorrupt + 1) * sizeof *d->corrupt_shards);
-    d->corrupt_shards[d->ncorrupt++] = v;
-    return DMLSIM_OK;
+    f->shard = v;
+    return rc;
 }
 
 /* <cache-crash node at [restart-after]>: the pipeline has a cache tier. */
 static enum dmlsim_err read_cache_crash(struct reader *r, xmlNodePtr n, struct scenario *sc,
                                         struct fault_spec *f)
 {
-    struct data_spec *d = &sc->train.data;
+    const struct data_spec *d = &sc->train.data;
     if (!d->present || d->cache == CACHE_NONE)
         return attr_fail(r, n,
                          "<cache-crash>: the cache tier of the input pipeline; expected a "
                          "<data cache=\"memory\" or \"nvme\"> in <training>");
-    if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= sizeof d->cache_crashes->node)
+    if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= 64) /* a host name: fault_event */
         return attr_fail(r, n, "<cache-crash>: expected node=\"NAME\" and at=\"TIME\"");
-    d->cache_crashes = mem_realloc(d->cache_crashes,
-                                   (size_t)(d->ncache_crashes + 1) * sizeof *d->cache_crashes);
-    struct cache_crash *c = &d->cache_crashes[d->ncache_crashes++];
-    *c = (struct cache_crash){
-            .at_s = f->at_s, .down_s = f->restart_s > 0 ? f->restart_s : 0, .line = f->line};
-    snprintf(c->node, sizeof c->node, "%s", f->node);
     return DMLSIM_OK;
 }
 
