@@ -80,7 +80,8 @@ static int link_window(struct builder *b, const struct fault_spec *f, const char
         if (!hit) continue;
         hits++;
         add(b, start, f->at_s, -1, links[i], f, cause);
-        if (f->for_s > 0) add(b, end, f->at_s + f->for_s, -1, links[i], f, cause);
+        if (f->for_s > 0 && end != FAULT_NO_EVENT)
+            add(b, end, f->at_s + f->for_s, -1, links[i], f, cause);
     }
     return hits;
 }
@@ -290,34 +291,46 @@ static enum dmlsim_err plan_straggler(struct builder *b, const struct scenario *
     return add_stragglers(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "GPU host", f->host, err);
 }
 
-/* link-down and degrade: a window on a link, or on a node's NIC links. */
-static enum dmlsim_err plan_link_window(struct builder *b, const struct scenario *sc,
-                                        const struct fault_spec *f, const struct fault_names *nm,
-                                        struct dmlsim_error *err)
+/* Every row's plan events (faultkind.h: START and END). */
+#define START_ROW(kind, element, targets, read, plan, start, end) [kind] = start,
+static const enum fault_kind start_of[FS_KIND_COUNT] = {FAULT_SPEC_KINDS(START_ROW)};
+#undef START_ROW
+#define END_ROW(kind, element, targets, read, plan, start, end) [kind] = end,
+static const enum fault_kind end_of[FS_KIND_COUNT] = {FAULT_SPEC_KINDS(END_ROW)};
+#undef END_ROW
+
+/* A window [at, at + for) of the row's START and END (none if for is absent, or END
+ * FAULT_NO_EVENT) on every host the spec's host names (a host, or a node's hosts). */
+static int host_window(struct builder *b, const struct fault_spec *f, const struct fault_names *nm,
+                       const char *cause)
 {
-    bool down = f->kind == FS_LINK_DOWN;
-    if (link_window(b, f, f->node, down ? FAULT_LINK_DOWN : FAULT_DEGRADE,
-                    down ? FAULT_LINK_UP : FAULT_DEGRADE_END, nm->links, nm->nlinks,
-                    down ? "link-down" : "degrade"))
+    int hits = 0;
+    for (size_t h = 0; h < nm->nhosts; h++) {
+        if (!names(f->host, nm->hosts[h])) continue;
+        hits++;
+        add(b, start_of[f->kind], f->at_s, -1, nm->hosts[h], f, cause);
+        if (f->for_s > 0 && end_of[f->kind] != FAULT_NO_EVENT)
+            add(b, end_of[f->kind], f->at_s + f->for_s, -1, nm->hosts[h], f, cause);
+    }
+    return hits;
+}
+
+/* The generic plan builder (faultkind.h's PLAN `window`: link-down, degrade, and any kind that
+ * is "from at, for a while, on a host, a link or a node's NIC links"): the row's START at `at`
+ * and END at `at + for` on each target, whose existence it checks. */
+static enum dmlsim_err plan_window(struct builder *b, const struct scenario *sc,
+                                   const struct fault_spec *f, const struct fault_names *nm,
+                                   gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)rng;
+    const char *cause = scenario_fault_element(f->kind);
+    if (f->host)
+        return host_window(b, f, nm, cause) ? DMLSIM_OK : unknown(sc, f, "host", f->host, err);
+    if (link_window(b, f, f->node, start_of[f->kind], end_of[f->kind], nm->links, nm->nlinks,
+                    cause))
         return DMLSIM_OK;
     return unknown(sc, f, f->node ? "node with NIC links" : "link", f->node ? f->node : f->link,
                    err);
-}
-
-static enum dmlsim_err plan_link_down(struct builder *b, const struct scenario *sc,
-                                      const struct fault_spec *f, const struct fault_names *nm,
-                                      gsl_rng *rng, struct dmlsim_error *err)
-{
-    (void)rng;
-    return plan_link_window(b, sc, f, nm, err);
-}
-
-static enum dmlsim_err plan_degrade(struct builder *b, const struct scenario *sc,
-                                    const struct fault_spec *f, const struct fault_names *nm,
-                                    gsl_rng *rng, struct dmlsim_error *err)
-{
-    (void)rng;
-    return plan_link_window(b, sc, f, nm, err);
 }
 
 static enum dmlsim_err plan_partition(struct builder *b, const struct scenario *sc,
@@ -383,7 +396,7 @@ static enum dmlsim_err plan_cache_crash(struct builder *b, const struct scenario
     return DMLSIM_OK;
 }
 
-#define PLAN_ROW(kind, element, targets, name) [kind] = plan_##name,
+#define PLAN_ROW(kind, element, targets, read, plan, start, end) [kind] = plan_##plan,
 static enum dmlsim_err (*const plan_of[FS_KIND_COUNT])(struct builder *, const struct scenario *,
                                                        const struct fault_spec *,
                                                        const struct fault_names *, gsl_rng *,

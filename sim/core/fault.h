@@ -41,6 +41,7 @@
 #define FAULT_EVENT_ENUM_ROW(kind, name, prints_factor, play) kind,
 enum fault_kind { FAULT_EVENT_KINDS(FAULT_EVENT_ENUM_ROW) FAULT_KIND_COUNT };
 #undef FAULT_EVENT_ENUM_ROW
+#define FAULT_NO_EVENT FAULT_KIND_COUNT /* a <faults> row's END when its kind has none */
 
 struct fault_event {
     enum fault_kind kind;

@@ -258,7 +258,7 @@ struct train_spec {
 };
 
 /* The children of <faults>, one per row of the table in faultkind.h. */
-#define FAULT_SPEC_ENUM_ROW(kind, element, targets, name) kind,
+#define FAULT_SPEC_ENUM_ROW(kind, element, targets, read, plan, start, end) kind,
 enum fault_spec_kind { FAULT_SPEC_KINDS(FAULT_SPEC_ENUM_ROW) FS_KIND_COUNT };
 #undef FAULT_SPEC_ENUM_ROW
 
