@@ -2,11 +2,11 @@
  *
  * A scenario's <faults> lists crashes, stragglers, link failures and degradations, partitions,
  * corrupt batches, the input pipeline's corrupt shards and cache crashes, and random failure
- * processes (per-GPU MTBF, exponential or Weibull, with a
- * repair time). fault_plan_build turns them into one list of events sorted by time (ties by
- * order of appearance), drawing every random number from one GSL generator (MT19937) seeded by
- * the scenario's seed, so the same scenario and seed give the same plan. Events tied to a step
- * (a crash "at step N", a corrupt batch) keep their step and fire when the worker reaches it.
+ * processes (per-GPU MTBF, exponential or Weibull, with a repair time). fault_plan_build turns
+ * them into one list of events sorted by time (ties by order of appearance), drawing every random
+ * number from one GSL generator (MT19937) seeded by the scenario's seed, so the same scenario and
+ * seed give the same plan. Events tied to a step (a crash "at step N", a corrupt batch) keep
+ * their step and fire when the worker reaches it.
  * Which children and events exist, and the functions that read, plan and play each, are the
  * tables of faultkind.h.
  *

@@ -38,6 +38,9 @@
  * one's loads are discarded as they finish. Stage occupancy (the fraction of the run each
  * stage's actors were busy) and bytes go to the run record; the stage most occupied is the
  * slowest link.
+ * Its faults come from the fault plan like every other: the corrupt shards it asks of the plan
+ * (fault_sample_corrupt: read, not decoded or copied, logged once an epoch where met), and the
+ * injector plays the cache crashes and restarts through its hooks (loader_fault_hooks).
  */
 #ifndef DMLSIM_LOADER_H
 #define DMLSIM_LOADER_H
