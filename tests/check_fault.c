@@ -67,6 +67,97 @@ START_TEST(test_crash_and_restart)
 }
 END_TEST
 
+/* The pipeline's faults in the plan (issue 30: one route for every kind), from a scenario's XML:
+ * a corrupt shard is a standing fault, its event at time 0 (target "shard K"); a cache crash at
+ * `at` on the node's CPU host carries its down time as its restart delay, and a cache-restart
+ * follows at at + restart-after (none when absent: back at once). Closed form from the XML below:
+ *   t = 0    corrupt-shard shard 7 (line 10), corrupt-shard shard 3 (line 13), in XML order
+ *   t = 1    cache-crash node0.cpu (line 12), down 0 s, no restart event
+ *   t = 2    cache-crash node1.cpu (line 11), down 0.1 s
+ *   t = 2.1  cache-restart node1.cpu (line 11)
+ * Shards of 48 samples: shard 3 is samples 144-191, shard 7 336-383. */
+static const char pipeline_xml[] =
+        "<?xml version=\"1.0\"?>\n"
+        "<scenario name=\"pipeline-faults\" seed=\"1\">\n"
+        "  <cluster nodes=\"2\" gpus-per-node=\"1\" gpu=\"h100\" nic=\"ib-ndr\"/>\n"
+        "  <model preset=\"resnet50\"/>\n"
+        "  <training strategy=\"allreduce\" algo=\"ring\" batch-per-gpu=\"64\" steps=\"40\">\n"
+        "    <data preset=\"imagenet\" samples=\"1280\" format=\"webdataset\" "
+        "shard-samples=\"48\"\n"
+        "          source=\"remote\" cache=\"memory\" cache-capacity=\"1GiB\"/>\n"
+        "  </training>\n"
+        "  <faults>\n"
+        "    <corrupt-shard shard=\"7\"/>\n"
+        "    <cache-crash node=\"node1\" at=\"2s\" restart-after=\"100ms\"/>\n"
+        "    <cache-crash node=\"node0\" at=\"1s\"/>\n"
+        "    <corrupt-shard shard=\"3\"/>\n"
+        "  </faults>\n"
+        "</scenario>\n";
+
+static void load_pipeline(struct scenario *sc)
+{
+    char path[] = "/tmp/check_fault_XXXXXX.xml";
+    int fd = mkstemps(path, 4);
+    ck_assert(fd >= 0 && write(fd, pipeline_xml, sizeof pipeline_xml - 1) > 0);
+    close(fd);
+    struct dmlsim_error err = {0};
+    enum dmlsim_err rc = scenario_load(path, sc, &err);
+    unlink(path);
+    ck_assert_msg(rc == DMLSIM_OK, "%s", err.msg);
+}
+
+START_TEST(test_pipeline_faults_in_the_plan)
+{
+    struct scenario sc;
+    load_pipeline(&sc);
+    char *hosts[] = {"node0.gpu0", "node0.cpu", "node1.gpu0", "node1.cpu"};
+    struct fault_names nm = {gpu_names(2), 2, hosts, 4, NULL, 0};
+    struct fault_plan plan;
+    struct dmlsim_error err = {0};
+    ck_assert_int_eq(fault_plan_build(&sc, &nm, &plan, &err), DMLSIM_OK);
+    static const struct {
+        enum fault_kind kind;
+        double t_s, restart_s;
+        const char *target;
+        long long shard;
+        int line;
+    } want[] = {{FAULT_SHARD_CORRUPT, 0, -1, "shard 7", 7, 10},
+                {FAULT_SHARD_CORRUPT, 0, -1, "shard 3", 3, 13},
+                {FAULT_CACHE_CRASH, 1, 0, "node0.cpu", -1, 12},
+                {FAULT_CACHE_CRASH, 2, 0.1, "node1.cpu", -1, 11},
+                {FAULT_CACHE_RESTART, 2 + 0.1, -1, "node1.cpu", -1, 11}};
+    ck_assert_uint_eq(plan.n, 5);
+    for (size_t i = 0; i < 5; i++) {
+        const struct fault_event *e = &plan.ev[i];
+        ck_assert_msg(e->kind == want[i].kind, "event %zu: %s", i, fault_kind_name(e->kind));
+        ck_assert_double_eq_tol(e->t_s, want[i].t_s, 1e-12);
+        ck_assert_double_eq_tol(e->restart_s, want[i].restart_s, 1e-12);
+        ck_assert_str_eq(e->target, want[i].target);
+        ck_assert_int_eq(e->shard, want[i].shard);
+        ck_assert_int_eq(e->step, -1);
+        ck_assert_int_eq(e->line, want[i].line);
+    }
+    static const long long edges[][2] = {{143, 0}, {144, 1}, {191, 1}, {192, 0},
+                                         {335, 0}, {336, 1}, {383, 1}, {384, 0}};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        ck_assert_msg(fault_sample_corrupt(&plan, 48, edges[i][0]) == edges[i][1], "sample %lld",
+                      edges[i][0]);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    fault_plan_print(&plan, f);
+    fclose(f);
+    ck_assert_msg(strstr(out, ": 5 event(s)") && strstr(out, "cache-restart node1.cpu"), "%s", out);
+    free(out);
+    fault_plan_release(&plan);
+    /* a node without a CPU host has no cache tier */
+    nm.nhosts = 3;
+    ck_assert_int_eq(fault_plan_build(&sc, &nm, &plan, &err), DMLSIM_EVALUE);
+    ck_assert_msg(strstr(err.msg, ":11: no node with a CPU host named \"node1\""), "%s", err.msg);
+    scenario_release(&sc);
+}
+END_TEST
+
 static double mean_gap(bool weibull, double shape, unsigned long seed)
 {
     /* 1000 GPUs, MTBF 1 h, no repair time, horizon 100 h: the failures per GPU average
@@ -214,6 +305,7 @@ static Suite *fault_suite(void)
     TCase *tc = tcase_create("plan");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_crash_and_restart);
+    tcase_add_test(tc, test_pipeline_faults_in_the_plan);
     tcase_add_test(tc, test_mtbf_means);
     tcase_add_test(tc, test_jitter);
     tcase_add_test(tc, test_watchdog_stops_a_stalled_run);

@@ -399,11 +399,11 @@ START_TEST(test_cache_crash)
     bool forever = _i == 1;
     test_in_child(cache_free_run, NULL, ends, sizeof ends);
     struct scenario sc = data_scenario(f, b, cache_spec(b));
-    sc.train.data.cache_crashes = calloc(1, sizeof *sc.train.data.cache_crashes);
-    sc.train.data.ncache_crashes = 1;
-    sc.train.data.cache_crashes[0] = (struct cache_crash){
-            .node = "node0", .at_s = forever ? 0 : (ends[4] + ends[5]) / 2,
-            .down_s = forever ? 1e9 : 0};
+    sc.faults = calloc(1, sizeof *sc.faults); /* <cache-crash node="node0" at restart-after> */
+    sc.nfaults = 1;
+    sc.faults[0] = (struct fault_spec){.kind = FS_CACHE_CRASH, .node = strdup("node0"),
+                                       .at_s = forever ? 0 : (ends[4] + ends[5]) / 2, .step = -1,
+                                       .restart_s = forever ? 1e9 : 0, .line = 1};
     struct run_record rec;
     run(&sc, &rec);
     double hits = rec.cache_hits / (rec.cache_hits + rec.cache_misses);
@@ -441,9 +441,10 @@ START_TEST(test_corrupt_shard)
                                                                 .shard_samples = b / 2,
                                                                 .source = DATA_MEMORY,
                                                                 .workers = 1, .pinned = true});
-    sc.train.data.corrupt_shards = calloc(1, sizeof *sc.train.data.corrupt_shards);
-    sc.train.data.corrupt_shards[0] = 1;
-    sc.train.data.ncorrupt = 1;
+    sc.faults = calloc(1, sizeof *sc.faults); /* <corrupt-shard shard="1"/> */
+    sc.nfaults = 1;
+    sc.faults[0] = (struct fault_spec){.kind = FS_CORRUPT_SHARD, .shard = 1, .at_s = -1,
+                                       .step = -1, .restart_s = -1, .line = 1};
     struct run_record rec;
     run(&sc, &rec);
     double t = test_step(&rec, STEPS - 1)->t_s - test_step(&rec, 1)->t_s;

@@ -382,10 +382,11 @@ START_TEST(test_corrupt_shards_are_not_learnt)
                                        .conn_Bps = 1e15, .workers = 1, .prefetch = 2,
                                        .pinned = true, .seed = sc.seed, .shuffle_buffer = 1000,
                                        .line = 1};
-    sc.train.data.corrupt_shards = calloc(2, sizeof *sc.train.data.corrupt_shards);
-    sc.train.data.corrupt_shards[0] = 1;
-    sc.train.data.corrupt_shards[1] = 6;
-    sc.train.data.ncorrupt = 2;
+    sc.faults = calloc(2, sizeof *sc.faults); /* <corrupt-shard shard="1"/> and "6" */
+    sc.nfaults = 2;
+    for (int k = 0; k < 2; k++)
+        sc.faults[k] = (struct fault_spec){.kind = FS_CORRUPT_SHARD, .shard = k ? 6 : 1,
+                                           .at_s = -1, .step = -1, .restart_s = -1, .line = 1};
     struct numerics nm;
     struct run_record rec;
     run_numerics(&sc, &nm, &rec);

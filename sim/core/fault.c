@@ -48,6 +48,7 @@ static struct fault_event *add(struct builder *b, enum fault_kind kind, double t
     e->step = step;
     snprintf(e->target, sizeof e->target, "%s", target);
     e->restart_s = -1;
+    e->shard = -1;
     e->factor = f ? f->factor : 0;
     e->cause = cause;
     e->line = f ? f->line : 0;
@@ -79,7 +80,8 @@ static int link_window(struct builder *b, const struct fault_spec *f, const char
         if (!hit) continue;
         hits++;
         add(b, start, f->at_s, -1, links[i], f, cause);
-        if (f->for_s > 0) add(b, end, f->at_s + f->for_s, -1, links[i], f, cause);
+        if (f->for_s > 0 && end != FAULT_NO_EVENT)
+            add(b, end, f->at_s + f->for_s, -1, links[i], f, cause);
     }
     return hits;
 }
@@ -289,34 +291,46 @@ static enum dmlsim_err plan_straggler(struct builder *b, const struct scenario *
     return add_stragglers(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "GPU host", f->host, err);
 }
 
-/* link-down and degrade: a window on a link, or on a node's NIC links. */
-static enum dmlsim_err plan_link_window(struct builder *b, const struct scenario *sc,
-                                        const struct fault_spec *f, const struct fault_names *nm,
-                                        struct dmlsim_error *err)
+/* Every row's plan events (faultkind.h: START and END). */
+#define START_ROW(kind, element, targets, read, plan, start, end) [kind] = start,
+static const enum fault_kind start_of[FS_KIND_COUNT] = {FAULT_SPEC_KINDS(START_ROW)};
+#undef START_ROW
+#define END_ROW(kind, element, targets, read, plan, start, end) [kind] = end,
+static const enum fault_kind end_of[FS_KIND_COUNT] = {FAULT_SPEC_KINDS(END_ROW)};
+#undef END_ROW
+
+/* A window [at, at + for) of the row's START and END (none if for is absent, or END
+ * FAULT_NO_EVENT) on every host the spec's host names (a host, or a node's hosts). */
+static int host_window(struct builder *b, const struct fault_spec *f, const struct fault_names *nm,
+                       const char *cause)
 {
-    bool down = f->kind == FS_LINK_DOWN;
-    if (link_window(b, f, f->node, down ? FAULT_LINK_DOWN : FAULT_DEGRADE,
-                    down ? FAULT_LINK_UP : FAULT_DEGRADE_END, nm->links, nm->nlinks,
-                    down ? "link-down" : "degrade"))
+    int hits = 0;
+    for (size_t h = 0; h < nm->nhosts; h++) {
+        if (!names(f->host, nm->hosts[h])) continue;
+        hits++;
+        add(b, start_of[f->kind], f->at_s, -1, nm->hosts[h], f, cause);
+        if (f->for_s > 0 && end_of[f->kind] != FAULT_NO_EVENT)
+            add(b, end_of[f->kind], f->at_s + f->for_s, -1, nm->hosts[h], f, cause);
+    }
+    return hits;
+}
+
+/* The generic plan builder (faultkind.h's PLAN `window`: link-down, degrade, and any kind that
+ * is "from at, for a while, on a host, a link or a node's NIC links"): the row's START at `at`
+ * and END at `at + for` on each target, whose existence it checks. */
+static enum dmlsim_err plan_window(struct builder *b, const struct scenario *sc,
+                                   const struct fault_spec *f, const struct fault_names *nm,
+                                   gsl_rng *rng, struct dmlsim_error *err)
+{
+    (void)rng;
+    const char *cause = scenario_fault_element(f->kind);
+    if (f->host)
+        return host_window(b, f, nm, cause) ? DMLSIM_OK : unknown(sc, f, "host", f->host, err);
+    if (link_window(b, f, f->node, start_of[f->kind], end_of[f->kind], nm->links, nm->nlinks,
+                    cause))
         return DMLSIM_OK;
     return unknown(sc, f, f->node ? "node with NIC links" : "link", f->node ? f->node : f->link,
                    err);
-}
-
-static enum dmlsim_err plan_link_down(struct builder *b, const struct scenario *sc,
-                                      const struct fault_spec *f, const struct fault_names *nm,
-                                      gsl_rng *rng, struct dmlsim_error *err)
-{
-    (void)rng;
-    return plan_link_window(b, sc, f, nm, err);
-}
-
-static enum dmlsim_err plan_degrade(struct builder *b, const struct scenario *sc,
-                                    const struct fault_spec *f, const struct fault_names *nm,
-                                    gsl_rng *rng, struct dmlsim_error *err)
-{
-    (void)rng;
-    return plan_link_window(b, sc, f, nm, err);
 }
 
 static enum dmlsim_err plan_partition(struct builder *b, const struct scenario *sc,
@@ -349,35 +363,40 @@ static enum dmlsim_err plan_mtbf(struct builder *b, const struct scenario *sc,
     return DMLSIM_OK;
 }
 
-/* The loader's and the numerics' (scenario.h data_sample_corrupt): no event in the plan. */
+/* A standing fault: the shard fails from the start (the pipeline and <numerics> ask
+ * fault_sample_corrupt); the reader checked the shard exists. */
 static enum dmlsim_err plan_corrupt_shard(struct builder *b, const struct scenario *sc,
                                           const struct fault_spec *f, const struct fault_names *nm,
                                           gsl_rng *rng, struct dmlsim_error *err)
 {
-    (void)b;
     (void)sc;
-    (void)f;
     (void)nm;
     (void)rng;
     (void)err;
+    char shard[32];
+    snprintf(shard, sizeof shard, "shard %lld", f->shard);
+    add(b, FAULT_SHARD_CORRUPT, 0, -1, shard, f, "corrupt-shard")->shard = f->shard;
     return DMLSIM_OK;
 }
 
-/* The loader's (no event in the plan); its node must have a CPU host. */
+/* The tier of the node's CPU host (which must exist) is lost at `at`, and down until its
+ * restart (restart-after > 0; else it serves again at once, empty). */
 static enum dmlsim_err plan_cache_crash(struct builder *b, const struct scenario *sc,
                                         const struct fault_spec *f, const struct fault_names *nm,
                                         gsl_rng *rng, struct dmlsim_error *err)
 {
-    (void)b;
     (void)rng;
-    char bad[64];
-    snprintf(bad, sizeof bad, "%s.cpu", f->node);
-    for (size_t h = 0; h < nm->nhosts; h++)
-        if (strcmp(nm->hosts[h], bad) == 0) return DMLSIM_OK;
-    return unknown(sc, f, "node with a CPU host", f->node, err);
+    char cpu[80];
+    snprintf(cpu, sizeof cpu, "%s.cpu", f->node);
+    if (!listed(nm->hosts, nm->nhosts, cpu))
+        return unknown(sc, f, "node with a CPU host", f->node, err);
+    double down_s = f->restart_s > 0 ? f->restart_s : 0;
+    add(b, FAULT_CACHE_CRASH, f->at_s, -1, cpu, f, "cache-crash")->restart_s = down_s;
+    if (down_s > 0) add(b, FAULT_CACHE_RESTART, f->at_s + down_s, -1, cpu, f, "cache-crash");
+    return DMLSIM_OK;
 }
 
-#define PLAN_ROW(kind, element, targets, name) [kind] = plan_##name,
+#define PLAN_ROW(kind, element, targets, read, plan, start, end) [kind] = plan_##plan,
 static enum dmlsim_err (*const plan_of[FS_KIND_COUNT])(struct builder *, const struct scenario *,
                                                        const struct fault_spec *,
                                                        const struct fault_names *, gsl_rng *,
@@ -391,6 +410,31 @@ static enum dmlsim_err add_spec(struct builder *b, const struct scenario *sc,
                                 gsl_rng *rng, struct dmlsim_error *err)
 {
     return plan_of[f->kind](b, sc, f, nm, rng, err);
+}
+
+static int cmp_shard(const void *x, const void *y)
+{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return (a > b) - (a < b);
+}
+
+/* plan->shards: the corrupt-shard events' shards, sorted, each once (fault_sample_corrupt asks
+ * it for every sample a batch reads). */
+static void index_shards(struct fault_plan *plan)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < plan->n; i++)
+        n += plan->ev[i].kind == FAULT_SHARD_CORRUPT;
+    if (n == 0) return;
+    plan->shards = mem_new(long long, n);
+    for (size_t i = 0; i < plan->n; i++)
+        if (plan->ev[i].kind == FAULT_SHARD_CORRUPT)
+            plan->shards[plan->nshards++] = plan->ev[i].shard;
+    qsort(plan->shards, plan->nshards, sizeof *plan->shards, cmp_shard);
+    n = 0;
+    for (size_t i = 0; i < plan->nshards; i++)
+        if (n == 0 || plan->shards[n - 1] != plan->shards[i]) plan->shards[n++] = plan->shards[i];
+    plan->nshards = n;
 }
 
 enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_names *nm,
@@ -423,6 +467,7 @@ enum dmlsim_err fault_plan_build(const struct scenario *sc, const struct fault_n
     for (size_t i = 0; i < plan->n; i++)
         plan->ev[i] = tmp[i].e;
     free(tmp);
+    index_shards(plan);
     return DMLSIM_OK;
 }
 
@@ -445,6 +490,7 @@ int fault_plan_slow_events(const struct fault_plan *plan, const char *target)
 void fault_plan_release(struct fault_plan *plan)
 {
     free(plan->ev);
+    free(plan->shards);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -501,4 +547,11 @@ bool fault_is_corrupt(const struct fault_plan *plan, const char *host, int step)
             strcmp(plan->ev[i].target, host) == 0)
             return true;
     return false;
+}
+
+bool fault_sample_corrupt(const struct fault_plan *plan, double shard_samples, long long i)
+{
+    if (plan == NULL || plan->nshards == 0) return false;
+    long long shard = (long long)((double)i / shard_samples);
+    return bsearch(&shard, plan->shards, plan->nshards, sizeof *plan->shards, cmp_shard) != NULL;
 }

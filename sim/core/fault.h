@@ -1,11 +1,12 @@
 /* fault.h - the fault plan: every failure of a run, materialised before the simulation starts.
  *
  * A scenario's <faults> lists crashes, stragglers, link failures and degradations, partitions,
- * corrupt batches and random failure processes (per-GPU MTBF, exponential or Weibull, with a
- * repair time). fault_plan_build turns them into one list of events sorted by time (ties by
- * order of appearance), drawing every random number from one GSL generator (MT19937) seeded by
- * the scenario's seed, so the same scenario and seed give the same plan. Events tied to a step
- * (a crash "at step N", a corrupt batch) keep their step and fire when the worker reaches it.
+ * corrupt batches, the input pipeline's corrupt shards and cache crashes, and random failure
+ * processes (per-GPU MTBF, exponential or Weibull, with a repair time). fault_plan_build turns
+ * them into one list of events sorted by time (ties by order of appearance), drawing every random
+ * number from one GSL generator (MT19937) seeded by the scenario's seed, so the same scenario and
+ * seed give the same plan. Events tied to a step (a crash "at step N", a corrupt batch) keep
+ * their step and fire when the worker reaches it.
  * Which children and events exist, and the functions that read, plan and play each, are the
  * tables of faultkind.h.
  *
@@ -18,7 +19,12 @@
  *   partition                a generated platform's partition links go down (the routes
  *                            between groups); a user's: the NIC links of every node outside
  *                            the first group; a group name that is no machine is an error;
- *   corrupt-batch            the worker skips that batch's compute (logged, counted).
+ *   corrupt-batch            the worker skips that batch's compute (logged, counted);
+ *   corrupt-shard            the input pipeline reads the shard's samples and skips them (not
+ *                            decoded, copied or learnt: fault_sample_corrupt), logged once an
+ *                            epoch where met; a standing fault: its event is at time 0;
+ *   cache-crash / restart    the input pipeline's hook (inject.h, struct inject_input): the
+ *                            node's cache tier is emptied, and down until its restart event.
  * Simulated failures are model events, never program errors.
  */
 #ifndef DMLSIM_FAULT_H
@@ -35,6 +41,7 @@
 #define FAULT_EVENT_ENUM_ROW(kind, name, prints_factor, play) kind,
 enum fault_kind { FAULT_EVENT_KINDS(FAULT_EVENT_ENUM_ROW) FAULT_KIND_COUNT };
 #undef FAULT_EVENT_ENUM_ROW
+#define FAULT_NO_EVENT FAULT_KIND_COUNT /* a <faults> row's END when its kind has none */
 
 struct fault_event {
     enum fault_kind kind;
@@ -42,7 +49,8 @@ struct fault_event {
     int step;          /* the step that triggers it, or -1 */
     char target[64];   /* host or link name; for corrupt batches the worker's GPU host */
     double factor;     /* straggler slowdown (> 1) or degrade bandwidth factor (0..1] */
-    double restart_s;  /* crash: restart delay, < 0 for none */
+    double restart_s;  /* crash, cache-crash: restart delay, < 0 for none */
+    long long shard;   /* corrupt-shard: the shard of <data>'s files, else -1 */
     const char *cause; /* "crash", "straggler", "link-down", "degrade", "partition", "mtbf", ... */
     int line;          /* line of the scenario element it came from */
 };
@@ -59,6 +67,8 @@ struct fault_plan {
     size_t n;               /* number of events */
     double jitter_sigma;    /* > 0: lognormal per-step compute jitter on every worker */
     unsigned long seed;     /* the seed the plan was drawn with */
+    long long *shards;      /* the corrupt-shard events' shards, ascending, no repeats */
+    size_t nshards;         /* ... how many */
 };
 
 struct scenario;
@@ -96,5 +106,9 @@ double fault_jitter(const struct fault_plan *plan, int rank, int step);
 
 /* Is the batch of the worker on `host` at `step` corrupt? */
 bool fault_is_corrupt(const struct fault_plan *plan, const char *host, int step);
+
+/* Is sample i (of the files' order, shards of shard_samples samples) in a corrupt shard of the
+ * plan? The input pipeline and <numerics> ask it (a corrupt shard fails from the start). */
+bool fault_sample_corrupt(const struct fault_plan *plan, double shard_samples, long long i);
 
 #endif

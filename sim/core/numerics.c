@@ -180,7 +180,7 @@ double replica_gradient(struct numerics *nm, struct replica *rp, int rank, long 
     int b = 0, dim = nm->train.dim;
     for (int i = 0; i < nm->batch; i++) { /* samples of corrupt shards fail to decode: skipped */
         long long e = order_sample(&nm->order, rank, pos, i);
-        if (nm->data && data_sample_corrupt(nm->data, e)) continue;
+        if (nm->data && fault_sample_corrupt(nm->plan, nm->data->shard_samples, e)) continue;
         memcpy(nm->x + (size_t)b * dim, nm->train.x + (size_t)e * dim, (size_t)dim * sizeof(float));
         nm->y[b++] = nm->train.y[e];
     }

@@ -13,6 +13,7 @@
 #define DMLSIM_NUMERICS_H
 
 #include "error.h"
+#include "fault.h"
 #include "idx.h"
 #include "model.h"
 #include "nn.h"
@@ -29,7 +30,8 @@ struct numerics {
     int workers;
     unsigned long seed;
     struct order order;    /* which examples a batch holds: <data shuffle>'s order, or the file's */
-    const struct data_spec *data; /* the input pipeline (its corrupt shards), or NULL */
+    const struct data_spec *data;  /* the input pipeline (its shards), or NULL */
+    const struct fault_plan *plan; /* the run's (its corrupt shards: the run skeleton sets it) */
     float *x;              /* a batch's examples, gathered */
     unsigned char *y;
     struct nn_work work, eval_work;

@@ -198,14 +198,6 @@ out:
     return rc;
 }
 
-bool data_sample_corrupt(const struct data_spec *d, long long i)
-{
-    long long shard = (long long)((double)i / d->shard_samples);
-    for (int k = 0; k < d->ncorrupt; k++)
-        if (d->corrupt_shards[k] == shard) return true;
-    return false;
-}
-
 /* <data>: the format's access pattern, where it lives, and the loader. */
 enum dmlsim_err scen_data_read(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {

@@ -116,13 +116,31 @@ out:
     return rc;
 }
 
-static enum dmlsim_err read_link_fault(struct reader *r, xmlNodePtr n, struct fault_spec *f)
+/* The generic reader (faultkind.h's READ `window`): a window from at="TIME" for for="TIME"
+ * (absent: to the end) on host="NAME" (a host, or a node's hosts), link="NAME" or node="NAME"
+ * (its NIC links), exactly one of them; the common attributes were read. */
+static enum dmlsim_err read_window(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                   struct fault_spec *f)
+{
+    (void)sc;
+    if (f->at_s < 0 || f->step >= 0 ||
+        (f->host != NULL) + (f->link != NULL) + (f->node != NULL) != 1)
+        return attr_fail(r, n,
+                         "<%s>: expected at=\"TIME\" and exactly one of host=\"NAME\", "
+                         "link=\"NAME\" and node=\"NAME\"",
+                         (const char *)n->name);
+    return opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s);
+}
+
+/* link-down and degrade: a window (read_window) on a link or a node's NIC links. */
+static enum dmlsim_err read_link_fault(struct reader *r, xmlNodePtr n, struct scenario *sc,
+                                       struct fault_spec *f)
 {
     enum dmlsim_err rc;
     if ((f->link == NULL) == (f->node == NULL))
         return attr_fail(r, n, "<%s>: expected exactly one of link=\"NAME\" and node=\"NAME\"",
                          (const char *)n->name);
-    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s), out);
+    DMLSIM_CHECK_GOTO(rc, read_window(r, n, sc, f), out);
     if (f->kind == FS_DEGRADE) {
         DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
         if (f->factor > 1)
@@ -204,15 +222,13 @@ static enum dmlsim_err read_crash(struct reader *r, xmlNodePtr n, struct scenari
 static enum dmlsim_err read_link_down(struct reader *r, xmlNodePtr n, struct scenario *sc,
                                       struct fault_spec *f)
 {
-    (void)sc;
-    return read_link_fault(r, n, f);
+    return read_link_fault(r, n, sc, f);
 }
 
 static enum dmlsim_err read_degrade(struct reader *r, xmlNodePtr n, struct scenario *sc,
                                     struct fault_spec *f)
 {
-    (void)sc;
-    return read_link_fault(r, n, f);
+    return read_link_fault(r, n, sc, f);
 }
 
 static enum dmlsim_err read_partition(struct reader *r, xmlNodePtr n, struct scenario *sc,
@@ -245,47 +261,37 @@ out:
 static enum dmlsim_err read_corrupt_shard(struct reader *r, xmlNodePtr n, struct scenario *sc,
                                           struct fault_spec *f)
 {
-    (void)f;
-    struct data_spec *d = &sc->train.data;
+    const struct data_spec *d = &sc->train.data;
     if (!d->present || d->format == DATA_IDX)
         return attr_fail(r, n,
                          "<corrupt-shard>: a shard of the input pipeline's files; expected a "
                          "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
     long v, shards = (long)ceil(d->samples / d->shard_samples);
     enum dmlsim_err rc = attr_int(r, n, "shard", 0, shards - 1, 0, &v);
-    if (rc != DMLSIM_OK) return rc;
-    d->corrupt_shards =
-            mem_realloc(d->corrupt_shards, (size_t)(d->ncorrupt + 1) * sizeof *d->corrupt_shards);
-    d->corrupt_shards[d->ncorrupt++] = v;
-    return DMLSIM_OK;
+    f->shard = v;
+    return rc;
 }
 
 /* <cache-crash node at [restart-after]>: the pipeline has a cache tier. */
 static enum dmlsim_err read_cache_crash(struct reader *r, xmlNodePtr n, struct scenario *sc,
                                         struct fault_spec *f)
 {
-    struct data_spec *d = &sc->train.data;
+    const struct data_spec *d = &sc->train.data;
     if (!d->present || d->cache == CACHE_NONE)
         return attr_fail(r, n,
                          "<cache-crash>: the cache tier of the input pipeline; expected a "
                          "<data cache=\"memory\" or \"nvme\"> in <training>");
-    if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= sizeof d->cache_crashes->node)
+    if (f->at_s < 0 || f->node == NULL || strlen(f->node) >= 64) /* a host name: fault_event */
         return attr_fail(r, n, "<cache-crash>: expected node=\"NAME\" and at=\"TIME\"");
-    d->cache_crashes = mem_realloc(d->cache_crashes,
-                                   (size_t)(d->ncache_crashes + 1) * sizeof *d->cache_crashes);
-    struct cache_crash *c = &d->cache_crashes[d->ncache_crashes++];
-    *c = (struct cache_crash){
-            .at_s = f->at_s, .down_s = f->restart_s > 0 ? f->restart_s : 0, .line = f->line};
-    snprintf(c->node, sizeof c->node, "%s", f->node);
     return DMLSIM_OK;
 }
 
 /* The <faults> children by kind, and their readers (faultkind.h). */
-#define ELEMENT_ROW(kind, element, targets, name) [kind] = element,
+#define ELEMENT_ROW(kind, element, targets, read, plan, start, end) [kind] = element,
 static const char *const fault_elements[FS_KIND_COUNT] = {FAULT_SPEC_KINDS(ELEMENT_ROW)};
 #undef ELEMENT_ROW
 
-#define READ_ROW(kind, element, targets, name) [kind] = read_##name,
+#define READ_ROW(kind, element, targets, read, plan, start, end) [kind] = read_##read,
 static enum dmlsim_err (*const read_of[FS_KIND_COUNT])(struct reader *, xmlNodePtr,
                                                        struct scenario *, struct fault_spec *) = {
         FAULT_SPEC_KINDS(READ_ROW)};

@@ -265,8 +265,6 @@ void scenario_release(struct scenario *sc)
     }
     free(sc->bench.pairs);
     free(sc->model.preset);
-    free(sc->train.data.corrupt_shards);
-    free(sc->train.data.cache_crashes);
     free(sc->train.numerics.dir);
     free(sc->train.numerics.cost_model);
     for (size_t i = 0; i < sc->nfaults; i++) {

@@ -200,10 +200,6 @@ struct data_spec {
     double shard_samples;    /* webdataset: samples per tar shard; mds: per shard file; parquet:
                                 rows per row group (given, or from shard_B) */
     double shard_B;          /* shard-bytes: the writer's byte limit a shard, or 0 (by samples) */
-    long long *corrupt_shards; /* <corrupt-shard> of <faults>: shards whose samples are skipped */
-    int ncorrupt;
-    struct cache_crash *cache_crashes; /* <cache-crash> of <faults> */
-    int ncache_crashes;
     int shuffle;             /* enum data_shuffle (order.h): none, epoch (MDS), buffer */
     bool by_class;           /* layout="by-class": the files hold the samples grouped by label
                                 (<numerics> trains on its set so arranged) */
@@ -221,19 +217,8 @@ struct data_spec {
     int line;                /* line of <data> */
 };
 
-/* <cache-crash>: a node's cache tier (not the node) fails at at_s: its contents are lost, and
- * for down_s every read goes to the store and nothing is cached; then it serves again, empty. */
-struct cache_crash {
-    char node[64]; /* the node's name (its CPU host is NODE.cpu) */
-    double at_s, down_s;
-    int line;
-};
-
 const char *scenario_pp_schedule_name(enum pp_schedule s);
 const char *scenario_recompute_name(enum recompute r);
-
-/* Is sample i (of the file order) in a corrupt shard of d? */
-bool data_sample_corrupt(const struct data_spec *d, long long i);
 
 struct train_spec {
     enum strategy_id strategy; /* STRAT_NONE when absent */
@@ -273,7 +258,7 @@ struct train_spec {
 };
 
 /* The children of <faults>, one per row of the table in faultkind.h. */
-#define FAULT_SPEC_ENUM_ROW(kind, element, targets, name) kind,
+#define FAULT_SPEC_ENUM_ROW(kind, element, targets, read, plan, start, end) kind,
 enum fault_spec_kind { FAULT_SPEC_KINDS(FAULT_SPEC_ENUM_ROW) FS_KIND_COUNT };
 #undef FAULT_SPEC_ENUM_ROW
 
@@ -287,7 +272,7 @@ struct fault_spec {
     double at_s;        /* when (crash, link faults, partition), or -1 */
     int step;           /* crash or corrupt batch at this step, or -1 */
     double for_s;       /* duration (straggler, link faults, partition heal-after), -1 = forever */
-    double restart_s;   /* crash: restart delay, -1 = none; mtbf: repair time */
+    double restart_s;   /* crash, cache-crash: restart delay, -1 = none; mtbf: repair time */
     double factor;      /* straggler slowdown (> 1) / degrade bandwidth factor (0 < f <= 1) */
     double sigma;       /* straggler jitter: lognormal sigma, 0 = none */
     double probability; /* corrupt-batch: per (worker, step) probability, 0 = none */
@@ -295,6 +280,7 @@ struct fault_spec {
     double mtbf_s;      /* mtbf: mean time between failures per GPU */
     double shape;       /* mtbf: Weibull shape k */
     double until_s;     /* mtbf: horizon of the process */
+    long long shard;    /* corrupt-shard: the shard (of <data>'s files) whose samples fail */
     int line;           /* line of the element */
 };
 

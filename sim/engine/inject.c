@@ -222,6 +222,20 @@ static void play_link(struct injector *inj, size_t i, const struct fault_event *
                   fault_kind_name(e->kind), e->target, e->cause);
 }
 
+/* The input pipeline's cache tier on the node's CPU host h: lost (and down for the event's
+ * restart delay), or serving again. */
+static void play_cache(struct injector *inj, size_t i, const struct fault_event *e, sg_host_t h,
+                       double now)
+{
+    (void)i;
+    (void)now;
+    if (h == NULL) return;
+    if (e->kind == FAULT_CACHE_CRASH && inj->input.cache_crash)
+        inj->input.cache_crash(inj->input.ctx, h, e->restart_s);
+    if (e->kind == FAULT_CACHE_RESTART && inj->input.cache_restart)
+        inj->input.cache_restart(inj->input.ctx, h);
+}
+
 #define PLAY_ROW(kind, name, prints_factor, play) [kind] = play_##play,
 static void (*const play_of[FAULT_KIND_COUNT])(struct injector *, size_t,
                                                const struct fault_event *, sg_host_t, double) = {
@@ -253,6 +267,11 @@ static void injector_actor(int argc, char **argv)
              (*i)++)
             play(inj, *i);
     }
+}
+
+void inject_set_input(struct injector *inj, struct inject_input input)
+{
+    inj->input = input;
 }
 
 void inject_start(struct injector *inj)

@@ -4,7 +4,9 @@
  * platform: timed events from one daemon actor, step-triggered crashes when the worker on the
  * target host reaches the step (inject_step, called by every strategy's worker before a step),
  * and the restarts crashes ask for. Crashes and restarts turn hosts off and on; stragglers switch
- * the host's pstate; link faults act through the profiles the platform was loaded with. Every
+ * the host's pstate; link faults act through the profiles the platform was loaded with; the
+ * input pipeline's cache crashes and restarts go to its hooks (struct inject_input); a corrupt
+ * shard or batch is asked, not played (inject_corrupt, fault_sample_corrupt). Every
  * event goes to the run's events log. Strategies take part through hooks (what dies with a host,
  * what starts again on it) and tell the injector when a survivor noticed a failure
  * (inject_detected) and when training progressed (inject_progress); from these it measures the
@@ -30,10 +32,22 @@ struct inject_hooks {
     void *ctx;
 };
 
+/* The input pipeline's side of its plan events (loader.h's loader_fault_hooks gives them; the
+ * run skeleton registers them with inject_set_input): a node's cache tier lost at a cache-crash
+ * (down for down_s, or serving again at once when 0) and serving again at its cache-restart. A
+ * plan event whose effect is another module's reaches it through such a hook, so the injector
+ * includes none of them. */
+struct inject_input {
+    void (*cache_crash)(void *ctx, sg_host_t cpu, double down_s); /* NULL: no pipeline */
+    void (*cache_restart)(void *ctx, sg_host_t cpu);
+    void *ctx;
+};
+
 struct injector {
     const struct fault_plan *plan;
     struct run_record *rec;
     struct inject_hooks hooks;
+    struct inject_input input; /* the input pipeline's hooks (inject_set_input), or none */
     const struct platform *pf; /* whose nodes a restart asks */
     sg_host_t keep;          /* never crashed */
     bool *fired;             /* per plan event: a step-triggered crash already fired */
@@ -52,6 +66,9 @@ struct injector {
  * host is down: the node crashed for good, or has not restarted yet). */
 void inject_init(struct injector *inj, const struct fault_plan *plan, struct run_record *rec,
                  const struct platform *pf, sg_host_t keep, struct inject_hooks hooks);
+
+/* The input pipeline's hooks, before inject_start. */
+void inject_set_input(struct injector *inj, struct inject_input input);
 
 /* Starts the injector actor on the keep host (if the plan has events). It is not a daemon: the
  * simulation lasts until the job is finished (inject_finish) or the plan has nothing left to

@@ -59,6 +59,7 @@ struct node_cache {
     sg_host_t cpu;        /* the node's CPU host */
     unsigned char *bits;  /* samples bits */
     double used_B;        /* bytes held */
+    bool down;            /* crashed, until its restart (<cache-crash restart-after>) */
 };
 
 struct lane {
@@ -87,6 +88,7 @@ struct lane {
 
 struct loader {
     const struct data_spec *d;
+    const struct fault_plan *plan; /* its corrupt shards (fault_sample_corrupt) */
     const struct platform *pf;
     struct run_record *rec;
     struct traffic *traffic;
@@ -102,9 +104,8 @@ struct loader {
     double res[RUN_RESOURCES]; /* what the batches trained on took */
     int ncaches;
     double busy_s[RUN_STAGES], bytes[RUN_STAGES];
-    long long *logged_epoch;   /* per corrupt shard: the last epoch its skip was logged in */
-    struct node_cache **crash_cache; /* per <cache-crash>: the tier it hits (NULL: no lane there) */
-    bool *crash_done;          /* ... and whether it has happened */
+    long long *logged_epoch;   /* per corrupt shard (plan->shards): the last epoch its skip was
+                                  logged in */
     bool over;                 /* the job is over (loader_finish) */
 };
 
@@ -222,28 +223,10 @@ static double size_factor(const struct data_spec *d, long long i)
     return exp(s * z - s * s / 2);
 }
 
-/* Lane ln's cache tier as it stands now, or NULL (none, or down): applies the crashes due, which
- * empty it (<cache-crash>, logged at their time). */
+/* Lane ln's cache tier as it stands now, or NULL (none, or down: <cache-crash>). */
 static struct node_cache *live_cache(struct lane *ln)
 {
-    struct loader *l = ln->l;
-    struct node_cache *c = ln->cache;
-    double now = simgrid_get_clock();
-    bool down = false;
-    for (int i = 0; c != NULL && i < l->d->ncache_crashes; i++) {
-        const struct cache_crash *cc = &l->d->cache_crashes[i];
-        if (l->crash_cache[i] != c || now < cc->at_s) continue;
-        if (!l->crash_done[i]) {
-            l->crash_done[i] = true;
-            run_event_add(l->rec, cc->at_s, RUN_FAULT, -1, -1,
-                          "cache tier of %s crashed: %.0f B lost, reads go to the store for %g s",
-                          cc->node, c->used_B, cc->down_s);
-            memset(c->bits, 0, (size_t)(l->samples / 8 + 1));
-            c->used_B = 0;
-        }
-        down |= now < cc->at_s + cc->down_s;
-    }
-    return down ? NULL : c;
+    return ln->cache != NULL && !ln->cache->down ? ln->cache : NULL;
 }
 
 /* The size factors of a batch's samples summed: all of them, those the cache tier does not
@@ -263,7 +246,7 @@ static struct batch_size batch_sizes(struct lane *ln, int k)
         long long i = sample_of(ln, k, j);
         double f = size_factor(l->d, i);
         z.all += f;
-        if (data_sample_corrupt(l->d, i))
+        if (fault_sample_corrupt(l->plan, l->d->shard_samples, i))
             z.bad++;
         else
             z.good += f;
@@ -588,15 +571,16 @@ static int corrupt_in(void *ctx, int rank, int step, int members)
 {
     struct loader *l = ctx;
     const struct data_spec *d = l->d;
+    const struct fault_plan *plan = l->plan;
     int bad = 0;
-    for (int j = 0; d->ncorrupt > 0 && j < l->batch; j++) {
+    for (int j = 0; plan && plan->nshards > 0 && j < l->batch; j++) {
         long long i = order_sample(&l->order, rank, step, j);
-        if (!data_sample_corrupt(d, i)) continue;
+        if (!fault_sample_corrupt(plan, d->shard_samples, i)) continue;
         bad++;
         long long shard = (long long)((double)i / d->shard_samples),
                   epoch = (((long long)step * l->P + rank) * l->batch + j) / l->samples;
-        for (int c = 0; c < d->ncorrupt; c++) {
-            if (d->corrupt_shards[c] != shard || l->logged_epoch[c] >= epoch) continue;
+        for (size_t c = 0; c < plan->nshards; c++) {
+            if (plan->shards[c] != shard || l->logged_epoch[c] >= epoch) continue;
             l->logged_epoch[c] = epoch;
             run_event_add(l->rec, simgrid_get_clock(), RUN_FAULT, step, members,
                           "corrupt shard %lld skipped: its samples fail to decode (epoch %lld, "
@@ -609,6 +593,40 @@ static int corrupt_in(void *ctx, int rank, int step, int members)
 struct input_hook loader_hook(struct loader *l)
 {
     return (struct input_hook){wait_batch, corrupt_in, l};
+}
+
+/* The cache tier on CPU host h (NULL: no lane's node). */
+static struct node_cache *cache_on(struct loader *l, sg_host_t h)
+{
+    for (int c = 0; c < l->ncaches; c++)
+        if (l->caches[c].cpu == h) return &l->caches[c];
+    return NULL;
+}
+
+/* <cache-crash>: the tier's contents are lost; it is down until its restart (down_s > 0). */
+static void cache_crash(void *ctx, sg_host_t cpu, double down_s)
+{
+    struct loader *l = ctx;
+    struct node_cache *c = cache_on(l, cpu);
+    if (c == NULL) return;
+    const char *name = sg_host_get_name(cpu);
+    run_event_add(l->rec, simgrid_get_clock(), RUN_FAULT, -1, -1,
+                  "cache tier of %.*s crashed: %.0f B lost, reads go to the store for %g s",
+                  (int)(strlen(name) - strlen(".cpu")), name, c->used_B, down_s);
+    memset(c->bits, 0, (size_t)(l->samples / 8 + 1));
+    c->used_B = 0;
+    c->down = down_s > 0;
+}
+
+static void cache_restart(void *ctx, sg_host_t cpu)
+{
+    struct node_cache *c = cache_on(ctx, cpu);
+    if (c) c->down = false;
+}
+
+struct inject_input loader_fault_hooks(struct loader *l)
+{
+    return (struct inject_input){cache_crash, cache_restart, l};
 }
 
 /* ---- setup ------------------------------------------------------------------------------- */
@@ -626,24 +644,14 @@ static void attach_caches(struct loader *l)
         ln->cache->cpu = ln->cpu;
         ln->cache->bits = xbt_new0(unsigned char, (size_t)(l->samples / 8 + 1));
     }
-    int n = l->d->ncache_crashes;
-    l->crash_cache = xbt_new0(struct node_cache *, n + 1);
-    l->crash_done = xbt_new0(bool, n + 1);
-    for (int i = 0; i < n; i++)
-        for (int c = 0; c < l->ncaches; c++) {
-            const char *name = sg_host_get_name(l->caches[c].cpu);
-            size_t len = strlen(l->d->cache_crashes[i].node);
-            if (strncmp(name, l->d->cache_crashes[i].node, len) == 0 &&
-                strcmp(name + len, ".cpu") == 0)
-                l->crash_cache[i] = &l->caches[c];
-        }
 }
 
-struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
-                          long long samples, struct run_record *rec, struct traffic *traffic)
+struct loader *loader_new(const struct data_spec *d, const struct fault_plan *plan,
+                          const struct platform *pf, int P, int batch, long long samples,
+                          struct run_record *rec, struct traffic *traffic)
 {
     struct loader *l = xbt_new0(struct loader, 1);
-    *l = (struct loader){.d = d, .pf = pf, .rec = rec, .traffic = traffic, .P = P,
+    *l = (struct loader){.d = d, .plan = plan, .pf = pf, .rec = rec, .traffic = traffic, .P = P,
                          .batch = batch, .W = d->workers > 0 ? d->workers : 1,
                          .ahead = d->workers * d->prefetch,
                          .core_flops = CATALOG_CPU_FLOPS / CATALOG_CPU_CORES,
@@ -671,8 +679,9 @@ struct loader *loader_new(const struct data_spec *d, const struct platform *pf, 
         snprintf(ln->box, sizeof ln->box, "h2d-%d", r);
     }
     if (d->cache != CACHE_NONE) attach_caches(l);
-    l->logged_epoch = xbt_new(long long, d->ncorrupt + 1);
-    for (int c = 0; c < d->ncorrupt; c++)
+    size_t nshards = plan ? plan->nshards : 0;
+    l->logged_epoch = xbt_new(long long, nshards + 1);
+    for (size_t c = 0; c < nshards; c++)
         l->logged_epoch[c] = -1;
     rec->input = true;
     rec->cache = d->cache != CACHE_NONE;
@@ -792,8 +801,6 @@ void loader_free(struct loader *l)
     for (int c = 0; c < l->ncaches; c++)
         free(l->caches[c].bits);
     free(l->caches);
-    free(l->crash_cache);
-    free(l->crash_done);
     free(l->logged_epoch);
     free(l->lanes);
     free(l);

@@ -38,10 +38,15 @@
  * one's loads are discarded as they finish. Stage occupancy (the fraction of the run each
  * stage's actors were busy) and bytes go to the run record; the stage most occupied is the
  * slowest link.
+ * Its faults come from the fault plan like every other: the corrupt shards it asks of the plan
+ * (fault_sample_corrupt: read, not decoded or copied, logged once an epoch where met), and the
+ * injector plays the cache crashes and restarts through its hooks (loader_fault_hooks).
  */
 #ifndef DMLSIM_LOADER_H
 #define DMLSIM_LOADER_H
 
+#include "fault.h"
+#include "inject.h"
 #include "order.h"
 #include "platform.h"
 #include "run.h"
@@ -56,10 +61,12 @@
 struct loader;
 
 /* A pipeline for the first P GPUs of pf, batches of `batch` samples of a dataset of `samples`
- * (<numerics>' training set when it trains, so the order is its examples'). Returns a new
- * loader owned by the caller (loader_free, after simgrid_run). */
-struct loader *loader_new(const struct data_spec *d, const struct platform *pf, int P, int batch,
-                          long long samples, struct run_record *rec, struct traffic *traffic);
+ * (<numerics>' training set when it trains, so the order is its examples'), its corrupt shards
+ * those of the fault plan (NULL: none). Returns a new loader owned by the caller (loader_free,
+ * after simgrid_run). */
+struct loader *loader_new(const struct data_spec *d, const struct fault_plan *plan,
+                          const struct platform *pf, int P, int batch, long long samples,
+                          struct run_record *rec, struct traffic *traffic);
 
 /* The "# data" configuration line of d. */
 void loader_describe(const struct data_spec *d, FILE *out);
@@ -73,6 +80,11 @@ void loader_restarted(struct loader *l, sg_host_t h);
 
 /* The hook the strategy's workers call before each forward. */
 struct input_hook loader_hook(struct loader *l);
+
+/* The hooks the injector plays the plan's cache-crash and cache-restart events through
+ * (inject_set_input): the node's cache tier loses what it held, logged, and reads go to the
+ * store while it is down. */
+struct inject_input loader_fault_hooks(struct loader *l);
 
 /* The job is over (done or failed): a training loop still waiting for a batch that cannot come
  * (its node cut off from the store for good: a remote read retried every LOADER_RETRY_S) gets

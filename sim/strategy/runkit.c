@@ -25,13 +25,16 @@ void runkit_open(struct runkit *kit, const struct job *j, struct run_record *rec
     }
     if (uses & RUNKIT_TRAFFIC) kit->traffic = traffic_new();
     if (uses & RUNKIT_NUMERICS) job_record_numerics(j, rec);
+    if (j->nm) j->nm->plan = j->plan; /* its corrupt shards */
     if (uses & RUNKIT_INJECT)
         inject_init(&kit->inj, j->plan, rec, j->pf, job_store_host(j), (struct inject_hooks){0});
     kit->input = j->input;
     if ((uses & RUNKIT_INPUT) && ts->data.present) { /* the input pipeline feeds every worker */
         long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples;
-        kit->loader = loader_new(&ts->data, j->pf, job_workers(j), ts->batch, N, rec, kit->traffic);
+        kit->loader = loader_new(&ts->data, j->plan, j->pf, job_workers(j), ts->batch, N, rec,
+                                 kit->traffic);
         kit->input = loader_hook(kit->loader);
+        if (uses & RUNKIT_INJECT) inject_set_input(&kit->inj, loader_fault_hooks(kit->loader));
     }
 }
 
