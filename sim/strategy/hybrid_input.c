@@ -88,7 +88,7 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     for (int d = 0; d < in->dp && p->tp > 1; d++)
         in->got[d] = sg_sem_init(0);
     long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples; /* as runkit_open's */
-    struct loader *l = loader_new(&ts->data, &in->pf, in->dp, in->b, N, kit->rec, kit->traffic);
+    struct loader *l = loader_new(&ts->data, j->plan, &in->pf, in->dp, in->b, N, kit->rec, kit->traffic);
     runkit_input(kit, l);
 }
 

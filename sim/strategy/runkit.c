@@ -42,6 +42,7 @@ void runkit_input(struct runkit *kit, struct loader *l)
 {
     kit->loader = l;
     kit->input = loader_hook(l);
+    if (kit->uses & RUNKIT_INJECT) inject_set_input(&kit->inj, loader_fault_hooks(l));
 }
 
 void runkit_hooks(struct runkit *kit, struct inject_hooks hooks)
