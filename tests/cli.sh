@@ -376,14 +376,6 @@ XML
     cmp -s "$tmp/rp1.out" "$tmp/rp2.out" && cmp -s "$tmp/rp1.json" "$tmp/rp2.json" && ok ||
     ko "replay must not change a hybrid run's outputs"
 
-# The hybrid strategy's input pipeline has its own lanes (hybrid_input.h), whose trace tracks
-# would overlap the ranks': --trace with <data> is refused, one line, nothing written.
-"$dmlsim" run scenarios/ci/hybrid-input-slow-store.xml --trace "$tmp/hyd.trace.json" \
-    >"$tmp/hyd.out" 2>"$tmp/hyd.err"
-[ $? -eq 1 ] && [ "$(wc -l <"$tmp/hyd.err")" -eq 1 ] && [ ! -e "$tmp/hyd.trace.json" ] &&
-    grep -q '^scenarios/ci/hybrid-input-slow-store.xml:[0-9]*: <training strategy="hybrid">: --trace with <data>' "$tmp/hyd.err" &&
-    ok || ko "hybrid: --trace with <data> must be refused in one line: $(cat "$tmp/hyd.err")"
-
 # ---- calibration ------------------------------------------------------------------------------
 "$dmlsim" calib --spec h100 -o "$tmp/h100.calib" && head -1 "$tmp/h100.calib" |
     grep -q '^dmlsim-calibration 1$' && ok || ko "calib --spec must write a calibration file"

@@ -17,7 +17,8 @@ scenarios/ci/ring-ckpt-async.xml scenarios/ci/ring-crash-elastic.xml
 scenarios/ci/ring-split-brain.xml scenarios/ci/ring-partition-rollback.xml
 scenarios/ci/ring-straggler-removal.xml scenarios/ci/ps-shard-crash.xml
 scenarios/ci/ps-step-crash.xml scenarios/ci/ps-mtbf-linkdown.xml scenarios/ci/hybrid-crash.xml
-scenarios/ci/input-cache-crash.xml"
+scenarios/ci/input-cache-crash.xml scenarios/ci/hybrid-input-slow-store.xml
+scenarios/ci/hybrid-restart-spare.xml"
 
 # The tids of the tracks named $2 or "$2 N" (a named track's lanes) in trace $1, as a regex.
 tids_of() {
@@ -73,6 +74,17 @@ e=$tmp/ring-crash-elastic.json
 [ "$(slices_on "$e" recoveries 'recovery from the fault on node2.gpu0')" -eq 1 ] &&
     [ "$(slices_on "$e" recoveries 'detection of the fault on node2.gpu0')" -eq 1 ] && ok ||
     ko "ring-crash-elastic: expected one recovery and one detection slice for the crash of node2.gpu0"
+# The hybrid's input pipeline: a replica's waits for its batch on its reader's track (its first
+# stage's tensor rank 0: ranks 0 and 2 under tp 2 x dp 2, order tp-dp-pp), one per microbatch:
+# 10 steps x 4 microbatches = 40 each; the lanes' own tracks after the 8 ranks', named by replica.
+h=$tmp/hybrid-input-slow-store.json
+w0=$(grep -c '^{"ph": "X", "pid": 0, "tid": 0, "name": "input wait"' "$h")
+w2=$(grep -c '^{"ph": "X", "pid": 0, "tid": 2, "name": "input wait"' "$h")
+wall=$(grep -c '"name": "input wait"' "$h")
+[ "$w0" -eq 40 ] && [ "$w2" -eq 40 ] && [ "$wall" -eq 80 ] && ok ||
+    ko "hybrid-input-slow-store: input waits $w0 on rank 0, $w2 on rank 2, $wall in all; expected 40, 40, 80"
+[ "$(tids_of "$h" 'replica 0 loader')" = 8 ] && [ "$(tids_of "$h" 'replica 1 copy to GPU')" = 11 ] &&
+    ok || ko "hybrid-input-slow-store: the lanes' tracks must follow the 8 ranks' (8..11)"
 # Deterministic: the same scenario and seed give the same trace.
 "$dmlsim" run scenarios/ci/ring-split-brain.xml --trace "$tmp/again.json" >/dev/null 2>&1
 cmp -s "$tmp/ring-split-brain.json" "$tmp/again.json" && ok ||

@@ -107,6 +107,9 @@ struct loader {
     long long *logged_epoch;   /* per corrupt shard (plan->shards): the last epoch its skip was
                                   logged in */
     bool over;                 /* the job is over (loader_finish) */
+    int track0;                /* its lanes' first trace track (loader_set_tracks) */
+    const int *wait_track;     /* per lane: the track of its waits for a batch, or NULL: 2 r */
+    const char *lane_name;     /* a lane's name in its tracks' names ("rank") */
 };
 
 /* ---- the window ------------------------------------------------------------------------ */
@@ -333,7 +336,7 @@ static void account(struct lane *ln, struct slot *sl, int stage, int track, doub
 /* The trace tracks of a lane: after the strategy's 2 per rank, W workers and the copier. */
 static int track_of(const struct lane *ln, int which)
 {
-    return 2 * ln->l->P + ln->rank * (ln->l->W + 1) + which;
+    return ln->l->track0 + ln->rank * (ln->l->W + 1) + which;
 }
 
 /* Worker w's next batch of the current iterator at or after `from`. Called locked. */
@@ -526,7 +529,8 @@ static void wait_batch(void *ctx, int rank, int step)
     ln->waits[2 * ln->nwaits] = t0;
     ln->waits[2 * ln->nwaits++ + 1] = simgrid_get_clock();
     l->rec->input_batches += 1;
-    trace_slice(l->rec->trace, 2 * rank, "input wait", t0, simgrid_get_clock());
+    trace_slice(l->rec->trace, l->wait_track ? l->wait_track[rank] : 2 * rank, "input wait", t0,
+                simgrid_get_clock());
 }
 
 void loader_finish(struct loader *l)
@@ -656,7 +660,9 @@ struct loader *loader_new(const struct data_spec *d, const struct fault_plan *pl
                          .ahead = d->workers * d->prefetch,
                          .core_flops = CATALOG_CPU_FLOPS / CATALOG_CPU_CORES,
                          .samples = samples,
-                         .store_disk = pf->storage ? platform_host_disk(pf->storage) : NULL};
+                         .store_disk = pf->storage ? platform_host_disk(pf->storage) : NULL,
+                         .track0 = 2 * P, /* after the strategy's 2 a rank */
+                         .lane_name = "rank"};
     order_init(&l->order, (enum data_shuffle)d->shuffle, samples, P, batch, d->seed,
                d->shuffle_buffer);
     l->lanes = xbt_new0(struct lane, P);
@@ -727,16 +733,23 @@ static void start_lane(struct lane *ln)
     start_device(ln);
 }
 
+void loader_set_tracks(struct loader *l, int first, const int *wait_track, const char *lane_name)
+{
+    l->track0 = first;
+    l->wait_track = wait_track;
+    l->lane_name = lane_name;
+}
+
 void loader_start(struct loader *l)
 {
     for (int r = 0; r < l->P; r++) {
         start_lane(&l->lanes[r]);
         for (int w = 0; w < l->W; w++) {
-            char *name = bprintf("rank %d loader %d", r, w);
+            char *name = bprintf("%s %d loader %d", l->lane_name, r, w);
             trace_track(l->rec->trace, track_of(&l->lanes[r], w), name);
             free(name);
         }
-        char *name = bprintf("rank %d copy to GPU", r);
+        char *name = bprintf("%s %d copy to GPU", l->lane_name, r);
         trace_track(l->rec->trace, track_of(&l->lanes[r], l->W), name);
         free(name);
     }

@@ -68,6 +68,12 @@ struct loader *loader_new(const struct data_spec *d, const struct fault_plan *pl
                           const struct platform *pf, int P, int batch, long long samples,
                           struct run_record *rec, struct traffic *traffic);
 
+/* Where the trace puts the pipeline (before loader_start): its lanes' tracks from `first` on (W
+ * loaders and the copier a lane), lane r's waits for a batch on wait_track[r] (kept by the
+ * caller; NULL: track 2 r), a lane named "LANE_NAME r" in its tracks' names. By default the
+ * tracks follow a strategy's 2 a rank (2 P on), the waits on 2 r, the lanes named "rank". */
+void loader_set_tracks(struct loader *l, int first, const int *wait_track, const char *lane_name);
+
 /* The "# data" configuration line of d. */
 void loader_describe(const struct data_spec *d, FILE *out);
 

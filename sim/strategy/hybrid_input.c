@@ -48,12 +48,6 @@ enum dmlsim_err hyin_check(const struct job *j, struct dmlsim_error *err)
             !corrupt_host_reads(j, f->host, why, sizeof why))
             return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: %s", sc->path, f->line, why);
     }
-    if (sc->train.data.present && sc->train.trace)
-        return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <training strategy=\"hybrid\">: --trace with <data>: the input "
-                           "pipeline's trace tracks (numbered after two per lane) would overlap "
-                           "the ranks'; expected no --trace, or no <data>",
-                           sc->path, sc->train.line);
     return DMLSIM_OK;
 }
 
@@ -88,7 +82,13 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     for (int d = 0; d < in->dp && p->tp > 1; d++)
         in->got[d] = sg_sem_init(0);
     long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples; /* as runkit_open's */
-    struct loader *l = loader_new(&ts->data, j->plan, &in->pf, in->dp, in->b, N, kit->rec, kit->traffic);
+    struct loader *l =
+            loader_new(&ts->data, j->plan, &in->pf, in->dp, in->b, N, kit->rec, kit->traffic);
+    /* traced: a replica's waits on its reader's track, the lanes' tracks after the P ranks' */
+    in->reader_track = xbt_new(int, in->dp);
+    for (int d = 0; d < in->dp; d++)
+        in->reader_track[d] = reader_rank(p, d);
+    loader_set_tracks(l, in->P, in->reader_track, "replica");
     runkit_input(kit, l);
 }
 
@@ -214,6 +214,7 @@ void hyin_release(struct hy_input *in)
     for (size_t i = 0; i < sizeof per_step / sizeof per_step[0]; i++)
         free(per_step[i]);
     free(in->readers);
+    free(in->reader_track);
     free(in->read_step);
     free(in->good);
     free(in->mb_good);

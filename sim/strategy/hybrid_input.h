@@ -16,7 +16,8 @@
  * The run's input fraction (run.h) counts each reader's wait for its replica's tp pp GPUs: the
  * pipeline it feeds waits with it. Left
  * out: the last stage's own read of the same batch for its labels (the labels are the tokens
- * shifted by one, so the same bytes again).
+ * shifted by one, so the same bytes again). Traced, a replica's waits for its batch are on its
+ * reader's track and the pipeline's tracks follow the ranks' (loader_set_tracks).
  *
  * The input pipeline (loader.h) has one lane per replica, on its reader's GPU (and that GPU's
  * node's CPU, NVMe, PCIe): lane d's batch k is the replica's microbatch k = step m + mb, so the
@@ -48,6 +49,7 @@ struct hy_input {
     int P, dp, m, b, steps;
     struct platform pf;   /* the job's, its first dp GPUs the readers (the pipeline's lanes) */
     sg_host_t *readers;   /* per replica: its reader's GPU host */
+    int *reader_track;    /* per replica, with <data>: its reader's rank (its waits' trace track) */
     int *read_step;       /* per replica: the step whose batch it read (-1: none yet) */
     int *good;            /* per replica: the samples of that step's batch it trains on */
     int *mb_good;         /* per replica and microbatch (d m + mb): ... of that microbatch */
