@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "collective.h"
 #include "hybrid_metrics.h"
+#include "hybrid_num.h"
 #include "hygroup.h"
 #include "inject.h"
 #include "level.h"
@@ -78,6 +79,7 @@ struct hy_ctx {
     double a2a_B;         /* each expert all-to-all (a rank's routed tokens) */
     double expert_params; /* a block's experts, as one rank holds them */
     double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
+    struct hynum *num; /* <numerics>: the real training (hybrid_num.h), else NULL */
 };
 
 static bool is_block(const struct hy_ctx *c, int layer)
@@ -472,6 +474,7 @@ static void rank_actor(int argc, char **argv)
             run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
                          c->rec->global_batch, c->P, 0);
             c->end_s = now;
+            hynum_step(c->num, c->rec, step, step, NULL, now); /* the step's real update */
         }
     }
     if (r->rank == 0 || c->failed) inject_finish(&c->kit->inj);
@@ -557,6 +560,7 @@ static void setup(struct hy_ctx *c)
     g.ep = p->ep;
     g.autocast = ts->autocast;
     model_preset(c->sc->model.preset, &g, ts->dtype, &c->m);
+    c->num = hynum_new(c->j);
     c->expert_params = model_expert_params(&g);
     c->model_params = model_params(&c->m);
     struct kernel_costs kc = job_kernel_costs(ts);
@@ -622,6 +626,7 @@ static void teardown(struct hy_ctx *c)
         free(figs[i]);
     worker_amounts_release(&c->amt);
     model_release(&c->m);
+    hynum_free(c->num);
 }
 
 /* ---- the strategy's row ------------------------------------------------------------------ */
@@ -679,10 +684,10 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
             return fail(j, sc->faults[i].line, err,
                         "<corrupt-batch>: a batch is split over a pipeline's microbatches under "
                         "strategy=\"hybrid\"; expected another fault");
-    if (sc->train.numerics.present || sc->train.data.present)
+    if (sc->train.data.present)
         return fail(j, sc->train.line, err,
-                    "<training strategy=\"hybrid\">: <numerics> and <data> are not simulated "
-                    "under it yet; expected neither");
+                    "<training strategy=\"hybrid\">: <data> is not simulated under it yet; "
+                    "expected none");
     return DMLSIM_OK;
 }
 
@@ -691,6 +696,7 @@ enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
     const struct train_spec *ts = &j->sc->train;
     enum dmlsim_err rc = check_shape(j, err);
     if (rc == DMLSIM_OK) rc = job_check(j, err);
+    if (rc == DMLSIM_OK) rc = hynum_check(j, err); /* <numerics>: its MLP split too */
     if (rc != DMLSIM_OK) return rc;
     char why[640];
     if (par_check_fit(&ts->par, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
@@ -842,6 +848,7 @@ void hybrid_run(struct runkit *kit)
     rec->read_samples = rec->consumed_samples = rec->global_batch * c.done;
     rec->lost_steps = c.done < ts->steps ? 1 : 0;
     record(&c, rec, j->m);
+    hynum_finish(c.num, rec);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
     for (int i = 1; i < 4; i++)
         traffic_merge(c.traffic[0], c.traffic[i]);

@@ -20,10 +20,10 @@ static const struct strategy strategies[] = {
          RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_NUMERICS | RUNKIT_INJECT | RUNKIT_INPUT |
                  RUNKIT_CKPT,
          ps_begin, ps_run, &ps_metrics},
-        /* no <data> nor <numerics> yet (hybrid_check refuses them) */
+        /* no <data> yet (hybrid_check refuses it) */
         {STRAT_HYBRID, "hybrid", hybrid_check, hybrid_describe,
-         RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_INJECT | RUNKIT_CKPT, hybrid_begin, hybrid_run,
-         &hybrid_metrics},
+         RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_NUMERICS | RUNKIT_INJECT | RUNKIT_CKPT,
+         hybrid_begin, hybrid_run, &hybrid_metrics},
 };
 
 const struct strategy *strategy_get(enum strategy_id id)
