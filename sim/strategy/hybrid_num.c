@@ -101,6 +101,11 @@ void hynum_step(struct hynum *h, struct run_record *rec, int step, long long pos
     run_eval_add(rec, 0, now_s, steps, acc, loss);
 }
 
+const float *hynum_params(const struct hynum *h)
+{
+    return h->rep.params;
+}
+
 void hynum_finish(const struct hynum *h, struct run_record *rec)
 {
     if (h == NULL) return;

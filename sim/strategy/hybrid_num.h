@@ -43,6 +43,9 @@ void hynum_free(struct hynum *h);
 void hynum_step(struct hynum *h, struct run_record *rec, int step, long long pos, const int *good,
                 double now_s);
 
+/* The parameters every replica holds now (nparams floats, nn.h's layout), owned by h. */
+const float *hynum_params(const struct hynum *h);
+
 /* The final parameters' fingerprint (params_fnv) into rec; nothing when h is NULL. */
 void hynum_finish(const struct hynum *h, struct run_record *rec);
 
