@@ -6,12 +6,13 @@
 #    by the simulated ring): the same parameters to the bit (params_fnv1a), since a ring of two
 #    adds a + b, the sum in replica order, and both average by 1/2 before the same optimizer;
 #  - dp 4 against the all-reduce of 4: the ring adds each chunk in its own order, so the final
-#    test loss agrees to float rounding: 1e-6;
+#    test loss agrees to float rounding (1.4e-8 here): 1e-6;
 #  - tp 2 x pp 2 (and tp 3 x pp 2, uneven: 256 and 128 units over 3 ranks) against tp 1 x pp 1,
 #    with 1 and 4 microbatches: the split computes the same gradient in other orders of sums
-#    (tests/check_tpnum.c: within 6e-8 of one process's in a step), 60 steps of momentum SGD carry
-#    that to about 2e-7 in the final loss: 1e-6 is the bound; and it trains (final loss below half
-#    the untrained ln 10);
+#    (tests/check_tpnum.c: within 6e-8 of one process's in a step); 30 steps of momentum SGD carry
+#    that to at most 4e-8 in the final loss here (2e-7 after 40 or 60 steps; the trajectories part
+#    later, 1e-2 apart after 200 steps, as float rounding does to any two orders of sums): 1e-6 is
+#    the bound; and it trains (test accuracy above 0.5, chance being 0.1);
 #  - refusals: pp beyond the MLP's layers, tp beyond its narrowest layer, no transformer to time.
 #   tests/hynum.sh PATH/TO/dmlsim   (needs /usr/share/datasets/fashion-mnist)
 set -u
@@ -27,7 +28,7 @@ scen() {
 <?xml version="1.0"?>
 <scenario name="$1" seed="1">
   <cluster nodes="1" gpus-per-node="$3" gpu="h100" intra="nvlink4"/>
-  <training strategy="$2" algo="ring" batch-per-gpu="32" steps="60" optimizer="momentum">
+  <training strategy="$2" algo="ring" batch-per-gpu="32" steps="30" optimizer="momentum">
     $par
     <numerics hidden="${8:-256,128}" lr="0.05" eval-every="20" train-examples="8000"
               test-examples="1000" $cost/>
@@ -62,8 +63,9 @@ for pair in "hy222 hy112" "hy322 hy112" "hy222m hy112m"; do
     set -- $pair
     s=$(field $1 final_loss) o=$(field $2 final_loss)
     if [ -n "$o" ] && close "$s" "$o" 1e-6; then ok; else ko "$1: final loss $s, $2's $o"; fi
-    if awk -v l="$s" 'BEGIN { exit !(l > 0 && l < log(10) / 2) }'; then ok; else
-        ko "$1: final loss $s: not trained"; fi
+    acc=$(field $1 final_accuracy)
+    if awk -v a="$acc" 'BEGIN { exit !(a > 0.5) }'; then ok; else
+        ko "$1: final accuracy $acc: not trained"; fi
 done
 # the microbatches are one replica's batch: 4 x 32 examples, another training than 1 x 32
 if [ "$(field hy112m params_fnv1a)" != "$(field hy112 params_fnv1a)" ]; then ok; else
