@@ -19,7 +19,7 @@ set -u
 dmlsim=${1:?usage: hynum.sh PATH/TO/dmlsim}
 . "$(dirname "$0")/lib.sh"
 
-# scen NAME STRATEGY GPUS TP PP DP MICROBATCHES [HIDDEN [COST-MODEL]]
+# scen NAME STRATEGY GPUS TP PP DP MICROBATCHES [HIDDEN [COST-MODEL [MORE-NUMERICS-ATTRIBUTES]]]
 scen() {
     local par="" cost=${9-gpt}
     [ "$2" = hybrid ] && par="<parallel tp=\"$4\" pp=\"$5\" dp=\"$6\" microbatches=\"$7\"/>"
@@ -31,7 +31,7 @@ scen() {
   <training strategy="$2" algo="ring" batch-per-gpu="32" steps="30" optimizer="momentum">
     $par
     <numerics hidden="${8:-256,128}" lr="0.05" eval-every="20" train-examples="8000"
-              test-examples="1000" $cost/>
+              test-examples="1000" $cost ${10-}/>
   </training>
 </scenario>
 XML
@@ -70,6 +70,12 @@ done
 # the microbatches are one replica's batch: 4 x 32 examples, another training than 1 x 32
 if [ "$(field hy112m params_fnv1a)" != "$(field hy112 params_fnv1a)" ]; then ok; else
     ko "4 microbatches trained as 1"; fi
+
+# lr-scaling="linear": lr x the gradients an update averages, dp x microbatches (2 x 3 x 0.05)
+scen lin hybrid 8 2 2 2 3 256,128 gpt 'lr-scaling="linear"'
+run lin
+v=$(field lin numerics_lr)
+if close "$v" 0.3 1e-12; then ok; else ko "lr-scaling linear, dp 2 x 3 microbatches: lr $v"; fi
 
 refused() { # NAME EXPECTED-MESSAGE
     run $1
