@@ -39,6 +39,7 @@ static enum dmlsim_err load_pair(const char *dir, const char *img, const char *l
 int numerics_averaged(const struct scenario *sc, int P)
 {
     const struct ps_spec *ps = &sc->train.ps;
+    if (sc->train.strategy == STRAT_HYBRID) return sc->train.par.dp * sc->train.par.microbatches;
     if (sc->train.strategy != STRAT_PS) return P;
     return ps->mode == PS_SYNC ? P - ps->backup : 1;
 }
@@ -88,6 +89,11 @@ enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics 
                               struct dmlsim_error *err)
 {
     const struct numerics_spec *sp = &sc->train.numerics;
+    int batch = sc->train.batch;
+    if (sc->train.strategy == STRAT_HYBRID) { /* a replica's batch: a pipeline's microbatches */
+        P = sc->train.par.dp;
+        batch *= sc->train.par.microbatches;
+    }
     memset(nm, 0, sizeof *nm);
     nm->spec = sp;
     enum dmlsim_err rc = load_pair(sp->dir, "train-images-idx3-ubyte", "train-labels-idx1-ubyte",
@@ -116,7 +122,7 @@ enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics 
                                              [OPT_ADAM] = NN_ADAM};
     nm->opt = opts[sc->train.opt];
     nm->lr = sp->lr * (sp->lr_linear ? numerics_averaged(sc, P) : 1);
-    nm->batch = sc->train.batch;
+    nm->batch = batch;
     nm->workers = P;
     nm->seed = sc->seed;
     const struct data_spec *d = &sc->train.data;

@@ -47,7 +47,8 @@ struct replica {
     struct nn_opt opt;
 };
 
-/* Reads the dataset and shapes the network for P workers of `batch` (files under spec->dir:
+/* Reads the dataset and shapes the network for P workers of `batch` (under strategy="hybrid":
+ * the dp data-parallel replicas, each of microbatches x `batch` examples; files under spec->dir:
  * train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte,
  * t10k-labels-idx1-ubyte, each .gz or plain). Errors name the file (FILE:0). */
 enum dmlsim_err numerics_open(const struct scenario *sc, int P, struct numerics *nm,
@@ -104,7 +105,8 @@ double numerics_evaluate(struct numerics *nm, const float *params, double *loss)
 
 /* The gradients one update averages, which the linear scaling rule multiplies lr by: P under
  * the all-reduce, the quorum (P - backup workers) under a sync PS, 1 under an async PS (each
- * push is an update of one worker's batch). */
+ * push is an update of one worker's batch), dp x microbatches under the hybrid strategy (each
+ * replica's gradient the mean of its microbatches of `batch`). */
 int numerics_averaged(const struct scenario *sc, int P);
 
 #endif

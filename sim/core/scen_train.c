@@ -205,7 +205,7 @@ static enum dmlsim_err resolve_attention(struct reader *r, struct scenario *sc)
     const struct gpu_model *g = sc->has_cluster ? sc->cluster.gpu : NULL;
     enum gpu_dtype dt = sc->train.dtype;
     bool can = (g == NULL || g->sm >= 80) && model_dtype_bytes(dt) <= 2;
-    if (!ms->present || ms->preset == NULL) return DMLSIM_OK;
+    if (ms->preset == NULL) return DMLSIM_OK; /* <model preset>, or hybrid_numerics_model's */
     if (ms->gpt.head != BERT_HEAD_NONE && sc->train.strategy == STRAT_HYBRID)
         return dmlsim_fail(r->err, DMLSIM_EVALUE,
                            "%s:%d: <model head>: the hybrid strategy's stages hold the encoder "
@@ -221,6 +221,27 @@ static enum dmlsim_err resolve_attention(struct reader *r, struct scenario *sc)
                        "capability 8.0 or later and fp16, bf16 or fp8 training (here %s, %s); "
                        "expected attention=\"materialised\"",
                        r->path, ms->line, g ? g->name : "?", catalog_dtype_name(dt));
+}
+
+/* Under strategy="hybrid", <numerics cost-model> names the transformer whose blocks the stages
+ * split for the timing, as <model preset> would (the MLP is what learns, as with the all-reduce's
+ * cost-model proxy). */
+static enum dmlsim_err hybrid_numerics_model(struct reader *r, struct scenario *sc)
+{
+    const struct numerics_spec *nm = &sc->train.numerics;
+    struct gpt_config g;
+    if (sc->train.strategy != STRAT_HYBRID || !nm->present) return DMLSIM_OK;
+    if (nm->cost_model == NULL || !model_transformer_shape(nm->cost_model, &g))
+        return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                           "%s:%d: <numerics%s%s%s>: the hybrid strategy times a transformer's "
+                           "blocks (the MLP is what learns); expected cost-model=\"gpt\" or "
+                           "another transformer preset",
+                           r->path, nm->line, nm->cost_model ? " cost-model=\"" : "",
+                           nm->cost_model ? nm->cost_model : "", nm->cost_model ? "\"" : "");
+    sc->model.preset = mem_strdup(nm->cost_model);
+    sc->model.gpt = g;
+    sc->model.line = nm->line;
+    return DMLSIM_OK;
 }
 
 /* The framework's costs: kernel launch, per bucket, per step; the optimizer's kernels. */
@@ -428,6 +449,7 @@ enum dmlsim_err scen_train_read(struct reader *r, xmlNodePtr n, struct scenario 
                                     &t->timeout_s),
                       out);
     DMLSIM_CHECK_GOTO(rc, read_costs(r, n, t), out);
+    DMLSIM_CHECK_GOTO(rc, hybrid_numerics_model(r, sc), out);
     DMLSIM_CHECK_GOTO(rc, resolve_attention(r, sc), out);
     rc = check_model_source(r, n, sc);
     /* what needs the platform (GPU count, dtype support, memory, placement hosts, backup

@@ -6,6 +6,7 @@
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
 #include "hybrid_recover.h"
+#include "hybrid_num.h"
 #include "hygroup.h"
 #include "inject.h"
 #include "level.h"
@@ -85,6 +86,7 @@ struct hy_ctx {
     double expert_params; /* a block's experts, as one rank holds them */
     double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
     struct hy_input in; /* the replicas' batches: read, waited for, skipped (hybrid_input.h) */
+    struct hynum *num; /* <numerics>: the real training (hybrid_num.h), else NULL */
 };
 
 static bool is_block(const struct hy_ctx *c, int layer)
@@ -492,6 +494,7 @@ static void rank_actor(int argc, char **argv)
                          c->in.step_good[step], c->P, 0)
                     ->input_s = c->in.step_input[step];
             c->end_s = now;
+            hynum_step(c->num, c->rec, step, step, c->in.good, now); /* the real update */
             hyrec_progress(c->hr, step + 1);
         }
     }
@@ -578,6 +581,7 @@ static void setup(struct hy_ctx *c)
     g.ep = p->ep;
     g.autocast = ts->autocast;
     model_preset(c->sc->model.preset, &g, ts->dtype, &c->m);
+    c->num = hynum_new(c->j);
     c->expert_params = model_expert_params(&g);
     c->model_params = model_params(&c->m);
     struct kernel_costs kc = job_kernel_costs(ts);
@@ -650,83 +654,10 @@ static void teardown(struct hy_ctx *c)
     worker_amounts_release(&c->amt);
     model_release(&c->m);
     hyin_release(&c->in);
+    hynum_free(c->num);
 }
 
 /* ---- the strategy's row ------------------------------------------------------------------ */
-
-static enum dmlsim_err fail(const struct job *j, int line, struct dmlsim_error *err,
-                            const char *what)
-{
-    return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: %s", j->sc->path, line, what);
-}
-
-/* What the strategy does not do yet, and the shape rules. */
-static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err)
-{
-    const struct scenario *sc = j->sc;
-    const struct parallel_spec *p = &sc->train.par;
-    struct gpt_config g;
-    char why[256];
-    if (sc->model.preset == NULL || !model_transformer_shape(sc->model.preset, &g))
-        return fail(j, sc->train.line, err,
-                    "<training strategy=\"hybrid\">: it splits a "
-                    "transformer's blocks; expected a <model> transformer preset (gpt, "
-                    "bert-large, gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b)");
-    g = sc->model.gpt;
-    if (p->tp * p->pp * p->dp != job_workers(j)) {
-        snprintf(why, sizeof why,
-                 "<parallel tp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
-                 "tp x pp x dp = the %d workers",
-                 p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, job_workers(j));
-        return fail(j, p->line, err, why);
-    }
-    int kv = g.kv_heads > 0 ? g.kv_heads : g.heads;
-    if (!par_shape_ok(p, &g)) {
-        snprintf(why, sizeof why,
-                 "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks, %d heads and %d key/value "
-                 "heads; expected pp (times the virtual stages) dividing the blocks and tp the "
-                 "heads and the key/value heads (Megatron-Core splits whole query groups)",
-                 p->tp, p->pp, sc->model.preset, g.layers, g.heads, kv);
-        return fail(j, p->line, err, why);
-    }
-    if (p->ep > 1 && p->tp > 1 && !p->sp)
-        return fail(j, p->line, err,
-                    "<parallel ep tp>: with expert and tensor parallelism each tensor rank would "
-                    "send every token to the experts; expected sequence-parallel=\"yes\" "
-                    "(Megatron-Core requires it)");
-    if (p->ep > 1 && (g.experts < p->ep || g.experts % p->ep != 0 || p->dp % p->ep != 0)) {
-        snprintf(why, sizeof why,
-                 "<parallel ep=\"%d\" dp=\"%d\">: %s has %d experts a block; "
-                 "expected ep dividing the experts and dp (a mixture-of-experts preset such as "
-                 "mixtral-8x7b)",
-                 p->ep, p->dp, sc->model.preset, g.experts);
-        return fail(j, p->line, err, why);
-    }
-    if (sc->train.numerics.present)
-        return fail(j, sc->train.line, err,
-                    "<training strategy=\"hybrid\">: <numerics> is not simulated under it yet; "
-                    "expected none");
-    return hyin_check(j, err); /* the batches: who reads them */
-}
-
-enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
-{
-    const struct train_spec *ts = &j->sc->train;
-    enum dmlsim_err rc = check_shape(j, err);
-    if (rc == DMLSIM_OK) rc = job_check(j, err);
-    if (rc == DMLSIM_OK) rc = hyrec_check(j, err);
-    if (rc != DMLSIM_OK) return rc;
-    char why[640];
-    if (par_check_fit(&ts->par, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
-                      ts->batch, j->pf->models[0]->mem_B, why, sizeof why) != 0)
-        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path, ts->par.line,
-                           why);
-    const char *no = hygroup_check(j);
-    if (no != NULL)
-        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
-                           ts->line, coll_algo_name(ts->algo), no);
-    return DMLSIM_OK;
-}
 
 void hybrid_describe(const struct job *j, FILE *out)
 {
@@ -891,6 +822,7 @@ void hybrid_run(struct runkit *kit)
     hyin_account(&c.in, rec, c.done); /* samples and gradients, the input pipeline's figures */
     hyrec_finish(c.hr, rec, c.done);    /* after a restart: the layouts' gradients, the lost work */
     record(&c, rec, j->m);
+    hynum_finish(c.num, rec);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
     for (int i = 1; i < 4; i++)
         traffic_merge(c.traffic[0], c.traffic[i]);

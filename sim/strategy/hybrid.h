@@ -37,10 +37,7 @@
 
 #include <stdio.h>
 
-/* tp x pp x dp against the workers, a transformer preset, uniform stages, divisible heads, the
- * memory per rank (parallel.h), what the strategy does not do yet (<numerics>), and who reads
- * the batches (hybrid_input.h). */
-enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err);
+/* hybrid_check (the row's check) is in hybrid_check.h. */
 void hybrid_describe(const struct job *j, FILE *out);
 
 /* The head of the run record: run_init and the strategy's configuration lines. */

@@ -73,6 +73,9 @@ enum dmlsim_err hyrec_check(const struct job *j, struct dmlsim_error *err)
         no = "restore-from=\"survivor\">: a hybrid job reloads its checkpoint; expected checkpoint";
     else if (rs->per_side)
         no = "rendezvous=\"per-side\">: a hybrid job has one store; expected store";
+    else if (sc->train.numerics.present)
+        no = ">: a restart's reload of the <numerics> model's state is not simulated yet; "
+             "expected no <numerics> with <recovery>";
     else if (sc->train.data.present)
         no = ">: a restart re-forms the replicas that read the <data> pipeline's lanes, not "
              "simulated yet; expected no <data> with <recovery>";

@@ -4,6 +4,7 @@
 #include "allreduce.h"
 #include "allreduce_metrics.h"
 #include "hybrid.h"
+#include "hybrid_check.h"
 #include "hybrid_metrics.h"
 #include "ps.h"
 #include "ps_metrics.h"
@@ -20,11 +21,11 @@ static const struct strategy strategies[] = {
          RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_NUMERICS | RUNKIT_INJECT | RUNKIT_INPUT |
                  RUNKIT_CKPT,
          ps_begin, ps_run, &ps_metrics},
-        /* no <numerics> yet (hybrid_check refuses it); its input pipeline feeds the replicas'
-           first stages only: its own (hybrid_input.h, runkit_input), not RUNKIT_INPUT's */
+        /* its input pipeline feeds the replicas' first stages only: its own (hybrid_input.h,
+           runkit_input), not RUNKIT_INPUT's */
         {STRAT_HYBRID, "hybrid", hybrid_check, hybrid_describe,
-         RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_INJECT | RUNKIT_CKPT, hybrid_begin, hybrid_run,
-         &hybrid_metrics},
+         RUNKIT_TRACE | RUNKIT_TRAFFIC | RUNKIT_NUMERICS | RUNKIT_INJECT | RUNKIT_CKPT,
+         hybrid_begin, hybrid_run, &hybrid_metrics},
 };
 
 const struct strategy *strategy_get(enum strategy_id id)

@@ -1,0 +1,82 @@
+/* hybrid_check.c - what the hybrid strategy accepts (see hybrid_check.h). */
+#include "hybrid_check.h"
+
+#include "collective.h"
+#include "hybrid_input.h"
+#include "hybrid_num.h"
+#include "hybrid_recover.h"
+#include "hygroup.h"
+#include "parallel.h"
+
+#include <stdio.h>
+
+static enum dmlsim_err fail(const struct job *j, int line, struct dmlsim_error *err,
+                            const char *what)
+{
+    return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: %s", j->sc->path, line, what);
+}
+
+/* What the strategy does not do yet, and the shape rules. */
+static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err)
+{
+    const struct scenario *sc = j->sc;
+    const struct parallel_spec *p = &sc->train.par;
+    struct gpt_config g;
+    char why[256];
+    if (sc->model.preset == NULL || !model_transformer_shape(sc->model.preset, &g))
+        return fail(j, sc->train.line, err,
+                    "<training strategy=\"hybrid\">: it splits a "
+                    "transformer's blocks; expected a <model> transformer preset (gpt, "
+                    "bert-large, gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b)");
+    g = sc->model.gpt;
+    if (p->tp * p->pp * p->dp != job_workers(j)) {
+        snprintf(why, sizeof why,
+                 "<parallel tp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
+                 "tp x pp x dp = the %d workers",
+                 p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, job_workers(j));
+        return fail(j, p->line, err, why);
+    }
+    int kv = g.kv_heads > 0 ? g.kv_heads : g.heads;
+    if (!par_shape_ok(p, &g)) {
+        snprintf(why, sizeof why,
+                 "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks, %d heads and %d key/value "
+                 "heads; expected pp (times the virtual stages) dividing the blocks and tp the "
+                 "heads and the key/value heads (Megatron-Core splits whole query groups)",
+                 p->tp, p->pp, sc->model.preset, g.layers, g.heads, kv);
+        return fail(j, p->line, err, why);
+    }
+    if (p->ep > 1 && p->tp > 1 && !p->sp)
+        return fail(j, p->line, err,
+                    "<parallel ep tp>: with expert and tensor parallelism each tensor rank would "
+                    "send every token to the experts; expected sequence-parallel=\"yes\" "
+                    "(Megatron-Core requires it)");
+    if (p->ep > 1 && (g.experts < p->ep || g.experts % p->ep != 0 || p->dp % p->ep != 0)) {
+        snprintf(why, sizeof why,
+                 "<parallel ep=\"%d\" dp=\"%d\">: %s has %d experts a block; "
+                 "expected ep dividing the experts and dp (a mixture-of-experts preset such as "
+                 "mixtral-8x7b)",
+                 p->ep, p->dp, sc->model.preset, g.experts);
+        return fail(j, p->line, err, why);
+    }
+    return hyin_check(j, err); /* the batches: who reads them */
+}
+
+enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)
+{
+    const struct train_spec *ts = &j->sc->train;
+    enum dmlsim_err rc = check_shape(j, err);
+    if (rc == DMLSIM_OK) rc = job_check(j, err);
+    if (rc == DMLSIM_OK) rc = hyrec_check(j, err);
+    if (rc == DMLSIM_OK) rc = hynum_check(j, err); /* <numerics>: its MLP split too */
+    if (rc != DMLSIM_OK) return rc;
+    char why[640];
+    if (par_check_fit(&ts->par, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt,
+                      ts->batch, j->pf->models[0]->mem_B, why, sizeof why) != 0)
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <parallel>: %s", j->sc->path, ts->par.line,
+                           why);
+    const char *no = hygroup_check(j);
+    if (no != NULL)
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <training algo=\"%s\">: %s", j->sc->path,
+                           ts->line, coll_algo_name(ts->algo), no);
+    return DMLSIM_OK;
+}

@@ -1,0 +1,16 @@
+/* hybrid_check.h - what the hybrid strategy accepts: its shape rules and its parts' checks.
+ *
+ * tp x pp x dp against the workers, a transformer preset, uniform stages, divisible heads and
+ * key/value heads, expert parallelism's rules, the memory per rank (parallel.h), the collective
+ * algorithm's groups (hygroup.h), and the checks of the strategy's parts: who reads the batches
+ * (hybrid_input.h), the restart (hybrid_recover.h) and the split numerics (hybrid_num.h).
+ */
+#ifndef DMLSIM_HYBRID_CHECK_H
+#define DMLSIM_HYBRID_CHECK_H
+
+#include "job.h"
+
+/* The strategy row's check: DMLSIM_OK, or a FILE:LINE error in err. */
+enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err);
+
+#endif
