@@ -71,6 +71,19 @@ done
 if [ "$(field hy112m params_fnv1a)" != "$(field hy112 params_fnv1a)" ]; then ok; else
     ko "4 microbatches trained as 1"; fi
 
+# A corrupt batch: the all-reduce's worker 1 and the hybrid's replica 1 (its reader node0.gpu1)
+# skip their batch of step 5, adding a zero gradient to the sum the mean divides by 2 all the
+# same: the same parameters to the bit again (a replica's good samples taken when every rank has
+# finished the step, before any reads the next step's batch).
+for n in ar2 hy112; do
+    sed 's|</training>|</training>\n  <faults><corrupt-batch host="node0.gpu1" step="5"/></faults>|' \
+        "$tmp/$n.xml" >"$tmp/${n}c.xml"
+    if run ${n}c; then ok; else ko "${n}c: exit $?: $(cat "$tmp/${n}c.err")"; fi
+done
+a=$(field ar2c params_fnv1a) h=$(field hy112c params_fnv1a)
+if [ -n "$a" ] && [ "$a" = "$h" ] && [ "$a" != "$(field ar2 params_fnv1a)" ]; then ok; else
+    ko "corrupt batch: hybrid params $h, all-reduce's $a (fault-free $(field ar2 params_fnv1a))"; fi
+
 # lr-scaling="linear": lr x the gradients an update averages, dp x microbatches (2 x 3 x 0.05)
 scen lin hybrid 8 2 2 2 3 256,128 gpt 'lr-scaling="linear"'
 run lin

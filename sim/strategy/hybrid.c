@@ -414,6 +414,7 @@ static bool step_end(struct hy_rank *r, int step)
     if (++c->arrived[step % 2] == c->P) {
         c->arrived[step % 2] = 0;
         c->done += !c->failed; /* a step some rank skipped after a failure is not done */
+        hyin_step_done(&c->in); /* before anyone reads the next step's batches */
         for (int k = 1; k < c->P; k++)
             sg_sem_release(go);
         return !c->failed;
@@ -494,7 +495,7 @@ static void rank_actor(int argc, char **argv)
                          c->in.step_good[step], c->P, 0)
                     ->input_s = c->in.step_input[step];
             c->end_s = now;
-            hynum_step(c->num, c->rec, step, step, c->in.good, now); /* the real update */
+            hynum_step(c->num, c->rec, step, step, c->in.good_done, now); /* the real update */
             hyrec_progress(c->hr, step + 1);
         }
     }

@@ -65,6 +65,7 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     in->readers = xbt_new(sg_host_t, in->dp);
     in->read_step = xbt_new(int, in->dp);
     in->good = xbt_new0(int, in->dp);
+    in->good_done = xbt_new0(int, in->dp);
     in->mb_good = xbt_new0(int, in->dp * in->m);
     in->wait = xbt_new0(double, in->dp);
     in->got = xbt_new0(sg_sem_t, in->dp);
@@ -102,6 +103,7 @@ void hyin_relayout(struct hy_input *in, const struct job *j, const struct parall
     free(in->readers);
     free(in->read_step);
     free(in->good);
+    free(in->good_done);
     free(in->mb_good);
     free(in->wait);
     free(in->got);
@@ -112,6 +114,7 @@ void hyin_relayout(struct hy_input *in, const struct job *j, const struct parall
     in->readers = xbt_new(sg_host_t, in->dp);
     in->read_step = xbt_new(int, in->dp);
     in->good = xbt_new0(int, in->dp);
+    in->good_done = xbt_new0(int, in->dp);
     in->mb_good = xbt_new0(int, in->dp * in->m);
     in->wait = xbt_new0(double, in->dp);
     in->got = xbt_new0(sg_sem_t, in->dp);
@@ -177,6 +180,11 @@ int hyin_good(const struct hy_input *in, int d)
     return in->good[d];
 }
 
+void hyin_step_done(struct hy_input *in)
+{
+    memcpy(in->good_done, in->good, (size_t)in->dp * sizeof *in->good);
+}
+
 void hyin_finish(struct hy_input *in)
 {
     if (in->kit->loader) loader_finish(in->kit->loader);
@@ -217,6 +225,7 @@ void hyin_release(struct hy_input *in)
     free(in->reader_track);
     free(in->read_step);
     free(in->good);
+    free(in->good_done);
     free(in->mb_good);
     free(in->wait);
     for (int d = 0; d < in->dp; d++)

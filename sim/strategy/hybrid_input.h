@@ -52,6 +52,7 @@ struct hy_input {
     int *reader_track;    /* per replica, with <data>: its reader's rank (its waits' trace track) */
     int *read_step;       /* per replica: the step whose batch it read (-1: none yet) */
     int *good;            /* per replica: the samples of that step's batch it trains on */
+    int *good_done;       /* ... of the step every rank finished last (hyin_step_done) */
     int *mb_good;         /* per replica and microbatch (d m + mb): ... of that microbatch */
     double *wait;         /* per replica: its reader's wait for that step's microbatches */
     sg_sem_t *got;        /* per replica, with a pipeline and tp > 1: a microbatch the reader got,
@@ -85,6 +86,10 @@ bool hyin_before(struct hy_input *in, int t, int s, int d, int step, const struc
 
 /* The samples replica d trains on in the step its ranks are in (its batch read). */
 int hyin_good(const struct hy_input *in, int d);
+
+/* Every rank finished the step (the last to arrive calls it, before releasing the others, who
+ * may read the next step's batches at once): the replicas' good samples kept in good_done. */
+void hyin_step_done(struct hy_input *in);
 
 /* The job failed: a reader waiting for a batch that cannot come goes on (loader_finish), and so
  * do the ranks waiting for a reader. */
