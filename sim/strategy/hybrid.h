@@ -26,6 +26,9 @@
  *     barrier here).
  * Each replica's microbatches are read by its first stage's tensor rank 0, from the input
  * pipeline when there is one, and a corrupt batch's kernels are skipped (hybrid_input.h).
+ * With <numerics> the step's real update follows the step's end (the MLP split by tensor and
+ * pipeline, hybrid_num.h); with <recovery> a failed wait restarts the job from its last
+ * checkpoint on spares or fewer replicas (hybrid_recover.h); the row's check is hybrid_check.h.
  * Collectives run the scenario's algorithm (<training algo>) on worlds of their group's hosts
  * (hygroup.h).
  */
