@@ -20,6 +20,23 @@ static int reader_rank(const struct parallel_spec *p, int d)
     return par_rank(p, 0, 0, d);
 }
 
+/* The per-replica arrays of layout p of job j (in->dp, in->m set): each replica's reader, no
+ * batch read yet. */
+static void replicas_new(struct hy_input *in, const struct job *j, const struct parallel_spec *p)
+{
+    in->readers = xbt_new(sg_host_t, in->dp);
+    in->read_step = xbt_new(int, in->dp);
+    in->good = xbt_new0(int, in->dp);
+    in->good_done = xbt_new0(int, in->dp);
+    in->mb_good = xbt_new0(int, in->dp * in->m);
+    in->wait = xbt_new0(double, in->dp);
+    in->got = xbt_new0(sg_sem_t, in->dp);
+    for (int d = 0; d < in->dp; d++) {
+        in->readers[d] = j->pf->gpus[reader_rank(p, d)];
+        in->read_step[d] = -1;
+    }
+}
+
 /* A <corrupt-batch host> on a GPU that reads no batch: into why. */
 static bool corrupt_host_reads(const struct job *j, const char *host, char *why, size_t len)
 {
@@ -62,17 +79,7 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
                             .m = p->microbatches,
                             .b = ts->batch,
                             .steps = ts->steps};
-    in->readers = xbt_new(sg_host_t, in->dp);
-    in->read_step = xbt_new(int, in->dp);
-    in->good = xbt_new0(int, in->dp);
-    in->good_done = xbt_new0(int, in->dp);
-    in->mb_good = xbt_new0(int, in->dp * in->m);
-    in->wait = xbt_new0(double, in->dp);
-    in->got = xbt_new0(sg_sem_t, in->dp);
-    for (int d = 0; d < in->dp; d++) {
-        in->readers[d] = j->pf->gpus[reader_rank(p, d)];
-        in->read_step[d] = -1;
-    }
+    replicas_new(in, j, p);
     double **per_step[] = {&in->step_good, &in->step_skipped, &in->step_ranks, &in->step_input};
     for (size_t i = 0; i < sizeof per_step / sizeof per_step[0]; i++)
         *per_step[i] = xbt_new0(double, in->steps > 0 ? in->steps : 1);
@@ -111,17 +118,7 @@ void hyin_relayout(struct hy_input *in, const struct job *j, const struct parall
     in->P = job_workers(j);
     in->dp = p->dp;
     in->m = p->microbatches;
-    in->readers = xbt_new(sg_host_t, in->dp);
-    in->read_step = xbt_new(int, in->dp);
-    in->good = xbt_new0(int, in->dp);
-    in->good_done = xbt_new0(int, in->dp);
-    in->mb_good = xbt_new0(int, in->dp * in->m);
-    in->wait = xbt_new0(double, in->dp);
-    in->got = xbt_new0(sg_sem_t, in->dp);
-    for (int d = 0; d < in->dp; d++) {
-        in->readers[d] = j->pf->gpus[reader_rank(p, d)];
-        in->read_step[d] = -1;
-    }
+    replicas_new(in, j, p);
     hyin_rewind(in, from);
 }
 
