@@ -480,7 +480,7 @@ static void rank_actor(int argc, char **argv)
         finish_step(r);
         if (prefetching(r) && step + 1 < c->sc->train.steps)
             sg_sem_release(r->step_go); /* the next step's gathers may start */
-        checkpoint(r, step + 1);
+        if (!c->failed) checkpoint(r, step + 1); /* a failed step's gradients were not reduced */
         trace_slice(c->rec->trace, r->rank, "data-parallel + update", d0, simgrid_get_clock());
         account(r, step);
         if (!step_end(r, step)) break;
@@ -758,6 +758,8 @@ static void start_ranks(struct hy_ctx *c)
         if (prefetching(r)) start_prefetcher(r);
         runkit_track(c->kit, k, "rank %d (tp %d, stage %d, replica %d)", k, r->t, r->s, r->d);
     }
+    for (int k = c->P; k < c->kit->nckpt; k++) /* writers of a larger layout before: none now */
+        ck[k].size_B = 0;
     free(size_B);
 }
 
@@ -836,4 +838,5 @@ void hybrid_run(struct runkit *kit)
     }
     runkit_finish(kit);
     teardown(&c);
+    hyrec_free(c.hr); /* last: a restart's layout (c.j, c.p) lives in it */
 }

@@ -64,8 +64,7 @@ struct hy_input {
 };
 
 /* What the strategy refuses with batches: a <corrupt-batch host> that reads none (not a first
- * stage's tensor rank 0), a trace (--trace) with <data> (the pipeline's tracks, numbered after 2
- * per lane by loader.c, would overlap the ranks'). */
+ * stage's tensor rank 0). */
 enum dmlsim_err hyin_check(const struct job *j, struct dmlsim_error *err);
 
 /* Sets in up for kit's job (its <parallel> p), and the input pipeline when <data> is present. */

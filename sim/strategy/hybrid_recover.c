@@ -38,6 +38,8 @@ struct hyrec {
     sg_sem_t wake;               /* the coordinator's: a rank ended, a host crashed */
     sg_sem_t loaded_sem;         /* the reload's barrier */
     int loaded;                  /* ranks that read their shard */
+    bool reloading;              /* the layout's ranks are reading their shards */
+    bool reload_broken;          /* ... and one of them died meanwhile: the reload failed */
     double read_B;               /* ... bytes they read */
     bool failed;                 /* the layout's job failed (detected) */
     double detect_s;             /* ... when */
@@ -133,8 +135,14 @@ static void on_crash(void *ctx, sg_host_t host)
     struct hyrec *h = ctx;
     for (size_t g = 0; g < h->pf0->ngpus; g++)
         if (h->pf0->gpus[g] == host) h->down[g] = true;
+    bool hit = false;
     for (int k = 0; k < h->P; k++)
-        if (h->gpus[k] == host) h->killed[k] = true;
+        if (h->gpus[k] == host) hit = h->killed[k] = true;
+    if (hit && h->reloading && !h->reload_broken) { /* the others stop waiting for it */
+        h->reload_broken = true;
+        for (int k = 0; k < h->P; k++)
+            sg_sem_release(h->loaded_sem);
+    }
     sg_sem_release(h->wake);
 }
 
@@ -265,6 +273,10 @@ static void restart(struct hyrec *h, int oldP, const char *how)
     h->from = h->done = from;
     h->failed = false;
     h->loaded = 0;
+    h->reloading = true;
+    h->reload_broken = false;
+    sg_sem_destroy(h->loaded_sem); /* a broken reload's permits gone: nobody waits on it now */
+    h->loaded_sem = sg_sem_init(0);
     h->read_B = 0;
     memset(h->exited, 0, sizeof(bool) * (size_t)h->P0);
     memset(h->killed, 0, sizeof(bool) * (size_t)h->P0);
@@ -341,17 +353,19 @@ bool hyrec_reload(struct hyrec *h, int rank, double size_B)
         took = ckpt_restore(rd, h->gpus[rank]);
         if (took >= 0) h->read_B += size_B;
     }
-    if (++h->loaded == h->P) { /* every rank holds its state: training resumes */
+    if (h->reload_broken) return false; /* a rank died during the reload: a failed wait */
+    if (++h->loaded == h->P) {          /* every rank holds its state: training resumes */
+        h->reloading = false;
         run_event_add(h->rec, simgrid_get_clock(), RUN_RECOVERY, h->from, h->P,
                       "checkpoint of step %d reloaded: %d ranks read %.4g GB", h->from, h->P,
                       h->read_B / 1e9)
                 ->start_s = h->attempt_s;
         for (int k = 1; k < h->P; k++)
             sg_sem_release(h->loaded_sem);
-    } else {
-        sg_sem_acquire_timeout(h->loaded_sem, CKPT_IO_DEADLINE_S);
+    } else if (sg_sem_acquire_timeout(h->loaded_sem, CKPT_IO_DEADLINE_S) != 0) {
+        return false;
     }
-    return took >= 0;
+    return took >= 0 && !h->reload_broken;
 }
 
 void hyrec_progress(struct hyrec *h, int done)
@@ -420,8 +434,13 @@ void hyrec_finish(struct hyrec *h, struct run_record *rec, int done)
     rec->lost_gradients = h->lost_grads;
     rec->computed = applied + h->lost_grads;
     rec->replayed_samples = h->replayed;
-    rec->read_samples = rec->consumed_samples + h->replayed;
+    rec->read_samples = rec->consumed_samples + rec->skipped_samples + h->replayed;
     rec->lost_steps = h->lost_steps + (h->failed && done < h->sc->train.steps ? 1 : 0);
+}
+
+void hyrec_free(struct hyrec *h)
+{
+    if (h == NULL) return;
     sg_sem_destroy(h->wake);
     sg_sem_destroy(h->loaded_sem);
     free(h->gpus);

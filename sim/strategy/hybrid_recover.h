@@ -67,7 +67,7 @@ enum dmlsim_err hyrec_check(const struct job *j, struct dmlsim_error *err);
 
 /* The recovery of kit's run (its first layout: kit->j's, P ranks), or NULL without <recovery>:
  * it sets the injector's hooks and starts its coordinator actor (on the store's host), which
- * waits for each layout to end. Freed by hyrec_finish. */
+ * waits for each layout to end. Freed by hyrec_free. */
 struct hyrec *hyrec_new(struct runkit *kit, int P, struct hyrec_hooks hooks);
 
 /* Rank `rank`'s wait (`what`) failed with `status` after `done` steps: the failure is detected
@@ -88,7 +88,11 @@ void hyrec_progress(struct hyrec *h, int done);
 bool hyrec_rank_exit(struct hyrec *h, int rank);
 
 /* After the run: the restarts' figures into rec (over the strategy's: accounting, lost steps),
- * `done` steps committed in the end; then frees h. NULL: nothing. */
+ * `done` steps committed in the end. NULL: nothing. */
 void hyrec_finish(struct hyrec *h, struct run_record *rec, int done);
+
+/* Frees h (NULL: nothing), after the strategy's teardown: the last layout's job and parallel
+ * spec (hyrec_layout's j and p) live in it. */
+void hyrec_free(struct hyrec *h);
 
 #endif
