@@ -100,6 +100,8 @@ START_TEST(test_step_closed_form)
     free(p);
     free(g);
     free(want);
+    sc.train.numerics.dir = NULL; /* the test's own buffer, not the reader's copy */
+    scenario_release(&sc);
     char path[256];
     const char *names[] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
                            "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"};
