@@ -100,16 +100,20 @@ static void forward(const struct nn *n, const float *p, const float *x, int b, s
         in = out;
     }
     int c = n->sizes[n->nlayers];
-    for (int i = 0; i < b; i++) { /* softmax, shifted by the row's largest logit */
-        float *row = w->act[n->nlayers] + (size_t)i * c, top = row[0];
-        for (int j = 1; j < c; j++)
-            top = row[j] > top ? row[j] : top;
-        double sum = 0;
-        for (int j = 0; j < c; j++)
-            sum += row[j] = expf(row[j] - top);
-        for (int j = 0; j < c; j++)
-            row[j] = (float)(row[j] / sum);
-    }
+    for (int i = 0; i < b; i++)
+        nn_softmax_row(w->act[n->nlayers] + (size_t)i * c, c);
+}
+
+void nn_softmax_row(float *row, int c)
+{
+    float top = row[0];
+    for (int j = 1; j < c; j++)
+        top = row[j] > top ? row[j] : top;
+    double sum = 0;
+    for (int j = 0; j < c; j++)
+        sum += row[j] = expf(row[j] - top);
+    for (int j = 0; j < c; j++)
+        row[j] = (float)(row[j] / sum);
 }
 
 /* Backpropagation from the output error (probabilities - one-hot) / b. */

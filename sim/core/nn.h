@@ -81,4 +81,8 @@ void nn_state_save(struct nn_state *s, const float *params, const struct nn_opt 
 void nn_state_load(const struct nn_state *s, float *params, struct nn_opt *o);
 void nn_state_release(struct nn_state *s);
 
+/* The softmax of a row of c logits, in place, shifted by the row's largest (nn_forward's last
+ * layer; tpnum.c's too). */
+void nn_softmax_row(float *row, int c);
+
 #endif

@@ -132,15 +132,7 @@ static void activate(const struct tpnum *tn, int l, float *z, const float *bias,
             float v = row[j] + (bias ? bias[j] : 0);
             row[j] = hidden && v < 0 ? 0 : v;
         }
-        if (hidden) continue;
-        float top = row[0];
-        for (int j = 1; j < m; j++)
-            top = row[j] > top ? row[j] : top;
-        double sum = 0;
-        for (int j = 0; j < m; j++)
-            sum += row[j] = expf(row[j] - top);
-        for (int j = 0; j < m; j++)
-            row[j] = (float)(row[j] / sum);
+        if (!hidden) nn_softmax_row(row, m);
     }
 }
 
