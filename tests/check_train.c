@@ -190,7 +190,12 @@ START_TEST(test_slower_host_slows_compute)
     ck_assert_msg(scenario_load("tests/data/straggler.xml", &sc, &err) == DMLSIM_OK, "%s", err.msg);
     struct run_record res;
     run(&sc, &res);
-    assert_steps(&res, 2 * (3 * 3e9 * 32 / e.R + 12 * 5e6 / e.M));
+    double nominal = 3 * 3e9 * 32 / e.R + 12 * 5e6 / e.M;
+    assert_steps(&res, 2 * nominal);
+    /* the scaling baseline is the nominal GPU, not the slowed one (issue 31): one GPU at half
+     * speed runs at half the nominal GPU's throughput, efficiency nominal / (2 nominal) = 0.5 */
+    ck_assert(fabs(res.one_gpu_s - nominal) <= 1e-9 * nominal);
+    ck_assert_msg(fabs(res.efficiency - 0.5) <= 1e-3, "efficiency %g, want 0.5", res.efficiency);
     run_release(&res);
     scenario_release(&sc);
 }

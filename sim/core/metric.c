@@ -25,7 +25,7 @@ GET(time_s, r->total_s)
 GET(steps, r->steps)
 GET(mean_step_s, r->mean_step_s)
 GET(throughput, r->throughput)
-GET(one_gpu_step_s, r->compute1_s)
+GET(one_gpu_step_s, r->one_gpu_s)
 GET(efficiency, r->efficiency)
 GET(compute_tflops, r->compute_flops_s / 1e12)
 GET(compute_peak_fraction, r->compute_peak_frac)
@@ -127,7 +127,8 @@ static const struct metric metrics[] = {
          .column = "step_ms", .col = 3, .width = 12, .prec = 3, .col_scale = 1e3,
          .get = get_mean_step_s},
         {.name = "one_gpu_step_s", .unit = "s", .order = 70, .schema = "nonneg",
-         .meaning = "mean compute of a step (the slowest worker's): a step on one GPU",
+         .meaning = "one GPU's step alone at its nominal speed (its kernels and the update, "
+                    "unloaded): the scaling baseline",
          .text_for = METRIC_DATA_PARALLEL, .label = "1-GPU step", .text = "%.3f ms (compute only)",
          .scale = 1000, .get = get_one_gpu_step_s},
         {.name = "efficiency", .unit = "1", .order = 80, .schema = "nonneg",

@@ -12,9 +12,12 @@
  *   idle         1 - (compute time of all workers) / (workers x run time): the fraction of the
  *                workers' time not spent computing (forward, backward, update), whatever the
  *                strategy; communication not hidden by compute, waiting and recovery all count;
- *   mean step    run time / step rows; the 1-GPU step is the mean compute of a step row (the
- *                slowest worker's compute in it), and scaling efficiency is the throughput over
- *                P x batch / that.
+ *   mean step    run time / step rows; the 1-GPU step is one GPU's step alone at its nominal
+ *                speed (nominal_step_s: the kernels of a batch and the update, unloaded), and
+ *                scaling efficiency is the throughput over P x batch / that, so a straggler or
+ *                a slowed GPU lowers it (issue 31: the slowest worker's compute as the baseline
+ *                hid a GPU at half speed behind 99.6%). compute1_s, the mean compute of a step
+ *                row (the slowest worker's), gives the effective FLOP/s.
  * Accounting: every gradient computed is applied, dropped stale, dropped late or lost to a
  * failure; every sample read is consumed (in the final model), skipped (a corrupt batch),
  * dropped (its gradient arrived too stale or too late and was discarded by the policy) or
@@ -114,6 +117,9 @@ struct run_record {
     double kclass_bytes[RUN_KCLASSES]; /* bytes moved (memory-bound kernels) */
     double host_wait_s;                /* of kclass_s: the GPU waiting for the host (kcost.h) */
     double step_flops;                 /* FLOPs of one worker's step */
+    double nominal_step_s;             /* data parallel: one GPU's whole step (its kernels and
+                                          the update) at the GPU's nominal speed, unloaded: the
+                                          kernel classes' sum (job_record_nominal); 0: unknown */
     double peak_flops;                 /* rank 0's GPU: dense peak of the dtype */
     double peak_mem_Bps;               /* ... and memory bandwidth */
     /* accounting (gradients: all-reduce replicas, or PS slices) */
@@ -145,6 +151,7 @@ struct run_record {
     /* derived by run_finish */
     double steps; /* step rows */
     double throughput, goodput, mean_step_s, compute1_s, efficiency, idle_frac, exposed_s;
+    double one_gpu_s; /* the scaling baseline: nominal_step_s, or compute1_s when unknown */
     double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
     double compute_peak_frac; /* that / peak_flops */
     double host_wait_frac;    /* the GPU's step time spent waiting for the host to issue kernels

@@ -717,6 +717,7 @@ void allreduce_run(struct runkit *kit)
         rec->grad_B += t.bucket_B[b];
     rec->mem = model_memory(j->m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(rec, &t.workers[0].amt, j->pf->models[0], ts->dtype);
+    job_record_nominal(rec, &t.workers[0].amt);
     rec->steps_completed = done;
     int alive = 0; /* members of the last membership whose host is up */
     for (int i = 0; !z->aborted && i < z->cur->n; i++)

@@ -176,6 +176,13 @@ void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
     rec->peak_mem_Bps = gpu->mem_bw_Bps;
 }
 
+void job_record_nominal(struct run_record *rec, const struct worker_amounts *a)
+{
+    rec->nominal_step_s = 0;
+    for (int i = 0; i < WORKER_CLASSES; i++)
+        rec->nominal_step_s += a->class_s[i];
+}
+
 /* The events log into the trace: faults as instants, recoveries and checkpoints as slices on
  * their tracks, and the step rows as counter tracks of throughput (from a step's start, its
  * samples over its time) and samples trained. */

@@ -56,6 +56,11 @@ struct kernel_costs job_kernel_costs(const struct train_spec *ts);
 void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
                         const struct gpu_model *gpu, enum gpu_dtype dtype);
 
+/* Data parallel: the scaling baseline, one GPU's step alone at its nominal speed, from `a`
+ * (the amounts of one batch: the sum of its kernel classes, the update and the waits for the
+ * host included, on an unloaded GPU), into rec->nominal_step_s. */
+void job_record_nominal(struct run_record *rec, const struct worker_amounts *a);
+
 /* Starts the simulation's watchdog (progress.h) on the store host: a run in which nothing
  * progresses for ten times the longest deadline of the job (the watchdog, the recovery's waits,
  * the engine's I/O deadlines, a restart delay of the plan) after the plan's last timed fault ends,

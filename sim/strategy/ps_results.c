@@ -238,6 +238,7 @@ void ps_results_record(struct ps_ctx *c)
     res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
     res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
     job_record_compute(res, &c->workers[0].amt, c->pf->models[0], ts->dtype);
+    job_record_nominal(res, &c->workers[0].amt);
     verdict(c);
 }
 
