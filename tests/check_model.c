@@ -35,6 +35,9 @@ START_TEST(test_exact_counts)
     m = build("resnet101");
     ck_assert_double_eq(model_params(&m), 44549160);
     model_release(&m);
+    m = build("resnet152");
+    ck_assert_double_eq(model_params(&m), 60192808);
+    model_release(&m);
     m = build("vgg16");
     ck_assert_double_eq(model_params(&m), 138357544);
     model_release(&m);
@@ -67,11 +70,11 @@ END_TEST
 START_TEST(test_forward_flops)
 {
     /* torchvision model docs, "GFLOPS" column (multiply-adds): ResNet-50 4.09, ResNet-101 7.80,
-     * VGG-16 15.47, Inception v3 5.71; one multiply-add = 2 FLOPs. */
+     * ResNet-152 11.51, VGG-16 15.47, Inception v3 5.71; one multiply-add = 2 FLOPs. */
     static const struct {
         const char *name;
         double gmacs;
-    } ref[] = {{"resnet50", 4.09}, {"resnet101", 7.80}, {"vgg16", 15.47}, {"inception-v3", 5.71}};
+    } ref[] = {{"resnet50", 4.09}, {"resnet101", 7.80}, {"resnet152", 11.51}, {"vgg16", 15.47}, {"inception-v3", 5.71}};
     for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
         struct model m = build(ref[i].name);
         assert_within(model_fwd_flops(&m), 2 * ref[i].gmacs * 1e9, 0.01, ref[i].name);

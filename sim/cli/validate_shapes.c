@@ -97,7 +97,7 @@ int validate_shapes_main(const struct cli_args *a)
         return cli_error(a->cmd, "--batch expects an integer from 1 to 1000000");
     const struct gpu_model *g = catalog_gpu(gname ? gname : "h100");
     if (g == NULL) return cli_error(a->cmd, "--gpu expects a catalog GPU (dmlsim catalog)");
-    static const char *presets[] = {"resnet50",     "resnet101",  "vgg16",
+    static const char *presets[] = {"resnet50",     "resnet101",  "resnet152",  "vgg16",
                                     "inception-v3", "bert-large", "gpt"};
     printf("# GEMM shapes (M N K) of the model presets' layers at batch %ld, one per line:\n"
            "# conv = im2col (M = c_out, N = H_out W_out x batch, K = c_in k_h k_w), dense = "

@@ -683,7 +683,7 @@ static void bert_large(struct builder *b, const struct gpt_config *cfg, int seq)
 int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dtype,
                  struct model *m)
 {
-    static const int r50[4] = {3, 4, 6, 3}, r101[4] = {3, 4, 23, 3};
+    static const int r50[4] = {3, 4, 6, 3}, r101[4] = {3, 4, 23, 3}, r152[4] = {3, 8, 36, 3};
     struct gpt_config def = model_gpt_defaults();
     /* FP8 training keeps activations in BF16 (Transformer Engine casts GEMM inputs only) */
     int layout = g && g->layout != LAYOUT_AUTO ? g->layout
@@ -697,6 +697,8 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
         resnet(&b, r50);
     else if (strcmp(name, "resnet101") == 0)
         resnet(&b, r101);
+    else if (strcmp(name, "resnet152") == 0) /* He et al. 2016, Table 1: 3, 8, 36, 3 blocks */
+        resnet(&b, r152);
     else if (strcmp(name, "vgg16") == 0)
         vgg16(&b);
     else if (strcmp(name, "inception-v3") == 0)
@@ -715,7 +717,7 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
 const char *model_preset_names(void)
 {
     return "resnet50, resnet101, vgg16, inception-v3, bert-large, gpt, gpt3-175b, llama3-8b, "
-           "llama3-70b, llama3-405b, mixtral-8x7b";
+           "llama3-70b, llama3-405b, mixtral-8x7b, resnet152";
 }
 
 #define SUM_FIELD(m, field) \
