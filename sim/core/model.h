@@ -130,8 +130,8 @@ enum bert_head { BERT_HEAD_NONE, BERT_HEAD_PRETRAINING, BERT_HEAD_SQUAD };
  * scores, which are kept for the backward (Korthikanti et al. 2022's 5as/h term). */
 enum attention_impl { ATTN_FLASH, ATTN_MATERIALISED };
 
-/* Builds preset `name` ("resnet50", "resnet101", "resnet152", "vgg16", "inception-v3", "bert-large", "gpt",
- * and the large transformers of model_large_presets) for activations of `dtype`; `gpt` (for
+/* Builds preset `name` ("resnet50", "resnet101", "resnet152", "vgg16", "inception-v3",
+ * "bert-large", "gpt", and the large transformers of model_large_presets) for activations of `dtype`; `gpt` (for
  * "gpt", the sequence length of "bert-large" and the large transformers, and the tensor
  * parallelism of any transformer) may be NULL for the defaults. With gpt->tp > 1 the model is
  * one tensor-parallel rank's share. Returns 0, or -1 for an unknown name. */
