@@ -101,10 +101,38 @@ printf "#%-15s %5s %-9s %-13s %-8s %9s %9s %8s %4s  %s\n" row GPUs nic model how
 printf "#%-15s %5s %-9s %-13s %-8s %9s %9s %8s %4s\n" "" "" "" "" "" "(eff)" "(eff)" "(points)" ""
 rows | grep -E "$only" | while read -r id n g gpu intra nic model b how pub fit src; do
     eff=$(run_row "$id" "$n" "$g" "$gpu" "$intra" "$nic" "$model" "$b" "$how")
-    echo "$id $eff" >>"$tmp/effs"
+    echo "$id $((n * g)) $eff $pub $fit" >>"$tmp/effs"
     awk -v id="$id" -v N=$((n * g)) -v nic="$nic" -v m="$model" -v how="$how" -v e="$eff" \
         -v p="$pub" -v fit="$fit" -v src="$src" 'BEGIN {
         if (e == "fail") { printf " %-15s %5d %-9s %-13s %-8s %9s %9.3f %8s %4s  %s\n", id, N, nic, m, how, "failed", p, "-", fit, src; exit }
         printf " %-15s %5d %-9s %-13s %-8s %9.3f %9.3f %+8.1f %4s  %s\n", id, N, nic, m, how, e, p, 100 * (e - p), fit, src }'
 done
-cp "$tmp/effs" "${DP_TABLES_EFFS:-/dev/null}" 2>/dev/null || true
+[ -s "$tmp/effs" ] || exit 0
+# ring/PS throughput ratio where one table ran both on one cluster (same N, so the ratio of
+# throughputs is the ratio of efficiencies), VGG-16 under a PS against one GPU, and the summary
+awk '
+{ id[NR] = $1; N[$1] = $2; e[$1] = $3; p[$1] = $4; fit[$1] = $5 }
+END {
+    printf "#\n#%-30s %9s %9s %8s\n", "ring/PS ratio", "simulated", "published", "error"
+    nr = 0; rok = 0
+    for (i = 1; i <= NR; i++) {
+        r = id[i]; if (r !~ /-ps-/) continue
+        t = r; sub(/-ps-/, "-tcp-", t)
+        if (!(t in e) || e[r] == "fail" || e[t] == "fail" || e[r] <= 0) continue
+        s = e[t] / e[r]; q = p[t] / p[r]; err = 100 * (s - q) / q
+        nr++; if (err <= 15 && err >= -15) rok++
+        printf " %-30s %9.2f %9.2f %+7.1f%%\n", t "/" r, s, q, err
+    }
+    printf "#\n#%-22s %9s %9s\n", "VGG-16 under a PS", "N x eff", "published"
+    for (i = 1; i <= NR; i++) {
+        r = id[i]; if (r !~ /-ps-vgg/ || e[r] == "fail") continue
+        printf " %-22s %9.2f %9.2f  (%s one GPU)\n", r, N[r] * e[r], N[r] * p[r], N[r] * e[r] < 1 ? "slower than" : "NOT slower than"
+    }
+    n = 0; ok = 0; sum = 0; nfit = 0
+    for (i = 1; i <= NR; i++) {
+        r = id[i]; if (fit[r] == "fit") { nfit++; continue }
+        n++; if (e[r] == "fail") continue
+        d = 100 * (e[r] - p[r]); if (d < 0) d = -d; sum += d; if (d <= 10) ok++
+    }
+    printf "#\n# rows %d (%d set a constant); out of sample %d: %d within 10 points of efficiency, mean |error| %.1f points; ring/PS ratios within 15%%: %d of %d\n", NR, nfit, n, ok, n ? sum / n : 0, rok, nr
+}' "$tmp/effs"
