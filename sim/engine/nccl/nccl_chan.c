@@ -27,7 +27,8 @@ static double hop_extra(const struct coll_world *w, const struct nccl_topo *t,
 {
     bool inside = a < w->nranks && b < w->nranks && t->node[a] == t->node[b];
     double hop = inside ? p->intra_hop_s : p->inter_hop_s;
-    return fmax(0, hop - sg_host_get_route_latency(host_of(w, a), host_of(w, b)));
+    return fmax(0, hop - sg_host_get_route_latency(host_of(w, a), host_of(w, b))) +
+           (inside ? 0 : p->net_stage_s);
 }
 
 /* One channel of one call on one rank: what its program needs. Channels run in actors of their
@@ -81,11 +82,15 @@ static enum net_status finish_sends(const struct coll_world *w, struct step_io *
     return st;
 }
 
-static sg_comm_t chan_send(const struct chan *ch, int to, double size_B, void *payload)
+/* Sends size_B to `to` on the channel; across nodes over sockets, at the connection's rate for
+ * NCCL's messages of msg_B (nccl_topo_conn_Bps). */
+static sg_comm_t chan_send(const struct chan *ch, int to, double size_B, double msg_B,
+                           void *payload)
 {
     const struct coll_world *w = ch->w;
-    return coll_post_send(w, ch->rank, host_of(w, ch->rank), host_of(w, to),
-                          coll_mailbox(w, ch->rank, to, ch->c), payload, size_B);
+    double rate = ch->rank < w->nranks ? nccl_topo_conn_Bps(w->topo, ch->rank, to, msg_B) : 0;
+    return coll_post_send_bounded(w, ch->rank, host_of(w, ch->rank), host_of(w, to),
+                                  coll_mailbox(w, ch->rank, to, ch->c), payload, size_B, rate);
 }
 
 /* The data of a ring step: the block this rank sends (copied into a payload) and where the one
@@ -150,7 +155,8 @@ static enum net_status ring_phase(struct chan *ch, int right, int left, int pos,
         size_t rf = 0, rl = 0;
         void *payload = ch->data ? step_payload(ch, pos, s, reduce, &rf, &rl) : NULL;
         if (extra > 0) sg_actor_sleep_for(flow ? (P - 1) * extra : extra);
-        keep_send(io, chan_send(ch, right, flow ? (P - 1) * step_B : step_B, payload), payload);
+        keep_send(io, chan_send(ch, right, flow ? (P - 1) * step_B : step_B, step_B, payload),
+                  payload);
         int k = rv->next++;
         st = net_wait(rv->rc[k], simgrid_get_clock() + w->timeout_s);
         if (st == NET_OK && ch->data == NULL)
@@ -182,7 +188,7 @@ static enum net_status ring_broadcast(struct chan *ch, int right, int left, int 
                 q > 0 && s < k ? net_irecv(coll_mailbox(w, left, ch->rank, ch->c), &got) : NULL;
         if (q < P - 1 && s >= 1) { /* forward chunk s - 1 (the root has it from the start) */
             if (extra > 0) sg_actor_sleep_for(extra);
-            keep_send(io, chan_send(ch, right, chunk_B, NULL), NULL);
+            keep_send(io, chan_send(ch, right, chunk_B, chunk_B, NULL), NULL);
         }
         if (rc && (st = net_wait(rc, simgrid_get_clock() + w->timeout_s)) == NET_OK)
             coll_payload_free(got); /* a chunk carries no data */
@@ -251,9 +257,9 @@ static enum net_status tree_program(struct chan *ch)
         bool send_down = coll_in_range(s - D - d - 1, chunks) && nk > 0;
         double extra = fmax(send_up ? up : 0, send_down ? down : 0);
         if (extra > 0) sg_actor_sleep_for(extra);
-        if (send_up) keep_send(&io, chan_send(ch, par, chunk_B, NULL), NULL);
+        if (send_up) keep_send(&io, chan_send(ch, par, chunk_B, chunk_B, NULL), NULL);
         for (int i = 0; send_down && i < nk; i++)
-            keep_send(&io, chan_send(ch, kids[i], chunk_B, NULL), NULL);
+            keep_send(&io, chan_send(ch, kids[i], chunk_B, chunk_B, NULL), NULL);
         double end = simgrid_get_clock() + w->timeout_s;
         for (int i = 0; i < nr; i++) {
             enum net_status x = net_wait(rc[i], end);
@@ -306,7 +312,7 @@ static void sharp_switch(int argc, char **argv)
                     rc[nr++] = net_irecv(coll_mailbox(w, head, P, c), &got);
                 /* the heads pay the hop's protocol latency (NCCL counts it once) on the way up */
                 if (coll_in_range(s - D - 1, chunks))
-                    keep_send(&io, chan_send(&ch, head, chunk_B, NULL), NULL);
+                    keep_send(&io, chan_send(&ch, head, chunk_B, chunk_B, NULL), NULL);
             }
         double end = simgrid_get_clock() + w->timeout_s;
         for (int i = 0; i < nr; i++) {
