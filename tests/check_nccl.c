@@ -597,6 +597,26 @@ START_TEST(test_socket_slower_than_rdma)
 }
 END_TEST
 
+/* A connection over sockets is one FIFO byte stream: its messages share its bound, however many
+ * ring steps a rank has queued on it. Two nodes of 8 V100 on 100 GbE TCP, 1 x 1 socket, ring
+ * Simple on its 2 channels: every byte of the all-reduce's 2 (P - 1) / P x S per rank crosses
+ * the nodes on one of the 2 connections leaving a node, each at most one stream (36 Gb/s,
+ * iperf issue #55), so T >= 2 (P - 1) / P x S / (2 x 4.5 GB/s), P = 16, S = 256 MiB. */
+START_TEST(test_socket_connection_bound)
+{
+    struct scenario sc = test_cluster(2, 8, "v100", "nvlink2", "tcp-100g", 1);
+    double S = 268435456, P = 16;
+    sc.bench.op = COLL_ALLREDUCE;
+    sc.bench.algo = COLL_ALGO_NCCL;
+    sc.bench.nccl = (struct nccl_opts){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 2, 0, 0};
+    sc.bench.level = COLL_MESSAGE;
+    sc.bench.chunks = 1;
+    double t = test_coll_time(&sc, S, NULL), lo = 2 * (P - 1) / P * S / (2 * 36e9 / 8);
+    ck_assert_msg(t >= lo, "16 ranks over 2 socket connections: %.9g s, at least %.9g s", t, lo);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *nccl_suite(void)
 {
     Suite *s = suite_create("nccl");
@@ -611,6 +631,7 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_launch_floor);
     tcase_add_loop_test(tc, test_socket_closed_form, 0, 3);
     tcase_add_loop_test(tc, test_socket_slower_than_rdma, 0, 2);
+    tcase_add_test(tc, test_socket_connection_bound);
     tcase_add_loop_test(tc, test_tree_closed_form, 0, 2);
     tcase_add_loop_test(tc, test_nvls_closed_form, 0, 2);
     tcase_add_loop_test(tc, test_collnet_closed_form, 0, 2);
