@@ -11,19 +11,17 @@
  * of 0.3 us), NDR 47 GB/s, PCIe Gen5 52.8 GB/s, a cross-node route pcie + ndr hops + switch =
  * 1.0 + 2.7 + 0.15 us with bandwidth min(52.8, 47, 50 line) = 47 GB/s. */
 #include "bench.h"
+#include "coll_replay.h"
 #include "nccl_tune.h"
 #include "testlib.h"
-
-#include "coll_replay.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <math.h>
 
 #define US   1e-6
 #define GBPS 1e9
@@ -69,7 +67,7 @@ END_TEST
 START_TEST(test_model_choice)
 {
     struct nccl_system s = h100_node();
-    struct nccl_opts o = {-1, -1, 0};
+    struct nccl_opts o = {-1, -1, 0, 0, 0};
     struct nccl_plan p;
     nccl_plan_call(&s, NCCL_FUNC_ALLREDUCE, 1024, &o, NCCL_ALGOS_ALL, &p);
     /* tree LL 1 KiB costs 6.8 + 2 x 7 x 0.6 = 15.2 us of latency alone: ring LL wins */
@@ -125,7 +123,7 @@ static double run_nccl(struct scenario *sc, double size_B, int algo, int proto, 
 {
     sc->bench.op = COLL_ALLREDUCE;
     sc->bench.algo = COLL_ALGO_NCCL;
-    sc->bench.nccl = (struct nccl_opts){algo, proto, channels};
+    sc->bench.nccl = (struct nccl_opts){algo, proto, channels, 0, 0};
     sc->bench.level = test_level;
     sc->bench.chunks = 1;
     return test_coll_time(sc, size_B, messages);
@@ -172,6 +170,52 @@ START_TEST(test_ring_latency)
 }
 END_TEST
 
+/* NCCL's socket transport (NCCL 2.4 src/transport/net_socket.cc), two nodes of one V100 on
+ * 25 GbE TCP, ring Simple on one channel, message level. Constants written here by hand:
+ *   - a socket moves one TCP stream: 13.2 Gb/s (iperf3 -P 1 on 25 GbE, esnet/iperf #1088);
+ *     threads x sockets per thread sockets a connection, default 1 x 1 (auto-detect, non-AWS);
+ *     a message of m bytes in tasks of max(64 KiB, m / nSocks): min(nSocks, ceil(m / 64 KiB))
+ *     sockets busy; the connection moves at most min(route bandwidth, busy x 13.2 Gb/s);
+ *   - host staging (sockets take host memory only): one 512 KiB FIFO slot (or the message)
+ *     written over PCIe Gen3 (12.2 GB/s) before the wire and one read after;
+ *   - the route: PCIe half hops 0.5 us at each end, TCP 40 us (two NIC halves of 20, netperf
+ *     TCP_RR), the switch port 0.15 us: 41.15 us, NCCL's NET Simple hop (14 us) below it, so the
+ *     protocol adds nothing; its bandwidth min(12.2, 25 x 0.964 / 8, 25 / 8) = 3.0125 GB/s.
+ * All-reduce over P = 2 ranks, one channel: 2 (P - 1) = 2 steps of m = S / 2, each a send both
+ * ways at once, the second after the first has arrived:
+ *   T = 8.4 us + 2 x (stage(m) + 41.15 us + m / min(3.0125 GB/s, busy(m) x 13.2 Gb/s)).
+ * Case 0: 1 x 1 socket, S = 8 MiB (the stream limits); case 1: 2 x 2 sockets, S = 8 MiB (the
+ * link limits: 4 x 1.65 > 3.0125 GB/s); case 2: 2 x 2 sockets, S = 128 KiB (m = 64 KiB is one
+ * task: one socket busy). */
+static double socket_time(int threads, int per_thread, double S)
+{
+    struct scenario sc = test_cluster(2, 1, "v100", "pcie-gen3", "tcp-25g", 1);
+    sc.bench.op = COLL_ALLREDUCE;
+    sc.bench.algo = COLL_ALGO_NCCL;
+    sc.bench.nccl = (struct nccl_opts){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 1, threads, per_thread};
+    sc.bench.level = COLL_MESSAGE;
+    sc.bench.chunks = 1;
+    double t = test_coll_time(&sc, S, NULL);
+    scenario_release(&sc);
+    return t;
+}
+
+START_TEST(test_socket_closed_form)
+{
+    static const struct {
+        int threads, per_thread;
+        double S;
+    } k[] = {{0, 0, 8388608}, {2, 2, 8388608}, {2, 2, 131072}};
+    double stream = 13.2e9 / 8, route_bw = 25e9 * 0.964 / 8, pcie = 12.2 * GBPS;
+    double m = k[_i].S / 2, nsocks = k[_i].threads ? k[_i].threads * k[_i].per_thread : 1;
+    double busy = fmin(nsocks, ceil(m / 65536));
+    double stage = 2 * fmin(m, 524288) / pcie;
+    double want = 8.4 * US + 2 * (stage + 41.15 * US + m / fmin(route_bw, busy * stream));
+    double t = socket_time(k[_i].threads, k[_i].per_thread, k[_i].S);
+    test_assert_rel(t, want, 1e-6, "socket transport");
+}
+END_TEST
+
 /* Small messages: NCCL's own choice (no algorithm or protocol forced) of an 8-byte all-reduce,
  * simulated. NCCL 2.28.3 tuning.cc: on one node of 8 H100 (NVLink), ring LL: base 6.6 + 2(P - 1)
  * = 14 NVLink hops of 0.6 us = 15.0 us; on 4 nodes of 8 A100 (the issue's 32 ranks), tree LL:
@@ -187,7 +231,8 @@ START_TEST(test_small_message_closed_form)
     double t = run_nccl(&sc, 8, -1, -1, 0, NULL);
     double want = multi ? (6.8 + 2 * (7 * 0.6 + 2 * 5.0)) * US + 8 / (20.4 * GBPS / 2 / 16)
                         : (6.6 + 14 * 0.6) * US;
-    ck_assert_msg(fabs(t - want) < 0.01 * US, "8 B all-reduce, %s: simulated %.9g, closed form %.9g",
+    ck_assert_msg(fabs(t - want) < 0.01 * US,
+                  "8 B all-reduce, %s: simulated %.9g, closed form %.9g",
                   multi ? "4 x 8 A100" : "8 H100", t, want);
     scenario_release(&sc);
 }
@@ -507,7 +552,8 @@ END_TEST
 
 START_TEST(test_contract)
 {
-    const struct coll_algo *naive = collective_find("naive"), *nccl = collective_get(COLL_ALGO_DEFAULT);
+    const struct coll_algo *naive = collective_find("naive"),
+                           *nccl = collective_get(COLL_ALGO_DEFAULT);
     ck_assert_str_eq(nccl->name, "nccl");
     ck_assert(!(naive->ops & COLL_OP_BIT(COLL_ALLGATHER)));
     ck_assert_str_eq(coll_algo_names_for(COLL_ALLGATHER, false), "nccl, ring");
@@ -517,6 +563,57 @@ START_TEST(test_contract)
     ck_assert(nccl_algo_parse("auto", &v) && v == -1);
     ck_assert(nccl_algo_parse("collnet", &v) && v == NCCL_ALGO_COLLNET_CHAIN);
     ck_assert(!nccl_algo_parse("pat", &v));
+}
+END_TEST
+
+/* The same ring over RoCE at the same line rate (roce-25g: RDMA, GPUDirect, no socket limit, no
+ * staging, 2.7 us hops) is faster than over TCP sockets: 64 KiB and 8 MiB, each simulation in a
+ * child of its own (one SimGrid engine a process). */
+static void socket_run(const void *arg, double *out)
+{
+    const double *S = arg;
+    out[0] = socket_time(0, 0, *S);
+}
+
+static void rdma_run(const void *arg, double *out)
+{
+    const double *S = arg;
+    struct scenario sc = test_cluster(2, 1, "v100", "pcie-gen3", "roce-25g", 1);
+    sc.bench.op = COLL_ALLREDUCE;
+    sc.bench.algo = COLL_ALGO_NCCL;
+    sc.bench.nccl = (struct nccl_opts){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 1, 0, 0};
+    sc.bench.level = COLL_MESSAGE;
+    sc.bench.chunks = 1;
+    out[0] = test_coll_time(&sc, *S, NULL);
+    scenario_release(&sc);
+}
+
+START_TEST(test_socket_slower_than_rdma)
+{
+    double S = _i ? 8388608 : 65536, rdma, tcp;
+    in_child(rdma_run, &S, &rdma, 1);
+    in_child(socket_run, &S, &tcp, 1);
+    ck_assert_msg(rdma < tcp, "%.0f B: roce-25g %.9g s, tcp-25g %.9g s", S, rdma, tcp);
+}
+END_TEST
+
+/* A connection over sockets is one FIFO byte stream: its messages share its bound, however many
+ * ring steps a rank has queued on it. Two nodes of 8 V100 on 100 GbE TCP, 1 x 1 socket, ring
+ * Simple on its 2 channels: every byte of the all-reduce's 2 (P - 1) / P x S per rank crosses
+ * the nodes on one of the 2 connections leaving a node, each at most one stream (36 Gb/s,
+ * iperf issue #55), so T >= 2 (P - 1) / P x S / (2 x 4.5 GB/s), P = 16, S = 256 MiB. */
+START_TEST(test_socket_connection_bound)
+{
+    struct scenario sc = test_cluster(2, 8, "v100", "nvlink2", "tcp-100g", 1);
+    double S = 268435456, P = 16;
+    sc.bench.op = COLL_ALLREDUCE;
+    sc.bench.algo = COLL_ALGO_NCCL;
+    sc.bench.nccl = (struct nccl_opts){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 2, 0, 0};
+    sc.bench.level = COLL_MESSAGE;
+    sc.bench.chunks = 1;
+    double t = test_coll_time(&sc, S, NULL), lo = 2 * (P - 1) / P * S / (2 * 36e9 / 8);
+    ck_assert_msg(t >= lo, "16 ranks over 2 socket connections: %.9g s, at least %.9g s", t, lo);
+    scenario_release(&sc);
 }
 END_TEST
 
@@ -532,6 +629,9 @@ static Suite *nccl_suite(void)
     tcase_add_loop_test(tc, test_ring_latency, 0, 2);
     tcase_add_loop_test(tc, test_small_message_closed_form, 0, 2);
     tcase_add_test(tc, test_launch_floor);
+    tcase_add_loop_test(tc, test_socket_closed_form, 0, 3);
+    tcase_add_loop_test(tc, test_socket_slower_than_rdma, 0, 2);
+    tcase_add_test(tc, test_socket_connection_bound);
     tcase_add_loop_test(tc, test_tree_closed_form, 0, 2);
     tcase_add_loop_test(tc, test_nvls_closed_form, 0, 2);
     tcase_add_loop_test(tc, test_collnet_closed_form, 0, 2);

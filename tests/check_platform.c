@@ -62,9 +62,9 @@ START_TEST(test_nvlink_node_routes)
     /* Across nodes: the GPU's PCIe, its NIC, its node's switch port, the peer's port, NIC, PCIe
      * (routed pair by pair up to FULL_ROUTED_MAX_ZONES machines, platform_gen.c; beyond, SimGrid
      * computes it through the star's centre, switch.net, and tests/smpi_route.sh checks one). */
-    const char *across[] = {"node0.gpu6.pcie-gen5_UP",  "node0.nic2.ib-ndr_UP",
-                            "node0.port.ib-ndr_UP",     "node1.port.ib-ndr_DOWN",
-                            "node1.nic1.ib-ndr_DOWN",   "node1.gpu1.pcie-gen5_DOWN"};
+    const char *across[] = {"node0.gpu6.pcie-gen5_UP", "node0.nic2.ib-ndr_UP",
+                            "node0.port.ib-ndr_UP",    "node1.port.ib-ndr_DOWN",
+                            "node1.nic1.ib-ndr_DOWN",  "node1.gpu1.pcie-gen5_DOWN"};
     assert_route("node0.gpu6", "node1.gpu1", across, 6);
     const char *across_back[] = {"node1.gpu1.pcie-gen5_UP", "node1.nic1.ib-ndr_UP",
                                  "node1.port.ib-ndr_UP",    "node0.port.ib-ndr_DOWN",
@@ -134,10 +134,10 @@ START_TEST(test_fat_tree)
                           "node1.nic0.tcp-100g_DOWN", "node1.gpu1.pcie-gen3_DOWN"};
     assert_route("node0.gpu0", "node1.gpu1", same, 6);
     /* Nodes 1 (leaf 0) and 6 (leaf 3): spine (1 + 6) mod 2 = 1. */
-    const char *cross[] = {
-            "node1.gpu0.pcie-gen3_UP",  "node1.nic0.tcp-100g_UP",     "node1.port.tcp-100g_UP",
-            "leaf0-spine1.tcp-100g_UP", "leaf3-spine1.tcp-100g_DOWN", "node6.port.tcp-100g_DOWN",
-            "node6.nic0.tcp-100g_DOWN", "node6.gpu0.pcie-gen3_DOWN"};
+    const char *cross[] = {"node1.gpu0.pcie-gen3_UP",    "node1.nic0.tcp-100g_UP",
+                           "node1.port.tcp-100g_UP",     "leaf0-spine1.tcp-100g_UP",
+                           "leaf3-spine1.tcp-100g_DOWN", "node6.port.tcp-100g_DOWN",
+                           "node6.nic0.tcp-100g_DOWN",   "node6.gpu0.pcie-gen3_DOWN"};
     assert_route("node1.gpu0", "node6.gpu0", cross, 8);
     sg_host_t a = sg_host_by_name("node1.gpu0"), b = sg_host_by_name("node6.gpu0");
     double uplink = 2 * 1 * tcp->bw_Bps / (2.0 * 2);
@@ -335,8 +335,12 @@ START_TEST(test_partition_cuts_between_groups)
     struct scenario sc = test_cluster(4, 1, "h100", "pcie-gen5", "ib-ndr", 1);
     sc.faults = calloc(1, sizeof *sc.faults);
     sc.nfaults = 1;
-    sc.faults[0] = (struct fault_spec){.kind = FS_PARTITION, .groups = strdup("node0,node1|node2,node3"),
-                                       .at_s = 0.5, .step = -1, .for_s = 1, .restart_s = -1,
+    sc.faults[0] = (struct fault_spec){.kind = FS_PARTITION,
+                                       .groups = strdup("node0,node1|node2,node3"),
+                                       .at_s = 0.5,
+                                       .step = -1,
+                                       .for_s = 1,
+                                       .restart_s = -1,
                                        .line = 7};
     struct platform *pf = test_load(&sc);
     char buf[256];
@@ -519,11 +523,11 @@ START_TEST(test_two_nics_per_gpu_routes)
     const struct link_class *nic = catalog_link("roce-100g");
     struct scenario sc = test_cluster(2, 8, "h100", "nvlink4", "roce-100g", _i ? 16 : 8);
     struct platform *pf = test_load(&sc);
-    const char *two[] = {"node0.gpu3.pcie-gen5_UP", "node0.nic6-7.roce-100g_UP",
-                         "node0.port.roce-100g_UP", "node1.port.roce-100g_DOWN",
+    const char *two[] = {"node0.gpu3.pcie-gen5_UP",       "node0.nic6-7.roce-100g_UP",
+                         "node0.port.roce-100g_UP",       "node1.port.roce-100g_DOWN",
                          "node1.nic10-11.roce-100g_DOWN", "node1.gpu5.pcie-gen5_DOWN"};
-    const char *one[] = {"node0.gpu3.pcie-gen5_UP", "node0.nic3.roce-100g_UP",
-                         "node0.port.roce-100g_UP", "node1.port.roce-100g_DOWN",
+    const char *one[] = {"node0.gpu3.pcie-gen5_UP",   "node0.nic3.roce-100g_UP",
+                         "node0.port.roce-100g_UP",   "node1.port.roce-100g_DOWN",
                          "node1.nic5.roce-100g_DOWN", "node1.gpu5.pcie-gen5_DOWN"};
     assert_route("node0.gpu3", "node1.gpu5", _i ? two : one, 6);
     sg_link_t l = sg_link_by_name(_i ? "node0.nic6-7.roce-100g_UP" : "node0.nic3.roce-100g_UP");
@@ -551,7 +555,7 @@ START_TEST(test_two_nics_per_gpu_busbw)
     struct scenario sc = test_cluster(2, 8, "h100", "nvlink4", "roce-100g", nics);
     sc.bench.op = COLL_ALLREDUCE;
     sc.bench.algo = COLL_ALGO_NCCL;
-    sc.bench.nccl = (struct nccl_opts){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0};
+    sc.bench.nccl = (struct nccl_opts){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
     sc.bench.level = message ? COLL_MESSAGE : COLL_FLOW;
     sc.bench.chunks = 1;
     double t = test_coll_time(&sc, S, NULL);

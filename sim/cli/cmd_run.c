@@ -13,6 +13,7 @@
 #include "level.h"
 #include "loader.h"
 #include "model.h"
+#include "nccl_socket.h"
 #include "outfile.h"
 #include "platform.h"
 #include "report.h"
@@ -73,6 +74,27 @@ static void progress_end(void)
     run_set_step_hook(NULL);
 }
 
+/* "# nccl socket" when the nccl family's network is a TCP class (NCCL's socket transport,
+ * nccl_socket.h): each connection's sockets and what they can carry at most. */
+static void print_socket(const struct scenario *sc)
+{
+    bool train = sc->train.strategy != STRAT_NONE;
+    const struct nccl_opts *o = train ? &sc->train.nccl : &sc->bench.nccl;
+    enum coll_algo_id algo = train ? sc->train.algo : sc->bench.algo;
+    const struct link_class *nic = sc->has_cluster ? sc->cluster.nic : NULL;
+    if (nic == NULL || nic->kind != LINK_TCP || nic->stream_Bps <= 0 || algo != COLL_ALGO_NCCL ||
+        sc->cluster.nodes < 2 || (!train && sc->bench.kind == BENCH_P2P))
+        return;
+    int n = nccl_socket_count(o);
+    printf("# nccl socket   %d helper thread(s) x %d socket(s) per connection%s "
+           "(NCCL_SOCKET_NTHREADS, NCCL_NSOCKS_PERTHREAD), %.2f Gb/s per TCP stream: at most "
+           "%.2f Gb/s a connection, %s %.2f Gb/s effective; host-staged (no GPUDirect RDMA)\n",
+           nccl_socket_threads(o), nccl_socket_per_thread(o),
+           o->socket_nthreads > 0 || o->nsocks_perthread > 0 ? "" : " (NCCL's auto-detect)",
+           nic->stream_Bps * 8e-9, fmin(n * nic->stream_Bps, nic->bw_Bps) * 8e-9, nic->name,
+           nic->bw_Bps * 8e-9);
+}
+
 static void print_config(const struct scenario *sc, const struct platform *pf)
 {
     printf("# dmlsim %s\n", DMLSIM_VERSION);
@@ -82,6 +104,7 @@ static void print_config(const struct scenario *sc, const struct platform *pf)
     printf("# network       %s\n", platform_network_model(sc));
     for (int i = 0; sgcfg_option(i) != NULL; i++) /* --cfg: SimGrid's own, over dmlsim's */
         printf("# simgrid cfg   %s (--cfg)\n", sgcfg_option(i));
+    print_socket(sc);
 }
 
 /* Options of `run`. */

@@ -20,6 +20,15 @@
 #define LAT_RDMA   (2.7 * US)
 #define LAT_TCP    (40.0 * US)
 
+/* One TCP stream (iperf -P 1), what a socket of NCCL's socket transport gets: 25 GbE, iperf3
+ * single stream 13.7, 13.1 and 12.8 Gb/s in three 20 s runs (esnet/iperf issue #1088), mean
+ * 13.2 Gb/s; 100 GbE about 36 Gb/s (iperf issue #55, as tcp-100g's source says). A stream is
+ * limited by the one core that drives it (the kernel's copies and TCP processing), not by the NIC:
+ * 10 and 40 GbE carry the 25 GbE figure (derived; at 10 GbE it is above the line rate, so no limit
+ * there). */
+#define STREAM_25G  (13.2 / 8 * GB)
+#define STREAM_100G (36.0 / 8 * GB)
+
 /* Ratios used to derive effective rates where no measurement of that exact class is at hand. */
 #define EFF_IB 0.936 /* 11.7 / 12.5 GB/s ib_write_bw on 100 Gb IB (perftest issue #225) */
 #define EFF_TCP \
@@ -39,71 +48,88 @@ static const struct link_class links[] = {
         {"pcie-gen3", LINK_PCIE, FABRIC_NONE, 0, 15.75 * GB, 12.2 * GB, LAT_PCI,
          "line 15.75 GB/s (Intel PCIe IP guide 683111); 12.2 GB/s pinned H2D on P100, "
          "bandwidthTest "
-         "(gearshifft PR #82): TLP/DLLP overhead; lat NCCL tuning.cc PCI hop"},
+         "(gearshifft PR #82): TLP/DLLP overhead; lat NCCL tuning.cc PCI hop",
+         0},
         {"pcie-gen4", LINK_PCIE, FABRIC_NONE, 0, 31.5 * GB, 25.0 * GB, LAT_PCI,
          "line 31.5 GB/s (derived, 2 x gen3); 25 GB/s H2D on A100 (nvbandwidth issue #42); lat "
          "NCCL "
-         "tuning.cc PCI hop"},
+         "tuning.cc PCI hop",
+         0},
         {"pcie-gen5", LINK_PCIE, FABRIC_NONE, 0, 63.0 * GB, 52.8 * GB, LAT_PCI,
          "line 63 GB/s (derived, 2 x gen4); 52.8 GB/s D2H on H100 (nvbandwidth issue #24): the "
          "link's capability; H2D's 35.2 is limited by host-memory reads, and GPUDirect RDMA to an "
-         "NDR NIC reaches 46-48 GB/s (nccl-tests #290), impossible under 35.2; lat NCCL PCI hop"},
+         "NDR NIC reaches 46-48 GB/s (nccl-tests #290), impossible under 35.2; lat NCCL PCI hop",
+         0},
         {"nvlink1", LINK_NVLINK, FABRIC_MESH, 4, 20.0 * GB, 20.0 * GB *EFF_NVL_CE, LAT_NVLINK,
          "P100 SXM2, per NVLink: 4 links x 20 GB/s per direction (NVIDIA Tesla P100 white paper "
          "WP-08019-001), wired GPU to GPU in the DGX-1 hybrid cube mesh; effective derived with "
-         "NVLink2's p2pBandwidthLatencyTest ratio 24.24/25; lat NCCL tuning.cc NVLink hop"},
+         "NVLink2's p2pBandwidthLatencyTest ratio 24.24/25; lat NCCL tuning.cc NVLink hop",
+         0},
         {"nvlink2", LINK_NVLINK, FABRIC_MESH, 6, 25.0 * GB, NVL2_LINK, LAT_NVLINK,
          "V100 SXM2, per NVLink: 6 links x 25 GB/s per direction (DGX-1 with Tesla V100 system "
          "architecture white paper); 48.48 GB/s over a 2-link pair = 24.24 per link, "
          "p2pBandwidthLatencyTest copy engines (aistabci/abci2.0benchmark intra_vnode.out; SM "
-         "copies, as NCCL's, get less: nccl-tests issue #149); lat NCCL tuning.cc NVLink hop"},
+         "copies, as NCCL's, get less: nccl-tests issue #149); lat NCCL tuning.cc NVLink hop",
+         0},
         {"nvlink3", LINK_NVLINK, FABRIC_SWITCH, 12, 300.0 * GB, 230.0 * GB, LAT_NVLINK,
          "A100: 12 links x 25 GB/s = 300 GB/s line; 8-GPU all-reduce busbw 230 GB/s, which a ring "
          "gets from each GPU's NVLink (nccl-tests issue #149); NVSwitch forwards only, no NVLS on "
-         "A100 (nccl-tests issue #228, maintainer); lat NCCL tuning.cc NVLink hop"},
+         "A100 (nccl-tests issue #228, maintainer); lat NCCL tuning.cc NVLink hop",
+         0},
         {"nvlink4", LINK_NVLINK, FABRIC_SHARP, 18, 450.0 * GB, 370.0 * GB, LAT_NVLINK,
          "H100/H200: 18 links, 450 GB/s line; 8-GPU ring all-reduce busbw 370 GB/s (nccl-tests "
          "issue #212); third-generation NVSwitch reduces in the switch: NVLink SHARP, NCCL's NVLS "
-         "(NVIDIA/nccl issue #807, maintainer); lat NCCL tuning.cc NVLink hop"},
+         "(NVIDIA/nccl issue #807, maintainer); lat NCCL tuning.cc NVLink hop",
+         0},
         {"nvlink5", LINK_NVLINK, FABRIC_SHARP, 18, 900.0 * GB, 900.0 * GB *EFF_NVL, LAT_NVLINK,
          "B200: 18 links (NV18 in nvidia-smi topo -m, Vultr HGX B200 hardware overview), 900 GB/s "
          "per direction (MLCommons inference v6.0 system description); effective derived with "
          "NVLink4's busbw/line ratio 0.822; NVLS on NVLink5 switches (NVSHMEM 3.2.5 release "
-         "notes); lat NCCL tuning.cc NVLink hop"},
+         "notes); lat NCCL tuning.cc NVLink hop",
+         0},
         {"ib-edr", LINK_IB, FABRIC_NONE, 0, 12.5 * GB, 11.7 * GB, LAT_RDMA,
-         "100 Gb/s; 11.7 GB/s ib_write_bw (perftest issue #225); lat NCCL tuning.cc NET hop"},
+         "100 Gb/s; 11.7 GB/s ib_write_bw (perftest issue #225); lat NCCL tuning.cc NET hop", 0},
         {"ib-hdr", LINK_IB, FABRIC_NONE, 0, 25.0 * GB, 25.0 * GB *EFF_IB, LAT_RDMA,
          "200 Gb/s per port (NVIDIA QM87xx manual); effective derived with EDR's ib_write_bw ratio "
-         "0.936; lat NCCL tuning.cc NET hop"},
+         "0.936; lat NCCL tuning.cc NET hop",
+         0},
         {"ib-ndr", LINK_IB, FABRIC_NONE, 0, 50.0 * GB, 47.0 * GB, LAT_RDMA,
          "400 Gb/s per port (NVIDIA QM97x0 manual); 46-48 GB/s per NIC through NCCL, midpoint "
-         "(nccl-tests issue #290); lat NCCL tuning.cc NET hop"},
+         "(nccl-tests issue #290); lat NCCL tuning.cc NET hop",
+         0},
         {"ib-fdr", LINK_IB, FABRIC_NONE, 0, 7.0 * GB, 7.0 * GB *EFF_IB, LAT_RDMA,
          "56 Gb/s per FDR port (IBM POWER8 docs, PCIe3 2-port 56 Gb FDR IB adapter FC EC33); "
-         "effective derived with EDR's ib_write_bw ratio 0.936; lat NCCL tuning.cc NET hop"},
+         "effective derived with EDR's ib_write_bw ratio 0.936; lat NCCL tuning.cc NET hop",
+         0},
         {"roce-25g", LINK_ROCE, FABRIC_NONE, 0, 3.125 * GB, 3.125 * GB *EFF_IB, LAT_RDMA,
          "25 Gb/s Ethernet; RDMA efficiency 0.936 as ib_write_bw on 100 Gb (perftest issue #225); "
          "lat about 2 us ib_write_lat on IB/RoCE (RDMA-Tutorial issue #8) + GPU side, NCCL NET "
-         "hop"},
+         "hop",
+         0},
         {"roce-100g", LINK_ROCE, FABRIC_NONE, 0, 12.5 * GB, 11.7 * GB, LAT_RDMA,
          "100 Gb/s Ethernet; 11.7 GB/s ib_write_bw at 100 Gb (perftest issue #225); lat as "
-         "roce-25g"},
+         "roce-25g",
+         0},
         {"roce-200g", LINK_ROCE, FABRIC_NONE, 0, 25.0 * GB, 25.0 * GB *EFF_IB, LAT_RDMA,
-         "200 Gb/s Ethernet; RDMA efficiency 0.936 (perftest issue #225); lat as roce-25g"},
+         "200 Gb/s Ethernet; RDMA efficiency 0.936 (perftest issue #225); lat as roce-25g", 0},
         {"roce-400g", LINK_ROCE, FABRIC_NONE, 0, 50.0 * GB, 50.0 * GB *EFF_IB, LAT_RDMA,
-         "400 Gb/s Ethernet; RDMA efficiency 0.936 (perftest issue #225); lat as roce-25g"},
+         "400 Gb/s Ethernet; RDMA efficiency 0.936 (perftest issue #225); lat as roce-25g", 0},
         {"tcp-10g", LINK_TCP, FABRIC_NONE, 0, 1.25 * GB, 1.25 * GB *EFF_TCP, LAT_TCP,
          "10 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
-         "(grpc/grpc issue #7988)"},
+         "(grpc/grpc issue #7988)",
+         STREAM_25G},
         {"tcp-25g", LINK_TCP, FABRIC_NONE, 0, 3.125 * GB, 3.125 * GB *EFF_TCP, LAT_TCP,
          "25 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
-         "(grpc/grpc issue #7988)"},
+         "(grpc/grpc issue #7988)",
+         STREAM_25G},
         {"tcp-40g", LINK_TCP, FABRIC_NONE, 0, 5.0 * GB, 5.0 * GB *EFF_TCP, LAT_TCP,
          "40 Gb/s; multi-stream TCP efficiency 0.964 (iperf issue #286); lat netperf TCP_RR "
-         "(grpc/grpc issue #7988)"},
+         "(grpc/grpc issue #7988)",
+         STREAM_25G},
         {"tcp-100g", LINK_TCP, FABRIC_NONE, 0, 12.5 * GB, 12.05 * GB, LAT_TCP,
          "100 Gb/s; 96.4 Gb/s with 16 streams, iperf2 (iperf issue #286), a single stream gets "
-         "about 36 Gb/s (iperf issue #55); lat netperf TCP_RR (grpc/grpc issue #7988)"},
+         "about 36 Gb/s (iperf issue #55); lat netperf TCP_RR (grpc/grpc issue #7988)",
+         STREAM_100G},
 };
 
 /* Large-GEMM ceilings (fractions of the dense peak; gemm.h). Published: stas00/ml-engineering,
@@ -302,12 +328,12 @@ static const struct gpu_model gpus[] = {
          128,
          {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
          "128 SMs of AD102's 144 (Ada whitepaper)" MAMF_NOTE},
-        /* Blackwell in a GB200 NVL72 rack: 72 GPUs in one NVLink domain (18 compute trays of 4 GPUs,
-         * 9 NVLink switch trays). Per GPU: NVLink 5 at 1.8 TB/s both directions, 900 GB/s each way,
-         * the nvlink5 class. What the generator does not model yet: a domain wider than a node (a
-         * <cluster> node is one NVLink domain, so gpus-per-node="72" is one rack, its 18 trays'
-         * own network NICs then all hang off that one node), and the GPU's NVLink-C2C host link to
-         * Grace (900 GB/s), taken as PCIe Gen5 for host copies. */
+        /* Blackwell in a GB200 NVL72 rack: 72 GPUs in one NVLink domain (18 compute trays of 4
+         * GPUs, 9 NVLink switch trays). Per GPU: NVLink 5 at 1.8 TB/s both directions, 900 GB/s
+         * each way, the nvlink5 class. What the generator does not model yet: a domain wider than a
+         * node (a <cluster> node is one NVLink domain, so gpus-per-node="72" is one rack, its 18
+         * trays' own network NICs then all hang off that one node), and the GPU's NVLink-C2C host
+         * link to Grace (900 GB/s), taken as PCIe Gen5 for host copies. */
         {"gb200",
          "NVIDIA GB200 (Blackwell GPU, NVL72)",
          {80 * TF, 1250 * TF, 2500 * TF, 2500 * TF, 5000 * TF},

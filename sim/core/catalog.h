@@ -55,6 +55,8 @@ struct link_class {
     double hop_lat_s;        /* latency of one hop of this class (two links in a generated route
                                 through a switch, one direct FABRIC_MESH link) */
     const char *source;      /* where the numbers come from */
+    double stream_Bps;       /* LINK_TCP: one TCP stream's throughput (a socket of NCCL's socket
+                                transport, nccl_socket.h); 0 for the other kinds */
 };
 
 enum gpu_dtype { DTYPE_FP32, DTYPE_TF32, DTYPE_FP16, DTYPE_BF16, DTYPE_FP8, DTYPE_COUNT };
@@ -75,7 +77,7 @@ struct gpu_model {
                                        one tile per SM (gemm.h) */
     double gemm_ceiling[DTYPE_COUNT]; /* large-GEMM efficiency per dtype (fraction of the dense
                                          peak): the best a cuBLAS GEMM reaches on this GPU */
-    const char *gemm_source;        /* where the SM count and the ceilings come from */
+    const char *gemm_source;          /* where the SM count and the ceilings come from */
 };
 
 /* The CPU host of a node. One number: its FP32 peak, used for CPU-side work (optimizer updates on

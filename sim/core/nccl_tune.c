@@ -268,6 +268,7 @@ void nccl_plan_call(const struct nccl_system *s, enum nccl_func func, double siz
     /* the tree's medium-size shortfall is NCCL's measured correction: part of its throughput */
     int lg = size_B >= 64 ? log2i(size_B / 64) : 0;
     double corr = ba == NCCL_ALGO_TREE && lg < 23 ? tree_corr[bp][lg] : 1;
+    out->net_stage_s = 0;
     out->sm_busbw_Bps = sm_limit(s, out->algo, out->proto) * corr * 1e9;
     out->sm_extra_s = 0;
     if (out->sm_busbw_Bps > 0) { /* the SM's copy time beyond the links' own transfer time */

@@ -67,9 +67,12 @@ enum nccl_hw { NCCL_HW_NVLINK, NCCL_HW_PCI, NCCL_HW_NET, NCCL_NHW };
 
 /* User overrides, as NCCL_ALGO, NCCL_PROTO and NCCL_MAX_NCHANNELS. */
 struct nccl_opts {
-    int algo;         /* enum nccl_algo, or -1: NCCL's choice */
-    int proto;        /* enum nccl_proto, or -1: NCCL's choice */
-    int max_channels; /* at most this many channels; 0: NCCL's count */
+    int algo;             /* enum nccl_algo, or -1: NCCL's choice */
+    int proto;            /* enum nccl_proto, or -1: NCCL's choice */
+    int max_channels;     /* at most this many channels; 0: NCCL's count */
+    int socket_nthreads;  /* NCCL_SOCKET_NTHREADS, helper threads per socket connection (1..16);
+                             0: NCCL's auto-detect (nccl_socket.h) */
+    int nsocks_perthread; /* NCCL_NSOCKS_PERTHREAD, sockets per helper thread; 0: auto-detect */
 };
 
 struct nccl_system {
@@ -100,6 +103,8 @@ struct nccl_plan {
     double sm_busbw_Bps;   /* SM-side bus-bandwidth limit of the comm's channels; 0: none */
     double sm_extra_s;     /* what that limit adds to the call beyond the links' transfer time
                               (S over the limit minus S over the links, for the channels used) */
+    double net_stage_s;    /* socket transport: what staging through host memory adds to a
+                              network hop (nccl_socket.h); 0 over RDMA (set by the caller) */
 };
 
 /* Fills the channel count and NVLink count from the other fields (set those first):

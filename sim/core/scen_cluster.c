@@ -3,6 +3,7 @@
 #include "scen_cluster.h"
 
 #include "mem.h"
+#include "nccl_socket.h"
 #include "units.h"
 #include "xmldoc.h"
 
@@ -249,6 +250,30 @@ out:
     return rc;
 }
 
+/* nccl-socket-nthreads and nccl-nsocks-perthread (NCCL_SOCKET_NTHREADS, NCCL_NSOCKS_PERTHREAD:
+ * nccl_socket.h): 1..16 threads, their product at most 64 sockets; absent, NCCL's auto-detect. */
+static enum dmlsim_err socket_attrs(struct reader *r, xmlNodePtr n, struct nccl_opts *nccl)
+{
+    enum dmlsim_err rc = DMLSIM_OK;
+    long v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nccl-socket-nthreads", 1, NCCL_SOCKET_MAX_THREADS, 0, &v),
+                      out);
+    nccl->socket_nthreads = (int)v;
+    DMLSIM_CHECK_GOTO(
+            rc, attr_int(r, n, "nccl-nsocks-perthread", 1, NCCL_SOCKET_MAX_SOCKETS, 0, &v), out);
+    nccl->nsocks_perthread = (int)v;
+    if (nccl_socket_count(nccl) > NCCL_SOCKET_MAX_SOCKETS)
+        rc = attr_fail(r, n,
+                       "<%s nccl-socket-nthreads=\"%d\" nccl-nsocks-perthread=\"%d\">: %d sockets "
+                       "per connection; expected threads x sockets per thread at most %d (NCCL's "
+                       "MAX_SOCKETS)",
+                       (const char *)n->name, nccl_socket_threads(nccl),
+                       nccl_socket_per_thread(nccl), nccl_socket_count(nccl),
+                       NCCL_SOCKET_MAX_SOCKETS);
+out:
+    return rc;
+}
+
 /* algo, nccl-algo, proto, channels, level, gpus, chunks: shared by collective benchmarks and
  * training. The algorithm's table row says which operations and levels it has. */
 enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum coll_op op,
@@ -288,10 +313,14 @@ enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum col
     else if (pr && !nccl_proto_parse(pr, &nccl->proto))
         rc = attr_fail(r, n, "<%s proto=\"%s\">: unknown; expected auto, LL, LL128 or Simple", el,
                        pr);
-    else if ((na || pr || xmlHasProp(n, (const xmlChar *)"channels")) && *algo != COLL_ALGO_NCCL)
+    else if ((na || pr || xmlHasProp(n, (const xmlChar *)"channels") ||
+              xmlHasProp(n, (const xmlChar *)"nccl-socket-nthreads") ||
+              xmlHasProp(n, (const xmlChar *)"nccl-nsocks-perthread")) &&
+             *algo != COLL_ALGO_NCCL)
         rc = attr_fail(r, n,
-                       "<%s>: nccl-algo, proto and channels belong to algo=\"nccl\"; expected "
-                       "algo=\"nccl\" or none of them",
+                       "<%s>: nccl-algo, proto, channels, nccl-socket-nthreads and "
+                       "nccl-nsocks-perthread belong to algo=\"nccl\"; expected algo=\"nccl\" "
+                       "or none of them",
                        el);
     free(name);
     free(lv);
@@ -300,6 +329,7 @@ enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum col
     if (rc != DMLSIM_OK) return rc;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "channels", 1, 32, 0, &v), out);
     nccl->max_channels = (int)v;
+    DMLSIM_CHECK_GOTO(rc, socket_attrs(r, n, nccl), out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus", 1, 1L << 24, 0, &v), out);
     *gpus = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "chunks", 1, 4096, DEFAULT_CHUNKS, &v), out);

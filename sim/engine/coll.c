@@ -1,5 +1,6 @@
 /* coll.c - the building blocks of the collective algorithms (see coll.h). */
 #include "coll.h"
+
 #include "coll_replay.h"
 
 #include <simgrid/actor.h>
@@ -60,10 +61,17 @@ double coll_deadline(const struct coll_world *w)
 sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
                          sg_mailbox_t mb, void *payload, double size_B)
 {
+    return coll_post_send_bounded(w, me, from, to, mb, payload, size_B, 0);
+}
+
+sg_comm_t coll_post_send_bounded(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                                 sg_mailbox_t mb, void *payload, double size_B, double rate_Bps)
+{
     if (w->traffic && from && to) traffic_add(w->traffic, from, to, size_B);
     if (w->sent_msgs && me >= 0 && me < w->nranks) w->sent_msgs[me] += 1;
-    if (w->rp && from && to && me >= 0 && me < w->nranks) coll_replay_note(w->rp, me, from, to, size_B);
-    return net_isend(mb, payload ? payload : &token, size_B);
+    if (w->rp && from && to && me >= 0 && me < w->nranks)
+        coll_replay_note(w->rp, me, from, to, size_B);
+    return net_isend_bounded(mb, payload ? payload : &token, size_B, rate_Bps);
 }
 
 sg_comm_t coll_post_flow(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
@@ -96,8 +104,15 @@ enum net_status coll_recv(const struct coll_world *w, int me, int from)
 }
 
 enum net_status coll_exchange_sized(const struct coll_world *w, int me, const int *to,
-                                    const int *to_tag, const double *to_B, int nto,
-                                    const int *from, const int *from_tag, int nfrom)
+                                    const int *to_tag, const double *to_B, int nto, const int *from,
+                                    const int *from_tag, int nfrom)
+{
+    return coll_exchange_bounded(w, me, to, to_tag, to_B, NULL, nto, from, from_tag, nfrom);
+}
+
+enum net_status coll_exchange_bounded(const struct coll_world *w, int me, const int *to,
+                                      const int *to_tag, const double *to_B, const double *to_rate,
+                                      int nto, const int *from, const int *from_tag, int nfrom)
 {
     double end = coll_deadline(w);
     sg_comm_t local[16], *c = nto + nfrom <= 16 ? local : xbt_new(sg_comm_t, nto + nfrom);
@@ -105,9 +120,9 @@ enum net_status coll_exchange_sized(const struct coll_world *w, int me, const in
     for (int i = 0; i < nfrom; i++)
         c[i] = net_irecv(coll_mailbox(w, from[i], me, from_tag ? from_tag[i] : -1), &p);
     for (int i = 0; i < nto; i++)
-        c[nfrom + i] = coll_post_send(w, me, w->hosts[me], w->hosts[to[i]],
-                                      coll_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1), NULL,
-                                      to_B[i]);
+        c[nfrom + i] = coll_post_send_bounded(w, me, w->hosts[me], w->hosts[to[i]],
+                                              coll_mailbox(w, me, to[i], to_tag ? to_tag[i] : -1),
+                                              NULL, to_B[i], to_rate ? to_rate[i] : 0);
     enum net_status st = NET_OK;
     for (int i = 0; i < nto + nfrom; i++) /* every handle is waited on, so every one is freed */
         st = net_worst(st, net_wait(c[i], end));

@@ -57,7 +57,6 @@ size_t coll_data_count(const struct coll_world *w, double size_B);
 /* The end of a wait started now: the world's deadline from the current simulated time. */
 double coll_deadline(const struct coll_world *w);
 
-
 /* The mailbox of messages from `from` to `to` on channel `tag` of w's epoch (tag < 0: the plain
  * pair mailbox); ids may go beyond the ranks for protocol helpers (a switch). */
 sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag);
@@ -67,6 +66,9 @@ sg_mailbox_t coll_mailbox(const struct coll_world *w, int from, int to, int tag)
  * not a rank). */
 sg_comm_t coll_post_send(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
                          sg_mailbox_t mb, void *payload, double size_B);
+/* The same with a rate bound of rate_Bps (<= 0: none; net_isend_bounded). */
+sg_comm_t coll_post_send_bounded(const struct coll_world *w, int me, sg_host_t from, sg_host_t to,
+                                 sg_mailbox_t mb, void *payload, double size_B, double rate_Bps);
 
 /* Starts a flow of size_B from host `from` to host `to` for rank `me` with no actor at either
  * end (net_sendto: a switch's side of a flow-level protocol), recorded as coll_post_send does. */
@@ -90,8 +92,13 @@ enum net_status coll_exchange(const struct coll_world *w, int me, const int *to,
                               double size_B, const int *from, int nfrom);
 /* The same with a size per destination: to_B[i] bytes to to[i]. */
 enum net_status coll_exchange_sized(const struct coll_world *w, int me, const int *to,
-                                    const int *to_tag, const double *to_B, int nto,
-                                    const int *from, const int *from_tag, int nfrom);
+                                    const int *to_tag, const double *to_B, int nto, const int *from,
+                                    const int *from_tag, int nfrom);
+/* The same with a rate bound per destination: to_rate[i] for the send to to[i] (NULL, or <= 0:
+ * none). */
+enum net_status coll_exchange_bounded(const struct coll_world *w, int me, const int *to,
+                                      const int *to_tag, const double *to_B, const double *to_rate,
+                                      int nto, const int *from, const int *from_tag, int nfrom);
 enum net_status coll_exchange_tagged(const struct coll_world *w, int me, const int *to,
                                      const int *to_tag, int nto, double size_B, const int *from,
                                      const int *from_tag, int nfrom);

@@ -1,7 +1,8 @@
 /* net.c - asynchronous transfers with deadlines (see net.h). */
 #include "net.h"
-#include "net_sendto.h"
 
+#include "net_rate.h"
+#include "net_sendto.h"
 #include "trace.h"
 
 #include <simgrid/comm.h>
@@ -156,6 +157,15 @@ sg_comm_t net_isend(sg_mailbox_t mb, void *payload, double size_B)
 {
     assert(payload != NULL && size_B >= 0);
     sg_comm_t comm = sg_mailbox_put_async(mb, payload, whole_bytes(size_B));
+    flight_start(comm, whole_bytes(size_B));
+    return comm;
+}
+
+sg_comm_t net_isend_bounded(sg_mailbox_t mb, void *payload, double size_B, double rate_Bps)
+{
+    if (rate_Bps <= 0) return net_isend(mb, payload, size_B);
+    assert(payload != NULL && size_B >= 0);
+    sg_comm_t comm = net_rate_put_start(mb, payload, whole_bytes(size_B), rate_Bps);
     flight_start(comm, whole_bytes(size_B));
     return comm;
 }

@@ -38,6 +38,9 @@ enum net_status net_recv(sg_mailbox_t mb, void **payload, double timeout_s);
  * waits until the absolute simulated time deadline_s at most and releases the handle. */
 sg_comm_t net_isend(sg_mailbox_t mb, void *payload, double size_B);
 sg_comm_t net_irecv(sg_mailbox_t mb, void **payload);
+/* net_isend with a rate bound: the transfer shares its links as any other and never moves faster
+ * than rate_Bps (a transport's per-connection limit: NCCL's sockets); rate_Bps <= 0: none. */
+sg_comm_t net_isend_bounded(sg_mailbox_t mb, void *payload, double size_B, double rate_Bps);
 /* A flow of size_B from host `from` to host `to` that no actor sends or receives (a switch's
  * side of a flow-level protocol, posted by the GPU's actor); wait for it with net_wait. It fails
  * if either host or a link of the route fails. */

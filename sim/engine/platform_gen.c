@@ -33,6 +33,9 @@
 #define LV08_LAT_FACTOR 13.01
 #define LV08_BW_FACTOR  0.97
 
+/* TCP-gamma (SimGrid's TCP window, bytes) that bounds no flow (platform_configure). */
+#define TCP_GAMMA_OFF_B 1e30
+
 /* Speed of a node's NVSwitch host: it runs nothing that is modelled (the switch's reductions are
  * part of the NVLS transfer times), so any work put on it by mistake should not take time. A
  * modelling choice, not a hardware figure. */
@@ -452,14 +455,17 @@ static void write_header(const struct scenario *sc, FILE *out, bool star)
         fprintf(out, ", %d x %s per node, %s", c->nics_per_node, c->nic->name,
                 topology_name(c->topology));
     if (c->nic && nics_per_gpu(c) > 1)
-        fprintf(out, " (%d NICs per GPU, each GPU's as one link nodeN.nicA-B of %d times the "
-                     "rate)", nics_per_gpu(c), nics_per_gpu(c));
+        fprintf(out,
+                " (%d NICs per GPU, each GPU's as one link nodeN.nicA-B of %d times the "
+                "rate)",
+                nics_per_gpu(c), nics_per_gpu(c));
     if (c->topology == TOPO_FATTREE)
         fprintf(out, " (%d nodes per leaf, %d spines, oversubscription %g)", c->nodes_per_leaf,
                 c->spines, c->oversubscription);
     if (c->ps_nodes > 0) fprintf(out, ", %d parameter-server node(s)", c->ps_nodes);
-    fprintf(out, ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
-                 "hop's latency;\n     %s Sources: `dmlsim catalog`.",
+    fprintf(out,
+            ".\n     Link bandwidths are effective per-direction rates; each link carries half a "
+            "hop's latency;\n     %s Sources: `dmlsim catalog`.",
             c->fatpipe_switch ? "switches are FATPIPE links (non-blocking, port-to-port latency)."
                               : "each machine's switch port (ZONE.port.NIC_UP into the switch, "
                                 "_DOWN out of it)\n     carries its NICs' line rate, the way in "
@@ -477,10 +483,11 @@ static void write_header(const struct scenario *sc, FILE *out, bool star)
         fprintf(out, "\n     network-model LV08: TCP-class links carry LV08's factors (latency "
                      "x" STR(LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ").");
     if (star)
-        fprintf(out, "\n     Machines are joined by a Dijkstra-routed star (over %d machines): "
-                     "SimGrid 3.32 routes it\n     once the platform is sealed, so ask routes "
-                     "after the simulation starts (C: simgrid_run_until(0);\n     C++: "
-                     "Engine::seal_platform()).",
+        fprintf(out,
+                "\n     Machines are joined by a Dijkstra-routed star (over %d machines): "
+                "SimGrid 3.32 routes it\n     once the platform is sealed, so ask routes "
+                "after the simulation starts (C: simgrid_run_until(0);\n     C++: "
+                "Engine::seal_platform()).",
                 FULL_ROUTED_MAX_ZONES);
     fprintf(out, " -->\n");
 }
@@ -519,7 +526,8 @@ static int partition_hops(const struct fault_spec *const *parts, int np, const c
 {
     int h = 0;
     for (int p = 0; p < np; p++) {
-        int ga = scenario_partition_group(parts[p], za), gb = scenario_partition_group(parts[p], zb);
+        int ga = scenario_partition_group(parts[p], za),
+            gb = scenario_partition_group(parts[p], zb);
         for (int i = 0; i < 2 && ga != gb; i++) {
             char id[80];
             scenario_partition_link(parts[p], i ? gb : ga, id, sizeof id);
@@ -765,10 +773,16 @@ void platform_configure(const struct scenario *sc)
     /* A generated cluster writes LV08's factors into its TCP-class links itself (platform_write)
      * and keeps the exact model for the rest; only a user's platform gets SimGrid's LV08. */
     bool cm02 = sc->net_model == NET_CM02 || sc->has_cluster;
-    if (!sgcfg_user_set("network/model")) sg_cfg_set_string("network/model", cm02 ? "CM02" : "LV08");
+    if (!sgcfg_user_set("network/model"))
+        sg_cfg_set_string("network/model", cm02 ? "CM02" : "LV08");
     if (cm02 && !sgcfg_user_set("network/crosstraffic"))
         sg_cfg_set_boolean("network/crosstraffic", "no");
-    if (cm02 && !sgcfg_user_set("network/TCP-gamma")) sg_cfg_set_double("network/TCP-gamma", 0.0);
+    /* TCP-gamma off: SimGrid 3.32's CM02 bounds a flow at min(its rate, gamma / (2 latency)) and
+     * reads a bound of 0 as none, so gamma 0 would also drop a transfer's own rate bound (NCCL's
+     * socket connections, net_isend_bounded); a window of 1e30 B bounds nothing at any latency
+     * (1e30 / 2 ns = 5e38 B/s) and leaves the rate bound in force. */
+    if (cm02 && !sgcfg_user_set("network/TCP-gamma"))
+        sg_cfg_set_double("network/TCP-gamma", TCP_GAMMA_OFF_B);
 }
 
 const char *platform_network_model(const struct scenario *sc)
@@ -788,8 +802,8 @@ const char *platform_nics_problem(const struct cluster_spec *c, char *buf, size_
 {
     int G = c->gpus_per_node, K = c->nics_per_node;
     if (c->nic == NULL || G % K == 0 || K % G == 0) return NULL;
-    snprintf(buf, len, "%d NICs on %d GPUs per node; expected a divisor or a multiple of %d", K,
-             G, G);
+    snprintf(buf, len, "%d NICs on %d GPUs per node; expected a divisor or a multiple of %d", K, G,
+             G);
     return buf;
 }
 

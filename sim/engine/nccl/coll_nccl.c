@@ -76,13 +76,16 @@ static enum net_status ring_flow(const struct coll_world *w, const struct nccl_p
     int from_tag[NCCL_TOPO_MAX_CH], mult[NCCL_TOPO_MAX_CH];
     memcpy(from_tag, tag, sizeof from_tag);
     int nto = merge_edges(right, tag, mult, nc), nfrom = merge_edges(left, from_tag, NULL, nc);
-    for (int i = 0; i < nto; i++)
+    double rate[NCCL_TOPO_MAX_CH]; /* over sockets: the merged connections' bound */
+    for (int i = 0; i < nto; i++) {
         to_B[i] = mult[i] * phase_B;
+        rate[i] = mult[i] * nccl_topo_conn_Bps(t, rank, right[i], step_B);
+    }
     int phases = op == COLL_ALLREDUCE ? 2 : 1;
     enum net_status st = NET_OK;
     for (int ph = 0; ph < phases && st == NET_OK; ph++) {
         double t0 = simgrid_get_clock();
-        st = coll_exchange_sized(w, rank, right, tag, to_B, nto, left, from_tag, nfrom);
+        st = coll_exchange_bounded(w, rank, right, tag, to_B, rate, nto, left, from_tag, nfrom);
         double wait = chain - (simgrid_get_clock() - t0);
         if (st == NET_OK && wait > 0) sg_actor_sleep_for(wait);
     }
@@ -121,7 +124,7 @@ static void hop_costs(const struct coll_world *w, struct nccl_topo *t, const str
     nccl_topo_ring_mean(w, t, p, 0, true); /* the representative routes' latencies, once */
     double li = t->ring_lat[0][0], lx = t->ring_lat[0][1];
     *hi = li + fmax(0, p->intra_hop_s - li) * dil;
-    *hx = lx + fmax(0, p->inter_hop_s - lx) * dil;
+    *hx = lx + fmax(0, p->inter_hop_s - lx) * dil + p->net_stage_s;
 }
 
 /* Flow level, NCCL's double binary tree: every edge of every channel's tree is a flow each way
@@ -144,12 +147,15 @@ static enum net_status tree_flow(const struct coll_world *w, const struct nccl_p
     }
     n = merge_edges(peer, tag, mult, n);
     double edge_B = size_B / nc * p->wire_factor * dil, to_B[4 * NCCL_TOPO_MAX_CH], hi, hx;
-    for (int i = 0; i < n; i++)
+    double rate[4 * NCCL_TOPO_MAX_CH]; /* over sockets: the merged connections' bound */
+    int K = nccl_topo_chunks_for(size_B / nc), in = t->gmax - 1;
+    for (int i = 0; i < n; i++) {
         to_B[i] = mult[i] * edge_B;
-    enum net_status st = coll_exchange_sized(w, rank, peer, tag, to_B, n, peer, tag, n);
+        rate[i] = mult[i] * nccl_topo_conn_Bps(t, rank, peer[i], edge_B / K);
+    }
+    enum net_status st = coll_exchange_bounded(w, rank, peer, tag, to_B, rate, n, peer, tag, n);
     if (st != NET_OK) return st;
     hop_costs(w, t, p, dil, &hi, &hx);
-    int K = nccl_topo_chunks_for(size_B / nc), in = t->gmax - 1;
     double lat_f = t->nnodes > 1 ? t->ring_lat[0][1] : t->ring_lat[0][0], bi, bx;
     nccl_topo_route_bws(t, &bi, &bx);
     double tail = tree_tail(K, in, D - in, hi, hx, bi, bx, edge_B / K, lat_f);
@@ -170,8 +176,10 @@ static enum net_status collnet_flow(const struct coll_world *w, const struct ncc
     for (int c = 0; c < nc; c++) {
         int par, kids[1], nk, d;
         nccl_topo_collnet_of(w, rank, c, &par, kids, &nk, &d);
-        if (par == w->nranks) heads++;
-        else peer[n] = par, tag[n++] = c;
+        if (par == w->nranks)
+            heads++;
+        else
+            peer[n] = par, tag[n++] = c;
         if (nk > 0) peer[n] = kids[0], tag[n++] = c;
     }
     n = merge_edges(peer, tag, mult, n);
@@ -304,6 +312,20 @@ enum net_status coll_nccl_run(const struct coll_world *w, enum coll_op op, int r
     return st;
 }
 
+/* Over sockets, what host staging adds to a network hop of plan p (nccl_socket.h): its message
+ * is a ring step (S / (channels x P)) or a pipeline chunk (trees, broadcast); NVLS and CollNet
+ * do not run over sockets. */
+static double stage_s(const struct coll_world *w, const struct nccl_topo *t,
+                      const struct nccl_plan *p, enum coll_op op, double size_B)
+{
+    double per_ch = size_B / p->nchannels * p->wire_factor;
+    if (p->algo == NCCL_ALGO_RING && op != COLL_BROADCAST)
+        return nccl_topo_stage_s(t, per_ch / w->nranks);
+    if (p->algo == NCCL_ALGO_RING || p->algo == NCCL_ALGO_TREE)
+        return nccl_topo_stage_s(t, per_ch / nccl_topo_chunks_for(size_B / p->nchannels));
+    return 0;
+}
+
 /* One call of NCCL's plan, simulated. */
 static enum net_status nccl_call(const struct coll_world *w, enum coll_op op, int rank,
                                  double size_B, float *data)
@@ -312,16 +334,17 @@ static enum net_status nccl_call(const struct coll_world *w, enum coll_op op, in
     struct nccl_plan p;
     nccl_plan_call(&t->sys, (enum nccl_func)op, size_B, &w->nccl, allowed_algos(w, data), &p);
     double dil = dilation(w, t, op, size_B);
+    p.net_stage_s = stage_s(w, t, &p, op, size_B);
     if (p.base_s > 0) sg_actor_sleep_for(p.base_s * dil);
     if (p.nvls_hop_s > 0) sg_actor_sleep_for(p.nvls_hop_s * dil);
     bool nvls = p.algo == NCCL_ALGO_NVLS || p.algo == NCCL_ALGO_NVLS_TREE;
     bool flow = w->level == COLL_FLOW && data == NULL && op != COLL_BROADCAST;
     enum net_status st;
     if (flow)
-        st = nvls                                 ? nvls_flow(w, &p, rank, size_B, dil)
-             : p.algo == NCCL_ALGO_TREE           ? tree_flow(w, &p, rank, size_B, dil)
+        st = nvls                                ? nvls_flow(w, &p, rank, size_B, dil)
+             : p.algo == NCCL_ALGO_TREE          ? tree_flow(w, &p, rank, size_B, dil)
              : p.algo == NCCL_ALGO_COLLNET_CHAIN ? collnet_flow(w, &p, rank, size_B, dil)
-                                                  : ring_flow(w, &p, op, rank, size_B, dil);
+                                                 : ring_flow(w, &p, op, rank, size_B, dil);
     else
         st = nvls ? nccl_chan_nvls(w, &p, rank, size_B, dil)
                   : nccl_chan_run(w, &p, op, rank, size_B, data, dil);

@@ -27,7 +27,8 @@ static double hop_extra(const struct coll_world *w, const struct nccl_topo *t,
 {
     bool inside = a < w->nranks && b < w->nranks && t->node[a] == t->node[b];
     double hop = inside ? p->intra_hop_s : p->inter_hop_s;
-    return fmax(0, hop - sg_host_get_route_latency(host_of(w, a), host_of(w, b)));
+    return fmax(0, hop - sg_host_get_route_latency(host_of(w, a), host_of(w, b))) +
+           (inside ? 0 : p->net_stage_s);
 }
 
 /* One channel of one call on one rank: what its program needs. Channels run in actors of their
@@ -47,22 +48,38 @@ struct chan {
 
 /* Posts the receive of a step (before the protocol's latency is slept), then the send, and
  * waits for the receive only: sends are buffered, as NCCL's FIFO slots are, and are waited for
- * at the end of the program (sends[] collects them). */
+ * at the end of the program (sends[] collects them). Over sockets a connection is a byte
+ * stream (TCP is FIFO; nccl_socket.h): a message to a peer across nodes starts when the one
+ * before it on that connection has arrived, so the connection's rate bound holds for all its
+ * messages together. */
 struct step_io {
-    sg_comm_t *sends; /* posted sends */
-    void **payloads;  /* their data payloads (NULL: timing only), freed if a send fails */
-    int nsends, cap;  /* count and capacity */
+    sg_comm_t *sends;   /* posted sends; NULL once waited for (a socket connection's) */
+    void **payloads;    /* their data payloads (NULL: timing only), freed if a send fails */
+    int *peer;          /* their destination when sent over a socket connection, else -1 */
+    int nsends, cap;    /* count and capacity */
+    enum net_status st; /* the worst of the sends already waited for */
 };
 
-static void keep_send(struct step_io *io, sg_comm_t c, void *payload)
+static void keep_send(struct step_io *io, sg_comm_t c, void *payload, int peer)
 {
     if (io->nsends == io->cap) {
         io->cap = io->cap ? 2 * io->cap : 16;
         io->sends = xbt_realloc(io->sends, (size_t)io->cap * sizeof *io->sends);
         io->payloads = xbt_realloc(io->payloads, (size_t)io->cap * sizeof *io->payloads);
+        io->peer = xbt_realloc(io->peer, (size_t)io->cap * sizeof *io->peer);
     }
     io->payloads[io->nsends] = payload;
+    io->peer[io->nsends] = peer;
     io->sends[io->nsends++] = c;
+}
+
+/* Waits for send i (once), keeping its status. */
+static void wait_send(struct step_io *io, int i, double end)
+{
+    enum net_status x = net_wait(io->sends[i], end);
+    if (x != NET_OK) free(io->payloads[i]); /* undelivered: still the sender's */
+    io->st = net_worst(io->st, x);
+    io->sends[i] = NULL;
 }
 
 static enum net_status finish_sends(const struct coll_world *w, struct step_io *io,
@@ -70,22 +87,32 @@ static enum net_status finish_sends(const struct coll_world *w, struct step_io *
 {
     /* after a failure the peers have given up their receives: release at once, so the failure
      * is reported when it is seen, not one more timeout later */
-    double end = simgrid_get_clock() + (st == NET_OK ? w->timeout_s : 0);
-    for (int i = 0; i < io->nsends; i++) { /* every handle is waited on, so every one is freed */
-        enum net_status x = net_wait(io->sends[i], end);
-        if (x != NET_OK) free(io->payloads[i]); /* undelivered: still the sender's */
-        if (x > st) st = x;
-    }
+    double end = simgrid_get_clock() + (st == NET_OK && io->st == NET_OK ? w->timeout_s : 0);
+    for (int i = 0; i < io->nsends; i++) /* every handle is waited on, so every one is freed */
+        if (io->sends[i]) wait_send(io, i, end);
     free(io->sends);
     free(io->payloads);
-    return st;
+    free(io->peer);
+    return net_worst(st, io->st);
 }
 
-static sg_comm_t chan_send(const struct chan *ch, int to, double size_B, void *payload)
+/* Sends size_B to `to` on the channel and keeps the handle in io; across nodes over sockets, at
+ * the connection's rate for NCCL's messages of msg_B (nccl_topo_conn_Bps), after the previous
+ * message on that connection. */
+static void chan_post(const struct chan *ch, struct step_io *io, int to, double size_B,
+                      double msg_B, void *payload)
 {
     const struct coll_world *w = ch->w;
-    return coll_post_send(w, ch->rank, host_of(w, ch->rank), host_of(w, to),
-                          coll_mailbox(w, ch->rank, to, ch->c), payload, size_B);
+    double rate = ch->rank < w->nranks ? nccl_topo_conn_Bps(w->topo, ch->rank, to, msg_B) : 0;
+    for (int i = io->nsends - 1; rate > 0 && i >= 0; i--)
+        if (io->peer[i] == to && io->sends[i]) {
+            wait_send(io, i, simgrid_get_clock() + w->timeout_s);
+            break;
+        }
+    sg_comm_t c =
+            coll_post_send_bounded(w, ch->rank, host_of(w, ch->rank), host_of(w, to),
+                                   coll_mailbox(w, ch->rank, to, ch->c), payload, size_B, rate);
+    keep_send(io, c, payload, rate > 0 ? to : -1);
 }
 
 /* The data of a ring step: the block this rank sends (copied into a payload) and where the one
@@ -150,7 +177,7 @@ static enum net_status ring_phase(struct chan *ch, int right, int left, int pos,
         size_t rf = 0, rl = 0;
         void *payload = ch->data ? step_payload(ch, pos, s, reduce, &rf, &rl) : NULL;
         if (extra > 0) sg_actor_sleep_for(flow ? (P - 1) * extra : extra);
-        keep_send(io, chan_send(ch, right, flow ? (P - 1) * step_B : step_B, payload), payload);
+        chan_post(ch, io, right, flow ? (P - 1) * step_B : step_B, step_B, payload);
         int k = rv->next++;
         st = net_wait(rv->rc[k], simgrid_get_clock() + w->timeout_s);
         if (st == NET_OK && ch->data == NULL)
@@ -182,7 +209,7 @@ static enum net_status ring_broadcast(struct chan *ch, int right, int left, int 
                 q > 0 && s < k ? net_irecv(coll_mailbox(w, left, ch->rank, ch->c), &got) : NULL;
         if (q < P - 1 && s >= 1) { /* forward chunk s - 1 (the root has it from the start) */
             if (extra > 0) sg_actor_sleep_for(extra);
-            keep_send(io, chan_send(ch, right, chunk_B, NULL), NULL);
+            chan_post(ch, io, right, chunk_B, chunk_B, NULL);
         }
         if (rc && (st = net_wait(rc, simgrid_get_clock() + w->timeout_s)) == NET_OK)
             coll_payload_free(got); /* a chunk carries no data */
@@ -251,9 +278,9 @@ static enum net_status tree_program(struct chan *ch)
         bool send_down = coll_in_range(s - D - d - 1, chunks) && nk > 0;
         double extra = fmax(send_up ? up : 0, send_down ? down : 0);
         if (extra > 0) sg_actor_sleep_for(extra);
-        if (send_up) keep_send(&io, chan_send(ch, par, chunk_B, NULL), NULL);
+        if (send_up) chan_post(ch, &io, par, chunk_B, chunk_B, NULL);
         for (int i = 0; send_down && i < nk; i++)
-            keep_send(&io, chan_send(ch, kids[i], chunk_B, NULL), NULL);
+            chan_post(ch, &io, kids[i], chunk_B, chunk_B, NULL);
         double end = simgrid_get_clock() + w->timeout_s;
         for (int i = 0; i < nr; i++) {
             enum net_status x = net_wait(rc[i], end);
@@ -306,7 +333,7 @@ static void sharp_switch(int argc, char **argv)
                     rc[nr++] = net_irecv(coll_mailbox(w, head, P, c), &got);
                 /* the heads pay the hop's protocol latency (NCCL counts it once) on the way up */
                 if (coll_in_range(s - D - 1, chunks))
-                    keep_send(&io, chan_send(&ch, head, chunk_B, NULL), NULL);
+                    chan_post(&ch, &io, head, chunk_B, chunk_B, NULL);
             }
         double end = simgrid_get_clock() + w->timeout_s;
         for (int i = 0; i < nr; i++) {

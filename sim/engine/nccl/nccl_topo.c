@@ -2,6 +2,7 @@
 #include "nccl_topo.h"
 
 #include "catalog.h"
+#include "nccl_socket.h"
 #include "route.h"
 
 #include <simgrid/host.h>
@@ -163,6 +164,53 @@ static int nic_count(sg_link_t nic)
     return k < 1 ? 1 : (int)k;
 }
 
+/* The smallest PCIe bandwidth on the route from a to b (INFINITY: none). */
+static double route_pcie_bw(sg_host_t a, sg_host_t b)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(a, b, links);
+    unsigned i;
+    sg_link_t l;
+    double bw = INFINITY;
+    xbt_dynar_foreach (links, i, l) {
+        const struct link_class *lc = class_of(l);
+        if (lc && lc->kind == LINK_PCIE) bw = fmin(bw, sg_link_get_bandwidth(l));
+    }
+    xbt_dynar_free(&links);
+    return bw;
+}
+
+/* The socket transport's facts (nccl_socket.h): when node 0's first GPU reaches node 1 through a
+ * TCP NIC, its stream rate and the GPU's PCIe rate (the route's, else the NIC's: a flat cluster's
+ * private link stands for both). */
+static void socket_facts(const struct coll_world *w, struct nccl_topo *t)
+{
+    t->nsocks = nccl_socket_count(&w->nccl);
+    t->stream_Bps = 0;
+    if (t->nnodes < 2) return;
+    sg_host_t a = w->hosts[t->order[t->node_start[0]]], b = w->hosts[t->order[t->node_start[1]]];
+    bool nv;
+    double bw;
+    sg_link_t nic;
+    route_facts(a, b, &nv, &bw, &nic);
+    const struct link_class *lc = nic ? class_of(nic) : NULL;
+    if (lc == NULL || lc->kind != LINK_TCP || lc->stream_Bps <= 0) return;
+    t->stream_Bps = lc->stream_Bps;
+    t->stage_pcie_Bps = route_pcie_bw(a, b);
+    if (!isfinite(t->stage_pcie_Bps)) t->stage_pcie_Bps = bw;
+}
+
+double nccl_topo_conn_Bps(const struct nccl_topo *t, int a, int b, double msg_B)
+{
+    if (t->stream_Bps <= 0 || b >= t->sys.nranks || t->node[a] == t->node[b]) return 0;
+    return nccl_socket_conn_Bps(t->nsocks, t->stream_Bps, msg_B);
+}
+
+double nccl_topo_stage_s(const struct nccl_topo *t, double msg_B)
+{
+    return t->stream_Bps > 0 ? nccl_socket_stage_s(msg_B, t->stage_pcie_Bps) : 0;
+}
+
 static void system_facts(const struct coll_world *w, struct nccl_topo *t, double intra_bw)
 {
     struct nccl_system *s = &t->sys;
@@ -300,6 +348,7 @@ static struct nccl_topo *topo_build(const struct coll_world *w)
     }
     t->sys.nvlink = nvlink;
     system_facts(w, t, intra_bw);
+    socket_facts(w, t);
     for (int c = 0; c < NCCL_TOPO_MAX_CH; c++)
         t->ring_lat[c][0] = t->ring_lat[c][1] = NAN;
     return t;
@@ -398,7 +447,7 @@ double nccl_topo_ring_mean(const struct coll_world *w, struct nccl_topo *t,
     double intra = t->ring_lat[c][0], inter = t->ring_lat[c][1];
     if (!route) { /* hop_extra of the same hops; none where there is no such hop */
         intra = P > N ? fmax(0, p->intra_hop_s - intra) : 0;
-        inter = N > 1 ? fmax(0, p->inter_hop_s - inter) : 0;
+        inter = N > 1 ? fmax(0, p->inter_hop_s - inter) + p->net_stage_s : 0;
     }
     return ((P - N) * intra + N * inter) / P;
 }

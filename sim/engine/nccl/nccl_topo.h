@@ -43,6 +43,10 @@ struct nccl_topo {
                     node and across nodes (nccl_topo_ring_mean); NAN until computed */
     double ring_bw[2];     /* channel 0's representative hops' route bandwidths, B/s */
     struct coll_gate gate; /* flow-level NVLS and CollNet: ranks wait for the last here */
+    int nsocks;            /* socket transport: data sockets per connection (nccl_socket.h) */
+    double stream_Bps;     /* socket transport: one socket's TCP stream rate, B/s; 0 when the
+                              network is RDMA (no socket transport) */
+    double stage_pcie_Bps; /* socket transport: the GPU's PCIe rate to host memory, B/s */
 };
 
 /* w's topology, built on first use and kept in w->topo (freed with the world). */
@@ -75,6 +79,12 @@ void nccl_topo_tree_of(const struct nccl_topo *t, int r, int c, int *parent, int
                        int *depth);
 void nccl_topo_collnet_of(const struct coll_world *w, int r, int c, int *parent, int *kids, int *nk,
                           int *depth);
+
+/* Socket transport (nccl_socket.h): the rate bound of a connection from rank a to rank b
+ * carrying messages of msg_B (0: none, inside a node or over RDMA), and what host staging adds
+ * to a network hop of msg_B (0 over RDMA). */
+double nccl_topo_conn_Bps(const struct nccl_topo *t, int a, int b, double msg_B);
+double nccl_topo_stage_s(const struct nccl_topo *t, double msg_B);
 
 /* The pipeline chunks of a tree or chain carrying `bytes`: one per 512 KiB FIFO slot, 1 to 64. */
 int nccl_topo_chunks_for(double bytes);
