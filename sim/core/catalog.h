@@ -138,7 +138,7 @@ const char *catalog_dataset_names(void);
 struct transport {
     const char *name; /* "grpc-tcp", "rdma", "ideal" */
     double msg_s;     /* CPU time per message, on each end */
-    double byte_s;    /* CPU time per byte, on each end */
+    double byte_s;    /* CPU time per byte, on each end (threads > 0: the receiving end only) */
     double copy_Bps;  /* GPU <-> host copy rate for a GPU-side tensor; 0: no copy */
     int threads;      /* threads per side of a process that do that CPU work (ps_rpc.h); 0: each
                          message's end pays it on its own, no queue */

@@ -103,9 +103,13 @@ static void pool_run(struct rpc_pool *p, int threads, double t)
     sg_exec_wait(e); /* a crash of the host ends it: the message is lost with its process */
 }
 
-static double work_s(const struct transport *tp, double bytes, int msgs)
+/* A message end's work: msg_s per RPC, and on the receiving side byte_s per byte; the sender's
+ * tensor bytes are not copied (a tensor over kLargeTensorBytes = 1024 goes out as a grpc::Slice
+ * pointing at its buffer, tensorflow/core/distributed_runtime/rpc/grpc_tensor_coding.cc), the
+ * receiver parses them into a new tensor. */
+static double work_s(const struct transport *tp, enum rpc_side side, double bytes, int msgs)
 {
-    return msgs * tp->msg_s + bytes * tp->byte_s;
+    return msgs * tp->msg_s + (side == RPC_CLIENT ? bytes * tp->byte_s : 0);
 }
 
 void ps_rpc_shard(struct ps_ctx *c, const struct shard *s, enum rpc_side side, double bytes,
@@ -117,7 +121,7 @@ void ps_rpc_shard(struct ps_ctx *c, const struct shard *s, enum rpc_side side, d
         ps_msg_cost(c, bytes, false, msgs);
         return;
     }
-    pool_run(&c->rpc[2 * s->id + side], tp->threads, work_s(tp, bytes, msgs));
+    pool_run(&c->rpc[2 * s->id + side], tp->threads, work_s(tp, side, bytes, msgs));
 }
 
 void ps_rpc_worker(struct ps_ctx *c, int r, enum rpc_side side, double bytes, bool gpu_side,
@@ -131,6 +135,7 @@ void ps_rpc_worker(struct ps_ctx *c, int r, enum rpc_side side, double bytes, bo
     }
     double copy_s = gpu_side && tp->copy_Bps > 0 ? bytes / tp->copy_Bps : 0;
     if (side == RPC_SERVE && copy_s > 0) sg_actor_sleep_for(copy_s); /* out of the GPU first */
-    pool_run(&c->rpc[2 * (c->K + c->rpc_proc[r]) + side], tp->threads, work_s(tp, bytes, msgs));
+    pool_run(&c->rpc[2 * (c->K + c->rpc_proc[r]) + side], tp->threads,
+             work_s(tp, side, bytes, msgs));
     if (side == RPC_CLIENT && copy_s > 0) sg_actor_sleep_for(copy_s); /* then into the GPU */
 }

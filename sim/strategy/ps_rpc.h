@@ -9,7 +9,10 @@
  * service's completion queue (tensorflow/core/distributed_runtime/rpc/grpc_server_lib.cc), and
  * GrpcWorkerCache one "grpc_worker_cache" thread polling the client's completion queue ("TODO:
  * replacing this thread with a threadpool", grpc_worker_cache.cc). A side is a pool of
- * `threads` threads; a message's work, msgs x msg_s + bytes x byte_s, takes the pool's thread
+ * `threads` threads; a message's work, msgs x msg_s, plus bytes x byte_s on the receiving side
+ * only (the sender's tensor goes out as a slice pointing at its buffer, not copied: a tensor over
+ * kLargeTensorBytes = 1024, grpc_tensor_coding.cc; the receiver parses it into a new tensor:
+ * TensorFlow's RecvTensor at 0.9 GB/s, issue #6116, is that end), takes the pool's thread
  * that frees first, in the order the messages come, and runs there as an execution of one core
  * on the process's CPU host (its node's CPU for a worker, the shard's host for a PS task): so N
  * workers' pushes to one PS task take ceil(N / threads) turns of its client side, and the PS
