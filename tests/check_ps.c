@@ -15,7 +15,12 @@
  * a = 2 us, B = 47 GBps); g1 runs at 0.3 speed (a straggler). */
 #include "ps.h"
 #include "ps_metrics.h"
+#include "ps_rpc.h"
+#include "ps_state.h"
 #include "testlib.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
 
 #include <math.h>
 
@@ -114,26 +119,39 @@ START_TEST(test_sync_step)
 }
 END_TEST
 
-/* The same with gRPC over TCP (catalog.h): each end of every message spends msg + bytes x byte
- * of CPU time, and a GPU-side tensor is copied through host memory at copy_Bps. The parameters'
- * serialisation (port), their deserialisation and copy in (worker), the gradient's copy out and
- * serialisation (worker) and its deserialisation (port) are on the step's path; the requests
- * hide under the update. Closed form: sync step + 4 (msg + S byte) + 2 S / copy. */
+/* The same with gRPC over TCP (catalog.h, ps_rpc.h): each end of every message spends m = msgs x
+ * msg of CPU time, the receiving end also S x byte (wc = m + S byte: the sender's bytes go out
+ * uncopied), on its process's one thread per side; a GPU-side tensor is copied through host
+ * memory (cp = S / copy_Bps). Steady state, N workers (a process each), one PS task, with N = 1
+ * or msg = 0 (so the shard's server thread lets the N answers go at once): the parameters cross
+ * the shard's NIC (a + N S / B) after the shard serialised them (m; N m = 0 when N > 1), every
+ * worker reads and copies in its own (wc + cp), computes (C), copies out and serialises (cp + m);
+ * the N gradients cross together (a + N S / B), the shard's client thread reads them one after
+ * another (N wc), then the update (U):
+ *     step = 2 (a + N S / B) + 2 m + wc + 2 cp + C + N wc + U
+ * The requests (m each) hide under the shard's reading and update. */
+static double grpc_step(const struct env *e, const struct transport *tp, int N, double S, int msgs,
+                        double C, double U)
+{
+    double m = msgs * tp->msg_s, wc = m + S * tp->byte_s, cp = S / tp->copy_Bps;
+    ck_assert(N == 1 || m == 0);
+    return 2 * (e->a + N * S / e->B) + 2 * m + wc + 2 * cp + C + N * wc + U;
+}
+
 START_TEST(test_sync_step_grpc)
 {
     int N = 4, b = 8;
     double params = 2e6, f = 2e9, S = params * 4;
     struct env e = star_env();
-    const struct transport *tp = catalog_transport("grpc-tcp");
+    struct transport grpc = *catalog_transport("grpc-tcp"), *tp = &grpc;
+    grpc.msg_s = 0; /* N > 1: see grpc_step */
     struct scenario sc = ps_scenario(N, 1, params, f, b, 4);
     sc.train.ps.transport = tp;
     struct run_record res;
     run(&sc, &res);
-    double pull = e.a + N * S / e.B, push = pull, C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
-    double sw = 4 * (tp->msg_s + S * tp->byte_s) + 2 * S / tp->copy_Bps;
-    ck_assert(U > e.a + 2 * tp->msg_s); /* the next request still hides under the update */
+    double C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
     for (int s = 1; s < (int)res.steps; s++)
-        test_assert_rel(test_step(&res, s)->time_s, pull + C + push + U + sw, 1e-3,
+        test_assert_rel(test_step(&res, s)->time_s, grpc_step(&e, tp, N, S, 1, C, U), 1e-3,
                         "sync step over grpc-tcp");
     run_release(&res);
     scenario_release(&sc);
@@ -167,11 +185,11 @@ START_TEST(test_push_during_backward)
 }
 END_TEST
 
-/* One RPC per tensor: with two layers split by bytes, each slice holds two tensors, so each of
- * the four message ends on the step's path pays one more message: + 4 msg over per-shard. */
+/* One RPC per tensor: with two layers split by bytes, each slice holds two tensors, so each
+ * message end pays two messages' msg (grpc_step with msgs = 2; one worker). */
 START_TEST(test_per_tensor_rpc)
 {
-    int N = 4, b = 8, per_tensor = _i;
+    int N = 1, b = 8, per_tensor = _i;
     double params = 2e6, f = 2e9, S = params * 4;
     struct env e = star_env();
     const struct transport *tp = catalog_transport("grpc-tcp");
@@ -181,10 +199,10 @@ START_TEST(test_per_tensor_rpc)
     sc.train.ps.per_tensor_rpc = per_tensor;
     struct run_record res;
     run(&sc, &res);
-    double pull = e.a + N * S / e.B, push = pull, C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
-    double sw = 4 * ((per_tensor ? 2 : 1) * tp->msg_s + S * tp->byte_s) + 2 * S / tp->copy_Bps;
+    double C = 3 * f * b / e.R, U = params * 12 / CPU_BPS;
+    double want = grpc_step(&e, tp, N, S, per_tensor ? 2 : 1, C, U);
     for (int s = 1; s < (int)res.steps; s++)
-        test_assert_rel(test_step(&res, s)->time_s, pull + C + push + U + sw, 1e-3,
+        test_assert_rel(test_step(&res, s)->time_s, want, 1e-3,
                         per_tensor ? "per-tensor rpcs" : "per-shard rpcs");
     run_release(&res);
     scenario_release(&sc);
@@ -280,10 +298,10 @@ START_TEST(test_backup_worker)
 }
 END_TEST
 
-/* Async, 2 workers (g0 fast, g1 at 0.3 speed), a budget of 2 x 6 iterations. Transfers are tiny beside the
- * compute (4 MB at 47 GB/s is 85 us; compute is 9.2 ms fast, 30.6 ms slow), so worker w's i-th
- * push lands at about i x T_w with T_w its compute time. The slow worker's i-th push, computed
- * from the version it pulled at (i - 1) T_s, has lag = the fast pushes applied in
+/* Async, 2 workers (g0 fast, g1 at 0.3 speed), a budget of 2 x 6 iterations. Transfers are tiny
+ * beside the compute (4 MB at 47 GB/s is 85 us; compute is 9.2 ms fast, 30.6 ms slow), so worker
+ * w's i-th push lands at about i x T_w with T_w its compute time. The slow worker's i-th push,
+ * computed from the version it pulled at (i - 1) T_s, has lag = the fast pushes applied in
  * ((i - 1) T_s, i T_s]; it is dropped iff that lag exceeds tau. The fast worker always sees lag
  * 0, since every slow push before its own is either dropped or applied before its pull. */
 static int expected_drops(int tau, int budget)
@@ -368,6 +386,141 @@ START_TEST(test_split)
 }
 END_TEST
 
+/* gRPC's threads (ps_rpc.h), driven directly: actors started at t = 0, each one message end on a
+ * side of a process, in the order started. A side with T threads serves them first come first
+ * served, each taking w = msg + S x byte (a receiving side) on one core of its host, so the i-th
+ * (0-based) ends at
+ *     (floor(i / T) + 1) x w,   the last at ceil(N / T) x w.
+ * Hosts: `nodes` nodes of `G` GPUs (one worker process each) and K dedicated PS machines. */
+#define RPC_MAX 16
+
+struct rpc_job {
+    struct ps_ctx *c;
+    int shard;    /* >= 0: shard `shard`'s client side (a push deserialised) */
+    int worker;   /* shard < 0: worker `worker`'s client side (parameters read) */
+    double bytes; /* the message */
+    double *done; /* when it ended (s) */
+};
+
+static void rpc_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct rpc_job *j = sg_actor_self_get_data();
+    if (j->shard >= 0)
+        ps_rpc_shard(j->c, &j->c->shards[j->shard], RPC_CLIENT, j->bytes, 1);
+    else
+        ps_rpc_worker(j->c, j->worker, RPC_CLIENT, j->bytes, false, 1);
+    *j->done = simgrid_get_clock();
+}
+
+/* Runs n jobs (their c, done filled here) on nodes x G workers and K shards, transport tp. */
+static void rpc_run(int nodes, int G, int K, const struct transport *tp, struct rpc_job *jobs,
+                    int n, double *done)
+{
+    struct scenario sc = ps_nodes(nodes, G, K, 1e6, 1e9, 8, 1);
+    sc.train.ps.transport = tp;
+    struct platform *pf = test_load(&sc);
+    struct shard shards[4] = {0};
+    struct ps_ctx c = {.sc = &sc, .pf = pf, .P = nodes * G, .K = K, .shards = shards};
+    for (int k = 0; k < K; k++) {
+        shards[k].id = k;
+        shards[k].host = pf->ps_hosts[k];
+    }
+    ps_rpc_init(&c);
+    ck_assert(c.rpc != NULL && !c.in_process);
+    for (int i = 0; i < n; i++) {
+        jobs[i].c = &c;
+        jobs[i].done = &done[i];
+        sg_actor_t a = sg_actor_init("job", pf->gpus[0]);
+        sg_actor_set_data(a, &jobs[i]);
+        sg_actor_start(a, rpc_actor, 0, NULL);
+    }
+    simgrid_run();
+    ps_rpc_release(&c);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+
+static const int rpc_cases[][2] = {{8, 1}, {8, 3}, {4, 8}}; /* N pushes, T threads */
+
+/* N workers (one node each) push S bytes of one tensor to one PS task with T threads. */
+START_TEST(test_rpc_threads)
+{
+    int N = rpc_cases[_i][0], T = rpc_cases[_i][1];
+    struct transport tp = {"test", 8e-6, 1e-9, 0, T, "test"};
+    double S = 50e6, w = tp.msg_s + S * tp.byte_s, done[RPC_MAX];
+    struct rpc_job jobs[RPC_MAX];
+    for (int i = 0; i < N; i++)
+        jobs[i] = (struct rpc_job){.shard = 0, .bytes = S};
+    rpc_run(N, 1, 1, &tp, jobs, N, done);
+    double last = 0;
+    for (int i = 0; i < N; i++) {
+        test_assert_rel(done[i], (i / T + 1) * w, 1e-9, "i-th push deserialised");
+        last = fmax(last, done[i]);
+    }
+    test_assert_rel(last, ceil((double)N / T) * w, 1e-9, "last push: ceil(N / T) x w");
+}
+END_TEST
+
+/* A hot tensor makes a hot PS task: N workers push a big tensor (S0) to shard 0 and a small one
+ * (S1) to shard 1, one thread each: shard 0 ends at N w0, shard 1 at N w1, each on its own. */
+START_TEST(test_rpc_hot_tensor)
+{
+    int N = 6;
+    const struct transport *tp = catalog_transport("grpc-tcp");
+    double S0 = 411e6, S1 = 4e6, done[RPC_MAX];
+    double w0 = tp->msg_s + S0 * tp->byte_s, w1 = tp->msg_s + S1 * tp->byte_s;
+    struct rpc_job jobs[RPC_MAX];
+    for (int i = 0; i < 2 * N; i++)
+        jobs[i] = (struct rpc_job){.shard = i % 2, .bytes = i % 2 ? S1 : S0};
+    rpc_run(N, 1, 2, tp, jobs, 2 * N, done);
+    double end0 = 0, end1 = 0;
+    for (int i = 0; i < 2 * N; i++)
+        if (i % 2)
+            end1 = fmax(end1, done[i]);
+        else
+            end0 = fmax(end0, done[i]);
+    test_assert_rel(end0, N * w0, 1e-9, "hot shard: N x w0");
+    test_assert_rel(end1, N * w1, 1e-9, "cold shard: N x w1");
+}
+END_TEST
+
+/* A worker process is one per node: 2 nodes x 2 GPUs, each GPU reading S of parameters: the two
+ * GPUs of a node take turns (w, 2 w), the nodes run side by side. */
+START_TEST(test_rpc_worker_process)
+{
+    const struct transport *tp = catalog_transport("grpc-tcp");
+    double S = 20e6, w = tp->msg_s + S * tp->byte_s, done[4];
+    struct rpc_job jobs[4];
+    for (int r = 0; r < 4; r++)
+        jobs[r] = (struct rpc_job){.shard = -1, .worker = r, .bytes = S};
+    rpc_run(2, 2, 1, tp, jobs, 4, done);
+    test_assert_rel(done[0], w, 1e-9, "node 0, first GPU");
+    test_assert_rel(done[1], 2 * w, 1e-9, "node 0, second GPU waits");
+    test_assert_rel(done[2], w, 1e-9, "node 1, first GPU");
+    test_assert_rel(done[3], 2 * w, 1e-9, "node 1, second GPU waits");
+}
+END_TEST
+
+/* One process (ps_rpc.h): every worker and shard on one node's CPU (colocated) is
+ * tf_cnn_benchmarks' single-machine run; two nodes, or a dedicated PS machine, are not. */
+static const int process_cases[][3] = {{1, 0, 1}, {2, 0, 0}, {1, 1, 0}}; /* nodes, dedicated,
+                                                                             one process */
+
+START_TEST(test_rpc_in_process)
+{
+    const int *k = process_cases[_i];
+    struct scenario sc = ps_nodes(k[0], 2, k[1], 1e6, 1e9, 8, 1);
+    sc.train.ps.dedicated = k[1];
+    struct platform *pf = test_load(&sc);
+    struct ps_ctx c = {.sc = &sc, .pf = pf, .P = 2 * k[0], .K = 1};
+    ck_assert(ps_rpc_in_process(&c) == (bool)k[2]);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *ps_suite(void)
 {
     Suite *s = suite_create("ps");
@@ -384,6 +537,10 @@ static Suite *ps_suite(void)
     tcase_add_loop_test(tc, test_async_staleness, 0, sizeof tau_cases / sizeof tau_cases[0]);
     tcase_add_test(tc, test_coordinator);
     tcase_add_test(tc, test_split);
+    tcase_add_loop_test(tc, test_rpc_threads, 0, sizeof rpc_cases / sizeof rpc_cases[0]);
+    tcase_add_test(tc, test_rpc_hot_tensor);
+    tcase_add_test(tc, test_rpc_worker_process);
+    tcase_add_loop_test(tc, test_rpc_in_process, 0, sizeof process_cases / sizeof process_cases[0]);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -407,14 +407,18 @@ const struct link_class *catalog_link(const char *name)
 }
 
 static const struct transport transports[] = {
-        {"ideal", 0, 0, 0, "the wire only: no software cost (the default)"},
-        {"grpc-tcp", 8e-6, 1e-9, 5.5e9,
+        {"ideal", 0, 0, 0, 0, "the wire only: no software cost (the default)"},
+        {"grpc-tcp", 8e-6, 1e-9, 5.5e9, 1,
          "gRPC over TCP as TensorFlow's parameter servers used it: 8 us per message (125,000 "
-         "empty messages/s on one streaming RPC, grpc/grpc issue #14378), 1 ns per byte on each "
-         "end (about 1 GB/s per connection, one core: grpc/grpc-java issue #7839; TensorFlow's "
-         "RecvTensor at 0.9 GB/s, tensorflow/tensorflow issue #6116), tensors copied through "
-         "pageable host memory at 5.5 GB/s (5-6 GB/s, rapidsai/dask-cuda PR #98)"},
-        {"rdma", 0.39e-6, 0, 0,
+         "empty messages/s on one streaming RPC, grpc/grpc issue #14378), 1 ns per byte on the "
+         "receiving end (about 1 GB/s per connection, one core: grpc/grpc-java issue #7839; "
+         "TensorFlow's RecvTensor at 0.9 GB/s, tensorflow/tensorflow issue #6116; the sender's "
+         "tensor goes out uncopied, grpc_tensor_coding.cc), tensors copied through "
+         "pageable host memory at 5.5 GB/s (5-6 GB/s, rapidsai/dask-cuda PR #98); one thread "
+         "per side of a process: TensorFlow 1.x serves RecvTensor from one TF_worker_service "
+         "thread (grpc_server_lib.cc) and reads answers on one grpc_worker_cache thread "
+         "(grpc_worker_cache.cc)"},
+        {"rdma", 0.39e-6, 0, 0, 0,
          "RDMA verbs with GPUDirect (TensorFlow's contrib/gdr, ps-lite RDMA): 0.39 us per message "
          "(2.55 million messages/s on one queue pair, openucx/ucx issue #8851), zero copy"},
 };

@@ -135,13 +135,15 @@ const char *catalog_dataset_names(void);
               router-switch.com QM9700 vs SN5400 review */
 
 /* The software path of a parameter server's messages: CPU time on each end of every message
- * (serialisation, RPC), per message and per byte, and the copy between GPU and host memory a
- * GPU-side tensor needs (0: none, the NIC reads GPU memory). */
+ * (serialisation, RPC), per message and per byte, the copy between GPU and host memory a
+ * GPU-side tensor needs (0: none, the NIC reads GPU memory), and the threads that do it. */
 struct transport {
     const char *name; /* "grpc-tcp", "rdma", "ideal" */
     double msg_s;     /* CPU time per message, on each end */
-    double byte_s;    /* CPU time per byte, on each end */
+    double byte_s;    /* CPU time per byte, on each end (threads > 0: the receiving end only) */
     double copy_Bps;  /* GPU <-> host copy rate for a GPU-side tensor; 0: no copy */
+    int threads;      /* threads per side of a process that do that CPU work (ps_rpc.h); 0: each
+                         message's end pays it on its own, no queue */
     const char *source;
 };
 

@@ -13,6 +13,7 @@
 #include "ps_fault.h"
 #include "ps_msg.h"
 #include "ps_results.h"
+#include "ps_rpc.h"
 #include "ps_shard.h"
 #include "ps_state.h"
 #include "psnum.h"
@@ -224,7 +225,7 @@ static void setup_workers(struct ps_ctx *c)
         for (int i = 0; i < 2; i++) {
             struct shard_bufs *b = &w->bufs[i];
             b->got = xbt_new0(bool, c->K);
-            b->comms = xbt_new0(sg_comm_t, 4 * c->K); /* pull_all's 2 K, the worker's 2 K */
+            b->comms = xbt_new0(sg_comm_t, 4 * c->K);    /* pull_all's 2 K, the worker's 2 K */
             b->in = xbt_new0(struct ps_msg *, 3 * c->K); /* pulls', requests', verdicts' */
             b->version = xbt_new0(int, c->K);
             if (c->j->nm) b->params = xbt_new0(float, c->j->nm->net.nparams);
@@ -287,6 +288,7 @@ static void teardown(struct ps_ctx *c)
         worker_amounts_release(&c->workers[r].amt);
     }
     sem_set_release(&c->sems);
+    ps_rpc_release(c);
     owned_release(&c->msgs);
     free(c->coord_ver);
     free(c->eval_params);
@@ -351,10 +353,11 @@ void ps_run(struct runkit *kit)
             c.bd_wake[r] = sg_sem_init(0);
     }
     trace_tracks(&c);
-    runkit_hooks(kit, (struct inject_hooks){ps_fault_crashed, ps_fault_restarted,
-                                            ps_fault_members, ps_fault_relevant, &c});
+    runkit_hooks(kit, (struct inject_hooks){ps_fault_crashed, ps_fault_restarted, ps_fault_members,
+                                            ps_fault_relevant, &c});
     if (j->nm) c.eval_params = xbt_new0(float, j->nm->net.nparams);
     setup_shards(&c);
+    ps_rpc_init(&c);
     if (ts->ps.coordinator) {
         c.coord_host = c.shards[0].host;
         c.coord_ver = xbt_new0(int, c.K);

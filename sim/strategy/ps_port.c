@@ -3,6 +3,7 @@
 
 #include "net.h"
 #include "ps_msg.h"
+#include "ps_rpc.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -60,7 +61,7 @@ void ps_port_actor(int argc, char **argv)
         if (net_recv(ps_msg_to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
         double smp = m->samples;
         if (m->type == MSG_PULL) {
-            ps_msg_cost(c, REQUEST_B, false, 1);
+            ps_rpc_shard(c, s, RPC_SERVE, REQUEST_B, 1);
             hold_pull(p, m->version);
             int v = s->version;
             const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
@@ -75,13 +76,13 @@ void ps_port_actor(int argc, char **argv)
             size_t n = c->j->nm ? s->num.sl.n : 0;
             struct ps_msg *pm = ps_msg_new_data(c, MSG_PARAMS, v, n);
             if (n) memcpy(pm->data, src, n * sizeof *pm->data);
-            ps_msg_cost(c, s->bytes, false, s->rpcs); /* the parameters serialised */
+            ps_rpc_shard(c, s, RPC_SERVE, s->bytes, s->rpcs); /* the parameters serialised */
             s->rep->bytes_out += s->bytes;
             ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), pm, s->bytes);
             continue;
         }
         if (m->empty) { /* a worker with nothing to push: its shard hears so */
-            ps_msg_cost(c, REQUEST_B, false, 1);
+            ps_rpc_shard(c, s, RPC_CLIENT, REQUEST_B, 1);
             struct push_rec *rec = xbt_new0(struct push_rec, 1);
             rec->worker = p->worker;
             rec->version = m->version;
@@ -95,7 +96,7 @@ void ps_port_actor(int argc, char **argv)
         c->workers[p->worker].delivered++;
         s->in_port++; /* received, not yet queued: counted if the run ends meanwhile */
         s->in_port_smp += smp;
-        ps_msg_cost(c, s->bytes, false, s->rpcs); /* the gradient deserialised */
+        ps_rpc_shard(c, s, RPC_CLIENT, s->bytes, s->rpcs); /* the gradient deserialised */
         s->in_port--;
         s->in_port_smp -= smp;
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
@@ -116,7 +117,7 @@ void ps_port_actor(int argc, char **argv)
             v->accepted = rec->accepted;
             sg_sem_destroy(rec->decided);
             ps_msg_rec_free(c, rec);
-            ps_msg_cost(c, REQUEST_B, false, 1);
+            ps_rpc_shard(c, s, RPC_SERVE, REQUEST_B, 1);
             ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), v, REQUEST_B);
         }
     }

@@ -3,6 +3,7 @@
 
 #include "net.h"
 #include "ps_msg.h"
+#include "ps_rpc.h"
 #include "psnum.h"
 #include "runkit.h"
 #include "traffic.h"
@@ -94,7 +95,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
             if (got[k]) continue;
             req[k] = ps_msg_new(c, MSG_PULL, g >= 0 ? g : need);
             req[k]->exact = g >= 0;
-            ps_msg_cost(c, REQUEST_B, false, 1);
+            ps_rpc_worker(c, w->rank, RPC_CLIENT, REQUEST_B, false, 1);
             traffic_add(c->kit->traffic, me, c->shards[k].host, REQUEST_B);
             comms[k] = net_isend(ps_msg_to_port(k, w->rank), req[k], REQUEST_B);
             comms[c->K + k] = net_irecv(ps_msg_to_worker(w->rank, k), (void **)&in[k]);
@@ -118,7 +119,8 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
                 if (b->params) pslice_scatter(&c->shards[k].num.sl, in[k]->data, b->params);
                 got[k] = true;
                 left--;
-                ps_msg_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* into the GPU */
+                ps_rpc_worker(c, w->rank, RPC_CLIENT, c->shards[k].bytes, true, /* into the GPU */
+                              c->shards[k].rpcs);
             }
             ps_msg_free(c, in[k]);
             in[k] = NULL;

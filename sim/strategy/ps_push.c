@@ -4,6 +4,7 @@
 #include "net.h"
 #include "ps_account.h"
 #include "ps_msg.h"
+#include "ps_rpc.h"
 #include "psnum.h"
 #include "trace.h"
 #include "traffic.h"
@@ -26,7 +27,8 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
     g->it = w->next_it;
     g->samples = w->carry / c->K;
     w->last_key[k] = c->sc->train.ps.prefetch ? g->it : g->version;
-    ps_msg_cost(c, c->shards[k].bytes, true, c->shards[k].rpcs); /* out of the GPU, sent */
+    ps_rpc_worker(c, w->rank, RPC_SERVE, c->shards[k].bytes, true, /* out of the GPU, sent */
+                  c->shards[k].rpcs);
     traffic_add(c->kit->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
     comms[k] = net_isend(ps_msg_to_port(k, w->rank), g, c->shards[k].bytes);
 }
@@ -86,7 +88,7 @@ void ps_push_empty(struct ps_worker *w, int it, const int *version, sg_comm_t *c
         g->it = it;
         g->empty = 1;
         w->last_key[k] = c->sc->train.ps.prefetch ? it : version[k];
-        ps_msg_cost(c, REQUEST_B, false, 1);
+        ps_rpc_worker(c, w->rank, RPC_SERVE, REQUEST_B, false, 1);
         traffic_add(c->kit->traffic, c->pf->gpus[w->rank], c->shards[k].host, REQUEST_B);
         comms[k] = net_isend(ps_msg_to_port(k, w->rank), g, REQUEST_B);
     }

@@ -72,6 +72,7 @@ struct shard_bufs {
 };
 
 struct ps_ctx;
+struct rpc_pool;
 
 /* Shard k: the parameters it owns, its versions, its queue of pushes, its checkpoints. */
 struct shard {
@@ -212,6 +213,9 @@ struct ps_ctx {
                            or -1 (the shards keep those versions' parameters) */
     struct global_req *reqs; /* enforce: requests the coordinator has not answered yet */
     int evaluated;           /* numerics: the version last evaluated */
+    bool in_process;         /* gRPC transport, one process: tensors move without RPCs */
+    struct rpc_pool *rpc;    /* gRPC's thread pools, two per process (ps_rpc.h), or NULL */
+    int *rpc_proc;           /* per worker: the worker process it is in (first rank of its node) */
 };
 
 #endif
