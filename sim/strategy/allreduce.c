@@ -63,7 +63,8 @@ struct worker {
     int in_step_no;            /* ... at this global step */
     struct replica rep;        /* numerics: the parameters it holds */
     struct elastic_member *em; /* its state as recovery sees it (held, side, offset...) */
-    struct ddp_hooks ddp;      /* DDP's hooks as its GPU runs them (ddp.lag_s: per bucket) */
+    struct ddp_hooks ddp;      /* DDP's hooks as its host runs them (ddp.launch_at_s) */
+    double fwd_t0;             /* when this step's forward started */
     double copy_out;           /* exec amount of DDP's copies out of the buckets (0: none) */
 };
 
@@ -166,9 +167,10 @@ static void comm_actor(int argc, char **argv)
         if (!*q->failed) {
             /* the collective starts once the host has launched it (ddp_bucket.h); without a host
              * model, its launch follows the GPU's end of the bucket */
-            double lag = t->hooked ? w->ddp.lag_s[b] : t->sc->train.bucket_overhead_s;
-            if (lag > 0 && world_of(q->ms)->world.nranks > 1)
-                sg_actor_sleep_for(lag); /* alone: no DDP */
+            double now = simgrid_get_clock(), h = t->sc->train.bucket_overhead_s;
+            double at = t->hooked ? w->fwd_t0 + w->ddp.launch_at_s[b] : now + h;
+            if (at > now && world_of(q->ms)->world.nranks > 1)
+                sg_actor_sleep_until(at); /* alone: no DDP */
             if (!reduce(w, q->ms, q->size_B, q->data)) *q->failed = 1;
         }
         sg_sem_release(w->done);
@@ -244,6 +246,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
     double t0 = simgrid_get_clock();
+    w->fwd_t0 = t0; /* the host and the GPU start the step together (kcost.h) */
     worker_exec(rec, w->rank, w->amt.fwd_all * scale);
     trace_slice(rec->trace, 2 * w->rank, "forward", t0, simgrid_get_clock());
     t0 = simgrid_get_clock();
@@ -571,7 +574,7 @@ static void ddp_setup(struct ar_ctx *t, struct worker *w, struct kernel_costs *k
     const struct train_spec *ts = &t->sc->train;
     const struct gpu_model *gpu = t->j->pf->models[w->rank];
     double elem_B = model_dtype_bytes(ts->dtype), mem_Bps = calib_memory_rate(t->j->cal, gpu);
-    free(w->ddp.lag_s);
+    free(w->ddp.launch_at_s);
     w->ddp = (struct ddp_hooks){t->j->m,
                                 t->bucket_close,
                                 t->nbuckets,
@@ -694,7 +697,7 @@ static void teardown(struct ar_ctx *t)
     elastic_release(&t->el);
     for (int r = 0; r < t->P; r++) {
         free(t->workers[r].queue);
-        free(t->workers[r].ddp.lag_s);
+        free(t->workers[r].ddp.launch_at_s);
         worker_amounts_release(&t->workers[r].amt);
         replica_release(&t->workers[r].rep);
     }

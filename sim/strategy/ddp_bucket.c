@@ -41,7 +41,7 @@ double ddp_after_backward(void *ctx, size_t l, struct kstream *st, const struct 
     for (size_t b = 0; b < h->nbuckets; b++) {
         if (h->close[b] != (int)l) continue;
         st->cpu += h->launch_s; /* all_reduce_bucket: the collective's launch */
-        h->lag_s[b] = fmax(0, st->cpu - st->gpu);
+        h->launch_at_s[b] = st->cpu;
     }
     return added;
 }

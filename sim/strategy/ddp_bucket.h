@@ -56,12 +56,15 @@ struct ddp_hooks {
     double elem_B;    /* gradient bytes per parameter */
     double mem_Bps;   /* the GPU's calibrated memory rate */
     double launch_s;  /* host time to launch a bucket's collective (<training bucket-overhead>) */
-    double *lag_s;    /* out, per bucket: how long after the GPU finished the bucket's gradients
-                         the host has launched its collective (0 when it was ahead) */
+    double *launch_at_s; /* out, per bucket: when the host has launched its collective, in seconds
+                            from the start of the step's forward (the host and the GPU start a
+                            step together, kcost.h) */
 };
 
 /* kernel_costs.after_bwd for DDP (ctx: a struct ddp_hooks): after layer l's backward, its hook's
- * kernel, then the launch of each bucket l completes; returns the GPU time added. */
+ * kernel, then the launch of each bucket l completes (recorded in launch_at_s); returns the GPU
+ * time added. A collective starts when the GPU has finished its bucket, the previous collective
+ * is done and the host has launched it, whichever is last. */
 double ddp_after_backward(void *ctx, size_t l, struct kstream *st, const struct kernel_costs *kc);
 
 /* Seconds of GPU time of the copies back from the buckets into the gradients after the last
