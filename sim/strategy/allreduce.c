@@ -586,7 +586,7 @@ static void ddp_setup(struct ar_ctx *t, struct worker *w, struct kernel_costs *k
     if (!t->hooked) return;
     kc->after_bwd = ddp_after_backward;
     kc->after_bwd_ctx = &w->ddp;
-    w->copy_out = ddp_copy_out_s(t->j->m, elem_B, mem_Bps, false) *
+    w->copy_out = ddp_copy_out_s(t->j->m, elem_B, mem_Bps, ts->grad_as_view) *
                   sg_host_get_speed(t->j->pf->gpus[w->rank]);
 }
 
@@ -656,7 +656,10 @@ void allreduce_describe(const struct job *j, FILE *out)
             "%s, %s, %d step(s)\n",
             coll_algo_name(ts->algo), level_describe(ts, lv, sizeof lv), P, ts->batch,
             P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
-    fprintf(out, "# buckets       %.0f B, overlap %s\n", ts->bucket_B, ts->overlap ? "on" : "off");
+    fprintf(out,
+            "# buckets       %.0f B (the first %.0f B), overlap %s, gradient as bucket view %s\n",
+            ts->bucket_B, DDP_FIRST_BUCKET_B, ts->overlap ? "on" : "off",
+            ts->grad_as_view ? "yes" : "no");
 }
 
 static void trace_tracks(struct ar_ctx *t)
