@@ -91,7 +91,7 @@ static void hy_run(struct scenario *sc, struct hy_run *out)
     g.sp = sc->train.par.sp;
     model_preset("gpt", &g, sc->train.dtype, &share);
     struct worker_amounts amt = {0};
-    struct kernel_costs kc = {0, false, HOST_EAGER, false};
+    struct kernel_costs kc = {.launch_s = 0, .host = HOST_EAGER};
     worker_amounts(&cal, pf->models[0], pf->gpus[0], sc->train.dtype, sc->train.opt, &share,
                    sc->train.batch, &kc, &amt);
     double speed = sg_host_get_speed(pf->gpus[0]);
@@ -385,7 +385,7 @@ START_TEST(test_selective)
     struct platform *pf = test_load(&sc);
     struct calib cal = calib_default();
     struct worker_amounts a = {0};
-    struct kernel_costs kc = {0, false, HOST_EAGER, false};
+    struct kernel_costs kc = {.launch_s = 0, .host = HOST_EAGER};
     worker_amounts(&cal, pf->models[0], pf->gpus[0], DTYPE_BF16, OPT_ADAM, &core, 2, &kc, &a);
     double core_s = a.fwd[0] / sg_host_get_speed(pf->gpus[0]);
     test_assert_rel(c[1] - c[0], 2 * 4 * core_s, 1e-9, "selective recomputation's compute");

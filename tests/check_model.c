@@ -225,8 +225,8 @@ END_TEST
  * at h + 10 us. */
 START_TEST(test_host_stream)
 {
-    struct kernel_costs eager = {5e-6, false, HOST_EAGER, false};
-    struct kernel_costs graphs = {5e-6, false, HOST_GRAPHS, false};
+    struct kernel_costs eager = {.launch_s = 5e-6, .host = HOST_EAGER};
+    struct kernel_costs graphs = {.launch_s = 5e-6, .host = HOST_GRAPHS};
     struct kstream s = {0};
     for (int i = 0; i < 10; i++)
         kstream_issue(&s, &eager, 1e-6);

@@ -12,6 +12,8 @@
  *                             done; the update follows bucket B. */
 #include "allreduce_metrics.h"
 #include "calib.h"
+#include "ddp_bucket.h"
+#include "kcost.h"
 #include "strategy.h"
 #include "testlib.h"
 
@@ -220,18 +222,20 @@ START_TEST(test_bucket_overhead)
 }
 END_TEST
 
-/* 25 layers of 1 MiB of FP32 gradients, overlap off, the default 5 us hook per bucket:
- *   1 MiB buckets:  step = C + 25 (h + AR(1 MiB)) + U
- *   25 MiB bucket:  step = C + h + AR(25 MiB) + U
- * The bytes on the wire are the same; the small buckets pay 24 more hooks and 24 more rings of
- * latency, 24 (h + 2 (P - 1) a): on this latency-bound network they cost more. */
+/* 25 layers of 1 MiB of FP32 gradients, overlap off, the default 5 us hook per bucket. DDP's
+ * first bucket (the last layer's gradient, the first ready) closes at kDefaultFirstBucketBytes =
+ * 1 MiB (ddp_bucket.h), the others at the bucket size, the last holds what is left:
+ *   1 MiB buckets:  25 buckets of 1 MiB:           step = C + 25 (h + AR(1 MiB)) + U
+ *   25 MiB buckets: 1 MiB, then the 24 MiB left:   step = C + 2 h + AR(1 MiB) + AR(24 MiB) + U
+ * The bytes on the wire are the same; the small buckets pay 23 more hooks and 23 more rings of
+ * latency, 23 (h + 2 (P - 1) a): on this latency-bound network they cost more. */
 static void buckets_case(double bucket_B, int nbuckets)
 {
     double layers[25][2];
     for (int i = 0; i < 25; i++)
         layers[i][0] = 262144, layers[i][1] = 1e8;
     int P = 4, b = 8;
-    double h = 5e-6, S = 25 * 1048576.0;
+    double h = 5e-6, MiB = 1048576.0;
     struct env e = env_of();
     struct scenario sc = train_scenario(P, (const double(*)[2])layers, 25, b, bucket_B, false);
     sc.train.bucket_overhead_s = h;
@@ -239,9 +243,10 @@ static void buckets_case(double bucket_B, int nbuckets)
     run(&sc, &res);
     ck_assert_double_eq(allreduce_metrics_of(&res)->nbuckets, nbuckets);
     double C = 25 * 3 * 1e8 * b / e.R, U = 12 * 25 * 262144.0 / e.M;
-    assert_steps(&res, C + nbuckets * (h + ring_ar(&e, P, S / nbuckets)) + U);
-    double small = 25 * (h + ring_ar(&e, P, S / 25)), large = h + ring_ar(&e, P, S);
-    ck_assert(small - large >= 24 * (h + 2 * (P - 1) * e.a) * (1 - 1e-9));
+    double small = 25 * (h + ring_ar(&e, P, MiB)),
+           large = 2 * h + ring_ar(&e, P, MiB) + ring_ar(&e, P, 24 * MiB);
+    assert_steps(&res, C + (nbuckets == 25 ? small : large) + U);
+    ck_assert(small - large >= 23 * (h + 2 * (P - 1) * e.a) * (1 - 1e-9));
     run_release(&res);
     scenario_release(&sc);
 }
@@ -254,7 +259,7 @@ END_TEST
 
 START_TEST(test_large_bucket)
 {
-    buckets_case(25 * 1048576.0, 1);
+    buckets_case(25 * 1048576.0, 2);
 }
 END_TEST
 
@@ -378,6 +383,81 @@ START_TEST(test_kernel_roofline)
 }
 END_TEST
 
+/* DDP's bucket assignment (reducer.cpp's compute_bucket_assignment_by_size over the gradients in
+ * the order they are ready, limits [1 MiB, cap]): FP32 layers of 100000, 300000, 262144 and
+ * 50000 parameters, cap 2e6 B, walked from the last layer:
+ *   bucket 0: 0.2e6 B, then + 1048576 B = 1248576 B >= 1 MiB: closes at layer 2, its first
+ *             parameter 100000 + 300000 = 400000;
+ *   bucket 1: 1.2e6 B < 2e6, then + 0.4e6: what is left, at layer 0, first parameter 0.
+ * (With the cap as the first limit, bucket 0 would take layer 1 too: 2448576 B.) */
+START_TEST(test_ddp_assignment)
+{
+    struct model m;
+    model_init(&m, "toy");
+    const double params[] = {100000, 300000, 262144, 50000};
+    for (int i = 0; i < 4; i++)
+        model_add(&m, "l", params[i], 1e6, -1, 0);
+    double size[5];
+    int close[5];
+    size_t off[5];
+    ck_assert_uint_eq(ddp_buckets_assign(&m, 4, DDP_FIRST_BUCKET_B, 2e6, size, close, off), 2);
+    ck_assert_double_eq(size[0], 4 * (50000 + 262144.0));
+    ck_assert_double_eq(size[1], 4 * (300000 + 100000.0));
+    ck_assert_int_eq(close[0], 2);
+    ck_assert_int_eq(close[1], 0);
+    ck_assert_uint_eq(off[0], 400000);
+    ck_assert_uint_eq(off[1], 0);
+    model_release(&m);
+}
+END_TEST
+
+/* One layer of p FP32 parameters with one memory-bound kernel forward and backward (e elements
+ * a sample, one pass, batch b: k = max(4 e b / M, k_min) each), on P = 4 nodes, overlap on, one
+ * bucket. Its DDP hook is one kernel g = max(2 x 4 p / M, k_min) after the backward; after the
+ * all-reduce the copy back is another g; the update u = max(12 p / M, k_min). The host issues
+ * every kernel after a launch L and launches the bucket's collective h after the hook's kernel
+ * (kcost.h's stream):
+ *   host ahead (L << kernels): the GPU never waits after the first launch and the collective
+ *     starts when the backward ends:  step = L + 2 k + g + AR(4 p) + g + u
+ *   host behind (L >> kernels): each kernel starts at its launch, the hook's at 3 L; the
+ *     collective starts at its launch 3 L + h; the update's amount (worker.h: the GPU time its
+ *     kernel adds on the stream, waiting for the host included) is its launch 4 L + h after
+ *     the hook's kernel ended at 3 L + g, then u, run after the copy back:
+ *     step = 3 L + h + AR(4 p) + g + (L + h - g + u) = 4 L + 2 h + AR(4 p) + u */
+static void ddp_hooks_case(double L, double h, double e, double *want)
+{
+    int P = 4, b = 8;
+    double p = 1e7;
+    struct env E = env_of();
+    struct scenario sc = train_scenario(P, NULL, 0, b, 25 * 1048576.0, true);
+    model_add(&sc.model.explicit_, "l", p, 0, 0, 0);
+    model_add_memk(&sc.model.explicit_, KC_ACT, e, 4, 1, 1);
+    sc.train.kernel_launch_s = L;
+    sc.train.bucket_overhead_s = h;
+    struct run_record res;
+    run(&sc, &res);
+    double k = fmax(4 * e * b / E.M, GPU_KERNEL_MIN_S), g = fmax(8 * p / E.M, GPU_KERNEL_MIN_S);
+    double u = fmax(12 * p / E.M, GPU_KERNEL_MIN_S), ar = ring_ar(&E, P, 4 * p);
+    *want = L > k ? 4 * L + 2 * h + ar + u : L + 2 * k + g + ar + g + u;
+    assert_steps(&res, *want);
+    run_release(&res);
+    scenario_release(&sc);
+}
+
+START_TEST(test_ddp_hooks_host_ahead)
+{
+    double want;
+    ddp_hooks_case(5e-6, 5e-6, 1 << 22, &want); /* k = 44 us */
+}
+END_TEST
+
+START_TEST(test_ddp_hooks_host_behind)
+{
+    double want;
+    ddp_hooks_case(1e-3, 50e-6, 1024, &want); /* k = k_min */
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
     Suite *s = suite_create("train");
@@ -397,6 +477,9 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_horovod_fusion);
     tcase_add_test(tc, test_horovod_threshold);
     tcase_add_test(tc, test_kernel_roofline);
+    tcase_add_test(tc, test_ddp_assignment);
+    tcase_add_test(tc, test_ddp_hooks_host_ahead);
+    tcase_add_test(tc, test_ddp_hooks_host_behind);
     suite_add_tcase(s, tc);
     return s;
 }

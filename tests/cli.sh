@@ -162,13 +162,14 @@ grep -q 'fixed: training.strategy=allreduce' "$tmp/fixed.txt" &&
     ko "sweep: a one-value axis must be listed as fixed, not as a column"
 
 # trace: 16 workers x 2 steps x (forward, backward, wait, update) = 128 compute slices,
-# 16 x 2 steps x 4 buckets = 128 all-reduce slices, and 16 broadcasts of the model at the start
+# 16 x 2 steps x 5 buckets (DDP's first, 1 MiB-limit bucket holds the fc layer alone, then 25 MiB
+# ones: ddp_bucket.h) = 160 all-reduce slices, and 16 broadcasts of the model at the start
 "$dmlsim" run scenarios/resnet50-ring.xml --set training.steps=2 --trace "$tmp/t.json" >/dev/null
-[ "$(grep -o '"ph": "X"' "$tmp/t.json" | wc -l)" -eq 272 ] &&
+[ "$(grep -o '"ph": "X"' "$tmp/t.json" | wc -l)" -eq 304 ] &&
     [ "$(grep -o '"name": "broadcast"' "$tmp/t.json" | wc -l)" -eq 16 ] &&
-    [ "$(grep -o '"name": "all-reduce"' "$tmp/t.json" | wc -l)" -eq 128 ] &&
+    [ "$(grep -o '"name": "all-reduce"' "$tmp/t.json" | wc -l)" -eq 160 ] &&
     head -n 1 "$tmp/t.json" | grep -q '^{"displayTimeUnit": "ms", "traceEvents": \[$' && ok ||
-    ko "--trace: expected 272 slices, 128 of them all-reduces and 16 broadcasts, in Chrome trace JSON"
+    ko "--trace: expected 304 slices, 160 of them all-reduces and 16 broadcasts, in Chrome trace JSON"
 
 # ---- output paths ----------------------------------------------------------------------------
 # Devices and files that must not change are reached through symlinks in $tmp: a regression that

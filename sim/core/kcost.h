@@ -66,12 +66,18 @@ enum host_mode {
     HOST_COMPILED, /* a graph of fused kernels (torch.compile, XLA) */
 };
 
+struct kstream;
+
 /* What a GPU kernel costs besides its work (the framework and driver; <training>): */
 struct kernel_costs {
     double launch_s;     /* the CPU's cost of issuing one kernel (eager), or one graph */
     bool per_tensor_opt; /* the optimizer runs one kernel per parameter tensor (else fused) */
     enum host_mode host; /* how the host issues the kernels */
     bool autocast;       /* 16-bit as PyTorch's autocast (kcost_amp_bytes_per_param) */
+    /* the framework's work on the host and the stream after layer l's backward kernels are
+     * issued (DDP's autograd hooks); returns the GPU time it adds. NULL: none */
+    double (*after_bwd)(void *ctx, size_t l, struct kstream *st, const struct kernel_costs *kc);
+    void *after_bwd_ctx; /* its context */
 };
 
 /* Where a kernel runs. */

@@ -441,6 +441,8 @@ enum dmlsim_err scen_train_read(struct reader *r, xmlNodePtr n, struct scenario 
             out);
     char *ov = attr_dup(n, "overlap"), *rp = attr_dup(n, "replay");
     t->overlap = !ov || strcmp(ov, "yes") == 0;
+    /* DDP's gradient_as_bucket_view, False by default (torch/nn/parallel/distributed.py) */
+    t->grad_as_view = attr_is(n, "gradient-as-bucket-view", "yes");
     t->replay = !rp || strcmp(rp, "yes") == 0;
     free(ov);
     free(rp);

@@ -234,6 +234,8 @@ struct train_spec {
     enum optimizer opt;        /* optimizer */
     double bucket_B;           /* gradient bucket size, bytes */
     bool overlap;              /* all-reduce buckets during the backward */
+    bool grad_as_view;         /* DDP's gradient_as_bucket_view: no copies back after the
+                                  all-reduces (ddp_bucket.h) */
     int gpus;                  /* workers (first GPUs); 0 = all */
     double timeout_s;          /* deadline of every wait */
     int chunks;                /* pipeline chunks (tree) */

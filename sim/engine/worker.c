@@ -115,8 +115,12 @@ void worker_amounts(const struct calib *cal, const struct gpu_model *gpu, sg_hos
         a->fwd[l] = pass_time(&p, &m->layers[l], false) * speed;
         a->fwd_all += a->fwd[l];
     }
-    for (size_t l = m->nlayers; l-- > 0;)
-        a->bwd[l] = pass_time(&p, &m->layers[l], true) * speed;
+    for (size_t l = m->nlayers; l-- > 0;) {
+        double t = pass_time(&p, &m->layers[l], true);
+        if (kc->after_bwd && m->layers[l].nbwd > 0)
+            t += kc->after_bwd(kc->after_bwd_ctx, l, &p.st, kc);
+        a->bwd[l] = t * speed;
+    }
     bool kernels = false;
     for (size_t l = 0; l < m->nlayers && !kernels; l++)
         kernels = m->layers[l].nfwd + m->layers[l].nbwd > 0;

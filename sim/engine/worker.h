@@ -35,7 +35,8 @@ struct worker_amounts {
 /* Fills `a` for one batch of `m` on `host` of `gpu` (release with worker_amounts_release). A
  * preset's step is its kernels in execution order (the forward's layers, the backward's in
  * reverse, the update), each costed by kcost.h and issued by the host (eager, graphs or
- * compiled): a layer's amount is the GPU time its kernels add, waiting for the host included. A
+ * compiled): a layer's amount is the GPU time its kernels add, waiting for the host included, and
+ * what kc->after_bwd adds after its backward (DDP's hooks, ddp_bucket.h). A
  * layer without kernels (explicit layers) is one GEMM of its FLOPs at its GEMM size. The update
  * streams the optimizer's bytes at the calibrated memory rate: one fused kernel, or one per
  * parameter tensor; mixed precision adds its per-step kernel (kcost_amp_bytes_per_param). */

@@ -4,6 +4,7 @@
 #include "allreduce_metrics.h"
 #include "ckpt.h"
 #include "collective.h"
+#include "ddp_bucket.h"
 #include "elastic.h"
 #include "inject.h"
 #include "level.h"
@@ -62,26 +63,31 @@ struct worker {
     int in_step_no;            /* ... at this global step */
     struct replica rep;        /* numerics: the parameters it holds */
     struct elastic_member *em; /* its state as recovery sees it (held, side, offset...) */
+    struct ddp_hooks ddp;      /* DDP's hooks as its host runs them (ddp.launch_at_s) */
+    double fwd_t0;             /* when this step's forward started */
+    double copy_out;           /* exec amount of DDP's copies out of the buckets (0: none) */
 };
 
 struct ar_ctx {
     const struct job *j;
     const struct scenario *sc;
-    int P;                     /* workers at the start */
-    double *bucket_B;          /* bytes of each bucket */
-    int *bucket_close;         /* layer whose backward closes each bucket */
-    size_t *bucket_off;        /* numerics: each bucket's first parameter */
-    double data_scale;         /* simulated gradient bytes per real one (1; a proxy: more) */
-    size_t nbuckets;           /* buckets per step */
-    struct worker *workers;    /* P workers */
-    struct elastic el;         /* recovery: the sides (split brain), the members' states */
-    struct runkit *kit;        /* the shared services: injector, traffic, input, checkpoints */
-    double *last_compute;      /* per rank: compute of its last step */
-    double *last_input;        /* per rank: its wait for its last step's batch */
-    int *slow_streak;          /* per rank: consecutive slow steps */
-    struct ckpt *ckpt;         /* checkpoints (the kit's one writer) */
-    double last_ckpt_s;        /* when the last one was started */
-    struct sem_set sems;       /* every worker semaphore, of every incarnation */
+    int P;                  /* workers at the start */
+    double *bucket_B;       /* bytes of each bucket */
+    int *bucket_close;      /* layer whose backward closes each bucket */
+    size_t *bucket_off;     /* numerics: each bucket's first parameter */
+    double data_scale;      /* simulated gradient bytes per real one (1; a proxy: more) */
+    size_t nbuckets;        /* buckets per step */
+    bool hooked;            /* DDP's hooks cost the backward (ddp_bucket.h): DDP's buckets,
+                               more than one worker, a model with kernels */
+    struct worker *workers; /* P workers */
+    struct elastic el;      /* recovery: the sides (split brain), the members' states */
+    struct runkit *kit;     /* the shared services: injector, traffic, input, checkpoints */
+    double *last_compute;   /* per rank: compute of its last step */
+    double *last_input;     /* per rank: its wait for its last step's batch */
+    int *slow_streak;       /* per rank: consecutive slow steps */
+    struct ckpt *ckpt;      /* checkpoints (the kit's one writer) */
+    double last_ckpt_s;     /* when the last one was started */
+    struct sem_set sems;    /* every worker semaphore, of every incarnation */
     struct run_record *rec;
 };
 
@@ -156,11 +162,15 @@ static void comm_actor(int argc, char **argv)
     struct ar_ctx *t = w->t;
     for (;;) { /* a daemon: serves its compute actor for as long as the run lasts */
         sg_sem_acquire(w->ready);
-        struct bucket_req *q = &w->queue[w->qhead++ % t->nbuckets];
+        size_t b = w->qhead++ % t->nbuckets;
+        struct bucket_req *q = &w->queue[b];
         if (!*q->failed) {
-            /* the framework's hook and the collective's launch, on the host, per bucket */
-            if (t->sc->train.bucket_overhead_s > 0 && world_of(q->ms)->world.nranks > 1)
-                sg_actor_sleep_for(t->sc->train.bucket_overhead_s); /* alone: no DDP */
+            /* the collective starts once the host has launched it (ddp_bucket.h); without a host
+             * model, its launch follows the GPU's end of the bucket */
+            double now = simgrid_get_clock(), h = t->sc->train.bucket_overhead_s;
+            double at = t->hooked ? w->fwd_t0 + w->ddp.launch_at_s[b] : now + h;
+            if (at > now && world_of(q->ms)->world.nranks > 1)
+                sg_actor_sleep_until(at); /* alone: no DDP */
             if (!reduce(w, q->ms, q->size_B, q->data)) *q->failed = 1;
         }
         sg_sem_release(w->done);
@@ -236,6 +246,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
     double t0 = simgrid_get_clock();
+    w->fwd_t0 = t0; /* the host and the GPU start the step together (kcost.h) */
     worker_exec(rec, w->rank, w->amt.fwd_all * scale);
     trace_slice(rec->trace, 2 * w->rank, "forward", t0, simgrid_get_clock());
     t0 = simgrid_get_clock();
@@ -246,6 +257,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
         sg_sem_acquire(w->done);
     trace_slice(rec->trace, 2 * w->rank, "wait", t0, simgrid_get_clock());
     t0 = simgrid_get_clock();
+    if (!failed) worker_exec(rec, w->rank, w->copy_out); /* finalize_backward's copies */
     if (!failed) worker_exec(rec, w->rank, w->amt.update);
     if (!failed && t->j->nm) /* the mean of the gradients the collectives reduced */
         replica_apply(t->j->nm, &w->rep, 1.0f / (float)ms->n);
@@ -526,26 +538,15 @@ static int members_now(void *ctx)
 
 /* ---- setup ------------------------------------------------------------------------------- */
 
-/* Buckets in backward order: a bucket closes at the layer that brings it to >= bucket_B. */
-static void make_buckets(struct ar_ctx *t, double grad_elem_B, double bucket_B)
+/* DDP's buckets (ddp_bucket.h); Horovod's: one per layer (bucket_B 0, first_B 0). */
+static void make_buckets(struct ar_ctx *t, double grad_elem_B, double first_B, double bucket_B)
 {
     const struct model *m = t->j->m;
     t->bucket_B = xbt_new0(double, m->nlayers + 1);
     t->bucket_close = xbt_new0(int, m->nlayers + 1);
     t->bucket_off = xbt_new0(size_t, m->nlayers + 1);
-    double acc = 0;
-    for (size_t l = m->nlayers; l-- > 0;) {
-        acc += m->layers[l].params * grad_elem_B;
-        if (acc > 0 && (acc >= bucket_B || l == 0)) {
-            t->bucket_B[t->nbuckets] = acc;
-            double before = 0; /* the bucket's first parameter: every layer's below l */
-            for (size_t i = 0; i < l; i++)
-                before += m->layers[i].params;
-            t->bucket_off[t->nbuckets] = (size_t)before;
-            t->bucket_close[t->nbuckets++] = (int)l;
-            acc = 0;
-        }
-    }
+    t->nbuckets = ddp_buckets_assign(m, grad_elem_B, first_B, bucket_B, t->bucket_B,
+                                     t->bucket_close, t->bucket_off);
 }
 
 /* A cost-model proxy: the buckets are the preset's, and the real gradient is carried by them in
@@ -567,6 +568,28 @@ static void proxy_buckets(struct ar_ctx *t)
     }
 }
 
+/* DDP's hooks on this worker's GPU, when they cost anything (t->hooked). */
+static void ddp_setup(struct ar_ctx *t, struct worker *w, struct kernel_costs *kc)
+{
+    const struct train_spec *ts = &t->sc->train;
+    const struct gpu_model *gpu = t->j->pf->models[w->rank];
+    double elem_B = model_dtype_bytes(ts->dtype), mem_Bps = calib_memory_rate(t->j->cal, gpu);
+    free(w->ddp.launch_at_s);
+    w->ddp = (struct ddp_hooks){t->j->m,
+                                t->bucket_close,
+                                t->nbuckets,
+                                elem_B,
+                                mem_Bps,
+                                ts->bucket_overhead_s,
+                                xbt_new0(double, t->nbuckets + 1)};
+    w->copy_out = 0;
+    if (!t->hooked) return;
+    kc->after_bwd = ddp_after_backward;
+    kc->after_bwd_ctx = &w->ddp;
+    w->copy_out = ddp_copy_out_s(t->j->m, elem_B, mem_Bps, ts->grad_as_view) *
+                  sg_host_get_speed(t->j->pf->gpus[w->rank]);
+}
+
 static void start_worker(struct ar_ctx *t, int rank, int incarnation)
 {
     struct worker *w = &t->workers[rank];
@@ -577,11 +600,12 @@ static void start_worker(struct ar_ctx *t, int rank, int incarnation)
     w->incarnation = incarnation;
     w->em = &t->el.members[rank];
     w->em->rep = &w->rep;
-    w->em->track = 2 * rank + 1; /* its state transfers on its communication track */
+    w->em->track = 2 * rank + 1;             /* its state transfers on its communication track */
     w->em->held = incarnation == 0 ? 0 : -1; /* a restarted process holds nothing */
     if (incarnation > 0 && t->j->nm) replica_reset(t->j->nm, &w->rep);
     worker_amounts_release(&w->amt);
     struct kernel_costs kc = job_kernel_costs(ts);
+    ddp_setup(t, w, &kc);
     worker_amounts(t->j->cal, t->j->pf->models[rank], h, ts->dtype, ts->opt, t->j->m, ts->batch,
                    &kc, &w->amt);
     /* semaphores of a previous incarnation are left alone (its actors may have died holding
@@ -632,7 +656,10 @@ void allreduce_describe(const struct job *j, FILE *out)
             "%s, %s, %d step(s)\n",
             coll_algo_name(ts->algo), level_describe(ts, lv, sizeof lv), P, ts->batch,
             P * ts->batch, catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
-    fprintf(out, "# buckets       %.0f B, overlap %s\n", ts->bucket_B, ts->overlap ? "on" : "off");
+    fprintf(out,
+            "# buckets       %.0f B (the first %.0f B), overlap %s, gradient as bucket view %s\n",
+            ts->bucket_B, DDP_FIRST_BUCKET_B, ts->overlap ? "on" : "off",
+            ts->grad_as_view ? "yes" : "no");
 }
 
 static void trace_tracks(struct ar_ctx *t)
@@ -651,7 +678,10 @@ static void setup(struct ar_ctx *t)
     t->last_input = xbt_new0(double, P);
     t->slow_streak = xbt_new0(int, P);
     /* Horovod fuses per-layer tensors by time: each layer's gradient is its own "bucket" */
-    make_buckets(t, model_dtype_bytes(ts->dtype), ts->horovod ? 0 : ts->bucket_B);
+    make_buckets(t, model_dtype_bytes(ts->dtype), ts->horovod ? 0 : DDP_FIRST_BUCKET_B,
+                 ts->horovod ? 0 : ts->bucket_B);
+    for (size_t l = 0; !ts->horovod && P > 1 && l < t->j->m->nlayers; l++)
+        t->hooked |= t->j->m->layers[l].nbwd > 0;
     t->data_scale = 1;
     if (t->j->nm && t->j->nm->spec->cost_model) proxy_buckets(t);
     t->rec->ckpt_B = ckpt_size(t->j->m, model_params(t->j->m), ts->dtype, ts->opt);
@@ -670,6 +700,7 @@ static void teardown(struct ar_ctx *t)
     elastic_release(&t->el);
     for (int r = 0; r < t->P; r++) {
         free(t->workers[r].queue);
+        free(t->workers[r].ddp.launch_at_s);
         worker_amounts_release(&t->workers[r].amt);
         replica_release(&t->workers[r].rep);
     }
@@ -724,8 +755,8 @@ void allreduce_run(struct runkit *kit)
         alive += sg_host_is_on(j->pf->gpus[z->cur->members[i]]);
     rec->final_workers = alive;
     if (j->nm && !z->aborted) /* the model: the last membership's first member's replica */
-        rec->params_fnv = numerics_fingerprint(t.workers[z->cur->members[0]].rep.params,
-                                               j->nm->net.nparams);
+        rec->params_fnv =
+                numerics_fingerprint(t.workers[z->cur->members[0]].rep.params, j->nm->net.nparams);
     rec->checkpoints = t.ckpt->completed;
     rec->ckpt_overhead_s = t.ckpt->overhead_s;
     if (!rec->job_failed && done < ts->steps) {

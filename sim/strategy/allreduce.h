@@ -5,8 +5,10 @@
  *            the amounts worker.h gives, so a slower host slows exactly the compute;
  *   comm:    all-reduces the gradient buckets in order with the scenario's algorithm, one at a
  *            time, as real messages (collective.h).
- * Buckets are filled in backward order (as PyTorch DDP): a bucket closes once it holds at least
- * `bucket` bytes of gradients. With overlap on, a bucket is handed to the comm actor as soon as
+ * Buckets are filled in backward order as PyTorch DDP's (ddp_bucket.h): the first closes once it
+ * holds at least 1 MiB of gradients, the others `bucket` bytes; DDP's hooks (a kernel per
+ * gradient, the collective's launch by the host, the copies back after the last all-reduce) cost
+ * what ddp_bucket.h says. With overlap on, a bucket is handed to the comm actor as soon as
  * the layer that closes it finishes its backward, so its all-reduce runs during the rest of the
  * backward; with overlap off, all buckets are handed over after the backward. The update starts
  * when every bucket is reduced; a step is committed when the last member's update ends.

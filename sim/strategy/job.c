@@ -155,7 +155,10 @@ void job_record_numerics(const struct job *j, struct run_record *rec)
 
 struct kernel_costs job_kernel_costs(const struct train_spec *ts)
 {
-    return (struct kernel_costs){ts->kernel_launch_s, ts->per_tensor_opt, ts->host, ts->autocast};
+    return (struct kernel_costs){.launch_s = ts->kernel_launch_s,
+                                 .per_tensor_opt = ts->per_tensor_opt,
+                                 .host = ts->host,
+                                 .autocast = ts->autocast};
 }
 
 void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
