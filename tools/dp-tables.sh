@@ -16,11 +16,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # id | nodes x gpus | gpu intra nic | model batch | how (below) | published eff | fit | source
-# how: ps-local  TF parameter_server on one machine, variables on its CPU (one colocated shard)
+# how: ps-local  TF parameter_server on one machine, variables on its CPU (one colocated shard;
+#                one process, so tensors skip gRPC: ps_rpc.h)
 #      ps-grpc   TF distributed PS over gRPC: one PS task per server, colocated, variables placed
-#                by tensor (split="layer"), per-tensor RPCs, transport grpc-tcp
+#                by tensor (split="layer"), per-tensor RPCs, transport grpc-tcp, gradients sent
+#                as the backward makes them (TensorFlow's dataflow: push="during-backward")
 #      ps-agg    TF distributed_replicated: a machine's GPUs reduce locally, then the PS tasks
-#                (one per server, colocated) over gRPC
+#                (one per server, colocated; ps-agg/K: K of them, as the table says) over gRPC
 #      hvd       Horovod: NCCL all-reduce with Horovod's tensor fusion (its default cycle/buffer)
 #      nccl      tf_cnn_benchmarks replicated with NCCL on one machine (all-reduce, buckets)
 # fit: "fit" where a row set a constant of the model, else "-".
@@ -38,7 +40,7 @@ tf-aws-inc      1 8  k80  pcie-gen3 -       inception-v3 64 ps-local 0.933 - TF 
 tf-aws8-inc     1 8  k80  pcie-gen3 tcp-10g inception-v3 64 ps-agg   0.964 - TF benchmarks AWS distributed K80: 229/(8x29.7)
 tf-aws16-inc    2 8  k80  pcie-gen3 tcp-10g inception-v3 64 ps-agg   0.966 - TF benchmarks AWS distributed K80: 459/(16x29.7)
 tf-aws32-inc    4 8  k80  pcie-gen3 tcp-10g inception-v3 64 ps-agg   0.949 - TF benchmarks AWS distributed K80: 902/(32x29.7)
-tf-aws64-inc    8 8  k80  pcie-gen3 tcp-10g inception-v3 64 ps-agg   0.938 - TF benchmarks AWS distributed K80: 1783/(64x29.7)
+tf-aws64-inc    8 8  k80  pcie-gen3 tcp-10g inception-v3 64 ps-agg/6 0.938 - TF benchmarks AWS distributed K80: 1783/(64x29.7)
 tf-aws8-r50     1 8  k80  pcie-gen3 tcp-10g resnet50     64 ps-agg   0.902 - TF benchmarks AWS distributed K80: 378/(8x52.4)
 tf-aws16-r50    2 8  k80  pcie-gen3 tcp-10g resnet50     64 ps-agg   0.896 - TF benchmarks AWS distributed K80: 751/(16x52.4)
 tf-aws32-r50    4 8  k80  pcie-gen3 tcp-10g resnet50     64 ps-agg   0.828 - TF benchmarks AWS distributed K80: 1388/(32x52.4)
@@ -69,9 +71,9 @@ ROWS
 xml_training() { # how batch -> the <training> element
     local how=$1 b=$2 common="batch-per-gpu=\"$2\" steps=\"3\" dtype=\"fp32\" optimizer=\"momentum\""
     case $how in
-    ps-local) echo "<training strategy=\"ps\" $common><ps shards=\"1\" placement=\"colocated\" split=\"layer\"/></training>" ;;
-    ps-grpc) echo "<training strategy=\"ps\" $common><ps shards=\"\$NODES\" placement=\"colocated\" split=\"layer\" rpc=\"per-tensor\" transport=\"grpc-tcp\"/></training>" ;;
-    ps-agg) echo "<training strategy=\"ps\" $common><ps shards=\"\$NODES\" placement=\"colocated\" split=\"layer\" rpc=\"per-tensor\" transport=\"grpc-tcp\" local-aggregation=\"yes\"/></training>" ;;
+    ps-local) echo "<training strategy=\"ps\" $common><ps shards=\"1\" placement=\"colocated\" split=\"layer\" rpc=\"per-tensor\" transport=\"grpc-tcp\"/></training>" ;;
+    ps-grpc) echo "<training strategy=\"ps\" $common><ps shards=\"\$NODES\" placement=\"colocated\" split=\"layer\" rpc=\"per-tensor\" transport=\"grpc-tcp\" push=\"during-backward\"/></training>" ;;
+    ps-agg*) echo "<training strategy=\"ps\" $common><ps shards=\"\$NODES\" placement=\"colocated\" split=\"layer\" rpc=\"per-tensor\" transport=\"grpc-tcp\" local-aggregation=\"yes\"/></training>" ;;
     hvd) echo "<training strategy=\"allreduce\" fusion=\"horovod\" $common/>" ;;
     nccl) echo "<training strategy=\"allreduce\" $common/>" ;;
     esac
@@ -82,7 +84,9 @@ run_row() { # the row's fields -> "eff" (or "fail")
     [ "$nic" != - ] && nicattr="nic=\"$nic\""
     local tr
     tr=$(xml_training "$how" "$b")
-    tr=${tr//\$NODES/$n}
+    local shards=$n
+    [[ $how == */* ]] && shards=${how#*/}
+    tr=${tr//\$NODES/$shards}
     cat >"$tmp/$id.xml" <<XML
 <scenario name="$id">
   <cluster nodes="$n" gpus-per-node="$g" gpu="$gpu" intra="$intra" $nicattr/>
