@@ -22,7 +22,8 @@
 
 #define HV_TAG 4096 /* the negotiation's mailboxes: above every collective's channel tags */
 
-/* Rank 0's MessageTable of one membership (global_state.h) and the last response it built. */
+/* Rank 0's MessageTable of one membership (horovod/common/global_state.h) and the last response it
+ * built. */
 struct hv_table {
     int n;           /* members */
     size_t T;        /* tensors (buckets) per step */
@@ -98,8 +99,8 @@ static struct hv_table *table_of(struct ar_world *aw, int n, size_t T)
 
 /* ---- the negotiation: messages ---------------------------------------------------------- */
 
-/* Open MPI's linear gather to position 0 (coll_tuned_decision_fixed.c: basic_linear): every
- * other member sends its size_B at once, the root receives them all. */
+/* Open MPI's linear gather to position 0 (ompi/mca/coll/tuned/coll_tuned_decision_fixed.c:
+ * basic_linear): every other member sends its size_B at once, the root receives them all. */
 static enum net_status gather(const struct coll_world *W, int idx, double size_B)
 {
     int n = W->nranks, tag = HV_TAG, root = 0;

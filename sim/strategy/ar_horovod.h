@@ -1,7 +1,7 @@
 /* ar_horovod.h - Horovod's coordinator and tensor fusion for the all-reduce strategy (internal
  * to allreduce.c; fusion="horovod").
  *
- * What Horovod does (horovod/common/operations.cc, RunLoopOnce; global_state.h; docs
+ * What Horovod does (horovod/common/operations.cc, RunLoopOnce; horovod/common/global_state.h; docs
  * tensor-fusion.rst and timeline.rst): each process runs one background thread that wakes every
  * cycle (a cycle starts the cycle time after the last one started, or at once if that one's work
  * took longer). In a cycle every rank sends rank 0 the names of the tensors that became ready
