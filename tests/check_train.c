@@ -283,46 +283,6 @@ START_TEST(test_broadcast_at_start)
 }
 END_TEST
 
-/* Horovod's fusion with a cycle c = 50 ms far longer than a step's compute (2.8 ms), two
- * layers of 32 MB (L1, backward first) and 8 MB (L0) of gradients: step 1's time. */
-static double horovod_step1(double fusion_B)
-{
-    const double layers[][2] = {{2e6, 2e9}, {8e6, 1e9}};
-    struct env e = env_of();
-    struct scenario sc = train_scenario(4, layers, 2, 16, 16e6, true);
-    sc.train.horovod = true;
-    sc.train.cycle_s = 50e-3;
-    sc.train.fusion_B = fusion_B;
-    ck_assert(3 * 3e9 * 16 / e.R < sc.train.cycle_s); /* the backward is over by the first cycle */
-    struct run_record res;
-    run(&sc, &res);
-    double t = test_step(&res, 0)->time_s;
-    run_release(&res);
-    scenario_release(&sc);
-    return t;
-}
-
-/* At the first cycle both gradients are ready and go as one all-reduce of their 40 MB:
- * step 1 = c + AR(40 MB) + U (DDP's 16 MB buckets would make two). */
-START_TEST(test_horovod_fusion)
-{
-    struct env e = env_of();
-    test_assert_rel(horovod_step1(128 * 1048576.0), 50e-3 + ring_ar(&e, 4, 40e6) + 12 * 10e6 / e.M,
-                    1e-3, "step 1 with Horovod's fusion");
-}
-END_TEST
-
-/* A 20 MB buffer: L1's 32 MB go alone (a tensor larger than the buffer still goes) and L0's 8 MB
- * at the next cycle, 2c, the first all-reduce being over by then: step 1 = 2c + AR(8 MB) + U. */
-START_TEST(test_horovod_threshold)
-{
-    struct env e = env_of();
-    ck_assert(50e-3 + ring_ar(&e, 4, 32e6) < 2 * 50e-3);
-    test_assert_rel(horovod_step1(20e6), 2 * 50e-3 + ring_ar(&e, 4, 8e6) + 12 * 10e6 / e.M, 1e-3,
-                    "step 1 with a 20 MB fusion buffer");
-}
-END_TEST
-
 START_TEST(test_step_overhead)
 {
     /* one GPU: the step is the host's overhead, then the compute */
@@ -474,8 +434,6 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_large_bucket);
     tcase_add_test(tc, test_step_overhead);
     tcase_add_test(tc, test_broadcast_at_start);
-    tcase_add_test(tc, test_horovod_fusion);
-    tcase_add_test(tc, test_horovod_threshold);
     tcase_add_test(tc, test_kernel_roofline);
     tcase_add_test(tc, test_ddp_assignment);
     tcase_add_test(tc, test_ddp_hooks_host_ahead);

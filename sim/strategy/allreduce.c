@@ -2,9 +2,10 @@
 #include "allreduce.h"
 
 #include "allreduce_metrics.h"
+#include "ar_horovod.h"
+#include "ar_state.h"
 #include "ckpt.h"
 #include "collective.h"
-#include "ddp_bucket.h"
 #include "elastic.h"
 #include "inject.h"
 #include "level.h"
@@ -27,75 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ar_ctx;
-
-/* The collective state of one membership (membership.data). */
-struct ar_world {
-    struct elastic_world ew;      /* its recovery (elastic.h: first) */
-    int *commits;                 /* per global step: members that finished it */
-    bool *failed;                 /* per global step: a member failed it or died in it (its
-                                     execution counted lost unless a member committed it) */
-    struct coll_world world;      /* collectives among the members (mailboxes per membership) */
-    const struct coll_algo *algo; /* the scenario's algorithm, or the ring where its check
-                                     refuses this membership */
-};
-
-struct bucket_req {
-    struct membership *ms; /* the membership the collective runs in */
-    double size_B;         /* bucket bytes */
-    float *data;           /* numerics: the bucket's part of the gradient, else NULL */
-    int *failed;           /* set when a collective of the step failed */
-};
-
-struct worker {
-    struct ar_ctx *t;          /* shared state */
-    int rank;                  /* data-parallel rank */
-    struct worker_amounts amt; /* exec amounts of one batch */
-    sg_sem_t ready;            /* released once per bucket handed to the comm actor */
-    sg_sem_t done;             /* released once per bucket reduced */
-    struct bucket_req *queue;  /* one step's buckets */
-    size_t qhead;              /* next request the comm actor takes */
-    int incarnation;           /* 0, then +1 per restart of its host */
-    bool in_step;              /* between reading a batch and the step's end */
-    int in_good;               /* the samples of that batch it trains on (0: corrupt) */
-    bool in_computed;          /* its gradient has been computed */
-    struct membership *in_ms;  /* ... in this membership */
-    int in_step_no;            /* ... at this global step */
-    struct replica rep;        /* numerics: the parameters it holds */
-    struct elastic_member *em; /* its state as recovery sees it (held, side, offset...) */
-    struct ddp_hooks ddp;      /* DDP's hooks as its host runs them (ddp.launch_at_s) */
-    double fwd_t0;             /* when this step's forward started */
-    double copy_out;           /* exec amount of DDP's copies out of the buckets (0: none) */
-};
-
-struct ar_ctx {
-    const struct job *j;
-    const struct scenario *sc;
-    int P;                  /* workers at the start */
-    double *bucket_B;       /* bytes of each bucket */
-    int *bucket_close;      /* layer whose backward closes each bucket */
-    size_t *bucket_off;     /* numerics: each bucket's first parameter */
-    double data_scale;      /* simulated gradient bytes per real one (1; a proxy: more) */
-    size_t nbuckets;        /* buckets per step */
-    bool hooked;            /* DDP's hooks cost the backward (ddp_bucket.h): DDP's buckets,
-                               more than one worker, a model with kernels */
-    struct worker *workers; /* P workers */
-    struct elastic el;      /* recovery: the sides (split brain), the members' states */
-    struct runkit *kit;     /* the shared services: injector, traffic, input, checkpoints */
-    double *last_compute;   /* per rank: compute of its last step */
-    double *last_input;     /* per rank: its wait for its last step's batch */
-    int *slow_streak;       /* per rank: consecutive slow steps */
-    struct ckpt *ckpt;      /* checkpoints (the kit's one writer) */
-    double last_ckpt_s;     /* when the last one was started */
-    struct sem_set sems;    /* every worker semaphore, of every incarnation */
-    struct run_record *rec;
-};
-
-static struct ar_world *world_of(const struct membership *ms)
-{
-    return ms->data;
-}
-
 /* The job is over: the store's side reached the last step, or the job failed. */
 static bool job_over(const struct ar_ctx *t)
 {
@@ -116,42 +48,6 @@ static bool reduce(struct worker *w, struct membership *ms, double size_B, float
                 simgrid_get_clock());
     if (st != NET_OK && idx == 0) t->rec->failures += 1;
     return st == NET_OK;
-}
-
-/* Horovod's tensor fusion (horovod docs/tensor-fusion.rst): a background thread wakes every
- * cycle (a cycle starts every cycle time, or when the last one's work ends if that is later:
- * horovod/common/operations.cc, RunLoopOnce), takes the gradients that became ready (each
- * layer's is one tensor), as many as fit the fusion buffer (one at least), and all-reduces them
- * as one; the rest wait for the next cycle. */
-static void horovod_actor(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    struct worker *w = sg_actor_self_get_data();
-    struct ar_ctx *t = w->t;
-    const struct train_spec *ts = &t->sc->train;
-    for (double start = simgrid_get_clock();;) { /* a daemon */
-        /* as Horovod's RunLoopOnce: sleep what is left of the cycle since it started */
-        if (start + ts->cycle_s > simgrid_get_clock()) sg_actor_sleep_until(start + ts->cycle_s);
-        start = simgrid_get_clock();
-        double bytes = 0;
-        size_t first = w->qhead, n = 0;
-        while (!sg_sem_would_block(w->ready)) {
-            const struct bucket_req *q = &w->queue[(first + n) % t->nbuckets];
-            if (n > 0 && bytes + q->size_B > ts->fusion_B) break;
-            sg_sem_acquire(w->ready);
-            bytes += q->size_B;
-            n++;
-        }
-        if (n == 0) continue;
-        struct bucket_req *q = &w->queue[first % t->nbuckets];
-        /* fused buckets are adjacent in the gradient, the last one first */
-        float *data = w->queue[(first + n - 1) % t->nbuckets].data;
-        w->qhead += n;
-        if (!*q->failed && !reduce(w, q->ms, bytes, data)) *q->failed = 1;
-        for (size_t i = 0; i < n; i++)
-            sg_sem_release(w->done);
-    }
 }
 
 static void comm_actor(int argc, char **argv)
@@ -503,6 +399,7 @@ static void dispose(void *ctx, struct membership *ms)
     (void)ctx;
     struct ar_world *aw = ms->data;
     collective_world_release(&aw->world);
+    horovod_table_free(aw->hv);
     elastic_dispose(&aw->ew);
     free(aw->commits);
     free(aw->failed);
@@ -701,6 +598,7 @@ static void teardown(struct ar_ctx *t)
     for (int r = 0; r < t->P; r++) {
         free(t->workers[r].queue);
         free(t->workers[r].ddp.launch_at_s);
+        horovod_rank_free(t->workers[r].hv);
         worker_amounts_release(&t->workers[r].amt);
         replica_release(&t->workers[r].rep);
     }
