@@ -2,6 +2,7 @@
 #include "ar_horovod.h"
 
 #include "ar_state.h"
+#include "calib.h"
 #include "collective.h"
 #include "net.h"
 #include "rendezvous.h"
@@ -335,8 +336,9 @@ void horovod_actor(int argc, char **argv)
     r->w = w;
     r->jobs = xbt_new0(struct hv_job, t->nbuckets > 0 ? t->nbuckets : 1);
     r->njobs = sem_set_new(&t->sems, 0);
-    /* a copy reads and writes each byte at the memory-bound rate of the GPU's kernels */
-    r->copy_Bps = t->j->pf->models[w->rank]->mem_bw_Bps * t->j->cal->mem_eff / 2;
+    /* a copy reads and writes each byte at the memory-bound rate of the GPU's kernels: the
+     * calibrated one DDP's copies and the update use (calib.h) */
+    r->copy_Bps = calib_memory_rate(t->j->cal, t->j->pf->models[w->rank]) / 2;
     r->ms_id = -1;
     char *name = bprintf("hvd-stream-%d.%d", w->rank, w->incarnation);
     sg_actor_t a = sg_actor_init(name, h);
