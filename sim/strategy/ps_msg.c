@@ -11,12 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+double ps_msg_copy_s(const struct transport *tp, double bytes, bool gpu_side)
+{
+    return gpu_side && tp->copy_Bps > 0 ? bytes / tp->copy_Bps : 0;
+}
+
 void ps_msg_cost(const struct ps_ctx *c, double bytes, bool gpu_side, int msgs)
 {
     const struct transport *tp = c->sc->train.ps.transport;
     if (tp == NULL) return;
-    double t = msgs * tp->msg_s + bytes * tp->byte_s +
-               (gpu_side && tp->copy_Bps > 0 ? bytes / tp->copy_Bps : 0);
+    double t = msgs * tp->msg_s + bytes * tp->byte_s + ps_msg_copy_s(tp, bytes, gpu_side);
     if (t > 0) sg_actor_sleep_for(t);
 }
 

@@ -26,6 +26,10 @@
  * its copy between GPU and host memory; slept by the actor that pays it. */
 void ps_msg_cost(const struct ps_ctx *c, double bytes, bool gpu_side, int msgs);
 
+/* The copy of `bytes` between GPU and host memory that a GPU-side tensor takes on transport
+ * `tp` (0 for a host-side tensor, or a transport whose NIC reads GPU memory). */
+double ps_msg_copy_s(const struct transport *tp, double bytes, bool gpu_side);
+
 /* Port (k, r)'s mailbox, "ps<k><w<r>": worker r's pulls and pushes to shard k. */
 sg_mailbox_t ps_msg_to_port(int k, int r);
 

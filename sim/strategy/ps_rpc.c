@@ -133,7 +133,7 @@ void ps_rpc_worker(struct ps_ctx *c, int r, enum rpc_side side, double bytes, bo
         ps_msg_cost(c, bytes, gpu_side, msgs);
         return;
     }
-    double copy_s = gpu_side && tp->copy_Bps > 0 ? bytes / tp->copy_Bps : 0;
+    double copy_s = ps_msg_copy_s(tp, bytes, gpu_side);
     if (side == RPC_SERVE && copy_s > 0) sg_actor_sleep_for(copy_s); /* out of the GPU first */
     pool_run(&c->rpc[2 * (c->K + c->rpc_proc[r]) + side], tp->threads,
              work_s(tp, side, bytes, msgs));
