@@ -101,6 +101,23 @@ static const struct cli_opt validate_opts[] = {
          "(checked against the rows)"},
         {0}};
 
+static const struct cli_opt plan_opts[] = {
+        {"set", CLI_SET, "ELEM.ATTR=VALUE",
+         "override an attribute of the first <ELEM>, as run's (repeatable)"},
+        {"top", CLI_TOP, "K", "simulate the best K layouts by the estimate (1 .. 64, default 8)"},
+        {"jobs", CLI_JOBS, "N", "simulations at a time (default: the number of online cores)"},
+        {"output", CLI_OUT, "DIR",
+         "the folder of the ranked layouts' scenarios, the table and the plot (default "
+         "plan-NAME)"},
+        {"under", CLI_UNDER, "FAULTS.xml",
+         "simulate the K again with this <faults> element and rank them by that step"},
+        {"estimate-only", CLI_ESTIMATE, NULL, "rank by the first-order estimate; simulate nothing"},
+        {"sim-limit", CLI_LIMIT, "SECONDS",
+         "CPU seconds one simulation may take (default 30); one over it is ranked by its "
+         "estimate after the simulated ones"},
+        RUN_CALIB,
+        {0}};
+
 static const struct cli_opt none_opts[] = {{0}};
 
 static const struct cli_cmd cmds[] = {
@@ -112,6 +129,15 @@ static const struct cli_cmd cmds[] = {
          "Slurm job array: tools/sweep-slurm.sh); dmlsim merge joins the points' summaries "
          "into the table a local sweep prints.",
          sweep_opts},
+        {"plan", "FILE.xml", 1, 1,
+         "find the fastest layouts of a hybrid scenario that fit: enumerate, estimate, simulate "
+         "the best K",
+         "Every tensor, pipeline, data and expert split of the scenario's cluster with a "
+         "microbatch size, schedule, ZeRO stage, recomputation, sequence parallelism and order, "
+         "the global batch kept; those that do not divide or fit are counted by reason; the rest "
+         "are ranked by a first-order estimate and the best K simulated (as a sweep's points) and "
+         "ranked by their simulated step.",
+         plan_opts},
         {"merge", "POINT.sum...", 1, -1,
          "join the summaries of `dmlsim sweep --point` into the sweep's table, in grid order",
          "Every point of the grid must be given once, all from the same sweep.", merge_opts},

@@ -43,6 +43,10 @@ enum cli_key {
     CLI_OP,
     CLI_PROTO,
     CLI_CHANNELS,
+    CLI_TOP,
+    CLI_UNDER,
+    CLI_ESTIMATE,
+    CLI_LIMIT,
     CLI_OUT = 'o',
     CLI_JOBS = 'j',
 };

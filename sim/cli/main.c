@@ -11,6 +11,7 @@
 #include "cmdline.h"
 #include "interrupt.h"
 #include "scenario_doc.h"
+#include "plan.h"
 #include "sweep.h"
 #include "validate.h"
 
@@ -45,6 +46,7 @@ static int run_command(const struct cli_args *a, const char *self)
     const char *name = a->cmd->name;
     if (strcmp(name, "run") == 0) return cmd_run_main(a);
     if (strcmp(name, "sweep") == 0) return sweep_main(self, a);
+    if (strcmp(name, "plan") == 0) return plan_main(self, a);
     if (strcmp(name, "merge") == 0) return sweep_merge_main(a);
     if (strcmp(name, "calib") == 0) return validate_calib_main(a);
     if (strcmp(name, "shapes") == 0) return validate_shapes_main(a);

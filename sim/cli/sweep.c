@@ -11,12 +11,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,8 +77,12 @@ void sweep_interrupt(void)
  * own handler, ended with its parent, stdout to /dev/null, stderr to ERRF. Only
  * async-signal-safe calls. */
 static void exec_point(const char *exe, char **argv, const char *errf, pid_t parent,
-                       const sigset_t *mask)
+                       const sigset_t *mask, double cpu_limit_s)
 {
+    if (cpu_limit_s > 0) { /* SIGXCPU ends it at the soft limit, SIGKILL a second later */
+        struct rlimit rl = {(rlim_t)ceil(cpu_limit_s), (rlim_t)ceil(cpu_limit_s) + 1};
+        setrlimit(RLIMIT_CPU, &rl);
+    }
     struct sigaction cur;
     if (sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN) signal(SIGINT, SIG_DFL);
     if (sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN) signal(SIGTERM, SIG_DFL);
@@ -115,7 +121,7 @@ static pid_t spawn(struct sweep *sw, const char *exe, int p)
     pid_t parent = getpid();
     outfile_hold_interrupts(&old);
     pid_t pid = fork();
-    if (pid == 0) exec_point(exe, argv, errf, parent, &old);
+    if (pid == 0) exec_point(exe, argv, errf, parent, &old, sw->cpu_limit_s);
     sw->pids[p] = pid > 0 ? pid : 0;
     sw->nspawned = p + 1;
     outfile_release_interrupts(&old);
@@ -219,8 +225,12 @@ static int collect_rows(struct sweep *sw, int lo, int hi, const int *rcs, char *
             fclose(f);
         }
         msg[strcspn(msg, "\n")] = '\0';
-        fprintf(stderr, "dmlsim sweep: point %d failed (exit %d): %s\n", p + 1, rcs[p],
+        if (sw->keep_going && rcs[p] == 128 + SIGXCPU)
+            snprintf(msg, sizeof msg, "over its %.0f CPU s", sw->cpu_limit_s);
+        fprintf(stderr, "dmlsim %s: point %d failed (exit %d): %s\n",
+                sw->keep_going ? "plan" : "sweep", p + 1, rcs[p],
                 msg[0] ? msg : "no summary written");
+        if (sw->keep_going) continue;
         return 1;
     }
     return 0;
@@ -259,16 +269,37 @@ static void shell_quote(FILE *out, const char *s)
     fputc('\'', out);
 }
 
+/* The running binary's path into exe (self when /proc does not say). */
+static void self_exe(const char *self, char *exe, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", exe, len - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    else
+        snprintf(exe, len, "%s", self);
+}
+
+int sweep_run_rows(struct sweep *sw, const char *self, char **rows, char **header)
+{
+    char exe[4096];
+    self_exe(self, exe, sizeof exe);
+    int *rcs = xbt_new0(int, sw->npoints);
+    int status = make_dir(sw);
+    if (status == 0) {
+        run_points(sw, exe, 0, sw->npoints, rcs);
+        status = collect_rows(sw, 0, sw->npoints, rcs, rows, header);
+    }
+    free(rcs);
+    cleanup(sw);
+    return status;
+}
+
 /* Runs the grid (or only --point K) and prints the merged table and writes it to -o (or
  * writes the point's file to -o, else to stdout). */
 static int run_grid(struct sweep *sw, const char *self)
 {
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0)
-        exe[n] = '\0';
-    else
-        snprintf(exe, sizeof exe, "%s", self);
+    self_exe(self, exe, sizeof exe);
     int *rcs = xbt_new0(int, sw->npoints);
     char **rows = xbt_new0(char *, sw->npoints);
     char *header = NULL;

@@ -30,9 +30,16 @@
 #include "sweep_merge.h" /* sweep_merge_main */
 
 struct cli_args;
+struct sweep;
 
 /* The sweep command; `self` is argv[0], a its parsed command line. Returns the exit status. */
 int sweep_main(const char *self, const struct cli_args *a);
+
+/* Runs sw's points (sw as sweep_grid_parse leaves it: its axes, jobs and extra options filled,
+ * its point count made by sweep_grid_count) as a sweep does, and leaves each point's summary row
+ * in rows[p] and the columns in *header (free them); 0, or 1 when a point failed (its message
+ * printed, rows left empty). For `dmlsim plan`, whose layouts are a sweep's --zip axes. */
+int sweep_run_rows(struct sweep *sw, const char *self, char **rows, char **header);
 
 /* Stops the running sweep's children, waits for them and removes its temporary folder; nothing
  * when no sweep runs. Async-signal-safe: for a SIGINT/SIGTERM handler, which then exits. */

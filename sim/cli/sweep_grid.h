@@ -23,7 +23,7 @@ struct cli_args;
  * scenarios (their points take 0.1 to a few seconds each); a larger study is several sweeps. */
 #define SWEEP_MAX_POINTS 10000
 
-#define SWEEP_MAX_AXES  8   /* axes (--set and --zip) in one sweep */
+#define SWEEP_MAX_AXES  16  /* axes (--set and --zip) in one sweep (dmlsim plan uses 12) */
 #define SWEEP_MAX_EXTRA 128 /* option and value pairs passed to every point, 2 entries each */
 
 struct sweep_axis {
@@ -49,6 +49,9 @@ struct sweep {
     int npoints;        /* product of the axes' sizes, at most SWEEP_MAX_POINTS */
     pid_t *pids;        /* per point: its child process while unreaped, else 0 */
     int nspawned;       /* points started so far (0 .. nspawned-1 may have files) */
+    double cpu_limit_s; /* each point's CPU seconds at most (RLIMIT_CPU), 0: none (dmlsim plan) */
+    bool keep_going;    /* a failed point leaves its row NULL, its message printed, and the
+                           others go on (dmlsim plan); else it stops the sweep */
 };
 
 /* Value of axis a at grid point p (first dimension slowest; the --zip axes are one dimension,

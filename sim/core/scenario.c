@@ -128,18 +128,6 @@ xmlDtdPtr scenario_dtd_parse(void)
     return buf ? xmlIOParseDTD(NULL, buf, XML_CHAR_ENCODING_NONE) : NULL;
 }
 
-/* First element called `name` in document order, or NULL. */
-static xmlNodePtr find_element(xmlNodePtr n, const char *name)
-{
-    for (; n != NULL; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE) continue;
-        if (strcmp((const char *)n->name, name) == 0) return n;
-        xmlNodePtr found = find_element(n->children, name);
-        if (found) return found;
-    }
-    return NULL;
-}
-
 /* Applies override o (value NULL: --unset, which removes the attribute) to its element. */
 static enum dmlsim_err apply_override(struct reader *r, xmlNodePtr root,
                                       const struct scenario_override *o)
@@ -151,7 +139,7 @@ static enum dmlsim_err apply_override(struct reader *r, xmlNodePtr root,
                            "%s:0: %s %s: expected ELEMENT.ATTRIBUTE%s, such as training.gpus%s",
                            r->path, opt, o->path, o->value ? "=VALUE" : "", o->value ? "=8" : "");
     snprintf(elem, sizeof elem, "%.*s", (int)(dot - o->path), o->path);
-    xmlNodePtr n = find_element(root, elem);
+    xmlNodePtr n = xmldoc_find(root, elem);
     if (n == NULL)
         return dmlsim_fail(r->err, DMLSIM_EUSAGE,
                            "%s:0: %s %s: the scenario has no <%s>; expected an element it has",

@@ -66,3 +66,14 @@ enum dmlsim_err xmldoc_read(const char *path, xmlDocPtr *doc, struct dmlsim_erro
     xmldoc_capture_end();
     return rc;
 }
+
+xmlNodePtr xmldoc_find(xmlNodePtr n, const char *name)
+{
+    for (; n != NULL; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE) continue;
+        if (strcmp((const char *)n->name, name) == 0) return n;
+        xmlNodePtr found = xmldoc_find(n->children, name);
+        if (found) return found;
+    }
+    return NULL;
+}

@@ -29,4 +29,8 @@ enum dmlsim_err xmldoc_read(const char *path, xmlDocPtr *doc, struct dmlsim_erro
 /* strerror(errnum) with a lowercase first letter, into buf. */
 const char *xmldoc_strerror(int errnum, char *buf, size_t len);
 
+/* The first element called `name` at n, its siblings after it or below them, in document order
+ * (what --set ELEM.ATTR changes), or NULL. */
+xmlNodePtr xmldoc_find(xmlNodePtr n, const char *name);
+
 #endif

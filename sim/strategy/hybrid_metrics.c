@@ -66,7 +66,8 @@ static const struct metric rows[] = {
          .meaning = "hybrid: a rank's tensor-parallel collectives and expert all-to-alls in a "
                     "step (on the critical path)",
          .text_for = METRIC_HYBRID, .text = " + tensor-parallel %.3f ms", .scale = 1000,
-         .get = get_tp_exposed_s, .shown = has_hybrid},
+         .column = "tp_ms", .col = 18, .width = 10, .prec = 3, .col_scale = 1e3, .get = get_tp_exposed_s,
+         .shown = has_hybrid},
         {.name = "bubble_s", .unit = "s", .order = 210, .schema = "nonneg",
          .meaning = "hybrid: the pipeline phase a rank spends neither computing nor in "
                     "collectives (the bubble and the waits for activations)",
@@ -76,7 +77,8 @@ static const struct metric rows[] = {
          .meaning = "hybrid: a rank's data-parallel collectives in a step (gradients; ZeRO's "
                     "gathers)",
          .text_for = METRIC_HYBRID, .text = " + data-parallel %.3f ms", .scale = 1000,
-         .get = get_dp_exposed_s, .shown = has_hybrid},
+         .column = "dp_ms", .col = 19, .width = 10, .prec = 3, .col_scale = 1e3, .get = get_dp_exposed_s,
+         .shown = has_hybrid},
         {.name = "update_s", .unit = "s", .order = 230, .schema = "nonneg",
          .meaning = "hybrid: a rank's optimizer in a step",
          .text_for = METRIC_HYBRID, .text = " + update %.3f ms", .scale = 1000, .get = get_update_s,
