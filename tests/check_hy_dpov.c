@@ -22,8 +22,9 @@
 
 /* One run's settings (a child process each). */
 struct ov_case {
-    int dp, pp, m, zero;
+    int dp, pp, m, zero, ep;
     bool grad, params; /* overlap-grad-reduce, overlap-param-gather */
+    bool moe;          /* test_expert_bytes' mixture of experts instead of the GPT */
     long bucket;       /* bucket-size (0: Megatron's default) */
 };
 
@@ -46,10 +47,21 @@ static void ov_run(const void *arg, void *out)
                                        .seq = 256,
                                        .vocab = 8,
                                        .attention = ATTN_MATERIALISED};
+    if (k->moe) /* 2 blocks of h = 512, 4 experts of SwiGLU 4h, 2 a token */
+        sc.model.gpt = (struct gpt_config){.layers = 2,
+                                           .hidden = 512,
+                                           .heads = 16,
+                                           .seq = 256,
+                                           .vocab = 8,
+                                           .attention = ATTN_MATERIALISED,
+                                           .llama = true,
+                                           .kv_heads = 16,
+                                           .experts = 4,
+                                           .topk = 2};
     struct parallel_spec p = {.tp = 1,
                               .pp = k->pp,
                               .dp = k->dp,
-                              .ep = 1,
+                              .ep = k->ep > 1 ? k->ep : 1,
                               .microbatches = k->m,
                               .vstages = 1,
                               .zero = k->zero,
@@ -163,6 +175,29 @@ START_TEST(test_bytes)
 }
 END_TEST
 
+/* Experts (ep 2 of 4 replicas, m = 2, ZeRO 0 and 1): a bucket's dense bytes over the 4
+ * replicas, its experts' over the 2 holding the same ones, as without overlap (check_hybrid's
+ * test_expert_bytes): 2 ((d - 1) Psi_dense + ep (d / ep - 1) L Psi_experts) x 2 bytes a step,
+ * Psi_experts = E / ep x 3 h 4h a block, Psi_dense = L (4h^2 + h E + 2h) + 8h + h + 8h. */
+START_TEST(test_expert_bytes)
+{
+    struct ov_case k = {.dp = 4,
+                        .pp = 1,
+                        .m = 2,
+                        .zero = _i,
+                        .ep = 2,
+                        .moe = true,
+                        .grad = true,
+                        .params = _i == 1,
+                        .bucket = 1};
+    struct ov_out on = ov(k);
+    double h = 512, L = 2, E = 4, d = 4, ep = 2, experts = E / ep * 3 * h * 4 * h;
+    double dense = L * (4 * h * h + h * E + 2 * h) + 8 * h + h + 8 * h;
+    double want = 2 * 2 * ((d - 1) * dense + ep * (d / ep - 1) * L * experts) * 2;
+    test_assert_rel(on.dp_B, want, 1e-9, "data-parallel bytes: dense and experts, overlapped");
+}
+END_TEST
+
 static Suite *hy_dpov_suite(void)
 {
     Suite *s = suite_create("hy_dpov");
@@ -171,6 +206,7 @@ static Suite *hy_dpov_suite(void)
     tcase_add_test(tc, test_grad_overlap);
     tcase_add_test(tc, test_param_overlap);
     tcase_add_loop_test(tc, test_bytes, 0, 2);
+    tcase_add_loop_test(tc, test_expert_bytes, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
