@@ -32,6 +32,7 @@ struct hy_dpov {
     long cap, queued, served, acked; /* jobs: enqueued, taken by the actor, completions seen */
     long grad_last;                  /* the last reduction launched this step (-1: none) */
     sg_sem_t todo, done;             /* jobs queued; jobs completed */
+    sg_actor_t actor; /* the DP-comm actor (a reference held: it may die with its host) */
 };
 
 /* The DP-comm actor: runs the queue's collectives in order, one at a time. A daemon. */
@@ -134,16 +135,23 @@ struct hy_dpov *hy_dpov_new(const struct hy_dpov_rank *r)
     o->done = sg_sem_init(0);
     char name[32];
     snprintf(name, sizeof name, "dp-comm-%d", r->rank);
-    sg_actor_t a = sg_actor_init(name, r->host);
-    sg_actor_set_data(a, o);
-    sg_actor_start(a, dpov_actor, 0, NULL);
-    sg_actor_daemonize(a); /* after the start (SimGrid 3.32: see loader.c's start_device) */
+    o->actor = sg_actor_init(name, r->host);
+    sg_actor_ref(o->actor);
+    sg_actor_set_data(o->actor, o);
+    sg_actor_start(o->actor, dpov_actor, 0, NULL);
+    sg_actor_daemonize(o->actor); /* after the start (SimGrid 3.32: see loader.c's start_device) */
     return o;
+}
+
+void hy_dpov_stop(struct hy_dpov *o)
+{
+    if (o) sg_actor_kill(o->actor); /* a dead one's kill is ignored */
 }
 
 void hy_dpov_free(struct hy_dpov *o)
 {
     if (o == NULL) return;
+    sg_actor_unref(o->actor);
     sg_sem_destroy(o->todo);
     sg_sem_destroy(o->done);
     free(o->cb);

@@ -76,6 +76,10 @@ struct hy_dpov_rank {
 struct hy_dpov *hy_dpov_new(const struct hy_dpov_rank *r);
 void hy_dpov_free(struct hy_dpov *o); /* NULL: a no-op */
 
+/* A restart's new layout (hybrid_recover.h), while the simulation runs: the DP-comm actor
+ * killed, so that hy_dpov_free may destroy the semaphore it waits on. NULL: a no-op. */
+void hy_dpov_stop(struct hy_dpov *o);
+
 /* Its buckets (a test's and the describe line's). */
 int hy_dpov_nbuckets(const struct hy_dpov *o);
 

@@ -822,6 +822,8 @@ static void start_ranks(struct hy_ctx *c)
 static void relayout(void *ctx, const struct hyrec_layout *L)
 {
     struct hy_ctx *c = ctx;
+    for (int k = 0; k < c->P; k++) /* its DP-comm actor waits on a semaphore freed below */
+        hy_dpov_stop(c->ranks[k].ov);
     release_layout(c);
     c->j = L->j;
     c->p = L->p;
