@@ -121,8 +121,7 @@ struct hy_dpov *hy_dpov_new(const struct hy_dpov_rank *r)
         o->of_layer[i] = -1;
     /* bucketing on the first stage's first chunk only (distributed_data_parallel.py,
        training.py's get_model) */
-    double size =
-            r->p->bucket_params > 0 ? (double)r->p->bucket_params : fmax(40e6, 1e6 * r->p->dp);
+    double size = bucket_params(r->p);
     for (int c = 0; c < r->p->vstages; c++)
         make_buckets(o, c, r->stage == 0 && c == 0 ? size : 0);
     o->ag_seq = xbt_new(long, o->nb);
