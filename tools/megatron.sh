@@ -8,10 +8,13 @@
 # V/16lh) over the step and the GPUs, against the published figure. A benchmark, not a test
 # (the 18B row simulates about 30,000 tensor-parallel collectives: ~1.5 min on one core); the
 # 39B row and up (pipelines of 12 microbatches and more) are left out for their run time.
-#   tools/megatron.sh [build/dmlsim]
+# Further arguments go to each run, e.g. --set parallel.overlap-grad-reduce=yes (Megatron's
+# --overlap-grad-reduce: the all-reduce in buckets during the backward).
+#   tools/megatron.sh [build/dmlsim [--set ...]...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dm=${1:-build/dmlsim}
+extra=("${@:2}")
 mkdir -p out
 # name nodes layers hidden heads tp pp dp micro-batch microbatches published-TFLOP/s global-batch
 rows=("1.7B 4 24 2304 24 1 1 32 16 1 137 512"
@@ -23,7 +26,7 @@ run_row() {
     "$dm" run scenarios/megatron-7.5b.xml --set cluster.nodes="$2" --set model.layers="$3" \
         --set model.hidden="$4" --set model.heads="$5" --set parallel.tp="$6" \
         --set parallel.pp="$7" --set parallel.dp="$8" --set training.batch-per-gpu="$9" \
-        --set parallel.microbatches="${10}" >"out/megatron-$1.txt"
+        --set parallel.microbatches="${10}" "${extra[@]}" >"out/megatron-$1.txt"
 }
 for r in "${rows[@]}"; do run_row "$r" & done
 wait

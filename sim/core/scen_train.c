@@ -296,6 +296,30 @@ out:
 static const char *const pp_schedules[] = {"1f1b", "gpipe", "interleaved"}; /* pp_schedule */
 static const char *const recomputes[] = {"none", "selective", "full"};      /* enum recompute */
 
+/* <parallel>'s data-parallel overlap (hy_dpov.h): Megatron's --overlap-grad-reduce (ZeRO 0 or
+ * 1: ZeRO-2 and -3 reduce inside the backward already) and --overlap-param-gather (arguments.py
+ * asserts the distributed optimizer, ZeRO-1 here, and --overlap-grad-reduce), both off by
+ * default as Megatron's store_true flags; bucket-size in parameters (--ddp-bucket-size). */
+static enum dmlsim_err read_overlap(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
+{
+    long v;
+    enum dmlsim_err rc = attr_int(r, n, "bucket-size", 1, 1L << 40, 0, &v);
+    p->bucket_params = v;
+    p->overlap_grad = attr_is(n, "overlap-grad-reduce", "yes");
+    p->overlap_params = attr_is(n, "overlap-param-gather", "yes");
+    if (rc == DMLSIM_OK && p->overlap_grad && p->zero >= 2)
+        rc = attr_fail(r, n,
+                       "<parallel overlap-grad-reduce=\"yes\" zero=\"%d\">: ZeRO-2 and -3 "
+                       "reduce inside the backward already; expected zero of 0 or 1",
+                       p->zero);
+    if (rc == DMLSIM_OK && p->overlap_params && (p->zero != 1 || !p->overlap_grad))
+        rc = attr_fail(r, n,
+                       "<parallel overlap-param-gather=\"yes\">: gathers the distributed "
+                       "optimizer's parameters; expected zero=\"1\" and "
+                       "overlap-grad-reduce=\"yes\" (Megatron's)");
+    return rc;
+}
+
 /* <parallel>: the dimensions and how the state is split over them. */
 static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
 {
@@ -347,6 +371,7 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
         rc = attr_fail(r, n,
                        "<parallel sequence-parallel=\"yes\">: it splits the sequence over "
                        "the tensor-parallel ranks; expected tp of 2 or more");
+    if (rc == DMLSIM_OK) rc = read_overlap(r, n, p);
 out:
     return rc;
 }

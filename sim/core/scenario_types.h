@@ -140,6 +140,10 @@ struct parallel_spec {
     enum pp_schedule schedule;
     int zero;             /* ZeRO stage over the data-parallel ranks: 0 (none) to 3 */
     bool no_prefetch;     /* ZeRO-3: gather each layer when it runs (else one layer ahead) */
+    bool overlap_grad;    /* overlap-grad-reduce: gradients reduced in buckets during the
+                             backward (Megatron's --overlap-grad-reduce; hy_dpov.h) */
+    bool overlap_params;  /* overlap-param-gather: ZeRO-1's gathers in the next forward */
+    long bucket_params;   /* bucket-size: parameters a bucket (0: Megatron's default) */
     bool sp;              /* sequence parallelism inside the tensor-parallel group */
     enum recompute recompute;
     bool dp_outer;        /* order="tp-pp-dp": data-parallel replicas outermost (else

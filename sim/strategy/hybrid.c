@@ -3,6 +3,7 @@
 
 #include "ckpt.h"
 #include "collective.h"
+#include "hy_dpov.h"
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
 #include "hybrid_recover.h"
@@ -52,6 +53,7 @@ struct hy_rank {
     int step;                       /* the step it is in */
     struct ckpt *ckpt;              /* its shard of the checkpoints (the kit's writer) */
     sg_sem_t slots, ready, step_go; /* ZeRO-3's prefetch: gathers allowed, done, next step */
+    struct hy_dpov *ov; /* overlap-grad-reduce: its buckets and DP-comm actor (else NULL) */
     double last_ckpt_s;
 };
 
@@ -251,6 +253,32 @@ static double layer_B(const struct hy_rank *r, int i, double *experts_B)
     return c->m.layers[i].params * c->e;
 }
 
+/* A wait of rank r for its DP-comm actor (hy_dpov.h): its data-parallel time, and inside the
+ * pipeline phase when `inside`. */
+static void dp_waited(struct hy_rank *r, double s, bool inside)
+{
+    r->dp_s += s;
+    r->dp_in_s += inside ? s : 0;
+}
+
+/* The DP-comm actor's calls back (hy_dpov_rank): a layer's bytes, a bucket's collective in the
+ * rank's data groups (the actor's busy time is hidden, not the rank's), a wait given up. */
+static double dpov_layer_B(void *ctx, int layer, double *experts_B)
+{
+    return layer_B(ctx, layer, experts_B);
+}
+
+static void dpov_collective(void *ctx, enum coll_op op, double dense_B, double experts_B)
+{
+    double busy = 0;
+    dp_pair(ctx, HYGROUP_DP, HYGROUP_EDP, op, dense_B, experts_B, &busy);
+}
+
+static void dpov_timed_out(void *ctx, const char *what)
+{
+    check_wait(ctx, NET_TIMEOUT, what);
+}
+
 /* Does rank r's ZeRO-3 gather its layers ahead (a prefetcher actor: prefetch_actor)? */
 static bool prefetching(const struct hy_rank *r)
 {
@@ -311,6 +339,7 @@ static void forward(struct hy_rank *r, int chunk)
     struct hy_ctx *c = r->c;
     int vs = chunk * c->p->pp + r->s;
     for (int i = r->first[chunk]; i < r->last[chunk]; i++) {
+        if (r->ov) dp_waited(r, hy_dpov_forward(r->ov, chunk, i), true);
         zero3_gather(r, i);
         exec(r, c->amt.fwd[i]);
         if (is_block(c, i)) block_comm(r);
@@ -336,6 +365,7 @@ static void backward(struct hy_rank *r, int chunk)
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
             dp_split(r, COLL_REDUCESCATTER, all - ex, ex, &r->dp_in_s);
         zero3_done(r);
+        if (r->ov) hy_dpov_backward(r->ov, chunk, i); /* its bucket ready: launched */
     }
     if (c->p->zero == 2) /* ZeRO-2 keeps only its shard of the gradients: reduced every
                             microbatch (DeepSpeed reduces each micro-step) */
@@ -360,14 +390,18 @@ static void finish_step(struct hy_rank *r)
     const struct parallel_spec *p = c->p;
     /* the experts' gradients go to the replicas holding the same experts */
     double experts_B = r->experts * c->e, dense_B = r->params * c->e - experts_B;
-    if (p->zero == 0) dp_split(r, COLL_ALLREDUCE, dense_B, experts_B, NULL);
-    if (p->zero == 1) /* each replica needs only the gradients it updates */
+    if (r->ov) dp_waited(r, hy_dpov_grads(r->ov), false); /* Megatron's finish_grad_sync */
+    if (p->zero == 0 && !r->ov) dp_split(r, COLL_ALLREDUCE, dense_B, experts_B, NULL);
+    if (p->zero == 1 && !r->ov) /* each replica needs only the gradients it updates */
         dp_split(r, COLL_REDUCESCATTER, dense_B, experts_B, NULL);
     double share = p->zero >= 1 ? zero_share(r) : r->params;
     double t0 = simgrid_get_clock();
     worker_exec(c->rec, r->rank, c->amt.update * share / c->model_params);
     r->update_s = simgrid_get_clock() - t0;
-    if (p->zero == 1 || p->zero == 2) dp_split(r, COLL_ALLGATHER, dense_B, experts_B, NULL);
+    if (r->ov) /* ZeRO-1's gathers: for the next forward, or now at the run's last step */
+        dp_waited(r, hy_dpov_params(r->ov, r->step + 1 == c->sc->train.steps), false);
+    else if (p->zero == 1 || p->zero == 2)
+        dp_split(r, COLL_ALLGATHER, dense_B, experts_B, NULL);
 }
 
 /* Its shard of the checkpoint after `steps` steps, when one is due (Megatron's distributed
@@ -634,6 +668,7 @@ static void release_layout(struct hy_ctx *c)
             sg_sem_destroy(c->ranks[k].ready);
             sg_sem_destroy(c->ranks[k].step_go);
         }
+        hy_dpov_free(c->ranks[k].ov);
         free(c->ranks[k].chunk_B);
         free(c->ranks[k].chunk_ex_B);
         free(c->ranks[k].last);
@@ -738,6 +773,24 @@ static void start_prefetcher(struct hy_rank *r)
     sg_actor_daemonize(a); /* after the start (SimGrid 3.32: see loader.c's start_device) */
 }
 
+/* overlap-grad-reduce: rank r's buckets and its DP-comm actor (hy_dpov.h). */
+static void start_dpov(struct hy_rank *r)
+{
+    const struct hy_ctx *c = r->c;
+    static const struct hy_dpov_ops ops = {dpov_layer_B, dpov_collective, dpov_timed_out};
+    struct hy_dpov_rank d = {.ctx = r,
+                             .ops = &ops,
+                             .host = c->j->pf->gpus[r->rank],
+                             .rank = r->rank,
+                             .stage = r->s,
+                             .first = r->first,
+                             .last = r->last,
+                             .p = c->p,
+                             .elem_B = c->e,
+                             .timeout_s = c->sc->train.timeout_s};
+    r->ov = hy_dpov_new(&d);
+}
+
 static void start_ranks(struct hy_ctx *c)
 {
     /* no shard logs: a checkpoint counts when all of them do (rank 0 logs it then) */
@@ -756,6 +809,7 @@ static void start_ranks(struct hy_ctx *c)
         sg_actor_set_data(a, &c->ranks[k]);
         sg_actor_start(a, rank_actor, 0, NULL);
         if (prefetching(r)) start_prefetcher(r);
+        if (c->p->overlap_grad && c->p->dp > 1) start_dpov(r);
         runkit_track(c->kit, k, "rank %d (tp %d, stage %d, replica %d)", k, r->t, r->s, r->d);
     }
     for (int k = c->P; k < c->kit->nckpt; k++) /* writers of a larger layout before: none now */
@@ -768,6 +822,8 @@ static void start_ranks(struct hy_ctx *c)
 static void relayout(void *ctx, const struct hyrec_layout *L)
 {
     struct hy_ctx *c = ctx;
+    for (int k = 0; k < c->P; k++) /* its DP-comm actor waits on a semaphore freed below */
+        hy_dpov_stop(c->ranks[k].ov);
     release_layout(c);
     c->j = L->j;
     c->p = L->p;
@@ -802,6 +858,7 @@ void hybrid_begin(const struct job *j, struct run_record *rec)
     run_config_str(rec, "sequence_parallel", ts->par.sp ? "yes" : "no");
     run_config_str(rec, "recompute", scenario_recompute_name(ts->par.recompute));
     run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
+    if (ts->par.overlap_grad) hy_dpov_config(rec, &ts->par);
 }
 
 void hybrid_run(struct runkit *kit)

@@ -20,7 +20,8 @@ struct hybrid_record {
     double par_compute_s;     /* its kernels */
     double par_tp_s;          /* its tensor-parallel collectives (on the critical path) */
     double par_bubble_s;      /* the pipeline phase not spent on those: the bubble, p2p waits */
-    double par_dp_s;          /* the data-parallel collectives after the pipeline phase */
+    double par_dp_s;          /* the data-parallel collectives, or with overlap-grad-reduce
+                                 (hy_dpov.h) the waits for them: only what is exposed */
     double par_update_s;      /* the optimizer */
     double par_pipe_s;        /* the pipeline phase: the step's start to its last backward */
     double par_bubble_frac;   /* par_bubble_s / par_pipe_s */
