@@ -177,14 +177,19 @@ static double stage_params(const struct split_costs *c, const struct parallel_sp
     return n;
 }
 
-/* The data-parallel collectives of a stage of `params` parameters a rank, over dp ranks. */
+/* The data-parallel collectives of a stage of `params` parameters a rank, over dp ranks (the
+ * last microbatch's backward taking last_bwd_s). */
 static double dp_time(const struct plan_estimator *e, const struct parallel_spec *p, double params,
-                      double compute_s)
+                      double compute_s, double last_bwd_s)
 {
     const struct cluster_spec *cl = &e->sc->cluster;
     double bw, lat, S = params * model_dtype_bytes(e->sc->train.dtype);
     group_link(cl, p->dp_outer ? p->tp * p->pp : p->tp, p->dp, &bw, &lat);
     double ar = ring_s(S, p->dp, 2, bw, lat), half = ring_s(S, p->dp, 1, bw, lat);
+    if (p->overlap_grad && p->zero <= 1) /* hy_dpov.h: the gradients' part behind the last
+                                            microbatch's backward; the gathers exposed unless
+                                            overlap-param-gather hides them in the forward */
+        return fmax(0, (p->zero ? half : ar) - last_bwd_s) + (p->zero && !p->overlap_params) * half;
     switch (p->zero) {
     case 0:
     case 1: return ar;                                    /* or reduce-scatter + all-gather */
@@ -220,7 +225,7 @@ void plan_est_run(struct plan_estimator *e, const struct parallel_spec *p, int b
     out->bubble_s = (p->pp - 1) / v * worst + 2 * (p->pp * v - 1) * (actB / bw + lat);
     if (p->pp == 1) out->bubble_s = 0;
     double dense = wparams - wexp, ep = p->ep > 1 ? p->ep : 1;
-    out->dp_s = dp_time(e, p, wparams, out->compute_s);
+    out->dp_s = dp_time(e, p, wparams, out->compute_s, wcomp / 2);
     double share = p->zero >= 1 ? dense / p->dp + wexp / (p->dp / ep) : wparams;
     out->update_s = share * model_update_bytes_per_param(sc->train.dtype, sc->train.opt) /
                     calib_memory_rate(e->cal, sc->cluster.gpu);

@@ -82,8 +82,10 @@ static void consider(struct walk *w, struct parallel_spec p, int b)
 /* The memory-side choices of a split: ZeRO stage, recomputation, sequence parallelism. */
 static void memory_choices(struct walk *w, struct parallel_spec p, int b)
 {
-    int zmax = p.dp == 1 ? 0 : p.pp > 1 ? 1 : 3;
-    for (int z = 0; z <= zmax; z++)
+    const struct parallel_spec *cur = &w->sc->train.par;
+    int zmin = cur->overlap_params ? 1 : 0, zmax = p.dp == 1 ? 0 : p.pp > 1 ? 1 : 3;
+    if (cur->overlap_grad && zmax > 1) zmax = 1; /* Megatron's overlap: ZeRO 0 or 1 */
+    for (int z = zmin; z <= zmax; z++)
         for (int rc = RECOMPUTE_NONE; rc <= RECOMPUTE_FULL; rc++)
             for (int sp = 0; sp <= (p.tp > 1); sp++) {
                 p.zero = z;
@@ -115,8 +117,12 @@ static void split(struct walk *w, int tp, int pp, int dp)
     for (int ep = 1; ep <= dp; ep++) {
         if (dp % ep != 0 || (ep > 1 && (experts < ep || experts % ep != 0))) continue;
         for (int b = 1; b <= 16; b *= 2) {
+            const struct parallel_spec *cur = &w->sc->train.par; /* what plan keeps */
             struct parallel_spec p = {.tp = tp, .pp = pp, .dp = dp, .ep = ep, .microbatches = 1,
-                                      .vstages = 1, .line = w->sc->train.par.line};
+                                      .vstages = 1, .no_prefetch = cur->no_prefetch,
+                                      .overlap_grad = cur->overlap_grad,
+                                      .overlap_params = cur->overlap_params,
+                                      .bucket_params = cur->bucket_params, .line = cur->line};
             schedules(w, p, b);
         }
     }

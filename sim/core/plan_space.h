@@ -9,7 +9,8 @@
  * stage (0 and 1 with pipelines: Megatron's distributed optimizer is ZeRO-1 and DeepSpeed refuses
  * ZeRO-2 and -3 with pipeline parallelism; 0 to 3 without), the recomputation (none, selective,
  * full), sequence parallelism (with tp > 1) and the order (tp-dp-pp, and tp-pp-dp when pp and dp
- * are both above 1). Each is checked in that order; the first rule it breaks sets it aside,
+ * are both above 1); the scenario's own overlap-grad-reduce (ZeRO 0 or 1 then), overlap-param-gather
+ * (ZeRO-1 then), bucket-size and prefetch are kept. Each is checked in that order; the first rule it breaks sets it aside,
  * counted by reason with the first such layout as an example; the rest must pass par_shape_ok
  * (the strategy's own rule) and fit a GPU (par_memory, the strategy's own estimate).
  */
