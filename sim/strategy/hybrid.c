@@ -3,6 +3,7 @@
 
 #include "ckpt.h"
 #include "collective.h"
+#include "hy_tpov.h"
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
 #include "hybrid_recover.h"
@@ -84,6 +85,11 @@ struct hy_ctx {
     double tp_B;          /* each tensor-parallel collective */
     double a2a_B;         /* each expert all-to-all (a rank's routed tokens) */
     double expert_params; /* a block's experts, as one rank holds them */
+    /* a pipeline message per tensor rank: act_B, or 1/tp of it with scatter/gather, which the
+       next stage all-gathers (pp_gather) */
+    double pp_B;
+    bool pp_gather;
+    struct tpov_block tpov; /* tp-comm-overlap: a block's GEMMs beside its collectives */
     double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
     struct hy_input in; /* the replicas' batches: read, waited for, skipped (hybrid_input.h) */
     struct hynum *num; /* <numerics>: the real training (hybrid_num.h), else NULL */
@@ -179,8 +185,8 @@ static void pp_send(struct hy_rank *r, int from, int to)
     struct hy_ctx *c = r->c;
     static int token;
     sg_host_t dst = c->j->pf->gpus[par_rank(c->p, r->t, to % c->p->pp, r->d)];
-    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, from, to), &token, c->act_B);
-    traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->act_B);
+    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, from, to), &token, c->pp_B);
+    traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->pp_B);
 }
 
 /* The virtual stage of operation k of rank r's schedule, and the last one of the pipeline. */
@@ -216,6 +222,39 @@ static void exec(struct hy_rank *r, double amount)
     double t0 = simgrid_get_clock();
     worker_exec(r->c->rec, r->rank, amount * r->jitter * r->mb_scale);
     r->compute_s += simgrid_get_clock() - t0;
+}
+
+/* A block's pass with its tensor-parallel collectives pipelined with the GEMMs beside them
+ * (hy_tpov.h): the rest of its kernels, then each pair; a pair's GEMM time is compute, what the
+ * pipeline leaves of its collective tensor-parallel time. */
+static void overlapped_pass(struct hy_rank *r, const struct tpov_pass *ps)
+{
+    struct hy_ctx *c = r->c;
+    exec(r, ps->rest);
+    int pos, g = hygroup_of(c->p, HYGROUP_TP, r->t, r->s, r->d, &pos);
+    struct tpov_rank tr = {
+            &c->groups[HYGROUP_TP][g],         c->algo, pos,    r->jitter * r->mb_scale,
+            sg_host_get_speed(sg_host_self()), c->rec,  r->rank};
+    for (int k = 0; k < TPOV_PAIRS && !c->failed; k++) {
+        double gemm_s, wall_s;
+        check_wait(r, tpov_run(&tr, &ps->pair[k], c->tp_B, &gemm_s, &wall_s),
+                   "overlapped tensor-parallel collective");
+        r->compute_s += gemm_s;
+        r->tp_s += fmax(0, wall_s - gemm_s);
+    }
+    moe_exchange(r);
+}
+
+/* Layer i's forward (or backward) and, a block's, its collectives. */
+static void layer_pass(struct hy_rank *r, int i, bool bwd)
+{
+    struct hy_ctx *c = r->c;
+    if (c->p->tp_overlap && is_block(c, i)) {
+        overlapped_pass(r, bwd ? &c->tpov.bwd : &c->tpov.fwd);
+        return;
+    }
+    exec(r, bwd ? c->amt.bwd[i] : c->amt.fwd[i]);
+    if (is_block(c, i)) block_comm(r);
 }
 
 /* A data-parallel collective of a dense and an experts' share in the groups of kinds kd and ke:
@@ -312,8 +351,7 @@ static void forward(struct hy_rank *r, int chunk)
     int vs = chunk * c->p->pp + r->s;
     for (int i = r->first[chunk]; i < r->last[chunk]; i++) {
         zero3_gather(r, i);
-        exec(r, c->amt.fwd[i]);
-        if (is_block(c, i)) block_comm(r);
+        layer_pass(r, i, false);
         zero3_done(r);
     }
     if (vs < last_vstage(c)) pp_send(r, vs, vs + 1);
@@ -326,12 +364,9 @@ static void backward(struct hy_rank *r, int chunk)
     for (int i = r->last[chunk]; i-- > r->first[chunk];) {
         zero3_gather(r, i);
         if (c->p->recompute == RECOMPUTE_SELECTIVE && is_block(c, i)) exec(r, c->attn_core);
-        if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) { /* the block again */
-            exec(r, c->amt.fwd[i]);
-            block_comm(r);
-        }
-        exec(r, c->amt.bwd[i]);
-        if (is_block(c, i)) block_comm(r);
+        if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) /* the block again */
+            layer_pass(r, i, false);
+        layer_pass(r, i, true);
         double ex, all = layer_B(r, i, &ex);
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
             dp_split(r, COLL_REDUCESCATTER, all - ex, ex, &r->dp_in_s);
@@ -436,6 +471,9 @@ static void run_schedule(struct hy_rank *r)
         sg_comm_t mine = next;
         next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
         if (mine) check_wait(r, net_wait(mine, simgrid_get_clock() + timeout), "pipeline receive");
+        if (mine && c->pp_gather) /* the tensor ranks' shares of it (Megatron's
+                                     gather_split_1d_tensor) */
+            group_collective(r, HYGROUP_TP, COLL_ALLGATHER, c->act_B, &r->tp_s);
         if (c->failed) break;
         if (!hyin_before(&c->in, r->t, r->s, r->d, r->step, &r->ops[k], &r->mb_scale))
             check_wait(r, NET_TIMEOUT, "the first stage's batch");
@@ -512,7 +550,8 @@ static void rank_actor(int argc, char **argv)
 static bool replay_allowed(const struct hy_ctx *c, const struct coll_world *w)
 {
     const struct train_spec *ts = &c->sc->train;
-    if (!ts->replay || ts->level != COLL_FLOW || c->j->plan->n > 0 || c->j->plan->jitter_sigma > 0)
+    if (!ts->replay || ts->level != COLL_FLOW || c->j->plan->n > 0 ||
+        c->j->plan->jitter_sigma > 0 || c->p->tp_overlap) /* its ring exchanges: not replayed */
         return false;
     int gpus = c->sc->has_cluster ? c->sc->cluster.gpus_per_node : 0;
     return w->per_node == w->nranks && w->nranks == gpus;
@@ -603,6 +642,15 @@ static void setup(struct hy_ctx *c)
     c->e = model_dtype_bytes(ts->dtype);
     c->tp_B = (double)ts->batch * g.seq * g.hidden * model_act_bytes(ts->dtype);
     c->act_B = c->tp_B / (p->sp ? p->tp : 1);
+    /* Megatron's scatter/gather optimisation (Narayanan et al., SC'21, section 4.1; on unless
+       --no-scatter-gather-tensors-in-pipeline, arguments.py): without sequence parallelism each
+       tensor rank sends 1/tp of the activations (split_tensor_into_1d_equal_chunks), the next
+       stage all-gathers them over its tensor group (gather_split_1d_tensor) */
+    c->pp_gather = !p->sp && p->tp > 1 && !p->no_scatter_gather;
+    c->pp_B = c->act_B / (c->pp_gather ? p->tp : 1);
+    if (p->tp_overlap && g.layers > 0)
+        tpov_split(c->j->cal, c->j->pf->models[0], ts->dtype, sg_host_get_speed(c->j->pf->gpus[0]),
+                   &c->m.layers[1], ts->batch, c->amt.fwd[1], c->amt.bwd[1], &c->tpov);
     /* a rank's tokens, each to topk experts, h elements each */
     c->a2a_B = c->act_B * (g.experts > 0 ? g.topk : 0);
     c->algo = collective_get(ts->algo);
@@ -672,15 +720,20 @@ void hybrid_describe(const struct job *j, FILE *out)
     snprintf(sched, sizeof sched, "%s", scenario_pp_schedule_name(p->schedule));
     if (p->vstages > 1)
         snprintf(sched, sizeof sched, "interleaved (%d chunks a stage)", p->vstages);
+    char sp[96]; /* sequence parallelism, its overlap; or the pipeline's scatter/gather */
+    snprintf(sp, sizeof sp, "%s%s%s", p->sp ? ", sequence parallel" : "",
+             p->tp_overlap ? " (tp comm overlapped)" : "",
+             !p->sp && p->tp > 1 && p->pp > 1 && !p->no_scatter_gather ? ", pipeline scatter/gather"
+                                                                       : "");
     fprintf(out,
             "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
             "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s), %s, %s, "
             "%d step(s)\n",
             p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
-            p->microbatches, ts->batch, j->sc->model.gpt.seq, sched, p->zero,
-            p->sp ? ", sequence parallel" : "", scenario_recompute_name(p->recompute),
-            coll_algo_name(ts->algo), level_describe(ts, lv, sizeof lv),
-            catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
+            p->microbatches, ts->batch, j->sc->model.gpt.seq, sched, p->zero, sp,
+            scenario_recompute_name(p->recompute), coll_algo_name(ts->algo),
+            level_describe(ts, lv, sizeof lv), catalog_dtype_name(ts->dtype),
+            model_optimizer_name(ts->opt), ts->steps);
     fprintf(out,
             "# memory/gpu    %.2f GB on stage %d = weights %.2f + gradients %.2f + optimizer %.2f "
             "+ activations %.2f (%.2f microbatches in flight)\n",
