@@ -75,19 +75,19 @@ void tpov_split(const struct calib *cal, const struct gpu_model *gpu, enum gpu_d
 
 /* What one rank needs to run a pair: its tensor group and place in it, its scale. */
 struct tpov_rank {
-    const struct coll_world *w; /* its tensor-parallel group */
-    const struct coll_algo *algo;
-    int pos;      /* its position in w */
-    double scale; /* its compute factor (straggler jitter x the microbatch's share) */
-    double speed; /* its host's FLOP/s (an exec amount over it: seconds) */
-    struct run_record *rec;
-    int rank; /* its busy time in rec */
+    const struct coll_world *w;   /* its tensor-parallel group */
+    const struct coll_algo *algo; /* the scenario's collective algorithm */
+    int pos;                      /* its position in w */
+    double scale;           /* its compute factor (straggler jitter x the microbatch's share) */
+    struct run_record *rec; /* where its busy time is counted ... */
+    int rank;               /* ... as worker `rank`'s */
 };
 
-/* Runs pair pr on rank tr, the collective of size_B (the whole gathered or reduced activations);
- * *gemm_s gets the GEMM's own seconds (counted busy in rec), *wall_s the pair's. Returns the
- * first failed wait's status (the GEMM still completes), else NET_OK. */
-enum net_status tpov_run(const struct tpov_rank *tr, const struct tpov_pair *pr, double size_B,
-                         double *gemm_s, double *wall_s);
+/* Runs pass ps's pairs on rank tr, each collective of size_B (the whole gathered or reduced
+ * activations); *gemm_s gets the GEMMs' own seconds (counted busy in rec), *exposed_s what the
+ * pairs took beyond them. Returns the first failed wait's status (the pairs' collectives after
+ * it are skipped, their GEMMs run), else NET_OK. */
+enum net_status tpov_pass(const struct tpov_rank *tr, const struct tpov_pass *ps, double size_B,
+                          double *gemm_s, double *exposed_s);
 
 #endif

@@ -85,10 +85,8 @@ struct hy_ctx {
     double tp_B;          /* each tensor-parallel collective */
     double a2a_B;         /* each expert all-to-all (a rank's routed tokens) */
     double expert_params; /* a block's experts, as one rank holds them */
-    /* a pipeline message per tensor rank: act_B, or 1/tp of it with scatter/gather, which the
-       next stage all-gathers (pp_gather) */
-    double pp_B;
-    bool pp_gather;
+    double pp_B;          /* a pipeline message per tensor rank: act_B, or act_B / tp (pp_gather) */
+    bool pp_gather;       /* scatter/gather: the next stage all-gathers the tensor ranks' shares */
     struct tpov_block tpov; /* tp-comm-overlap: a block's GEMMs beside its collectives */
     double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
     struct hy_input in; /* the replicas' batches: read, waited for, skipped (hybrid_input.h) */
@@ -224,37 +222,28 @@ static void exec(struct hy_rank *r, double amount)
     r->compute_s += simgrid_get_clock() - t0;
 }
 
-/* A block's pass with its tensor-parallel collectives pipelined with the GEMMs beside them
- * (hy_tpov.h): the rest of its kernels, then each pair; a pair's GEMM time is compute, what the
- * pipeline leaves of its collective tensor-parallel time. */
-static void overlapped_pass(struct hy_rank *r, const struct tpov_pass *ps)
-{
-    struct hy_ctx *c = r->c;
-    exec(r, ps->rest);
-    int pos, g = hygroup_of(c->p, HYGROUP_TP, r->t, r->s, r->d, &pos);
-    struct tpov_rank tr = {
-            &c->groups[HYGROUP_TP][g],         c->algo, pos,    r->jitter * r->mb_scale,
-            sg_host_get_speed(sg_host_self()), c->rec,  r->rank};
-    for (int k = 0; k < TPOV_PAIRS && !c->failed; k++) {
-        double gemm_s, wall_s;
-        check_wait(r, tpov_run(&tr, &ps->pair[k], c->tp_B, &gemm_s, &wall_s),
-                   "overlapped tensor-parallel collective");
-        r->compute_s += gemm_s;
-        r->tp_s += fmax(0, wall_s - gemm_s);
-    }
-    moe_exchange(r);
-}
-
-/* Layer i's forward (or backward) and, a block's, its collectives. */
+/* Layer i's forward (or backward) and, a block's, its collectives: after its kernels, or with
+ * tp-comm-overlap pipelined with the GEMMs beside them (hy_tpov.h: the GEMMs' time is compute,
+ * what the pipeline leaves of the collectives tensor-parallel time). */
 static void layer_pass(struct hy_rank *r, int i, bool bwd)
 {
     struct hy_ctx *c = r->c;
-    if (c->p->tp_overlap && is_block(c, i)) {
-        overlapped_pass(r, bwd ? &c->tpov.bwd : &c->tpov.fwd);
+    if (!c->p->tp_overlap || !is_block(c, i)) {
+        exec(r, bwd ? c->amt.bwd[i] : c->amt.fwd[i]);
+        if (is_block(c, i)) block_comm(r);
         return;
     }
-    exec(r, bwd ? c->amt.bwd[i] : c->amt.fwd[i]);
-    if (is_block(c, i)) block_comm(r);
+    const struct tpov_pass *ps = bwd ? &c->tpov.bwd : &c->tpov.fwd;
+    exec(r, ps->rest);
+    int pos, g = hygroup_of(c->p, HYGROUP_TP, r->t, r->s, r->d, &pos);
+    struct tpov_rank tr = {&c->groups[HYGROUP_TP][g], c->algo, pos, r->jitter * r->mb_scale,
+                           c->rec, r->rank};
+    double gemm_s = 0, exposed_s = 0;
+    if (!c->failed)
+        check_wait(r, tpov_pass(&tr, ps, c->tp_B, &gemm_s, &exposed_s), "overlapped collective");
+    r->compute_s += gemm_s;
+    r->tp_s += exposed_s;
+    moe_exchange(r);
 }
 
 /* A data-parallel collective of a dense and an experts' share in the groups of kinds kd and ke:
@@ -642,10 +631,9 @@ static void setup(struct hy_ctx *c)
     c->e = model_dtype_bytes(ts->dtype);
     c->tp_B = (double)ts->batch * g.seq * g.hidden * model_act_bytes(ts->dtype);
     c->act_B = c->tp_B / (p->sp ? p->tp : 1);
-    /* Megatron's scatter/gather optimisation (Narayanan et al., SC'21, section 4.1; on unless
-       --no-scatter-gather-tensors-in-pipeline, arguments.py): without sequence parallelism each
-       tensor rank sends 1/tp of the activations (split_tensor_into_1d_equal_chunks), the next
-       stage all-gathers them over its tensor group (gather_split_1d_tensor) */
+    /* Megatron's scatter/gather (Narayanan et al., SC'21, section 4.1; p2p_communication.py:
+       split_tensor_into_1d_equal_chunks, gather_split_1d_tensor; on unless arguments.py's
+       --no-scatter-gather-tensors-in-pipeline) */
     c->pp_gather = !p->sp && p->tp > 1 && !p->no_scatter_gather;
     c->pp_B = c->act_B / (c->pp_gather ? p->tp : 1);
     if (p->tp_overlap && g.layers > 0)
@@ -721,10 +709,10 @@ void hybrid_describe(const struct job *j, FILE *out)
     if (p->vstages > 1)
         snprintf(sched, sizeof sched, "interleaved (%d chunks a stage)", p->vstages);
     char sp[96]; /* sequence parallelism, its overlap; or the pipeline's scatter/gather */
-    snprintf(sp, sizeof sp, "%s%s%s", p->sp ? ", sequence parallel" : "",
-             p->tp_overlap ? " (tp comm overlapped)" : "",
-             !p->sp && p->tp > 1 && p->pp > 1 && !p->no_scatter_gather ? ", pipeline scatter/gather"
-                                                                       : "");
+    snprintf(sp, sizeof sp, "%s%s", p->sp ? ", sequence parallel" : "",
+             p->tp_overlap                                     ? " (tp comm overlapped)"
+             : p->tp > 1 && p->pp > 1 && !p->no_scatter_gather ? ", pipeline scatter/gather"
+                                                               : "");
     fprintf(out,
             "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
             "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s), %s, %s, "
