@@ -11,6 +11,7 @@
  * between two GPUs a + S / B. */
 #include "calib.h"
 #include "hybrid_metrics.h"
+#include "kcost.h"
 #include "metrics.h"
 #include "parallel.h"
 #include "testlib.h"
@@ -32,8 +33,12 @@ static struct scenario hy_scenario_on(int nodes, int n, int layers, int h, int b
     sc.model.preset = strdup("gpt");
     /* the materialised attention, whose closed forms (scores kept, selective recomputation)
        these tests check; FlashAttention's are check_model's */
-    sc.model.gpt = (struct gpt_config){.layers = layers, .hidden = h, .heads = 16, .seq = 256,
-                                       .vocab = 8, .attention = ATTN_MATERIALISED};
+    sc.model.gpt = (struct gpt_config){.layers = layers,
+                                       .hidden = h,
+                                       .heads = 16,
+                                       .seq = 256,
+                                       .vocab = 8,
+                                       .attention = ATTN_MATERIALISED};
     p.line = 1;
     p.ep = p.ep > 1 ? p.ep : 1;
     p.vstages = p.vstages > 1 ? p.vstages : 1;
@@ -184,7 +189,11 @@ START_TEST(test_composition)
         f[s] = r.tf[s] + 2 * 2 * ar;
         b[s] = r.tb[s] + 2 * 2 * ar;
     }
-    double want = gpipe_phase(f, b, 2, 4, r.a + S / r.B);
+    /* scatter/gather (Megatron's default): each tensor rank sends S / t; the receiving stage
+       all-gathers S before each forward (stage 1) and backward (stage 0), (t - 1)(a + S/(tB)) */
+    f[1] += (t - 1) * (r.a + S / (t * r.B));
+    b[0] += (t - 1) * (r.a + S / (t * r.B));
+    double want = gpipe_phase(f, b, 2, 4, r.a + S / (t * r.B));
     /* within 0.3%: the closed form leaves out a pipeline message sharing a GPU's NVLink with the
        other stage's all-reduces */
     test_assert_rel(HY(r)->par_pipe_s, want, 3e-3, "tp 2 x pp 2, by hand");
@@ -247,10 +256,14 @@ START_TEST(test_group_bytes)
         int tp, pp, dp, zero;
         bool sp;
         enum recompute rc;
-    } cases[] = {{4, 1, 1, 0, false, RECOMPUTE_NONE}, {4, 1, 1, 0, true, RECOMPUTE_NONE},
-                 {4, 1, 1, 0, false, RECOMPUTE_FULL}, {2, 2, 1, 0, false, RECOMPUTE_NONE},
-                 {1, 1, 2, 0, false, RECOMPUTE_NONE}, {1, 1, 2, 3, false, RECOMPUTE_NONE},
-                 {1, 1, 2, 1, false, RECOMPUTE_NONE}, {1, 1, 2, 2, false, RECOMPUTE_NONE}};
+        bool no_sg; /* scatter-gather="no" */
+    } cases[] = {
+            {4, 1, 1, 0, false, RECOMPUTE_NONE, false}, {4, 1, 1, 0, true, RECOMPUTE_NONE, false},
+            {4, 1, 1, 0, false, RECOMPUTE_FULL, false}, {2, 2, 1, 0, false, RECOMPUTE_NONE, true},
+            {1, 1, 2, 0, false, RECOMPUTE_NONE, false}, {1, 1, 2, 3, false, RECOMPUTE_NONE, false},
+            {1, 1, 2, 1, false, RECOMPUTE_NONE, false}, {1, 1, 2, 2, false, RECOMPUTE_NONE, false},
+            {2, 2, 1, 0, false, RECOMPUTE_NONE, false}, {4, 2, 1, 0, false, RECOMPUTE_NONE, false},
+            {4, 2, 1, 0, true, RECOMPUTE_NONE, false}};
     int t = cases[_i].tp, pp = cases[_i].pp, d = cases[_i].dp, m = 2, b = 2, L = 4, h = 1024;
     struct parallel_spec p = {.ep = 1,
                               .vstages = 1,
@@ -260,6 +273,7 @@ START_TEST(test_group_bytes)
                               .microbatches = m,
                               .zero = cases[_i].zero,
                               .sp = cases[_i].sp,
+                              .no_scatter_gather = cases[_i].no_sg,
                               .recompute = cases[_i].rc};
     struct scenario sc = hy_scenario(t * pp * d, L, h, b, p);
     struct hy_run r;
@@ -268,6 +282,12 @@ START_TEST(test_group_bytes)
     double ars = cases[_i].rc == RECOMPUTE_FULL ? 6 : 4; /* a block's, a microbatch */
     double tp_B = t > 1 ? steps * m * L * ars * 2 * (t - 1) * S * pp * d / pp : 0;
     double pp_B = steps * m * 2 * (pp - 1) * t * d * S / (cases[_i].sp ? t : 1);
+    /* scatter/gather (without sp, tp > 1): each tensor rank sends S / t across (pp_B / t), and
+       the receiving stage's group all-gathers S, (t - 1) S bytes, for each crossing */
+    if (!cases[_i].sp && !cases[_i].no_sg && t > 1) {
+        pp_B /= t;
+        tp_B += steps * m * 2 * (pp - 1) * d * (t - 1) * S;
+    }
     /* Psi: the blocks' 12h^2 + 13h, the embedding's 8h + 256h, the final norm's 2h */
     double psi = L * (12.0 * h * h + 13 * h) + (8 + 256) * h + 2 * h;
     double passes[] = {2, 2, m + 1, 3 * m}; /* of (d - 1) Psi a step, by ZeRO stage */
@@ -372,8 +392,13 @@ static void compute_run(const void *arg, void *out)
  * core's forward (its amount over the GPU's speed) and by nothing else. */
 START_TEST(test_selective)
 {
-    struct gpt_config g = {.layers = 4, .hidden = 1024, .heads = 16, .seq = 256, .vocab = 8,
-                           .tp = 2, .attention = ATTN_MATERIALISED};
+    struct gpt_config g = {.layers = 4,
+                           .hidden = 1024,
+                           .heads = 16,
+                           .seq = 256,
+                           .vocab = 8,
+                           .tp = 2,
+                           .attention = ATTN_MATERIALISED};
     struct model core;
     model_attention_core(&g, DTYPE_BF16, &core);
     ck_assert_double_eq(model_fwd_flops(&core), 4.0 * 256 * 256 * 1024 / 2);
@@ -484,10 +509,14 @@ END_TEST
 START_TEST(test_memory)
 {
     int h = 1024, L = 8, a = 16, s = 256, b = 2, t = 2, pp = 2, d = 4, m = 6;
-    struct gpt_config g = {.layers = L, .hidden = h, .heads = a, .seq = s, .vocab = 8,
+    struct gpt_config g = {.layers = L,
+                           .hidden = h,
+                           .heads = a,
+                           .seq = s,
+                           .vocab = 8,
                            .attention = ATTN_MATERIALISED};
     double sh = (double)s * h, att = 5.0 * a * s / h;
-    {   /* FlashAttention keeps no scores: the 5as/h term becomes the logsumexp, 4 a s / t */
+    { /* FlashAttention keeps no scores: the 5as/h term becomes the logsumexp, 4 a s / t */
         struct gpt_config gf = g;
         gf.attention = ATTN_FLASH;
         struct parallel_spec p = {.ep = 1, .tp = t, .pp = pp, .dp = d, .microbatches = m};
@@ -554,6 +583,79 @@ START_TEST(test_out_of_memory)
 }
 END_TEST
 
+/* Seconds of block kernel (a linear's GEMM of shape m n k, the batch multiplying dimension bdim)
+ * for b samples on an H100 in bf16 (kcost.h), found by its shape among the block's kernels. */
+static double gemm_s(const struct layer *y, bool bwd, int bdim, double m, double n, double k, int b)
+{
+    const struct gpu_model *gpu = catalog_gpu("h100");
+    struct calib cal = calib_default();
+    struct kcost_gpu g = {&cal, gpu, DTYPE_BF16, gpu->mem_bw_Bps * cal.mem_eff};
+    const struct kernel *ks = bwd ? y->bwd : y->fwd;
+    for (int i = 0; i < (bwd ? y->nbwd : y->nfwd); i++) {
+        if (ks[i].cls != KC_GEMM || ks[i].bdim != bdim || ks[i].m != m || ks[i].n != n ||
+            ks[i].k != k)
+            continue;
+        struct kcost c;
+        kcost_kernel(&g, &ks[i], b, &c);
+        return c.s;
+    }
+    ck_abort_msg("no GEMM %g x %g x %g in the block", m, n, k);
+    return 0;
+}
+
+/* Tensor-parallel communication overlapped with the GEMMs (tp-comm-overlap, hy_tpov.h): tp 2
+ * with sequence parallelism, one stage, 2 blocks of h 4096 (256 tokens, 4 samples), 2
+ * microbatches. Without overlap a block's pass runs its kernels, then two reduce-scatters and two
+ * all-gathers of S = b s h 2 bytes, each (t - 1)(a + S/(tB)): the phase is m (t_f + t_b) + m L 2
+ * x 4 RS(S). With overlap every chunk's collective is shorter than its GEMM chunk here (a ring
+ * step of S/t, 4 us, under QKV's half, 37 us; a reduce-scatter of S/4, 2 us, under a quarter of
+ * the projection, 6 us; RS(S) under the weight gradients, 75 us), so the ring exchanges and the
+ * bulk reduce-scatters hide entirely and a pipelined reduce-scatter leaves its last chunk, RS(S
+ * / 4): m L 2 RS(S/4) exposed. The pipelined and bulk GEMMs (the projection's and the MLP's last
+ * forward, QKV's and the MLP's first weight gradients) run on 132 - 16 SMs: their time x
+ * 132/116, the rest as without overlap. */
+START_TEST(test_tp_overlap)
+{
+    int t = 2, m = 2, b = 4, L = 2, h = 4096;
+    struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
+                              .tp = t,
+                              .pp = 1,
+                              .dp = 1,
+                              .microbatches = m,
+                              .sp = true,
+                              .tp_overlap = _i == 1};
+    struct scenario sc = hy_scenario(t, L, h, b, p);
+    struct hy_run r;
+    hy_run(&sc, &r);
+    double S = (double)b * 256 * h * 2;
+    double rs = (t - 1) * (r.a + S / (t * r.B)), rs4 = (t - 1) * (r.a + S / 4 / (t * r.B));
+    double compute = m * (r.tf[0] + r.tb[0]), tp = m * L * 2 * 4 * rs;
+    if (_i == 1) {
+        struct gpt_config g = sc.model.gpt;
+        g.tp = t;
+        g.sp = true;
+        struct model share;
+        model_preset("gpt", &g, DTYPE_BF16, &share);
+        const struct layer *y = &share.layers[1];
+        double s = 256, f = 4.0 * h / t;
+        double slowed = gemm_s(y, false, 1, h, s, h / t, b) + gemm_s(y, false, 1, h, s, f, b) +
+                        gemm_s(y, true, 2, 3.0 * h / t, h, s, b) + gemm_s(y, true, 2, f, h, s, b);
+        compute += m * L * slowed * (132.0 / 116 - 1);
+        tp = m * L * 2 * rs4;
+        /* the premise: each chunk's communication under its GEMM chunk */
+        ck_assert(r.a + S / t / r.B < gemm_s(y, false, 1, 3.0 * h / t, s, h, b) / t);
+        ck_assert(rs4 < gemm_s(y, false, 1, h, s, h / t, b) / 4);
+        model_release(&share);
+    }
+    test_assert_rel(HY(r)->par_compute_s, compute, 1e-6, "compute");
+    test_assert_rel(HY(r)->par_tp_s, tp, 1e-6, "tensor-parallel time exposed");
+    test_assert_rel(HY(r)->par_pipe_s, compute + tp, 1e-6, "the step's pipeline phase");
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+END_TEST
+
 static Suite *hybrid_suite(void)
 {
     Suite *s = suite_create("hybrid");
@@ -562,7 +664,7 @@ static Suite *hybrid_suite(void)
     tcase_add_loop_test(tc, test_bubble, 0, 3);
     tcase_add_test(tc, test_interleaved);
     tcase_add_test(tc, test_composition);
-    tcase_add_loop_test(tc, test_group_bytes, 0, 8);
+    tcase_add_loop_test(tc, test_group_bytes, 0, 11);
     tcase_add_loop_test(tc, test_expert_bytes, 0, 2);
     tcase_add_loop_test(tc, test_placement, 0, 2);
     tcase_add_test(tc, test_selective);
@@ -570,6 +672,7 @@ static Suite *hybrid_suite(void)
     tcase_add_test(tc, test_zero3_prefetch);
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
+    tcase_add_loop_test(tc, test_tp_overlap, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

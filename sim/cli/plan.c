@@ -23,11 +23,18 @@
 #define PLAN_TOP_MAX 64 /* layouts simulated at most (--top) */
 
 /* The axes a layout sets, in the order of plan_axis_value. */
-static const char *const axis_path[] = {
-        "parallel.tp",        "parallel.pp",       "parallel.dp",
-        "parallel.ep",        "parallel.microbatches", "training.batch-per-gpu",
-        "parallel.schedule",  "parallel.virtual-stages", "parallel.zero",
-        "parallel.recompute", "parallel.sequence-parallel", "parallel.order"};
+static const char *const axis_path[] = {"parallel.tp",
+                                        "parallel.pp",
+                                        "parallel.dp",
+                                        "parallel.ep",
+                                        "parallel.microbatches",
+                                        "training.batch-per-gpu",
+                                        "parallel.schedule",
+                                        "parallel.virtual-stages",
+                                        "parallel.zero",
+                                        "parallel.recompute",
+                                        "parallel.sequence-parallel",
+                                        "parallel.order"};
 #define PLAN_AXES ((int)(sizeof axis_path / sizeof axis_path[0]))
 
 const char *plan_axis_path(int a)
@@ -41,12 +48,18 @@ char *plan_axis_value(const struct plan_cand *c, int a)
     int n[] = {p->tp, p->pp, p->dp, p->ep, p->microbatches, c->b};
     if (a < 6) return bprintf("%d", n[a]);
     switch (a) {
-    case 6: return xbt_strdup(p->schedule == PP_INTERLEAVED ? "interleaved" : "1f1b");
-    case 7: return bprintf("%d", p->vstages);
-    case 8: return bprintf("%d", p->zero);
-    case 9: return xbt_strdup(scenario_recompute_name(p->recompute));
-    case 10: return xbt_strdup(p->sp ? "yes" : "no");
-    default: return xbt_strdup(p->dp_outer ? "tp-pp-dp" : "tp-dp-pp");
+    case 6:
+        return xbt_strdup(p->schedule == PP_INTERLEAVED ? "interleaved" : "1f1b");
+    case 7:
+        return bprintf("%d", p->vstages);
+    case 8:
+        return bprintf("%d", p->zero);
+    case 9:
+        return xbt_strdup(scenario_recompute_name(p->recompute));
+    case 10:
+        return xbt_strdup(p->sp ? "yes" : "no");
+    default:
+        return xbt_strdup(p->dp_outer ? "tp-pp-dp" : "tp-dp-pp");
     }
 }
 
@@ -82,8 +95,8 @@ static void drop_twins(struct plan_space *sp)
             const struct parallel_spec *x = &c->p, *y = &sp->c[j].p;
             twin = sp->c[j].b == c->b && x->tp == y->tp && x->pp == y->pp && x->dp == y->dp &&
                    x->ep == y->ep && x->microbatches == y->microbatches &&
-                   x->vstages == y->vstages && x->schedule == y->schedule &&
-                   x->zero == y->zero && x->sp == y->sp && x->dp_outer == y->dp_outer;
+                   x->vstages == y->vstages && x->schedule == y->schedule && x->zero == y->zero &&
+                   x->sp == y->sp && x->dp_outer == y->dp_outer;
         }
         if (!twin) sp->c[n++] = *c;
         sp->twins += twin;
@@ -103,8 +116,9 @@ static int simulate(const char *self, const struct plan_opts *o, const char *fil
     sw.keep_going = true;
     sw.extra = xbt_new0(const char *, 2 + 2 * (size_t)o->nsets);
     for (int i = 0; i < o->nsets && file == o->file; i++) { /* the under file has them */
-        if (is_axis(o->sets[i])) continue; /* the layout's own (the children's --set axes come
-                                              first: a later --set would undo them) */
+        if (is_axis(o->sets[i]))
+            continue; /* the layout's own (the children's --set axes come
+                         first: a later --set would undo them) */
         sw.extra[sw.nextra++] = "--set";
         sw.extra[sw.nextra++] = o->sets[i];
     }
@@ -191,9 +205,9 @@ static int load(const struct plan_opts *o, struct scenario *sc, struct calib *ca
     free(keys);
     free(ov);
     struct gpt_config g;
-    if (rc == DMLSIM_OK && (sc->train.strategy != STRAT_HYBRID || !sc->has_cluster ||
-                            sc->model.preset == NULL ||
-                            !model_transformer_shape(sc->model.preset, &g)))
+    if (rc == DMLSIM_OK &&
+        (sc->train.strategy != STRAT_HYBRID || !sc->has_cluster || sc->model.preset == NULL ||
+         !model_transformer_shape(sc->model.preset, &g)))
         rc = dmlsim_fail(&err, DMLSIM_EVALUE,
                          "%s:%d: <training>: plan lays out a transformer preset over a "
                          "<cluster>; expected strategy=\"hybrid\", a <cluster> and a "
@@ -247,8 +261,9 @@ int plan_main(const char *self, const struct cli_args *a)
         res[i].c = &sp.c[i];
     plan_out_header(stdout, &o, &sc, &sp, cpu);
     if (k == 0) {
-        fprintf(stderr, "%s:%d: <parallel>: no layout of the %d GPUs divides and fits; expected "
-                        "more GPUs, a smaller model or a smaller microbatch\n",
+        fprintf(stderr,
+                "%s:%d: <parallel>: no layout of the %d GPUs divides and fits; expected "
+                "more GPUs, a smaller model or a smaller microbatch\n",
                 o.file, sc.train.par.line, cluster_gpu_count(&sc.cluster));
         st = 1;
     } else if (!o.estimate_only) {

@@ -167,8 +167,8 @@ int plan_out_under_file(const struct plan_opts *o, const struct scenario *sc, ch
         mkdir(o->out, 0755);
         snprintf(path, len, "%s/under.xml", o->out);
         if (xmlSaveFile(path, doc) < 0) {
-            fprintf(stderr, "%s:0: cannot write: %s; expected a folder that can be written\n",
-                    path, strerror(errno));
+            fprintf(stderr, "%s:0: cannot write: %s; expected a folder that can be written\n", path,
+                    strerror(errno));
             st = 1;
         }
     }
@@ -208,11 +208,10 @@ static int by_rank(const void *a, const void *b)
     return ((const struct plan_result *)a)->c->id - ((const struct plan_result *)b)->c->id;
 }
 
-static void print_table(FILE *out, const struct plan_opts *o, const struct plan_result *res,
-                        int k)
+static void print_table(FILE *out, const struct plan_opts *o, const struct plan_result *res, int k)
 {
-    fprintf(out, "#%-4s %-58s %10s %10s %10s %7s %9s %7s %10s%s  %s\n", "rank", "layout",
-            "est_ms", "step_ms", "tokens/s", "mfu", "memory_GB", "bubble", "exposed_ms",
+    fprintf(out, "#%-4s %-58s %10s %10s %10s %7s %9s %7s %10s%s  %s\n", "rank", "layout", "est_ms",
+            "step_ms", "tokens/s", "mfu", "memory_GB", "bubble", "exposed_ms",
             o->under ? "   under_ms" : "", "file");
     for (int i = 0; i < k; i++) {
         const struct plan_result *r = &res[i];
@@ -224,20 +223,23 @@ static void print_table(FILE *out, const struct plan_opts *o, const struct plan_
         else if (o->under)
             snprintf(under, sizeof under, " %10s", "-");
         if (s->done)
-            fprintf(out, " %-4d %-58s %10.1f %10.1f %10.0f %7.4f %9.2f %7.4f %10.1f%s  %s/rank-%d.xml\n",
+            fprintf(out,
+                    " %-4d %-58s %10.1f %10.1f %10.0f %7.4f %9.2f %7.4f %10.1f%s  %s/rank-%d.xml\n",
                     i + 1, lay, r->c->est_s * 1e3, s->step_s * 1e3, s->tokens_s, s->mfu,
                     r->c->mem.total_B / 1e9, s->bubble, s->exposed_s * 1e3, under, o->out, i + 1);
         else
             fprintf(out, " %-4d %-58s %10.1f %10s %10s %7s %9.2f %7s %10s%s  %s/rank-%d.xml\n",
-                    i + 1, lay, r->c->est_s * 1e3, "-", "-", "-", r->c->mem.total_B / 1e9, "-",
-                    "-", under, o->out, i + 1);
+                    i + 1, lay, r->c->est_s * 1e3, "-", "-", "-", r->c->mem.total_B / 1e9, "-", "-",
+                    under, o->out, i + 1);
     }
     int left = 0;
     for (int i = 0; i < k; i++)
         left += !o->estimate_only && (!res[i].sim[0].done || (o->under && !res[i].sim[1].done));
     if (left)
-        fprintf(out, "# not simulated %d layout(s) over --sim-limit (%.0f CPU s) or failed: "
-                     "ranked by their estimate after the simulated ones\n", left, o->limit_s);
+        fprintf(out,
+                "# not simulated %d layout(s) over --sim-limit (%.0f CPU s) or failed: "
+                "ranked by their estimate after the simulated ones\n",
+                left, o->limit_s);
 }
 
 /* DIR/plan.dat: per rank its layout's short label, the simulated and estimated steps (ms), the
@@ -277,8 +279,10 @@ static void plot(FILE *out, const struct plan_opts *o)
     fflush(NULL);
     if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ) != 0 ||
         waitpid(pid, &wst, 0) < 0 || !WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
-        fprintf(out, "# plot          gnuplot failed or is not installed: %s/plan.dat left to "
-                     "draw with plots/plan.gp\n", o->out);
+        fprintf(out,
+                "# plot          gnuplot failed or is not installed: %s/plan.dat left to "
+                "draw with plots/plan.gp\n",
+                o->out);
         return;
     }
     fprintf(out, "# plot          %s/plan.png\n", o->out);
@@ -291,8 +295,10 @@ int plan_out_write(const struct plan_opts *o, const struct scenario *sc, struct 
     qsort(res, (size_t)k, sizeof res[0], by_rank);
     print_table(stdout, o, res, k);
     if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s:0: -o: cannot create the folder: %s; expected a path in an existing "
-                        "folder that can be written\n", o->out, strerror(errno));
+        fprintf(stderr,
+                "%s:0: -o: cannot create the folder: %s; expected a path in an existing "
+                "folder that can be written\n",
+                o->out, strerror(errno));
         return 1;
     }
     int st = 0;
@@ -307,7 +313,9 @@ int plan_out_write(const struct plan_opts *o, const struct scenario *sc, struct 
     }
     if (st == 0 && f && !o->estimate_only && write_dat(o, res, k) == 0) plot(stdout, o);
     if (st != 0 || f == NULL)
-        fprintf(stderr, "%s:0: cannot write the plan's files; expected a folder that can be "
-                        "written\n", o->out);
+        fprintf(stderr,
+                "%s:0: cannot write the plan's files; expected a folder that can be "
+                "written\n",
+                o->out);
     return st != 0 || f == NULL;
 }

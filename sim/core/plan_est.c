@@ -11,11 +11,11 @@
 struct split_costs {
     int tp, ep, b;
     bool sp;
-    int n;               /* layers: the embedding, the blocks, the output layer */
-    double *fwd, *bwd;   /* per layer: seconds for one microbatch */
-    double *params;      /* per layer: one tensor rank's parameters */
-    double experts;      /* a block's experts, as one rank holds them */
-    double attn_core_s;  /* selective recomputation: a block's attention core's forward again */
+    int n;              /* layers: the embedding, the blocks, the output layer */
+    double *fwd, *bwd;  /* per layer: seconds for one microbatch */
+    double *params;     /* per layer: one tensor rank's parameters */
+    double experts;     /* a block's experts, as one rank holds them */
+    double attn_core_s; /* selective recomputation: a block's attention core's forward again */
 };
 
 struct plan_estimator {
@@ -192,9 +192,12 @@ static double dp_time(const struct plan_estimator *e, const struct parallel_spec
         return fmax(0, (p->zero ? half : ar) - last_bwd_s) + (p->zero && !p->overlap_params) * half;
     switch (p->zero) {
     case 0:
-    case 1: return ar;                                    /* or reduce-scatter + all-gather */
-    case 2: return p->microbatches * half + half;         /* a reduce-scatter a microbatch */
-    default: return fmax(0, 3 * p->microbatches * half - compute_s); /* behind the compute */
+    case 1:
+        return ar; /* or reduce-scatter + all-gather */
+    case 2:
+        return p->microbatches * half + half; /* a reduce-scatter a microbatch */
+    default:
+        return fmax(0, 3 * p->microbatches * half - compute_s); /* behind the compute */
     }
 }
 
@@ -217,8 +220,8 @@ void plan_est_run(struct plan_estimator *e, const struct parallel_spec *p, int b
         }
     }
     double m = p->microbatches, v = p->vstages, bw, lat;
-    double actB = (double)b * g->seq * g->hidden * model_act_bytes(sc->train.dtype) /
-                  (p->sp ? p->tp : 1);
+    double actB =
+            (double)b * g->seq * g->hidden * model_act_bytes(sc->train.dtype) / (p->sp ? p->tp : 1);
     group_link(&sc->cluster, p->dp_outer ? p->tp : p->tp * p->dp, p->pp, &bw, &lat);
     out->compute_s = m * wcomp;
     out->tp_s = m * wcomm;

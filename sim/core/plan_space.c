@@ -42,8 +42,7 @@ struct walk {
 
 static void reject(struct walk *w, enum plan_reject r, const struct parallel_spec *p, int b)
 {
-    if (w->s->rejected[r]++ == 0)
-        plan_describe(p, b, w->s->example[r], sizeof w->s->example[r]);
+    if (w->s->rejected[r]++ == 0) plan_describe(p, b, w->s->example[r], sizeof w->s->example[r]);
 }
 
 /* The first rule of plan_space.h that p breaks, or PLAN_REJECTS when it breaks none. */
@@ -118,11 +117,17 @@ static void split(struct walk *w, int tp, int pp, int dp)
         if (dp % ep != 0 || (ep > 1 && (experts < ep || experts % ep != 0))) continue;
         for (int b = 1; b <= 16; b *= 2) {
             const struct parallel_spec *cur = &w->sc->train.par; /* what plan keeps */
-            struct parallel_spec p = {.tp = tp, .pp = pp, .dp = dp, .ep = ep, .microbatches = 1,
-                                      .vstages = 1, .no_prefetch = cur->no_prefetch,
+            struct parallel_spec p = {.tp = tp,
+                                      .pp = pp,
+                                      .dp = dp,
+                                      .ep = ep,
+                                      .microbatches = 1,
+                                      .vstages = 1,
+                                      .no_prefetch = cur->no_prefetch,
                                       .overlap_grad = cur->overlap_grad,
                                       .overlap_params = cur->overlap_params,
-                                      .bucket_params = cur->bucket_params, .line = cur->line};
+                                      .bucket_params = cur->bucket_params,
+                                      .line = cur->line};
             schedules(w, p, b);
         }
     }

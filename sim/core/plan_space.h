@@ -9,10 +9,11 @@
  * stage (0 and 1 with pipelines: Megatron's distributed optimizer is ZeRO-1 and DeepSpeed refuses
  * ZeRO-2 and -3 with pipeline parallelism; 0 to 3 without), the recomputation (none, selective,
  * full), sequence parallelism (with tp > 1) and the order (tp-dp-pp, and tp-pp-dp when pp and dp
- * are both above 1); the scenario's own overlap-grad-reduce (ZeRO 0 or 1 then), overlap-param-gather
- * (ZeRO-1 then), bucket-size and prefetch are kept. Each is checked in that order; the first rule it breaks sets it aside,
- * counted by reason with the first such layout as an example; the rest must pass par_shape_ok
- * (the strategy's own rule) and fit a GPU (par_memory, the strategy's own estimate).
+ * are both above 1); the scenario's own overlap-grad-reduce (ZeRO 0 or 1 then),
+ * overlap-param-gather (ZeRO-1 then), bucket-size and prefetch are kept. Each is checked in that
+ * order; the first rule it breaks sets it aside, counted by reason with the first such layout as an
+ * example; the rest must pass par_shape_ok (the strategy's own rule) and fit a GPU (par_memory, the
+ * strategy's own estimate).
  */
 #ifndef DMLSIM_PLAN_SPACE_H
 #define DMLSIM_PLAN_SPACE_H
@@ -44,11 +45,11 @@ struct plan_cand {
 struct plan_space {
     struct plan_cand *c; /* the layouts kept, in enumeration order */
     int n;
-    long considered;                       /* layouts enumerated */
-    long twins;                            /* kept, but dropped as twins (plan.c) */
-    long rejected[PLAN_REJECTS];           /* set aside, by reason */
-    char example[PLAN_REJECTS][128];       /* the first one of each reason */
-    int global_batch;                      /* sequences a step */
+    long considered;                 /* layouts enumerated */
+    long twins;                      /* kept, but dropped as twins (plan.c) */
+    long rejected[PLAN_REJECTS];     /* set aside, by reason */
+    char example[PLAN_REJECTS][128]; /* the first one of each reason */
+    int global_batch;                /* sequences a step */
 };
 
 /* Every layout of sc's cluster for its <model> and global batch into s (release it). */

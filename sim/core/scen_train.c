@@ -365,12 +365,21 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     p->recompute = (enum recompute)attr_choice(n, "recompute", recomputes, ATTR_N_OF(recomputes));
     p->sp = attr_is(n, "sequence-parallel", "yes");
     p->no_prefetch = attr_is(n, "prefetch", "no");
+    p->tp_overlap = attr_is(n, "tp-comm-overlap", "yes");
+    p->no_scatter_gather = attr_is(n, "scatter-gather", "no");
     p->dp_outer = attr_is(n, "order", "tp-pp-dp");
     p->line = (int)attr_line(n);
     if (p->sp && p->tp < 2)
         rc = attr_fail(r, n,
                        "<parallel sequence-parallel=\"yes\">: it splits the sequence over "
                        "the tensor-parallel ranks; expected tp of 2 or more");
+    else if (p->tp_overlap && !p->sp) /* Megatron: "Tensor parallel communication/GEMM overlap
+                                         can happen only when sequence parallelism is enabled" */
+        rc = attr_fail(
+                r, n,
+                "<parallel tp-comm-overlap=\"yes\">: it overlaps the all-gathers and "
+                "reduce-scatters of sequence parallelism; expected sequence-parallel=\"yes\" "
+                "and tp of 2 or more");
     if (rc == DMLSIM_OK) rc = read_overlap(r, n, p);
 out:
     return rc;

@@ -145,6 +145,12 @@ struct parallel_spec {
     bool overlap_params;  /* overlap-param-gather: ZeRO-1's gathers in the next forward */
     long bucket_params;   /* bucket-size: parameters a bucket (0: Megatron's default) */
     bool sp;              /* sequence parallelism inside the tensor-parallel group */
+    bool tp_overlap;      /* tp-comm-overlap="yes": each block's tensor-parallel collectives
+                             pipelined with its GEMMs (Transformer Engine's userbuffers, Megatron's
+                             --tp-comm-overlap; hy_tpov.h); needs sp */
+    bool no_scatter_gather; /* scatter-gather="no": each tensor rank sends the whole activations
+                               to the next stage (Megatron's --no-scatter-gather-tensors-in-
+                               pipeline); else 1/tp each, all-gathered after (without sp only) */
     enum recompute recompute;
     bool dp_outer;        /* order="tp-pp-dp": data-parallel replicas outermost (else
                              "tp-dp-pp", Megatron's: pipeline stages outermost) */

@@ -4,6 +4,8 @@
 #include "ckpt.h"
 #include "collective.h"
 #include "hy_dpov.h"
+#include "hy_tpov.h"
+#include "hybrid_state.h"
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
 #include "hybrid_recover.h"
@@ -29,67 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { DIM_TP, DIM_PP, DIM_DP, DIM_EP }; /* par_bytes' order (hybrid_metrics.h) */
-
-struct hy_ctx;
-
-/* One GPU: its coordinates, its stage's layers, its schedule, and this step's figures. */
-struct hy_rank {
-    struct hy_ctx *c;
-    int rank, t, s, d;
-    int *first, *last; /* per model chunk: its layers [first, last) */
-    struct pp_op *ops; /* its schedule, 2 m v operations (v model chunks) */
-    sg_comm_t *sends;  /* this step's activations and gradients in flight, 2 m v at most */
-    void *payload[2];  /* the receives posted: this operation's and the next one's */
-    int nsends;
-    double params;                /* parameters of its share of the stage */
-    double experts;               /* ... of which its experts' */
-    double *chunk_B, *chunk_ex_B; /* per model chunk: its parameters' bytes, its experts' */
-    double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
-    double dp_in_s;                 /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
-    double jitter;                  /* this step's compute factor (<straggler jitter>; 1 without) */
-    double mb_scale;                /* the operation's: its microbatch's samples trained on / b */
-    int step;                       /* the step it is in */
-    struct ckpt *ckpt;              /* its shard of the checkpoints (the kit's writer) */
-    sg_sem_t slots, ready, step_go; /* ZeRO-3's prefetch: gathers allowed, done, next step */
-    struct hy_dpov *ov; /* overlap-grad-reduce: its buckets and DP-comm actor (else NULL) */
-    double last_ckpt_s;
-};
-
-struct hy_ctx {
-    const struct job *j;
-    const struct scenario *sc;
-    const struct parallel_spec *p;
-    struct run_record *rec;
-    int P;
-    struct model m;            /* one tensor rank's share of the model */
-    struct worker_amounts amt; /* its exec amounts for a microbatch */
-    double attn_core;          /* selective recomputation: a block's attention core again */
-    double model_params;       /* of the share, all stages */
-    struct coll_world *groups[HYGROUP_KINDS]; /* the collective groups of each kind (hygroup_of) */
-    int ngroups[HYGROUP_KINDS];
-    const struct coll_algo *algo;
-    struct traffic *traffic[4]; /* per dimension */
-    struct hy_rank *ranks;
-    sg_sem_t go[2]; /* the step's end (by its parity): every rank arrives */
-    int arrived[2];
-    bool failed;          /* a wait failed: the job stops (or restarts: hr) */
-    struct hyrec *hr;     /* <recovery>: the job's restarts (hybrid_recover.h), else NULL */
-    int from, epochs;     /* the layout's first step; the collective worlds' epochs so far */
-    int done;             /* steps every rank finished */
-    struct runkit *kit;   /* the shared services: the injector plays the plan's stragglers and
-                             crashes, traffic[0] is the kit's */
-    double end_s;         /* when the last step ended */
-    double e;             /* bytes per element of the dtype */
-    double act_B;         /* a microbatch's activations between stages, per tensor rank */
-    double tp_B;          /* each tensor-parallel collective */
-    double a2a_B;         /* each expert all-to-all (a rank's routed tokens) */
-    double expert_params; /* a block's experts, as one rank holds them */
-    double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
-    struct hy_input in; /* the replicas' batches: read, waited for, skipped (hybrid_input.h) */
-    struct hynum *num; /* <numerics>: the real training (hybrid_num.h), else NULL */
-};
 
 static bool is_block(const struct hy_ctx *c, int layer)
 {
@@ -181,8 +122,8 @@ static void pp_send(struct hy_rank *r, int from, int to)
     struct hy_ctx *c = r->c;
     static int token;
     sg_host_t dst = c->j->pf->gpus[par_rank(c->p, r->t, to % c->p->pp, r->d)];
-    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, from, to), &token, c->act_B);
-    traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->act_B);
+    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, from, to), &token, c->pp_B);
+    traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->pp_B);
 }
 
 /* The virtual stage of operation k of rank r's schedule, and the last one of the pipeline. */
@@ -218,6 +159,30 @@ static void exec(struct hy_rank *r, double amount)
     double t0 = simgrid_get_clock();
     worker_exec(r->c->rec, r->rank, amount * r->jitter * r->mb_scale);
     r->compute_s += simgrid_get_clock() - t0;
+}
+
+/* Layer i's forward (or backward) and, a block's, its collectives: after its kernels, or with
+ * tp-comm-overlap pipelined with the GEMMs beside them (hy_tpov.h: the GEMMs' time is compute,
+ * what the pipeline leaves of the collectives tensor-parallel time). */
+static void layer_pass(struct hy_rank *r, int i, bool bwd)
+{
+    struct hy_ctx *c = r->c;
+    if (!c->p->tp_overlap || !is_block(c, i)) {
+        exec(r, bwd ? c->amt.bwd[i] : c->amt.fwd[i]);
+        if (is_block(c, i)) block_comm(r);
+        return;
+    }
+    const struct tpov_pass *ps = bwd ? &c->tpov.bwd : &c->tpov.fwd;
+    exec(r, ps->rest);
+    int pos, g = hygroup_of(c->p, HYGROUP_TP, r->t, r->s, r->d, &pos);
+    struct tpov_rank tr = {&c->groups[HYGROUP_TP][g], c->algo, pos, r->jitter * r->mb_scale,
+                           c->rec, r->rank};
+    double gemm_s = 0, exposed_s = 0;
+    if (!c->failed)
+        check_wait(r, tpov_pass(&tr, ps, c->tp_B, &gemm_s, &exposed_s), "overlapped collective");
+    r->compute_s += gemm_s;
+    r->tp_s += exposed_s;
+    moe_exchange(r);
 }
 
 /* A data-parallel collective of a dense and an experts' share in the groups of kinds kd and ke:
@@ -341,8 +306,7 @@ static void forward(struct hy_rank *r, int chunk)
     for (int i = r->first[chunk]; i < r->last[chunk]; i++) {
         if (r->ov) dp_waited(r, hy_dpov_forward(r->ov, chunk, i), true);
         zero3_gather(r, i);
-        exec(r, c->amt.fwd[i]);
-        if (is_block(c, i)) block_comm(r);
+        layer_pass(r, i, false);
         zero3_done(r);
     }
     if (vs < last_vstage(c)) pp_send(r, vs, vs + 1);
@@ -355,12 +319,9 @@ static void backward(struct hy_rank *r, int chunk)
     for (int i = r->last[chunk]; i-- > r->first[chunk];) {
         zero3_gather(r, i);
         if (c->p->recompute == RECOMPUTE_SELECTIVE && is_block(c, i)) exec(r, c->attn_core);
-        if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) { /* the block again */
-            exec(r, c->amt.fwd[i]);
-            block_comm(r);
-        }
-        exec(r, c->amt.bwd[i]);
-        if (is_block(c, i)) block_comm(r);
+        if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) /* the block again */
+            layer_pass(r, i, false);
+        layer_pass(r, i, true);
         double ex, all = layer_B(r, i, &ex);
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
             dp_split(r, COLL_REDUCESCATTER, all - ex, ex, &r->dp_in_s);
@@ -470,6 +431,9 @@ static void run_schedule(struct hy_rank *r)
         sg_comm_t mine = next;
         next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
         if (mine) check_wait(r, net_wait(mine, simgrid_get_clock() + timeout), "pipeline receive");
+        if (mine && c->pp_gather) /* the tensor ranks' shares of it (Megatron's
+                                     gather_split_1d_tensor) */
+            group_collective(r, HYGROUP_TP, COLL_ALLGATHER, c->act_B, &r->tp_s);
         if (c->failed) break;
         if (!hyin_before(&c->in, r->t, r->s, r->d, r->step, &r->ops[k], &r->mb_scale))
             check_wait(r, NET_TIMEOUT, "the first stage's batch");
@@ -546,7 +510,8 @@ static void rank_actor(int argc, char **argv)
 static bool replay_allowed(const struct hy_ctx *c, const struct coll_world *w)
 {
     const struct train_spec *ts = &c->sc->train;
-    if (!ts->replay || ts->level != COLL_FLOW || c->j->plan->n > 0 || c->j->plan->jitter_sigma > 0)
+    if (!ts->replay || ts->level != COLL_FLOW || c->j->plan->n > 0 ||
+        c->j->plan->jitter_sigma > 0 || c->p->tp_overlap) /* its ring exchanges: not replayed */
         return false;
     int gpus = c->sc->has_cluster ? c->sc->cluster.gpus_per_node : 0;
     return w->per_node == w->nranks && w->nranks == gpus;
@@ -637,6 +602,14 @@ static void setup(struct hy_ctx *c)
     c->e = model_dtype_bytes(ts->dtype);
     c->tp_B = (double)ts->batch * g.seq * g.hidden * model_act_bytes(ts->dtype);
     c->act_B = c->tp_B / (p->sp ? p->tp : 1);
+    /* Megatron's scatter/gather (Narayanan et al., SC'21, section 4.1; p2p_communication.py:
+       split_tensor_into_1d_equal_chunks, gather_split_1d_tensor; on unless arguments.py's
+       --no-scatter-gather-tensors-in-pipeline) */
+    c->pp_gather = !p->sp && p->tp > 1 && !p->no_scatter_gather;
+    c->pp_B = c->act_B / (c->pp_gather ? p->tp : 1);
+    if (p->tp_overlap && g.layers > 0)
+        tpov_split(c->j->cal, c->j->pf->models[0], ts->dtype, sg_host_get_speed(c->j->pf->gpus[0]),
+                   &c->m.layers[1], ts->batch, c->amt.fwd[1], c->amt.bwd[1], &c->tpov);
     /* a rank's tokens, each to topk experts, h elements each */
     c->a2a_B = c->act_B * (g.experts > 0 ? g.topk : 0);
     c->algo = collective_get(ts->algo);
@@ -694,34 +667,6 @@ static void teardown(struct hy_ctx *c)
 }
 
 /* ---- the strategy's row ------------------------------------------------------------------ */
-
-void hybrid_describe(const struct job *j, FILE *out)
-{
-    const struct train_spec *ts = &j->sc->train;
-    char lv[160];
-    const struct parallel_spec *p = &ts->par;
-    struct par_memory x =
-            par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
-    char ep[40] = "", sched[48];
-    if (p->ep > 1) snprintf(ep, sizeof ep, ", experts over ep %d", p->ep);
-    snprintf(sched, sizeof sched, "%s", scenario_pp_schedule_name(p->schedule));
-    if (p->vstages > 1)
-        snprintf(sched, sizeof sched, "interleaved (%d chunks a stage)", p->vstages);
-    fprintf(out,
-            "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
-            "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s), %s, %s, "
-            "%d step(s)\n",
-            p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
-            p->microbatches, ts->batch, j->sc->model.gpt.seq, sched, p->zero,
-            p->sp ? ", sequence parallel" : "", scenario_recompute_name(p->recompute),
-            coll_algo_name(ts->algo), level_describe(ts, lv, sizeof lv),
-            catalog_dtype_name(ts->dtype), model_optimizer_name(ts->opt), ts->steps);
-    fprintf(out,
-            "# memory/gpu    %.2f GB on stage %d = weights %.2f + gradients %.2f + optimizer %.2f "
-            "+ activations %.2f (%.2f microbatches in flight)\n",
-            x.total_B / 1e9, x.stage, x.weights_B / 1e9, x.grads_B / 1e9, x.optimizer_B / 1e9,
-            x.act_B / 1e9, par_in_flight(p, x.stage));
-}
 
 /* The run's hybrid figures: a rank's mean per step, MFU and tokens/s. */
 static void record(struct hy_ctx *c, struct run_record *rec, const struct model *full)

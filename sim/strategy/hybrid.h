@@ -40,8 +40,7 @@
 
 #include <stdio.h>
 
-/* hybrid_check (the row's check) is in hybrid_check.h. */
-void hybrid_describe(const struct job *j, FILE *out);
+/* hybrid_check (the row's check) is in hybrid_check.h, hybrid_describe in hybrid_desc.h. */
 
 /* The head of the run record: run_init and the strategy's configuration lines. */
 void hybrid_begin(const struct job *j, struct run_record *rec);

@@ -5,6 +5,7 @@
 #include "allreduce_metrics.h"
 #include "hybrid.h"
 #include "hybrid_check.h"
+#include "hybrid_desc.h"
 #include "hybrid_metrics.h"
 #include "ps.h"
 #include "ps_metrics.h"
