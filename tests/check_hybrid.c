@@ -12,6 +12,7 @@
 #include "calib.h"
 #include "hybrid_metrics.h"
 #include "metrics.h"
+#include "par_fit.h"
 #include "parallel.h"
 #include "testlib.h"
 #include "worker.h"

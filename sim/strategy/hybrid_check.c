@@ -6,6 +6,7 @@
 #include "hybrid_num.h"
 #include "hybrid_recover.h"
 #include "hygroup.h"
+#include "par_fit.h"
 #include "parallel.h"
 
 #include <stdio.h>
@@ -22,7 +23,7 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
     const struct scenario *sc = j->sc;
     const struct parallel_spec *p = &sc->train.par;
     struct gpt_config g;
-    char why[256];
+    char why[320];
     if (sc->model.preset == NULL || !model_transformer_shape(sc->model.preset, &g))
         return fail(j, sc->train.line, err,
                     "<training strategy=\"hybrid\">: it splits a "
@@ -37,6 +38,11 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
         return fail(j, p->line, err, why);
     }
     int kv = g.kv_heads > 0 ? g.kv_heads : g.heads;
+    char stages[240];
+    if (par_uneven(p) && !par_stages_ok(p, g.layers, stages, sizeof stages)) {
+        snprintf(why, sizeof why, "<parallel> uneven stages: %s: %s", sc->model.preset, stages);
+        return fail(j, p->line, err, why);
+    }
     if (!par_shape_ok(p, &g)) {
         snprintf(why, sizeof why,
                  "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks, %d heads and %d key/value "
