@@ -43,6 +43,7 @@ enum cli_key {
     CLI_OP,
     CLI_PROTO,
     CLI_CHANNELS,
+    CLI_MEMORY_ONLY,
     CLI_OUT = 'o',
     CLI_JOBS = 'j',
 };
