@@ -181,6 +181,12 @@ grep '^# memory/gpu .* on stage 0 ' "$tmp/m" | sed 's/ (.*//' | cmp -s - "$tmp/r
 grep -q '(2.00 microbatches in flight): 8 GPUs, 16 blocks + the embedding$' "$tmp/m" &&
     grep -q '(1.00 microbatches in flight): 8 GPUs, 16 blocks + the output layer$' "$tmp/m" && ok ||
     ko "--memory-only stage lines: $(cat "$tmp/m")"
+# each stage's total is its four terms' sum (to the printed rounding), the fits line its largest
+awk '/^# memory\/gpu / { n++; d = $3 - ($10 + $13 + $16 + $19); if (d > 0.02 || d < -0.02) bad++
+                          if ($3 > most) most = $3 }
+     /^# memory fits / { fits = $4 }
+     END { exit !(n == 2 && bad == 0 && fits == most) }' "$tmp/m" && ok ||
+    ko "--memory-only: a stage's total is not its terms' sum: $(cat "$tmp/m")"
 # uneven stages: 17 and 15 blocks
 "$dmlsim" run --memory-only "$sc" --set parallel.stage-layers=17,15 | grep -q ': 8 GPUs, 17 blocks + the embedding$' &&
     ok || ko "--memory-only with stage-layers"
