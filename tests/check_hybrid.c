@@ -681,7 +681,7 @@ START_TEST(test_fit_pair)
     struct gpt_config g = {.layers = L, .hidden = h, .heads = a, .seq = s, .vocab = 8,
                            .attention = ATTN_MATERIALISED};
     double sh = (double)s * h, att = 5.0 * a * s / h, mem = 160e6;
-#define PSI(t_, k_)     ((k_) * (12.0 * h * h / (t_) + 7.0 * h / (t_) + 6.0 * h) + 8.0 * h / (t_) + sh)
+#define PSI(t_, k_)     ((k_) * ((12.0 * h * h + 7.0 * h) / (t_) + 6.0 * h) + 8.0 * h / (t_) + sh)
 #define ACT(t_, k_, n_) ((double)b * (n_) * ((k_)*sh * (10 + 24.0 / (t_) + att / (t_)) + 2 * sh))
     double psi = PSI(t, 4), act = ACT(t, 4, pp);
     double sel = b * pp * (4 * sh * (10 + 24.0 / t) + 2 * sh),
