@@ -13,6 +13,7 @@
 #include "hybrid_metrics.h"
 #include "kcost.h"
 #include "metrics.h"
+#include "par_fit.h"
 #include "parallel.h"
 #include "testlib.h"
 #include "worker.h"
@@ -83,8 +84,9 @@ struct hy_run {
     double a, B;         /* NVLink4: hop latency, rate */
 };
 
-/* Runs sc; the stage times from the compute model on the loaded platform. */
-static void hy_run(struct scenario *sc, struct hy_run *out)
+/* Runs sc; the stage times from the compute model on the loaded platform, stage s's layers
+ * [bounds[s], bounds[s + 1]) when bounds is given, else par_stage_layers'. */
+static void hy_run_bounds(struct scenario *sc, struct hy_run *out, const int *bounds)
 {
     memset(out, 0, sizeof *out);
     struct platform *pf = test_load(sc);
@@ -103,6 +105,10 @@ static void hy_run(struct scenario *sc, struct hy_run *out)
     for (int s = 0; s < sc->train.par.pp; s++) {
         int first, last;
         par_stage_layers(&sc->train.par, g.layers, s, &first, &last);
+        if (bounds) {
+            first = bounds[s];
+            last = bounds[s + 1];
+        }
         for (int i = first; i < last; i++) {
             out->tf[s] += amt.fwd[i] / speed;
             out->tb[s] += amt.bwd[i] / speed;
@@ -116,6 +122,11 @@ static void hy_run(struct scenario *sc, struct hy_run *out)
     model_release(&share);
     model_release(&full);
     platform_free(pf);
+}
+
+static void hy_run(struct scenario *sc, struct hy_run *out)
+{
+    hy_run_bounds(sc, out, NULL);
 }
 
 /* The bubble: 4 stages, 8 microbatches, no tensor or data parallelism. GPipe's pipeline phase
@@ -572,7 +583,7 @@ START_TEST(test_out_of_memory)
             par_check_fit(&p, "llama3-70b", &g, DTYPE_BF16, OPT_ADAM, 1, 80e9, why, sizeof why),
             -1);
     ck_assert_msg(strstr(why, "the largest its optimizer state") &&
-                          strstr(why, "no single change fits"),
+                          strstr(why, "no set of up to 4 changes fits"),
                   "%s", why);
     p = (struct parallel_spec){
             .ep = 1, .tp = 8, .pp = 1, .dp = 8, .microbatches = 1, .recompute = RECOMPUTE_FULL};
@@ -656,6 +667,163 @@ START_TEST(test_tp_overlap)
 }
 END_TEST
 
+/* Uneven stages, Megatron-Core's rule (par_stages.c): the layer ranges [first, last) of each
+ * virtual stage, of a model of L blocks whose layers are the embedding (0), the blocks (1 .. L)
+ * and the output layer (L + 1). The first 2 and the last 4 of 12 blocks over 4 stages leave
+ * (12 - 6) / 2 = 3 to each middle stage: [0, 3) [3, 6) [6, 9) [9, 14). The list 4,8 over 2
+ * stages of 2 chunks each gives each chunk half its stage's: virtual stages (chunk 0 of stages
+ * 0 and 1, then chunk 1) of 2, 4, 2, 4 blocks: [0, 3) [3, 7) [7, 9) [9, 14). The embedding and
+ * the loss counted as layers of the split of 14 blocks over 4 stages: 16 / 4 = 4 a stage, the
+ * first and the last stage a block fewer: [0, 4) [4, 8) [8, 12) [12, 16). */
+START_TEST(test_stage_layers)
+{
+    struct parallel_spec cases[3] = {
+            {.tp = 1, .pp = 4, .dp = 1, .vstages = 1, .first_blocks = 2, .last_blocks = 4},
+            {.tp = 1,
+             .pp = 2,
+             .dp = 1,
+             .vstages = 2,
+             .schedule = PP_INTERLEAVED,
+             .nstage_blocks = 2,
+             .stage_blocks = {4, 8}},
+            {.tp = 1, .pp = 4, .dp = 1, .vstages = 1, .embed_split = true, .loss_split = true},
+    };
+    static const int blocks[3] = {12, 12, 14};
+    static const int want[3][5] = {{0, 3, 6, 9, 14}, {0, 3, 7, 9, 14}, {0, 4, 8, 12, 16}};
+    for (int k = 0; k < 3; k++) {
+        ck_assert(par_stages_ok(&cases[k], blocks[k], NULL, 0));
+        for (int vs = 0; vs < 4; vs++) {
+            int first, last;
+            par_stage_layers(&cases[k], blocks[k], vs, &first, &last);
+            ck_assert_msg(first == want[k][vs] && last == want[k][vs + 1],
+                          "case %d, virtual stage %d: [%d, %d), expected [%d, %d)", k, vs, first,
+                          last, want[k][vs], want[k][vs + 1]);
+        }
+    }
+    /* what does not split: the rest over the middle stages, a list's sum */
+    cases[0].last_blocks = 3;
+    ck_assert(!par_stages_ok(&cases[0], 12, NULL, 0));
+    ck_assert(!par_stages_ok(&cases[1], 13, NULL, 0));
+}
+END_TEST
+
+/* A stage's memory under uneven stages: 2 stages of 3 and 1 blocks (of h = 1024, t = 2), bf16
+ * and Adam, 16 B a parameter. Stage 0 holds 3 blocks' shares (12h^2/t + 7h/t + 6h each) and the
+ * embedding's (8h/t + s h), and 1F1B's p - 0 = 2 microbatches' activations: b 2 (3 sbh(10 +
+ * 24/t + 5as/(ht)) + 2sh); stage 1 one block and the final norm (2h; the head is tied). */
+START_TEST(test_stage_memory)
+{
+    int h = 1024, a = 16, s = 256, b = 2, t = 2;
+    struct gpt_config g = {.layers = 4, .hidden = h, .heads = a, .seq = s, .vocab = 8,
+                           .attention = ATTN_MATERIALISED};
+    struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
+                              .tp = t,
+                              .pp = 2,
+                              .dp = 4,
+                              .microbatches = 6,
+                              .nstage_blocks = 2,
+                              .stage_blocks = {3, 1}};
+    double sh = (double)s * h, blk = 12.0 * h * h / t + 7.0 * h / t + 6.0 * h;
+    double psi0 = 3 * blk + 8.0 * h / t + sh, psi1 = blk + 2.0 * h;
+    double act0 = (double)b * 2 * (3 * sh * (10 + 24.0 / t + 5.0 * a * s / h / t) + 2 * sh);
+    struct par_memory x[2];
+    par_memory_stages(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b, x);
+    test_assert_rel(x[0].weights_B + x[0].grads_B + x[0].optimizer_B, 16 * psi0, 1e-12,
+                    "stage 0's weights, gradients and optimizer state");
+    test_assert_rel(x[0].act_B, act0, 1e-12, "stage 0's activations");
+    test_assert_rel(x[1].weights_B + x[1].grads_B + x[1].optimizer_B, 16 * psi1, 1e-12,
+                    "stage 1's weights, gradients and optimizer state");
+    ck_assert_int_eq(par_stage_blocks(&p, 4, 0), 3);
+    struct par_memory most = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
+    ck_assert_int_eq(most.stage, 0);
+    test_assert_rel(most.total_B, 16 * psi0 + act0, 1e-12, "the most a stage needs");
+}
+END_TEST
+
+/* GPipe over uneven stages: 2 stages of 3 and 1 blocks (stage 0 the embedding and blocks 1-3,
+ * layers [0, 4); stage 1 block 4 and the output layer, [4, 6)), 4 microbatches. The phase is
+ * GPipe's flow shop with the slower stage's times: sum f + (m - 1) max f + sum b + (m - 1) max b
+ * + 2 (p - 1) messages, the stage times from the compute model over those layer ranges. */
+START_TEST(test_uneven_gpipe)
+{
+    struct parallel_spec p = {.ep = 1,
+                              .vstages = 1,
+                              .tp = 1,
+                              .pp = 2,
+                              .dp = 1,
+                              .microbatches = 4,
+                              .schedule = PP_GPIPE,
+                              .nstage_blocks = 2,
+                              .stage_blocks = {3, 1}};
+    struct scenario sc = hy_scenario(2, 4, 2048, 1, p);
+    static const int bounds[3] = {0, 4, 6};
+    struct hy_run r;
+    hy_run_bounds(&sc, &r, bounds);
+    ck_assert_msg(r.tf[0] > 2 * r.tf[1], "stage 0 (3 blocks) %g, stage 1 (1 block) %g", r.tf[0],
+                  r.tf[1]);
+    double x = r.a + 256.0 * 2048 * 2 / r.B;
+    test_assert_rel(HY(r)->par_pipe_s, gpipe_phase(r.tf, r.tb, 2, 4, x), 1e-6,
+                    "the pipeline phase");
+    run_release(&r.rec);
+    scenario_release(&sc);
+}
+END_TEST
+
+/* The out-of-memory proposal when no single change fits but two do (par_fit.h), by hand with
+ * par_memory's closed forms (test_memory's): a GPT of 8 blocks of h = 1024, tp 2 x pp 2 x dp 4,
+ * 6 microbatches of 2, bf16 and Adam, a GPU of 160 MB. Stage 0's share Psi(t, k) of k blocks:
+ * k (12h^2/t + 7h/t + 6h) + 8h/t + sh; its activations b n (k sbh(10 + 24/t + 5as/(ht)) + 2sh)
+ * for n microbatches in flight. No single change fits (each computed below); of the pairs, in
+ * the search's order, ZeRO-1 with selective or full recomputation and ZeRO-2 with selective do
+ * not; ZeRO-2 (2 Psi + 14 Psi / d) with full recomputation (2sbh a block) does. */
+START_TEST(test_fit_pair)
+{
+    int h = 1024, L = 8, a = 16, s = 256, b = 2, t = 2, pp = 2, d = 4, m = 6;
+    struct gpt_config g = {.layers = L, .hidden = h, .heads = a, .seq = s, .vocab = 8,
+                           .attention = ATTN_MATERIALISED};
+    double sh = (double)s * h, att = 5.0 * a * s / h, mem = 160e6;
+#define PSI(t_, k_)     ((k_) * ((12.0 * h * h + 7.0 * h) / (t_) + 6.0 * h) + 8.0 * h / (t_) + sh)
+#define ACT(t_, k_, n_) ((double)b * (n_) * ((k_)*sh * (10 + 24.0 / (t_) + att / (t_)) + 2 * sh))
+    double psi = PSI(t, 4), act = ACT(t, 4, pp);
+    double sel = b * pp * (4 * sh * (10 + 24.0 / t) + 2 * sh),
+           full = b * pp * (4 * 2 * sh + 2 * sh);
+    double single[] = {
+            4 * psi + 12 * psi / d + act,                           /* zero="1" */
+            2 * psi + 14 * psi / d + act,                           /* zero="2" */
+            16 * psi / d + act,                                     /* zero="3" */
+            16 * psi + sel,                                         /* recompute="selective" */
+            16 * psi + full,                                        /* recompute="full" */
+            16 * psi + b * pp * (4 * sh / t * (34 + att) + 2 * sh), /* sequence-parallel */
+            16 * PSI(t, 2) + ACT(t, 2, 4),                          /* pp 4 dp 2: 4 in flight */
+            16 * PSI(t, 1) + ACT(t, 1, 6),                          /* pp 8 dp 1: min(m, 8) */
+            16 * PSI(4, 4) + ACT(4, 4, pp),                         /* tp 4 dp 2 */
+            16 * PSI(8, 4) + ACT(8, 4, pp),                         /* tp 8 dp 1 */
+            16 * psi + act / 2,                                     /* batch-per-gpu 1 */
+    };
+    double before[] = {7 * psi + sel, 7 * psi + full, 5.5 * psi + sel};
+    double want = 2 * psi + 14 * psi / d + full;
+#undef PSI
+#undef ACT
+    for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
+        ck_assert_msg(single[i] > mem, "single change %zu fits: %g", i, single[i]);
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_msg(before[i] > mem, "pair %zu fits: %g", i, before[i]);
+    ck_assert(want <= mem);
+    struct parallel_spec p = {.ep = 1, .vstages = 1, .tp = t, .pp = pp, .dp = d, .microbatches = m};
+    struct par_fit f;
+    ck_assert(par_fit_search(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b, mem, &f));
+    ck_assert_int_eq(f.n, 2);
+    ck_assert(f.change[0].knob == PAR_KNOB_ZERO && f.change[0].value == 2);
+    ck_assert(f.change[1].knob == PAR_KNOB_RECOMPUTE && f.change[1].value == RECOMPUTE_FULL);
+    test_assert_rel(f.mem.total_B, want, 1e-12, "the pair's memory");
+    char why[640];
+    ck_assert_int_eq(par_check_fit(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b, mem, why, sizeof why),
+                     -1);
+    ck_assert_msg(strstr(why, "expected zero=\"2\" recompute=\"full\" (0.15 GB)"), "%s", why);
+}
+END_TEST
+
 static Suite *hybrid_suite(void)
 {
     Suite *s = suite_create("hybrid");
@@ -673,6 +841,10 @@ static Suite *hybrid_suite(void)
     tcase_add_test(tc, test_memory);
     tcase_add_test(tc, test_out_of_memory);
     tcase_add_loop_test(tc, test_tp_overlap, 0, 2);
+    tcase_add_test(tc, test_stage_layers);
+    tcase_add_test(tc, test_stage_memory);
+    tcase_add_test(tc, test_uneven_gpipe);
+    tcase_add_test(tc, test_fit_pair);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -168,4 +168,42 @@ paste -d' ' <(awk '!/^#/ {print $1, $5}' "$tmp/ar.txt") <(awk -F, 'NR > 1 {print
              END { exit !(n > 0 && bad == 0) }' "$tmp/p.csv" && ok || ko "p2p CSV against algbw = S / t"
 expect_err "^scenarios/p2p.xml:0: --summary and --trace describe training" run scenarios/p2p.xml --trace "$tmp/t.json"
 
+# ---- run --memory-only (issue 32): the memory lines alone, no simulation -----------------------
+# the hybrid stages' lines are the run's own "# memory/gpu" figures (the run prints the stage that
+# needs the most: here stage 0, with 2 of 16 microbatches in flight under 1F1B on 2 stages)
+sc=scenarios/llama3-8b-hybrid.xml
+"$dmlsim" run --memory-only "$sc" >"$tmp/m" 2>"$tmp/e" && [ ! -s "$tmp/e" ] &&
+    ! grep -qv '^#' "$tmp/m" && [ "$(grep -c '^# memory/gpu ' "$tmp/m")" -eq 2 ] &&
+    grep -q '^# memory fits ' "$tmp/m" && ok || ko "run --memory-only $sc: $(cat "$tmp/m" "$tmp/e")"
+"$dmlsim" run "$sc" | grep '^# memory/gpu ' | sed 's/ (.*//' >"$tmp/r"
+grep '^# memory/gpu .* on stage 0 ' "$tmp/m" | sed 's/ (.*//' | cmp -s - "$tmp/r" && ok ||
+    ko "--memory-only's stage 0 differs from the run's: $(cat "$tmp/r")"
+grep -q '(2.00 microbatches in flight): 8 GPUs, 16 blocks + the embedding$' "$tmp/m" &&
+    grep -q '(1.00 microbatches in flight): 8 GPUs, 16 blocks + the output layer$' "$tmp/m" && ok ||
+    ko "--memory-only stage lines: $(cat "$tmp/m")"
+# each stage's total is its four terms' sum (to the printed rounding), the fits line its largest
+awk '/^# memory\/gpu / { n++; d = $3 - ($10 + $13 + $16 + $19); if (d > 0.02 || d < -0.02) bad++
+                          if ($3 > most) most = $3 }
+     /^# memory fits / { fits = $4 }
+     END { exit !(n == 2 && bad == 0 && fits == most) }' "$tmp/m" && ok ||
+    ko "--memory-only: a stage's total is not its terms' sum: $(cat "$tmp/m")"
+# uneven stages: 17 and 15 blocks
+"$dmlsim" run --memory-only "$sc" --set parallel.stage-layers=17,15 | grep -q ': 8 GPUs, 17 blocks + the embedding$' &&
+    ok || ko "--memory-only with stage-layers"
+# out of memory: the lines, then the strategy's own message (exit 1) as a run gives it
+bad=tests/bad/hybrid-oom.xml
+"$dmlsim" run "$bad" >/dev/null 2>"$tmp/want"
+"$dmlsim" run --memory-only "$bad" >"$tmp/m" 2>"$tmp/e"
+[ $? -eq 1 ] && cmp -s "$tmp/e" "$tmp/want" && grep -q '^# memory/gpu  *152.26 GB on stage 0 ' "$tmp/m" &&
+    ! grep -q '^# memory fits' "$tmp/m" && ok || ko "--memory-only $bad: $(cat "$tmp/m" "$tmp/e")"
+# other strategies: every GPU a replica, the run's own line
+sc=scenarios/resnet50-ring.xml
+"$dmlsim" run --memory-only "$sc" >"$tmp/m" && grep -q '^# memory fits ' "$tmp/m" &&
+    "$dmlsim" run "$sc" --set training.steps=1 | grep '^# memory/gpu ' | cmp -s - <(grep '^# memory/gpu ' "$tmp/m") &&
+    ok || ko "--memory-only $sc: $(cat "$tmp/m")"
+# what it cannot read without SimGrid: a <platform> file's GPUs; no <training>
+sed 's|<cluster [^>]*/>|<platform file="'"$PWD"'/platforms/dgx-a100-2node.xml"/>|' scenarios/llama3-8b-hybrid.xml >"$tmp/pf.xml"
+expect_err "^$tmp/pf.xml:[0-9]*: --memory-only takes the GPU from the catalog; expected a <cluster>" run --memory-only "$tmp/pf.xml"
+expect_err "^scenarios/p2p.xml:0: --memory-only checks a training's memory" run --memory-only scenarios/p2p.xml
+
 finish cmdline

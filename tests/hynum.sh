@@ -13,7 +13,8 @@
 #    that to at most 4e-8 in the final loss here (2e-7 after 40 or 60 steps; the trajectories part
 #    later, 1e-2 apart after 200 steps, as float rounding does to any two orders of sums): 1e-6 is
 #    the bound; and it trains (test accuracy above 0.5, chance being 0.1);
-#  - refusals: pp beyond the MLP's layers, tp beyond its narrowest layer, no transformer to time.
+#  - refusals: pp beyond the MLP's layers, tp beyond its narrowest layer, no transformer to time,
+#    uneven stages (first-stage-layers, stage-layers, ...: the MLP splits evenly).
 #   tests/hynum.sh PATH/TO/dmlsim   (needs /usr/share/datasets/fashion-mnist)
 set -u
 dmlsim=${1:?usage: hynum.sh PATH/TO/dmlsim}
@@ -104,4 +105,8 @@ scen nocost hybrid 4 2 2 1 1 256,128 ""
 refused nocost "nocost.xml:7: <numerics>: the hybrid strategy times a transformer's blocks"
 scen cnn hybrid 4 2 2 1 1 256,128 resnet50
 refused cnn "cnn.xml:7: <numerics cost-model=\"resnet50\">: the hybrid strategy times"
+# uneven stages time the cost model's blocks, but tpnum splits the MLP its own way: refused
+scen uneven hybrid 8 2 2 2 1
+sed -i 's|microbatches="1"/>|microbatches="1" stage-layers="5,7"/>|' "$tmp/uneven.xml"
+refused uneven "uneven.xml:5: <parallel>: <numerics> splits its MLP evenly over the stages; expected no uneven stages"
 finish hynum

@@ -12,6 +12,7 @@
 #include "interrupt.h"
 #include "level.h"
 #include "loader.h"
+#include "memcheck.h"
 #include "model.h"
 #include "nccl_socket.h"
 #include "outfile.h"
@@ -116,6 +117,7 @@ struct run_opts {
     const char *calib;                /* --calib FILE, or NULL */
     const char *trace;                /* --trace FILE, or NULL */
     bool fault_plan;                  /* print the fault plan and stop */
+    bool memory_only;                 /* --memory-only: the memory check, no simulation */
     bool timing;                      /* --timing: where the wall-clock time went, on stderr */
     const char **cfg;                 /* --cfg KEY:VALUE options for SimGrid */
     int ncfg;                         /* how many */
@@ -453,6 +455,11 @@ static int cmd_run(const struct run_opts *o)
     struct dmlsim_error err = {0};
     int status = 0;
     if (scenario_load_with(o->path, o->ov, o->nov, &sc, &err) != DMLSIM_OK) return cli_fail(&err);
+    if (o->memory_only) { /* no platform, no SimGrid (memcheck.h) */
+        status = memcheck_run(&sc, &err) == DMLSIM_OK ? 0 : cli_fail(&err);
+        scenario_release(&sc);
+        return status;
+    }
     if (expect_validate(&sc, &err) != DMLSIM_OK || check_run_outputs(o, &sc, &err) != DMLSIM_OK) {
         scenario_release(&sc);
         return cli_fail(&err);
@@ -509,6 +516,9 @@ static int parse_run(const struct cli_args *a, struct run_opts *o)
             break;
         case CLI_FAULT_PLAN:
             o->fault_plan = true;
+            break;
+        case CLI_MEMORY_ONLY:
+            o->memory_only = true;
             break;
         case CLI_TIMING:
             o->timing = true;

@@ -43,6 +43,8 @@ static const struct cli_opt run_opts[] = {
         {"summary", CLI_SUMMARY, "FILE", "also write the one-line summary table sweeps merge"},
         {"trace", CLI_TRACE, "FILE", "also write a Perfetto / Chrome trace (training)"},
         {"fault-plan", CLI_FAULT_PLAN, NULL, "print the materialised fault plan and exit"},
+        {"memory-only", CLI_MEMORY_ONLY, NULL,
+         "print each rank group's memory per GPU, no simulation: exit 0 if it fits, 1 if not"},
         RUN_CALIB,
         {"timing", CLI_TIMING, NULL, "print where the wall-clock time went (stderr)"},
         RUN_CFG,

@@ -35,9 +35,11 @@ void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d)
 
 void par_stage_layers(const struct parallel_spec *p, int blocks, int vs, int *first, int *last)
 {
-    int nv = p->pp * chunks_of(p), per = blocks / nv;
-    *first = vs == 0 ? 0 : 1 + vs * per;
-    *last = vs == nv - 1 ? blocks + 2 : 1 + (vs + 1) * per;
+    int nv = p->pp * chunks_of(p), before = 0; /* blocks of the virtual stages before vs */
+    for (int u = 0; u < vs; u++)
+        before += par_vstage_blocks(p, blocks, u);
+    *first = vs == 0 ? 0 : 1 + before;
+    *last = vs == nv - 1 ? blocks + 2 : 1 + before + par_vstage_blocks(p, blocks, vs);
 }
 
 int par_schedule_len(const struct parallel_spec *p)
@@ -89,7 +91,7 @@ double par_in_flight(const struct parallel_spec *p, int s)
 bool par_shape_ok(const struct parallel_spec *p, const struct gpt_config *g)
 {
     int kv = g->kv_heads > 0 ? g->kv_heads : g->heads;
-    return g->layers % (p->pp * chunks_of(p)) == 0 && g->heads % p->tp == 0 && kv % p->tp == 0 &&
+    return par_stages_ok(p, g->layers, NULL, 0) && g->heads % p->tp == 0 && kv % p->tp == 0 &&
            p->dp % ep_of(p) == 0 && (p->schedule != PP_INTERLEAVED || p->microbatches % p->pp == 0);
 }
 
@@ -108,119 +110,75 @@ static double block_act(const struct parallel_spec *p, const struct gpt_config *
     }
 }
 
-struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
-                             const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
-                             int b)
+/* Stage s's memory per rank under p, of the model m (g's shape split by p). */
+static struct par_memory stage_memory(const struct parallel_spec *p, const struct gpt_config *g,
+                                      const struct model *m, enum gpu_dtype dtype,
+                                      enum optimizer opt, int b, int s)
+{
+    double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt), d = p->dp;
+    double ea = model_act_bytes(dtype); /* activations */
+    struct gpt_config gt = *g;
+    gt.tp = p->tp;
+    gt.sp = p->sp;
+    gt.ep = ep_of(p);
+    double ex = model_expert_params(&gt), de = (double)p->dp / ep_of(p); /* experts' replicas */
+    double params = 0, experts = 0, act = 0;
+    for (int c = 0; c < chunks_of(p); c++) { /* its chunks */
+        int first, last;
+        par_stage_layers(p, g->layers, c * p->pp + s, &first, &last);
+        for (int i = first; i < last && i < (int)m->nlayers; i++) {
+            params += m->layers[i].params;
+            bool block = i >= 1 && i <= g->layers;
+            experts += block ? ex : 0;
+            act += block ? block_act(p, g, &m->layers[i], ea) : m->layers[i].act_B;
+        }
+    }
+    /* ZeRO shards the dense share over the dp replicas, the experts over their dp / ep */
+    double dense = params - experts;
+#define SHARDED(stage) (p->zero >= (stage) ? dense / d + experts / de : params)
+    struct par_memory x = {.weights_B = SHARDED(3) * e,
+                           .grads_B = SHARDED(2) * e,
+                           .optimizer_B = SHARDED(1) * o,
+                           .act_B = act * b * par_in_flight(p, s),
+                           .stage = s};
+#undef SHARDED
+    x.total_B = x.weights_B + x.grads_B + x.optimizer_B + x.act_B;
+    return x;
+}
+
+/* The model g's shape gives split by p. */
+static void split_model(const struct parallel_spec *p, const char *preset,
+                        const struct gpt_config *g, enum gpu_dtype dtype, struct model *m)
 {
     struct gpt_config gt = *g;
     gt.tp = p->tp;
     gt.sp = p->sp;
     gt.ep = ep_of(p);
+    model_preset(preset, &gt, dtype, m);
+}
+
+void par_memory_stages(const struct parallel_spec *p, const char *preset,
+                       const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt, int b,
+                       struct par_memory *x)
+{
     struct model m;
-    model_preset(preset, &gt, dtype, &m);
-    double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt), d = p->dp;
-    double ea = model_act_bytes(dtype); /* activations */
-    double ex = model_expert_params(&gt), de = (double)p->dp / ep_of(p); /* experts' replicas */
+    split_model(p, preset, g, dtype, &m);
+    for (int s = 0; s < p->pp; s++)
+        x[s] = stage_memory(p, g, &m, dtype, opt, b, s);
+    model_release(&m);
+}
+
+struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
+                             const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
+                             int b)
+{
+    struct model m;
+    split_model(p, preset, g, dtype, &m);
     struct par_memory best = {.stage = -1};
     for (int s = 0; s < p->pp; s++) {
-        double params = 0, experts = 0, act = 0;
-        for (int c = 0; c < chunks_of(p); c++) { /* its chunks */
-            int first, last;
-            par_stage_layers(p, g->layers, c * p->pp + s, &first, &last);
-            for (int i = first; i < last && i < (int)m.nlayers; i++) {
-                params += m.layers[i].params;
-                bool block = i >= 1 && i <= g->layers;
-                experts += block ? ex : 0;
-                act += block ? block_act(p, g, &m.layers[i], ea) : m.layers[i].act_B;
-            }
-        }
-        /* ZeRO shards the dense share over the dp replicas, the experts over their dp / ep */
-        double dense = params - experts;
-#define SHARDED(stage) (p->zero >= (stage) ? dense / d + experts / de : params)
-        struct par_memory x = {.weights_B = SHARDED(3) * e,
-                               .grads_B = SHARDED(2) * e,
-                               .optimizer_B = SHARDED(1) * o,
-                               .act_B = act * b * par_in_flight(p, s),
-                               .stage = s};
-#undef SHARDED
-        x.total_B = x.weights_B + x.grads_B + x.optimizer_B + x.act_B;
+        struct par_memory x = stage_memory(p, g, &m, dtype, opt, b, s);
         if (best.stage < 0 || x.total_B > best.total_B) best = x;
     }
     model_release(&m);
     return best;
-}
-
-/* The name of the largest term of x. */
-static const char *largest(const struct par_memory *x)
-{
-    double v[] = {x->weights_B, x->grads_B, x->optimizer_B, x->act_B};
-    static const char *const names[] = {"weights", "gradients", "optimizer state", "activations"};
-    int k = 0;
-    for (int i = 1; i < 4; i++)
-        if (v[i] > v[k]) k = i;
-    return names[k];
-}
-
-/* The first single change of p (in the order of parallel.h) that fits mem_B, described into
- * buf; false if none does. */
-static bool smallest_change(const struct parallel_spec *p, const char *preset,
-                            const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
-                            int b, double mem_B, char *buf, size_t len)
-{
-    for (int k = 0; k < 7; k++) {
-        struct parallel_spec q = *p;
-        int qb = b;
-        char what[64];
-        if (k == 0 && p->zero < 3 && p->dp > 1) {
-            q.zero = p->zero + 1;
-            snprintf(what, sizeof what, "zero=\"%d\"", q.zero);
-        } else if (k == 1 && p->recompute < RECOMPUTE_SELECTIVE) {
-            q.recompute = RECOMPUTE_SELECTIVE;
-            snprintf(what, sizeof what, "recompute=\"selective\"");
-        } else if (k == 2 && p->recompute < RECOMPUTE_FULL) {
-            q.recompute = RECOMPUTE_FULL;
-            snprintf(what, sizeof what, "recompute=\"full\"");
-        } else if (k == 3 && !p->sp && p->tp > 1) {
-            q.sp = true;
-            snprintf(what, sizeof what, "sequence-parallel=\"yes\"");
-        } else if (k == 4 && p->dp % 2 == 0) {
-            q.pp *= 2;
-            q.dp /= 2;
-            snprintf(what, sizeof what, "pp=\"%d\" dp=\"%d\"", q.pp, q.dp);
-        } else if (k == 5 && p->dp % 2 == 0) {
-            q.tp *= 2;
-            q.dp /= 2;
-            snprintf(what, sizeof what, "tp=\"%d\" dp=\"%d\"", q.tp, q.dp);
-        } else if (k == 6 && b > 1) {
-            qb = b / 2;
-            snprintf(what, sizeof what, "batch-per-gpu=\"%d\"", qb);
-        } else {
-            continue;
-        }
-        if (!par_shape_ok(&q, g)) continue; /* not a split the strategy accepts */
-        struct par_memory x = par_memory(&q, preset, g, dtype, opt, qb);
-        if (x.total_B <= mem_B) {
-            snprintf(buf, len, "%s (%.2f GB)", what, x.total_B / 1e9);
-            return true;
-        }
-    }
-    return false;
-}
-
-int par_check_fit(const struct parallel_spec *p, const char *preset, const struct gpt_config *g,
-                  enum gpu_dtype dtype, enum optimizer opt, int b, double mem_B, char *why,
-                  size_t len)
-{
-    struct par_memory x = par_memory(p, preset, g, dtype, opt, b);
-    if (x.total_B <= mem_B) return 0;
-    char change[96];
-    if (!smallest_change(p, preset, g, dtype, opt, b, mem_B, change, sizeof change))
-        snprintf(change, sizeof change, "more GPUs (no single change fits)");
-    snprintf(why, len,
-             "%s needs %.2f GB per GPU on pipeline stage %d (weights %.2f + gradients %.2f + "
-             "optimizer %.2f + activations %.2f GB), the largest its %s; a GPU has %.2f GB; "
-             "expected %s",
-             preset, x.total_B / 1e9, x.stage, x.weights_B / 1e9, x.grads_B / 1e9,
-             x.optimizer_B / 1e9, x.act_B / 1e9, largest(&x), mem_B / 1e9, change);
-    return -1;
 }

@@ -5,7 +5,9 @@
  * Ranks: rank = t + tp (d + dp s) in Megatron's order tp-dp-pp (tensor ranks adjacent, so on one
  * node; replicas next; pipeline stages outermost), or t + tp (s + pp d) in tp-pp-dp.
  * Stages: the blocks split evenly (layers divisible by pp), the embedding with stage 0 and the
- * output layer with the last (Megatron's).
+ * output layer with the last (Megatron's), or unevenly as Megatron-Core allows (par_stages.c:
+ * the first and last stages' blocks given, or every stage's, or the embedding and the loss
+ * counted as layers of the split).
  * Schedules (Narayanan et al., SC'21, section 2.2): GPipe runs the m forwards, then the m
  * backwards; 1F1B (PipeDream-Flush) runs min(m, p - 1 - s) forwards on stage s, then alternates
  * one forward and one backward, then the remaining backwards. With uniform stages both take
@@ -24,6 +26,7 @@
 #define DMLSIM_PARALLEL_H
 
 #include "model.h"
+#include "par_stages.h"
 #include "scenario.h"
 
 #include <stddef.h>
@@ -61,7 +64,7 @@ void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops);
  * (1 + (p - 1)/(p v)) times 1F1B's). */
 double par_in_flight(const struct parallel_spec *p, int s);
 
-/* Does p split g's shape evenly: pp x vstages dividing the blocks, tp dividing the heads and the
+/* Does p split g's shape: its stages the blocks (par_stages_ok), tp dividing the heads and the
  * key/value heads (Megatron-Core splits whole query groups), ep dividing dp? */
 bool par_shape_ok(const struct parallel_spec *p, const struct gpt_config *g);
 
@@ -71,17 +74,14 @@ struct par_memory {
 };
 
 /* The memory per rank of `preset` (a transformer, with shape g) trained under p with microbatches
- * of b samples in dtype with opt: the most any stage needs. */
+ * of b samples in dtype with opt: the most any stage needs; par_memory_stages: each stage's (every
+ * rank of a stage needs the same: its tensor, replica and expert shares are equal), into x (p->pp
+ * entries). */
 struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
                              const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
                              int b);
-
-/* Does it fit a GPU of mem_B bytes? 0 if so; else -1 and, in why, the need and its largest
- * term, and the smallest single change that fits (a ZeRO stage, recomputation, sequence
- * parallelism, more pipeline or tensor ranks for fewer replicas, a smaller microbatch), or
- * none. */
-int par_check_fit(const struct parallel_spec *p, const char *preset, const struct gpt_config *g,
-                  enum gpu_dtype dtype, enum optimizer opt, int b, double mem_B, char *why,
-                  size_t len);
+void par_memory_stages(const struct parallel_spec *p, const char *preset,
+                       const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt, int b,
+                       struct par_memory *x);
 
 #endif

@@ -320,6 +320,62 @@ static enum dmlsim_err read_overlap(struct reader *r, xmlNodePtr n, struct paral
     return rc;
 }
 
+/* <parallel stage-layers="19,20,21,20">: pp counts of 1 or more blocks into p. */
+static enum dmlsim_err read_stage_list(struct reader *r, xmlNodePtr n, struct parallel_spec *p,
+                                       const char *list)
+{
+    const char *at = list;
+    char *end;
+    p->nstage_blocks = 0;
+    while (p->nstage_blocks < PAR_STAGES_MAX) {
+        long v = strtol(at, &end, 10);
+        if (end == at || v < 1 || v > 1L << 20 || (*end != ',' && *end != '\0')) break;
+        p->stage_blocks[p->nstage_blocks++] = (int)v;
+        if (*end == '\0') {
+            if (p->nstage_blocks == p->pp) return DMLSIM_OK;
+            break;
+        }
+        at = end + 1;
+    }
+    return attr_fail(r, n,
+                     "<parallel stage-layers=\"%s\">: expected pp (%d) comma-separated block "
+                     "counts of 1 or more, one a stage (at most %d stages)",
+                     list, p->pp, PAR_STAGES_MAX);
+}
+
+/* <parallel>'s uneven stages (Megatron-Core's: core/par_stages.h): first-stage-layers,
+ * last-stage-layers, stage-layers, account-for-embedding, account-for-loss; whether they add up
+ * to the model's blocks is the strategy's check. */
+static enum dmlsim_err read_stages(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
+{
+    enum dmlsim_err rc;
+    long f, l;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "first-stage-layers", 1, 1L << 20, 0, &f), out);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "last-stage-layers", 1, 1L << 20, 0, &l), out);
+    p->first_blocks = (int)f;
+    p->last_blocks = (int)l;
+    p->embed_split = attr_is(n, "account-for-embedding", "yes");
+    p->loss_split = attr_is(n, "account-for-loss", "yes");
+    char *list = attr_dup(n, "stage-layers");
+    if (list) rc = read_stage_list(r, n, p, list);
+    free(list);
+    if (rc != DMLSIM_OK) goto out;
+    if ((f || l) && p->pp < 2)
+        rc = attr_fail(r, n,
+                       "<parallel first-stage-layers last-stage-layers>: the first and last of "
+                       "several stages; expected pp of 2 or more");
+    else if ((f || l) && p->nstage_blocks > 0)
+        rc = attr_fail(r, n,
+                       "<parallel stage-layers>: it names every stage's blocks; expected no "
+                       "first-stage-layers or last-stage-layers with it");
+    else if ((p->embed_split || p->loss_split) && (f || l || p->nstage_blocks > 0))
+        rc = attr_fail(r, n,
+                       "<parallel account-for-embedding account-for-loss>: they shape the even "
+                       "split; expected no uneven stages with them (Megatron-Core refuses both)");
+out:
+    return rc;
+}
+
 /* <parallel>: the dimensions and how the state is split over them. */
 static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
 {
@@ -369,6 +425,7 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     p->no_scatter_gather = attr_is(n, "scatter-gather", "no");
     p->dp_outer = attr_is(n, "order", "tp-pp-dp");
     p->line = (int)attr_line(n);
+    DMLSIM_CHECK_GOTO(rc, read_stages(r, n, p), out);
     if (p->sp && p->tp < 2)
         rc = attr_fail(r, n,
                        "<parallel sequence-parallel=\"yes\">: it splits the sequence over "

@@ -131,6 +131,8 @@ enum recompute {
     RECOMPUTE_FULL,      /* a block's input kept, the block recomputed in its backward */
 };
 
+#define PAR_STAGES_MAX 128 /* stage-layers: the most stages a list names */
+
 /* <parallel> (strategy="hybrid"): tensor x pipeline x data parallelism on a transformer. */
 struct parallel_spec {
     int tp, pp, dp;       /* ranks of each dimension; tp x pp x dp GPUs */
@@ -154,6 +156,13 @@ struct parallel_spec {
     enum recompute recompute;
     bool dp_outer;        /* order="tp-pp-dp": data-parallel replicas outermost (else
                              "tp-dp-pp", Megatron's: pipeline stages outermost) */
+    int first_blocks;     /* first-stage-layers: blocks of stage 0 (0: as the others) */
+    int last_blocks;      /* last-stage-layers: blocks of the last stage (0: as the others) */
+    bool embed_split;     /* account-for-embedding: the embedding counts as a block of the even
+                             split (Megatron's --account-for-embedding-in-pipeline-split) */
+    bool loss_split;      /* account-for-loss: the output layer and loss count as one */
+    int nstage_blocks;    /* stage-layers: its entries (0: none; else pp) */
+    int stage_blocks[PAR_STAGES_MAX]; /* stage-layers: blocks of each stage */
     int line;             /* line of <parallel> */
 };
 

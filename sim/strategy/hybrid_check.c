@@ -6,47 +6,52 @@
 #include "hybrid_num.h"
 #include "hybrid_recover.h"
 #include "hygroup.h"
+#include "par_fit.h"
 #include "parallel.h"
 
 #include <stdio.h>
 
-static enum dmlsim_err fail(const struct job *j, int line, struct dmlsim_error *err,
+static enum dmlsim_err fail(const struct scenario *sc, int line, struct dmlsim_error *err,
                             const char *what)
 {
-    return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: %s", j->sc->path, line, what);
+    return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: %s", sc->path, line, what);
 }
 
-/* What the strategy does not do yet, and the shape rules. */
-static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err)
+enum dmlsim_err hybrid_check_layout(const struct scenario *sc, int workers,
+                                    struct dmlsim_error *err)
 {
-    const struct scenario *sc = j->sc;
     const struct parallel_spec *p = &sc->train.par;
     struct gpt_config g;
-    char why[256];
+    char why[320];
     if (sc->model.preset == NULL || !model_transformer_shape(sc->model.preset, &g))
-        return fail(j, sc->train.line, err,
+        return fail(sc, sc->train.line, err,
                     "<training strategy=\"hybrid\">: it splits a "
                     "transformer's blocks; expected a <model> transformer preset (gpt, "
                     "bert-large, gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b)");
     g = sc->model.gpt;
-    if (p->tp * p->pp * p->dp != job_workers(j)) {
+    if (p->tp * p->pp * p->dp != workers) {
         snprintf(why, sizeof why,
                  "<parallel tp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
                  "tp x pp x dp = the %d workers",
-                 p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, job_workers(j));
-        return fail(j, p->line, err, why);
+                 p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, workers);
+        return fail(sc, p->line, err, why);
     }
     int kv = g.kv_heads > 0 ? g.kv_heads : g.heads;
+    char stages[240];
+    if (par_uneven(p) && !par_stages_ok(p, g.layers, stages, sizeof stages)) {
+        snprintf(why, sizeof why, "<parallel> uneven stages: %s: %s", sc->model.preset, stages);
+        return fail(sc, p->line, err, why);
+    }
     if (!par_shape_ok(p, &g)) {
         snprintf(why, sizeof why,
                  "<parallel tp=\"%d\" pp=\"%d\">: %s has %d blocks, %d heads and %d key/value "
                  "heads; expected pp (times the virtual stages) dividing the blocks and tp the "
                  "heads and the key/value heads (Megatron-Core splits whole query groups)",
                  p->tp, p->pp, sc->model.preset, g.layers, g.heads, kv);
-        return fail(j, p->line, err, why);
+        return fail(sc, p->line, err, why);
     }
     if (p->ep > 1 && p->tp > 1 && !p->sp)
-        return fail(j, p->line, err,
+        return fail(sc, p->line, err,
                     "<parallel ep tp>: with expert and tensor parallelism each tensor rank would "
                     "send every token to the experts; expected sequence-parallel=\"yes\" "
                     "(Megatron-Core requires it)");
@@ -56,9 +61,16 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
                  "expected ep dividing the experts and dp (a mixture-of-experts preset such as "
                  "mixtral-8x7b)",
                  p->ep, p->dp, sc->model.preset, g.experts);
-        return fail(j, p->line, err, why);
+        return fail(sc, p->line, err, why);
     }
-    return hyin_check(j, err); /* the batches: who reads them */
+    return DMLSIM_OK;
+}
+
+/* What the strategy does not do yet, and the shape rules. */
+static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err)
+{
+    enum dmlsim_err rc = hybrid_check_layout(j->sc, job_workers(j), err);
+    return rc == DMLSIM_OK ? hyin_check(j, err) : rc; /* the batches: who reads them */
 }
 
 enum dmlsim_err hybrid_check(const struct job *j, struct dmlsim_error *err)

@@ -2,6 +2,7 @@
 #include "hybrid_desc.h"
 
 #include "level.h"
+#include "par_stages.h"
 #include "parallel.h"
 
 void hybrid_describe(const struct job *j, FILE *out)
@@ -11,8 +12,12 @@ void hybrid_describe(const struct job *j, FILE *out)
     const struct parallel_spec *p = &ts->par;
     struct par_memory x =
             par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
-    char ep[40] = "", sched[48];
+    char ep[40] = "", sched[48], st[160] = "", list[140];
     if (p->ep > 1) snprintf(ep, sizeof ep, ", experts over ep %d", p->ep);
+    if (par_uneven(p)) { /* par_stages.h */
+        par_stages_describe(p, j->sc->model.gpt.layers, list, sizeof list);
+        snprintf(st, sizeof st, ", blocks a stage %s", list);
+    }
     snprintf(sched, sizeof sched, "%s", scenario_pp_schedule_name(p->schedule));
     if (p->vstages > 1)
         snprintf(sched, sizeof sched, "interleaved (%d chunks a stage)", p->vstages);
@@ -22,10 +27,10 @@ void hybrid_describe(const struct job *j, FILE *out)
              : p->tp > 1 && p->pp > 1 && !p->no_scatter_gather ? ", pipeline scatter/gather"
                                                                : "");
     fprintf(out,
-            "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
+            "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s%s), %d "
             "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s), %s, %s, "
             "%d step(s)\n",
-            p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
+            p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep, st,
             p->microbatches, ts->batch, j->sc->model.gpt.seq, sched, p->zero, sp,
             scenario_recompute_name(p->recompute), coll_algo_name(ts->algo),
             level_describe(ts, lv, sizeof lv), catalog_dtype_name(ts->dtype),

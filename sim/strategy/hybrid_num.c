@@ -3,6 +3,7 @@
 
 #include "fault.h"
 #include "mem.h"
+#include "par_stages.h"
 #include "tpnum.h"
 
 #include <assert.h>
@@ -25,6 +26,12 @@ enum dmlsim_err hynum_check(const struct job *j, struct dmlsim_error *err)
     struct tpnum tn;
     char why[160];
     if (j->nm == NULL) return DMLSIM_OK;
+    if (par_uneven(p)) /* tpnum splits the MLP's weight layers its own way */
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <parallel>: <numerics> splits its MLP evenly over the "
+                           "stages; expected no uneven stages (first-stage-layers, "
+                           "last-stage-layers, stage-layers, account-for-*)",
+                           j->sc->path, p->line);
     if (tpnum_init(&tn, &j->nm->net, p->tp, p->pp, 1, why, sizeof why) != 0)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <parallel tp=\"%d\" pp=\"%d\">: <numerics> splits its MLP "
