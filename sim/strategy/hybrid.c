@@ -503,18 +503,35 @@ static void rank_actor(int argc, char **argv)
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
+/* Does nothing but the tensor groups use a node's NVLink ports while the pipeline runs? Yes when
+ * the group fills its node; or, on NVSwitches (each GPU its own NVLink into the switches, no
+ * shared link: platform_gen.c), when the node holds whole tensor groups only, no pipeline
+ * neighbour shares the node (the stage stride, tp dp in tp-dp-pp and tp in tp-pp-dp, a node at
+ * least) and no other group runs inside the pipeline phase (ZeRO-2's and -3's collectives,
+ * overlap-grad-reduce's buckets, the experts' all-to-alls). */
+static bool nvlink_alone(const struct hy_ctx *c, const struct coll_world *w)
+{
+    const struct parallel_spec *p = c->p;
+    const struct cluster_spec *cl = &c->sc->cluster;
+    int gpus = c->sc->has_cluster ? cl->gpus_per_node : 0;
+    if (w->per_node == w->nranks && w->nranks == gpus) return true;
+    bool switched = c->sc->has_cluster && cl->intra->kind == LINK_NVLINK &&
+                    (cl->intra->fabric == FABRIC_SWITCH || cl->intra->fabric == FABRIC_SHARP);
+    int stride = p->dp_outer ? p->tp : p->tp * p->dp;
+    return switched && w->per_node == w->nranks && gpus % w->nranks == 0 &&
+           (p->pp == 1 || stride >= gpus) && p->zero <= 1 && !p->overlap_grad && p->ep <= 1;
+}
+
 /* May tensor group w's flow-level calls be replayed (coll_replay.h)? When its links carry
- * nothing else: the group fills its node (every GPU of the node a member, so no other group has
- * two ranks there to send over its NVLink ports), no fault or straggler is planned, and the
- * scenario does not say replay="no". */
+ * nothing else (nvlink_alone), no fault or straggler is planned, and the scenario does not say
+ * replay="no". */
 static bool replay_allowed(const struct hy_ctx *c, const struct coll_world *w)
 {
     const struct train_spec *ts = &c->sc->train;
     if (!ts->replay || ts->level != COLL_FLOW || c->j->plan->n > 0 ||
         c->j->plan->jitter_sigma > 0 || c->p->tp_overlap) /* its ring exchanges: not replayed */
         return false;
-    int gpus = c->sc->has_cluster ? c->sc->cluster.gpus_per_node : 0;
-    return w->per_node == w->nranks && w->nranks == gpus;
+    return nvlink_alone(c, w);
 }
 
 /* The collective groups of every kind, each a world of its members' hosts with mailboxes of its
