@@ -2,6 +2,7 @@
 #include "hybrid.h"
 
 #include "ckpt.h"
+#include "hy_cp.h"
 #include "collective.h"
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
@@ -37,6 +38,7 @@ struct hy_ctx;
 struct hy_rank {
     struct hy_ctx *c;
     int rank, t, s, d;
+    int cx;            /* its context-parallel rank (0 without context parallelism) */
     int *first, *last; /* per model chunk: its layers [first, last) */
     struct pp_op *ops; /* its schedule, 2 m v operations (v model chunks) */
     sg_comm_t *sends;  /* this step's activations and gradients in flight, 2 m v at most */
@@ -87,6 +89,7 @@ struct hy_ctx {
     double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
     struct hy_input in; /* the replicas' batches: read, waited for, skipped (hybrid_input.h) */
     struct hynum *num; /* <numerics>: the real training (hybrid_num.h), else NULL */
+    struct hycp cp;    /* context parallelism's attention exchange (hy_cp.h) */
 };
 
 static bool is_block(const struct hy_ctx *c, int layer)
@@ -127,7 +130,7 @@ static void group_collective(struct hy_rank *r, int kind, enum coll_op op, doubl
 {
     struct hy_ctx *c = r->c;
     if (c->failed || hygroup_size(c->p, kind) < 2 || size_B <= 0) return;
-    int pos, g = hygroup_of(c->p, kind, r->t, r->s, r->d, &pos);
+    int pos, g = hygroup_of(c->p, kind, r->t, r->cx, r->s, r->d, &pos);
     double t0 = simgrid_get_clock();
     check_wait(r, collective_run(&c->groups[kind][g], c->algo, op, pos, size_B, NULL),
                collective_op_name(op));
@@ -178,8 +181,9 @@ static void pp_send(struct hy_rank *r, int from, int to)
 {
     struct hy_ctx *c = r->c;
     static int token;
-    sg_host_t dst = c->j->pf->gpus[par_rank(c->p, r->t, to % c->p->pp, r->d)];
-    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, from, to), &token, c->act_B);
+    sg_host_t dst = c->j->pf->gpus[par_rank_cp(c->p, r->t, r->cx, to % c->p->pp, r->d)];
+    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t + c->p->tp * r->cx, from, to), &token,
+                                      c->act_B);
     traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->act_B);
 }
 
@@ -206,7 +210,7 @@ static bool needs_recv(const struct hy_rank *r, int k)
 static sg_comm_t post_recv(struct hy_rank *r, int k)
 {
     int vs = vstage_of(r, k), from = r->ops[k].backward ? vs + 1 : vs - 1;
-    return net_irecv(pp_box(r->d, r->t, from, vs), &r->payload[k % 2]);
+    return net_irecv(pp_box(r->d, r->t + r->c->p->tp * r->cx, from, vs), &r->payload[k % 2]);
 }
 
 /* ---- the schedule ------------------------------------------------------------------------ */
@@ -306,6 +310,31 @@ static void prefetch_actor(int argc, char **argv)
     }
 }
 
+static void cp_exec(void *r, double amount)
+{
+    exec(r, amount);
+}
+
+static void cp_collective(void *r, enum coll_op op, double size_B)
+{
+    double t = 0; /* hycp_attention times it */
+    group_collective(r, HYGROUP_CP, op, size_B, &t);
+}
+
+static void cp_failed(void *r, enum net_status st, const char *what)
+{
+    check_wait(r, st, what);
+}
+
+/* Context parallelism: a block's attention with its context ranks (hy_cp.h), the exchange not
+ * hidden by the attention counted with the tensor-parallel collectives (on the critical path). */
+static void cp_attention(struct hy_rank *r, bool backward)
+{
+    if (par_cp(r->c->p) < 2 || r->c->failed) return;
+    struct hycp_hooks k = {r, cp_exec, cp_collective, cp_failed};
+    r->tp_s += hycp_attention(&r->c->cp, r->t, r->cx, r->s, r->d, backward, &k);
+}
+
 static void forward(struct hy_rank *r, int chunk)
 {
     struct hy_ctx *c = r->c;
@@ -313,6 +342,7 @@ static void forward(struct hy_rank *r, int chunk)
     for (int i = r->first[chunk]; i < r->last[chunk]; i++) {
         zero3_gather(r, i);
         exec(r, c->amt.fwd[i]);
+        if (is_block(c, i)) cp_attention(r, false);
         if (is_block(c, i)) block_comm(r);
         zero3_done(r);
     }
@@ -328,9 +358,11 @@ static void backward(struct hy_rank *r, int chunk)
         if (c->p->recompute == RECOMPUTE_SELECTIVE && is_block(c, i)) exec(r, c->attn_core);
         if (c->p->recompute == RECOMPUTE_FULL && is_block(c, i)) { /* the block again */
             exec(r, c->amt.fwd[i]);
+            cp_attention(r, false);
             block_comm(r);
         }
         exec(r, c->amt.bwd[i]);
+        if (is_block(c, i)) cp_attention(r, true);
         if (is_block(c, i)) block_comm(r);
         double ex, all = layer_B(r, i, &ex);
         if (c->p->zero == 3) /* its gradients to the replica that owns them */
@@ -345,11 +377,12 @@ static void backward(struct hy_rank *r, int chunk)
 }
 
 /* The parameters whose optimizer state rank r keeps under ZeRO: 1 / dp of its dense share and
- * 1 / (dp / ep) of its experts (the replicas holding the same experts share them). */
+ * 1 / (dp / ep) of its experts (the replicas holding the same experts share them); with context
+ * parallelism 1 / cp of that (the data groups hold the dp x cp ranks: hygroup.h). */
 static double zero_share(const struct hy_rank *r)
 {
     const struct parallel_spec *p = r->c->p;
-    return (r->params - r->experts) / p->dp + r->experts / (p->dp / p->ep);
+    return ((r->params - r->experts) / p->dp + r->experts / (p->dp / p->ep)) / par_cp(p);
 }
 
 /* After the schedule: the gradients reduced over the replicas, the optimizer, the updated
@@ -387,8 +420,9 @@ static double shard_B(const struct hy_ctx *c, const struct hy_rank *r)
 {
     const struct train_spec *ts = &c->sc->train;
     double e = model_dtype_bytes(ts->dtype), o = model_optimizer_bytes(ts->dtype, ts->opt);
-    if (c->p->zero == 0) return r->d == 0 ? ckpt_size(&c->m, r->params, ts->dtype, ts->opt) : 0;
-    return zero_share(r) * o + (r->d == 0 ? r->params * e : 0) +
+    bool first = r->d == 0 && r->cx == 0; /* the first replica's first context rank */
+    if (c->p->zero == 0) return first ? ckpt_size(&c->m, r->params, ts->dtype, ts->opt) : 0;
+    return zero_share(r) * o + (first ? r->params * e : 0) +
            ckpt_size(&c->m, 0, ts->dtype, ts->opt);
 }
 
@@ -437,7 +471,8 @@ static void run_schedule(struct hy_rank *r)
         next = k + 1 < n && needs_recv(r, k + 1) ? post_recv(r, k + 1) : NULL;
         if (mine) check_wait(r, net_wait(mine, simgrid_get_clock() + timeout), "pipeline receive");
         if (c->failed) break;
-        if (!hyin_before(&c->in, r->t, r->s, r->d, r->step, &r->ops[k], &r->mb_scale))
+        if (!hyin_before(&c->in, r->t + c->p->tp * r->cx, r->s, r->d, r->step, &r->ops[k],
+                         &r->mb_scale))
             check_wait(r, NET_TIMEOUT, "the first stage's batch");
         if (c->failed) break; /* while it waited for its batch */
         double o0 = simgrid_get_clock();
@@ -524,7 +559,7 @@ static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
-    static const int dim[HYGROUP_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
+    static const int dim[HYGROUP_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP, DIM_TP};
     for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
         int ng = hygroup_used(p, kind);
         c->ngroups[kind] = ng;
@@ -549,7 +584,7 @@ static void make_ranks(struct hy_ctx *c)
         struct hy_rank *r = &c->ranks[k];
         r->c = c;
         r->rank = k;
-        par_coords(p, k, &r->t, &r->s, &r->d);
+        par_coords_cp(p, k, &r->t, &r->cx, &r->s, &r->d);
         int n = par_schedule_len(p);
         r->ops = xbt_new(struct pp_op, n);
         par_schedule(p, r->s, r->ops);
@@ -586,8 +621,12 @@ static void setup(struct hy_ctx *c)
     c->expert_params = model_expert_params(&g);
     c->model_params = model_params(&c->m);
     struct kernel_costs kc = job_kernel_costs(ts);
-    worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &c->m,
-                   ts->batch, &kc, &c->amt);
+    struct model mc; /* context parallelism: a rank's amounts are of its s / cp tokens */
+    g.seq /= par_cp(p);
+    if (par_cp(p) > 1) model_preset(c->sc->model.preset, &g, ts->dtype, &mc);
+    worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt,
+                   par_cp(p) > 1 ? &mc : &c->m, ts->batch, &kc, &c->amt);
+    if (par_cp(p) > 1) model_release(&mc);
     if (p->recompute == RECOMPUTE_SELECTIVE && g.attention != ATTN_FLASH) {
         /* the attention core's forward, per block (FlashAttention's backward recomputes it
            already: nothing to add) */
@@ -609,6 +648,7 @@ static void setup(struct hy_ctx *c)
     c->traffic[0] = c->kit->traffic;
     for (int i = 1; i < 4; i++)
         c->traffic[i] = traffic_new();
+    hycp_init(&c->cp, c->j, p, &g, &kc, &c->amt, c->traffic[DIM_TP]);
     make_worlds(c);
     make_ranks(c);
     hyin_open(&c->in, c->kit, p);
@@ -667,16 +707,19 @@ void hybrid_describe(const struct job *j, FILE *out)
     const struct parallel_spec *p = &ts->par;
     struct par_memory x =
             par_memory(p, j->sc->model.preset, &j->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
-    char ep[40] = "", sched[48];
+    char ep[40] = "", sched[48], cp[40] = "";
     if (p->ep > 1) snprintf(ep, sizeof ep, ", experts over ep %d", p->ep);
+    if (par_cp(p) > 1) /* context parallelism and its exchange */
+        snprintf(cp, sizeof cp, " x cp %d (%s)", p->cp, p->cp_allgather ? "all-gather" : "p2p");
     snprintf(sched, sizeof sched, "%s", scenario_pp_schedule_name(p->schedule));
     if (p->vstages > 1)
         snprintf(sched, sizeof sched, "interleaved (%d chunks a stage)", p->vstages);
     fprintf(out,
-            "# training      hybrid: tp %d x pp %d x dp %d = %d GPUs (order %s%s), %d "
+            "# training      hybrid: tp %d x pp %d x dp %d%s = %d GPUs (order %s%s), %d "
             "microbatch(es) of %d x %d tokens, %s, ZeRO-%d%s, recompute %s, %s (%s), %s, %s, "
             "%d step(s)\n",
-            p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
+            p->tp, p->pp, p->dp, cp, p->tp * p->pp * p->dp * par_cp(p),
+            p->dp_outer ? "tp-pp-dp" : "tp-dp-pp", ep,
             p->microbatches, ts->batch, j->sc->model.gpt.seq, sched, p->zero,
             p->sp ? ", sequence parallel" : "", scenario_recompute_name(p->recompute),
             coll_algo_name(ts->algo), level_describe(ts, lv, sizeof lv),
@@ -802,6 +845,10 @@ void hybrid_begin(const struct job *j, struct run_record *rec)
     run_config_str(rec, "sequence_parallel", ts->par.sp ? "yes" : "no");
     run_config_str(rec, "recompute", scenario_recompute_name(ts->par.recompute));
     run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
+    if (par_cp(&ts->par) > 1) { /* context parallelism (absent without: outputs unchanged) */
+        run_config_num(rec, "cp", "%d", ts->par.cp);
+        run_config_str(rec, "cp_comm", ts->par.cp_allgather ? "all-gather" : "p2p");
+    }
 }
 
 void hybrid_run(struct runkit *kit)
