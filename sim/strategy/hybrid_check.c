@@ -66,8 +66,7 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
         snprintf(why, sizeof why,
                  "<parallel tp=\"%d\" cp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
                  "tp x cp x pp x dp = the %d workers",
-                 p->tp, par_cp(p), p->pp, p->dp, p->tp * par_cp(p) * p->pp * p->dp,
-                 job_workers(j));
+                 p->tp, par_cp(p), p->pp, p->dp, p->tp * par_cp(p) * p->pp * p->dp, job_workers(j));
         return fail(j, p->line, err, why);
     }
     if (par_cp(p) > 1) {

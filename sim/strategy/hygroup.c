@@ -37,8 +37,13 @@ int hygroup_of(const struct parallel_spec *p, int kind, int t, int c, int s, int
 static int hygroup_count(const struct parallel_spec *p, int kind)
 {
     int cp = par_cp(p);
-    int n[] = {p->pp * p->dp * cp, p->tp * p->pp, p->tp * p->pp * cp * (p->dp / p->ep),
-               p->tp * p->pp * p->ep, 0, 0, p->tp * p->pp * p->dp};
+    int n[] = {p->pp * p->dp * cp,
+               p->tp * p->pp,
+               p->tp * p->pp * cp * (p->dp / p->ep),
+               p->tp * p->pp * p->ep,
+               0,
+               0,
+               p->tp * p->pp * p->dp};
     return n[hygroup_base(kind)];
 }
 
