@@ -63,10 +63,13 @@ static enum dmlsim_err check_shape(const struct job *j, struct dmlsim_error *err
                     "bert-large, gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b)");
     g = sc->model.gpt;
     if (p->tp * par_cp(p) * p->pp * p->dp != job_workers(j)) {
+        char cp[24] = "";
+        if (par_cp(p) > 1) snprintf(cp, sizeof cp, " cp=\"%d\"", p->cp);
         snprintf(why, sizeof why,
-                 "<parallel tp=\"%d\" cp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
-                 "tp x cp x pp x dp = the %d workers",
-                 p->tp, par_cp(p), p->pp, p->dp, p->tp * par_cp(p) * p->pp * p->dp, job_workers(j));
+                 "<parallel tp=\"%d\"%s pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
+                 "tp x %spp x dp = the %d workers",
+                 p->tp, cp, p->pp, p->dp, p->tp * par_cp(p) * p->pp * p->dp,
+                 par_cp(p) > 1 ? "cp x " : "", job_workers(j));
         return fail(j, p->line, err, why);
     }
     if (par_cp(p) > 1) {
