@@ -143,6 +143,23 @@ START_TEST(test_memory)
                         "weights, gradients and optimizer state, ZeRO over dp x cp");
         test_assert_rel(x.act_B, act, 1e-12, "activations of s / cp tokens");
     }
+    /* sequence parallelism: selective recomputation keeps 34 s' h / t a block, full its input,
+       2 s' h / t */
+    static const enum recompute rc[] = {RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
+    for (int k = 0; k < 2; k++) {
+        struct parallel_spec p = {.ep = 1,
+                                  .tp = t,
+                                  .cp = cp,
+                                  .pp = pp,
+                                  .dp = d,
+                                  .microbatches = m,
+                                  .sp = true,
+                                  .recompute = rc[k]};
+        struct par_memory x = par_memory(&p, "gpt", &g, DTYPE_BF16, OPT_ADAM, b);
+        double blk = k == 0 ? 34 * sh / t : 2 * sh / t;
+        test_assert_rel(x.act_B, (double)b * pp * (L / pp * blk + 2 * sh), 1e-12,
+                        "recomputed activations of s / cp tokens");
+    }
     struct parallel_spec p = {.ep = 1, .tp = t, .cp = 3, .pp = pp, .dp = d, .microbatches = m};
     ck_assert(!par_shape_ok(&p, &g)); /* 1024 tokens: not 6 chunks */
 }
@@ -168,7 +185,40 @@ static void compute_run(const void *arg, void *out)
  * of it), so 1 / cp of cp = 1's, whether the GEMMs dominate (h 4096, s 4096: the attention
  * s / 6h = 1/6 of the FLOPs) or the attention (h 1024, s 16384: 2.7 times the GEMMs'); at
  * least that and within 5% (a rank's 1024 or more tokens keep its GEMMs as efficient; with a
- * few hundred their waves run part-empty and the ratio grows). */
+ * few hundred their waves run part-empty and the ratio grows); and exactly closed_run's. */
+/* The closed form of compute_run's rank (a child process): m microbatches through L blocks of
+ * s / cp tokens whose attention core (the diagonal step) is one of cp steps of that core, each
+ * amount over the GPU's speed: m (sum over layers of fwd + bwd + L (cp - 1)(core_fwd +
+ * core_bwd)). */
+static void closed_run(const void *arg, void *out)
+{
+    const int *v = arg; /* cp, h, s */
+    struct scenario sc = cp_scenario(v[0], 2, v[1], v[2], 1, (struct parallel_spec){.tp = 1});
+    struct platform *pf = test_load(&sc);
+    struct calib cal = calib_default();
+    struct gpt_config g = sc.model.gpt;
+    g.seq /= v[0];
+    g.tp = 1;
+    struct model blk, core;
+    model_preset("gpt", &g, DTYPE_BF16, &blk);
+    model_attention_core(&g, DTYPE_BF16, &core);
+    struct worker_amounts a = {0}, c = {0};
+    struct kernel_costs kc = {.launch_s = 0, .host = HOST_EAGER};
+    worker_amounts(&cal, pf->models[0], pf->gpus[0], DTYPE_BF16, OPT_ADAM, &blk, 1, &kc, &a);
+    worker_amounts(&cal, pf->models[0], pf->gpus[0], DTYPE_BF16, OPT_ADAM, &core, 1, &kc, &c);
+    double sum = 0;
+    for (size_t i = 0; i < blk.nlayers; i++)
+        sum += a.fwd[i] + a.bwd[i];
+    sum += 2 * (v[0] - 1) * (c.fwd[0] + c.bwd[0]);             /* L = 2 blocks */
+    *(double *)out = 2 * sum / sg_host_get_speed(pf->gpus[0]); /* m = 2 */
+    worker_amounts_release(&a);
+    worker_amounts_release(&c);
+    model_release(&blk);
+    model_release(&core);
+    platform_free(pf);
+    scenario_release(&sc);
+}
+
 START_TEST(test_compute)
 {
     static const int shapes[2][2] = {{4096, 4096}, {1024, 16384}};
@@ -179,6 +229,9 @@ START_TEST(test_compute)
         test_in_child(compute_run, four, c4, sizeof c4);
         ck_assert_msg(c4[0] >= c1[0] / 4 && c4[0] <= 1.05 * c1[0] / 4,
                       "shape %d: compute %g s at cp 4, %g s at cp 1", k, c4[0], c1[0]);
+        double want;
+        test_in_child(closed_run, four, &want, sizeof want);
+        test_assert_rel(c4[0], want, 1e-9, "a rank's compute at cp 4");
     }
 }
 END_TEST
