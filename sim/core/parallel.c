@@ -146,7 +146,7 @@ struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
        (Megatron-Core's distributed optimizer over its DP-CP group) */
     double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt);
     double d = (double)p->dp * par_cp(p), ea = model_act_bytes(dtype); /* activations */
-    double ex = model_expert_params(&gt), de = d / ep_of(p); /* experts' replicas */
+    double ex = model_expert_params(&gt), de = d / ep_of(p);           /* experts' replicas */
     struct par_memory best = {.stage = -1};
     for (int s = 0; s < p->pp; s++) {
         double params = 0, experts = 0, act = 0;

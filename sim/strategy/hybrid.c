@@ -2,8 +2,8 @@
 #include "hybrid.h"
 
 #include "ckpt.h"
-#include "hy_cp.h"
 #include "collective.h"
+#include "hy_cp.h"
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
 #include "hybrid_recover.h"
@@ -182,8 +182,8 @@ static void pp_send(struct hy_rank *r, int from, int to)
     struct hy_ctx *c = r->c;
     static int token;
     sg_host_t dst = c->j->pf->gpus[par_rank_cp(c->p, r->t, r->cx, to % c->p->pp, r->d)];
-    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t + c->p->tp * r->cx, from, to), &token,
-                                      c->act_B);
+    r->sends[r->nsends++] =
+            net_isend(pp_box(r->d, r->t + c->p->tp * r->cx, from, to), &token, c->act_B);
     traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->act_B);
 }
 
