@@ -15,15 +15,22 @@ static int ep_of(const struct parallel_spec *p)
     return p->ep > 1 ? p->ep : 1;
 }
 
-int par_rank(const struct parallel_spec *p, int t, int s, int d)
+int par_cp(const struct parallel_spec *p)
 {
-    return p->dp_outer ? t + p->tp * (s + p->pp * d) : t + p->tp * (d + p->dp * s);
+    return p->cp > 1 ? p->cp : 1;
 }
 
-void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d)
+int par_rank_cp(const struct parallel_spec *p, int t, int c, int s, int d)
+{
+    int tc = t + p->tp * c, tpc = p->tp * par_cp(p); /* the context ranks next to the tensor's */
+    return p->dp_outer ? tc + tpc * (s + p->pp * d) : tc + tpc * (d + p->dp * s);
+}
+
+void par_coords_cp(const struct parallel_spec *p, int rank, int *t, int *c, int *s, int *d)
 {
     *t = rank % p->tp;
-    int rest = rank / p->tp;
+    *c = rank / p->tp % par_cp(p);
+    int rest = rank / (p->tp * par_cp(p));
     if (p->dp_outer) {
         *s = rest % p->pp;
         *d = rest / p->pp;
@@ -31,6 +38,17 @@ void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d)
         *d = rest % p->dp;
         *s = rest / p->dp;
     }
+}
+
+int par_rank(const struct parallel_spec *p, int t, int s, int d)
+{
+    return par_rank_cp(p, t, 0, s, d);
+}
+
+void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d)
+{
+    int c;
+    par_coords_cp(p, rank, t, &c, s, d);
 }
 
 void par_stage_layers(const struct parallel_spec *p, int blocks, int vs, int *first, int *last)
@@ -92,14 +110,17 @@ bool par_shape_ok(const struct parallel_spec *p, const struct gpt_config *g)
 {
     int kv = g->kv_heads > 0 ? g->kv_heads : g->heads;
     return par_stages_ok(p, g->layers, NULL, 0) && g->heads % p->tp == 0 && kv % p->tp == 0 &&
-           p->dp % ep_of(p) == 0 && (p->schedule != PP_INTERLEAVED || p->microbatches % p->pp == 0);
+           p->dp % ep_of(p) == 0 && (par_cp(p) == 1 || g->seq % (2 * par_cp(p)) == 0) &&
+           (p->schedule != PP_INTERLEAVED || p->microbatches % p->pp == 0);
 }
 
-/* Activation bytes a rank keeps of one block for one sample, under p's recomputation. */
+/* Activation bytes a rank keeps of one block for one sample, under p's recomputation: of its
+ * s / cp tokens with context parallelism (Korthikanti's terms with s / cp; FlashAttention's, the
+ * only attention context parallelism runs, keeps no s x s term: model.c's block_act_B). */
 static double block_act(const struct parallel_spec *p, const struct gpt_config *g,
                         const struct layer *l, double e)
 {
-    double sh = (double)g->seq * g->hidden, t = p->tp;
+    double sh = (double)g->seq / par_cp(p) * g->hidden, t = p->tp;
     switch (p->recompute) {
     case RECOMPUTE_SELECTIVE: /* the attention's s x s tensors recomputed: no 5as/h term */
         return (p->sp ? 34 * sh / t : sh * (10 + 24 / t)) * e / 2;
@@ -110,18 +131,21 @@ static double block_act(const struct parallel_spec *p, const struct gpt_config *
     }
 }
 
-/* Stage s's memory per rank under p, of the model m (g's shape split by p). */
+/* Stage s's memory per rank under p, of the model m (g's shape split by p), its activations of
+ * ma (m at a rank's s / cp tokens). ZeRO shards over the data- and context-parallel ranks, which
+ * hold the same parameters (Megatron-Core's distributed optimizer over its DP-CP group). */
 static struct par_memory stage_memory(const struct parallel_spec *p, const struct gpt_config *g,
-                                      const struct model *m, enum gpu_dtype dtype,
-                                      enum optimizer opt, int b, int s)
+                                      const struct model *m, const struct model *ma,
+                                      enum gpu_dtype dtype, enum optimizer opt, int b, int s)
 {
-    double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt), d = p->dp;
+    double e = model_dtype_bytes(dtype), o = model_optimizer_bytes(dtype, opt);
+    double d = (double)p->dp * par_cp(p);
     double ea = model_act_bytes(dtype); /* activations */
     struct gpt_config gt = *g;
     gt.tp = p->tp;
     gt.sp = p->sp;
     gt.ep = ep_of(p);
-    double ex = model_expert_params(&gt), de = (double)p->dp / ep_of(p); /* experts' replicas */
+    double ex = model_expert_params(&gt), de = d / ep_of(p); /* experts' replicas */
     double params = 0, experts = 0, act = 0;
     for (int c = 0; c < chunks_of(p); c++) { /* its chunks */
         int first, last;
@@ -130,7 +154,7 @@ static struct par_memory stage_memory(const struct parallel_spec *p, const struc
             params += m->layers[i].params;
             bool block = i >= 1 && i <= g->layers;
             experts += block ? ex : 0;
-            act += block ? block_act(p, g, &m->layers[i], ea) : m->layers[i].act_B;
+            act += block ? block_act(p, g, &ma->layers[i], ea) : ma->layers[i].act_B;
         }
     }
     /* ZeRO shards the dense share over the dp replicas, the experts over their dp / ep */
@@ -157,28 +181,52 @@ static void split_model(const struct parallel_spec *p, const char *preset,
     model_preset(preset, &gt, dtype, m);
 }
 
+/* The models of p's memory: m with the parameters, and with context parallelism *ma, the same at
+ * a rank's s / cp tokens for the activations (else *ma is m). Release with release_models. */
+static void split_models(const struct parallel_spec *p, const char *preset,
+                         const struct gpt_config *g, enum gpu_dtype dtype, struct model *m,
+                         struct model *mc, const struct model **ma)
+{
+    split_model(p, preset, g, dtype, m);
+    *ma = m;
+    if (par_cp(p) > 1) {
+        struct gpt_config gc = *g;
+        gc.seq = g->seq / par_cp(p);
+        split_model(p, preset, &gc, dtype, mc);
+        *ma = mc;
+    }
+}
+
+static void release_models(const struct parallel_spec *p, struct model *m, struct model *mc)
+{
+    model_release(m);
+    if (par_cp(p) > 1) model_release(mc);
+}
+
 void par_memory_stages(const struct parallel_spec *p, const char *preset,
                        const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt, int b,
                        struct par_memory *x)
 {
-    struct model m;
-    split_model(p, preset, g, dtype, &m);
+    struct model m, mc;
+    const struct model *ma;
+    split_models(p, preset, g, dtype, &m, &mc, &ma);
     for (int s = 0; s < p->pp; s++)
-        x[s] = stage_memory(p, g, &m, dtype, opt, b, s);
-    model_release(&m);
+        x[s] = stage_memory(p, g, &m, ma, dtype, opt, b, s);
+    release_models(p, &m, &mc);
 }
 
 struct par_memory par_memory(const struct parallel_spec *p, const char *preset,
                              const struct gpt_config *g, enum gpu_dtype dtype, enum optimizer opt,
                              int b)
 {
-    struct model m;
-    split_model(p, preset, g, dtype, &m);
+    struct model m, mc;
+    const struct model *ma;
+    split_models(p, preset, g, dtype, &m, &mc, &ma);
     struct par_memory best = {.stage = -1};
     for (int s = 0; s < p->pp; s++) {
-        struct par_memory x = stage_memory(p, g, &m, dtype, opt, b, s);
+        struct par_memory x = stage_memory(p, g, &m, ma, dtype, opt, b, s);
         if (best.stage < 0 || x.total_B > best.total_B) best = x;
     }
-    model_release(&m);
+    release_models(p, &m, &mc);
     return best;
 }

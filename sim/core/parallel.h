@@ -3,7 +3,13 @@
  * rank needs (strategy="hybrid", <parallel>).
  *
  * Ranks: rank = t + tp (d + dp s) in Megatron's order tp-dp-pp (tensor ranks adjacent, so on one
- * node; replicas next; pipeline stages outermost), or t + tp (s + pp d) in tp-pp-dp.
+ * node; replicas next; pipeline stages outermost), or t + tp (s + pp d) in tp-pp-dp; with context
+ * parallelism (cp > 1) the context ranks come right after the tensor ranks (par_rank_cp).
+ * Context parallelism (Megatron-Core's context_parallel docs): each sample's sequence in 2 cp
+ * chunks, context rank c holding chunks c and 2 cp - 1 - c (the causal load balance), so s / cp
+ * tokens: its activations are those of s / cp tokens, its parameters all of its stage's share,
+ * ZeRO sharding them over the dp x cp ranks that hold the same ones; the sequence a multiple
+ * of 2 cp.
  * Stages: the blocks split evenly (layers divisible by pp), the embedding with stage 0 and the
  * output layer with the last (Megatron's), or unevenly as Megatron-Core allows (par_stages.c:
  * the first and last stages' blocks given, or every stage's, or the embedding and the loss
@@ -31,7 +37,17 @@
 
 #include <stddef.h>
 
-/* The rank at tensor index t, pipeline stage s, replica d, and back. */
+/* Context-parallel ranks of p (its cp, 1 when 0). */
+int par_cp(const struct parallel_spec *p);
+
+/* The rank at tensor index t, context rank c, pipeline stage s, replica d, and back:
+ * t + tp (c + cp (d + dp s)) (tp-dp-pp) or t + tp (c + cp (s + pp d)) (tp-pp-dp), the context
+ * ranks right after the tensor ranks as in Megatron-Core's default order "tp-cp-ep-dp-pp"
+ * (megatron/core/parallel_state.py, initialize_model_parallel's `order`). */
+int par_rank_cp(const struct parallel_spec *p, int t, int c, int s, int d);
+void par_coords_cp(const struct parallel_spec *p, int rank, int *t, int *c, int *s, int *d);
+
+/* The same at context rank 0 (par_coords drops c). */
 int par_rank(const struct parallel_spec *p, int t, int s, int d);
 void par_coords(const struct parallel_spec *p, int rank, int *t, int *s, int *d);
 
@@ -65,7 +81,8 @@ void par_schedule(const struct parallel_spec *p, int s, struct pp_op *ops);
 double par_in_flight(const struct parallel_spec *p, int s);
 
 /* Does p split g's shape: its stages the blocks (par_stages_ok), tp dividing the heads and the
- * key/value heads (Megatron-Core splits whole query groups), ep dividing dp? */
+ * key/value heads (Megatron-Core splits whole query groups), ep dividing dp, 2 cp dividing the
+ * sequence (cp > 1)? */
 bool par_shape_ok(const struct parallel_spec *p, const struct gpt_config *g);
 
 struct par_memory {

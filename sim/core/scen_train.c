@@ -390,6 +390,9 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     p->microbatches = (int)v[3];
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ep", 1, 1L << 20, 1, &v[0]), out);
     p->ep = (int)v[0];
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "cp", 1, 1L << 20, 1, &v[0]), out);
+    p->cp = (int)v[0];
+    p->cp_allgather = attr_is(n, "cp-comm", "all-gather");
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "zero", 0, 3, 0, &v[0]), out);
     p->zero = (int)v[0];
     p->schedule =

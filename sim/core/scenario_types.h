@@ -137,6 +137,10 @@ enum recompute {
 struct parallel_spec {
     int tp, pp, dp;       /* ranks of each dimension; tp x pp x dp GPUs */
     int ep;               /* expert parallelism: the experts split over ep of the dp replicas */
+    int cp;               /* context parallelism: each sample's sequence split over cp ranks
+                             (0 or 1: none); tp x cp x pp x dp GPUs */
+    bool cp_allgather;    /* cp-comm="all-gather": K and V all-gathered (Llama 3's); else
+                             "p2p", a ring passing K and V chunks (Megatron-Core's default) */
     int microbatches;     /* m per pipeline per step (batch-per-gpu: a microbatch's samples) */
     int vstages;          /* model chunks a rank holds (interleaved: virtual-stages; else 1) */
     enum pp_schedule schedule;

@@ -3,8 +3,10 @@
 
 #include "ckpt.h"
 #include "collective.h"
+#include "hy_cp.h"
 #include "hy_dpov.h"
 #include "hy_tpov.h"
+#include "hybrid_record.h"
 #include "hybrid_state.h"
 #include "hybrid_input.h"
 #include "hybrid_metrics.h"
@@ -70,7 +72,7 @@ static void group_collective(struct hy_rank *r, int kind, enum coll_op op, doubl
 {
     struct hy_ctx *c = r->c;
     if (c->failed || hygroup_size(c->p, kind) < 2 || size_B <= 0) return;
-    int pos, g = hygroup_of(c->p, kind, r->t, r->s, r->d, &pos);
+    int pos, g = hygroup_of(c->p, kind, r->t, r->cx, r->s, r->d, &pos);
     double t0 = simgrid_get_clock();
     check_wait(r, collective_run(&c->groups[kind][g], c->algo, op, pos, size_B, NULL),
                collective_op_name(op));
@@ -121,8 +123,9 @@ static void pp_send(struct hy_rank *r, int from, int to)
 {
     struct hy_ctx *c = r->c;
     static int token;
-    sg_host_t dst = c->j->pf->gpus[par_rank(c->p, r->t, to % c->p->pp, r->d)];
-    r->sends[r->nsends++] = net_isend(pp_box(r->d, r->t, from, to), &token, c->pp_B);
+    sg_host_t dst = c->j->pf->gpus[par_rank_cp(c->p, r->t, r->cx, to % c->p->pp, r->d)];
+    r->sends[r->nsends++] =
+            net_isend(pp_box(r->d, r->t + c->p->tp * r->cx, from, to), &token, c->pp_B);
     traffic_add(c->traffic[DIM_PP], c->j->pf->gpus[r->rank], dst, c->pp_B);
 }
 
@@ -149,7 +152,7 @@ static bool needs_recv(const struct hy_rank *r, int k)
 static sg_comm_t post_recv(struct hy_rank *r, int k)
 {
     int vs = vstage_of(r, k), from = r->ops[k].backward ? vs + 1 : vs - 1;
-    return net_irecv(pp_box(r->d, r->t, from, vs), &r->payload[k % 2]);
+    return net_irecv(pp_box(r->d, r->t + r->c->p->tp * r->cx, from, vs), &r->payload[k % 2]);
 }
 
 /* ---- the schedule ------------------------------------------------------------------------ */
@@ -161,6 +164,8 @@ static void exec(struct hy_rank *r, double amount)
     r->compute_s += simgrid_get_clock() - t0;
 }
 
+static void cp_attention(struct hy_rank *r, bool backward); /* below, with the schedule */
+
 /* Layer i's forward (or backward) and, a block's, its collectives: after its kernels, or with
  * tp-comm-overlap pipelined with the GEMMs beside them (hy_tpov.h: the GEMMs' time is compute,
  * what the pipeline leaves of the collectives tensor-parallel time). */
@@ -169,12 +174,14 @@ static void layer_pass(struct hy_rank *r, int i, bool bwd)
     struct hy_ctx *c = r->c;
     if (!c->p->tp_overlap || !is_block(c, i)) {
         exec(r, bwd ? c->amt.bwd[i] : c->amt.fwd[i]);
+        if (is_block(c, i)) cp_attention(r, bwd);
         if (is_block(c, i)) block_comm(r);
         return;
     }
     const struct tpov_pass *ps = bwd ? &c->tpov.bwd : &c->tpov.fwd;
     exec(r, ps->rest);
-    int pos, g = hygroup_of(c->p, HYGROUP_TP, r->t, r->s, r->d, &pos);
+    cp_attention(r, bwd);
+    int pos, g = hygroup_of(c->p, HYGROUP_TP, r->t, r->cx, r->s, r->d, &pos);
     struct tpov_rank tr = {&c->groups[HYGROUP_TP][g], c->algo, pos, r->jitter * r->mb_scale,
                            c->rec, r->rank};
     double gemm_s = 0, exposed_s = 0;
@@ -299,6 +306,31 @@ static void prefetch_actor(int argc, char **argv)
     }
 }
 
+static void cp_exec(void *r, double amount)
+{
+    exec(r, amount);
+}
+
+static void cp_collective(void *r, enum coll_op op, double size_B)
+{
+    double t = 0; /* hycp_attention times it */
+    group_collective(r, HYGROUP_CP, op, size_B, &t);
+}
+
+static void cp_failed(void *r, enum net_status st, const char *what)
+{
+    check_wait(r, st, what);
+}
+
+/* Context parallelism: a block's attention with its context ranks (hy_cp.h), the exchange not
+ * hidden by the attention counted with the tensor-parallel collectives (on the critical path). */
+static void cp_attention(struct hy_rank *r, bool backward)
+{
+    if (par_cp(r->c->p) < 2 || r->c->failed) return;
+    struct hycp_hooks k = {r, cp_exec, cp_collective, cp_failed};
+    r->tp_s += hycp_attention(&r->c->cp, r->t, r->cx, r->s, r->d, backward, &k);
+}
+
 static void forward(struct hy_rank *r, int chunk)
 {
     struct hy_ctx *c = r->c;
@@ -336,11 +368,12 @@ static void backward(struct hy_rank *r, int chunk)
 }
 
 /* The parameters whose optimizer state rank r keeps under ZeRO: 1 / dp of its dense share and
- * 1 / (dp / ep) of its experts (the replicas holding the same experts share them). */
+ * 1 / (dp / ep) of its experts (the replicas holding the same experts share them); with context
+ * parallelism 1 / cp of that (the data groups hold the dp x cp ranks: hygroup.h). */
 static double zero_share(const struct hy_rank *r)
 {
     const struct parallel_spec *p = r->c->p;
-    return (r->params - r->experts) / p->dp + r->experts / (p->dp / p->ep);
+    return ((r->params - r->experts) / p->dp + r->experts / (p->dp / p->ep)) / par_cp(p);
 }
 
 /* After the schedule: the gradients reduced over the replicas, the optimizer, the updated
@@ -382,8 +415,9 @@ static double shard_B(const struct hy_ctx *c, const struct hy_rank *r)
 {
     const struct train_spec *ts = &c->sc->train;
     double e = model_dtype_bytes(ts->dtype), o = model_optimizer_bytes(ts->dtype, ts->opt);
-    if (c->p->zero == 0) return r->d == 0 ? ckpt_size(&c->m, r->params, ts->dtype, ts->opt) : 0;
-    return zero_share(r) * o + (r->d == 0 ? r->params * e : 0) +
+    bool first = r->d == 0 && r->cx == 0; /* the first replica's first context rank */
+    if (c->p->zero == 0) return first ? ckpt_size(&c->m, r->params, ts->dtype, ts->opt) : 0;
+    return zero_share(r) * o + (first ? r->params * e : 0) +
            ckpt_size(&c->m, 0, ts->dtype, ts->opt);
 }
 
@@ -435,7 +469,8 @@ static void run_schedule(struct hy_rank *r)
                                      gather_split_1d_tensor) */
             group_collective(r, HYGROUP_TP, COLL_ALLGATHER, c->act_B, &r->tp_s);
         if (c->failed) break;
-        if (!hyin_before(&c->in, r->t, r->s, r->d, r->step, &r->ops[k], &r->mb_scale))
+        if (!hyin_before(&c->in, r->t + c->p->tp * r->cx, r->s, r->d, r->step, &r->ops[k],
+                         &r->mb_scale))
             check_wait(r, NET_TIMEOUT, "the first stage's batch");
         if (c->failed) break; /* while it waited for its batch */
         double o0 = simgrid_get_clock();
@@ -540,7 +575,7 @@ static void make_worlds(struct hy_ctx *c)
 {
     const struct parallel_spec *p = c->p;
     const struct train_spec *ts = &c->sc->train;
-    static const int dim[HYGROUP_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP};
+    static const int dim[HYGROUP_KINDS] = {DIM_TP, DIM_DP, DIM_EP, DIM_DP, DIM_DP, DIM_DP, DIM_TP};
     for (int kind = 0; kind < HYGROUP_KINDS; kind++) {
         int ng = hygroup_used(p, kind);
         c->ngroups[kind] = ng;
@@ -565,7 +600,7 @@ static void make_ranks(struct hy_ctx *c)
         struct hy_rank *r = &c->ranks[k];
         r->c = c;
         r->rank = k;
-        par_coords(p, k, &r->t, &r->s, &r->d);
+        par_coords_cp(p, k, &r->t, &r->cx, &r->s, &r->d);
         int n = par_schedule_len(p);
         r->ops = xbt_new(struct pp_op, n);
         par_schedule(p, r->s, r->ops);
@@ -602,8 +637,12 @@ static void setup(struct hy_ctx *c)
     c->expert_params = model_expert_params(&g);
     c->model_params = model_params(&c->m);
     struct kernel_costs kc = job_kernel_costs(ts);
-    worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt, &c->m,
-                   ts->batch, &kc, &c->amt);
+    struct model mc; /* context parallelism: a rank's amounts are of its s / cp tokens */
+    g.seq /= par_cp(p);
+    if (par_cp(p) > 1) model_preset(c->sc->model.preset, &g, ts->dtype, &mc);
+    worker_amounts(c->j->cal, c->j->pf->models[0], c->j->pf->gpus[0], ts->dtype, ts->opt,
+                   par_cp(p) > 1 ? &mc : &c->m, ts->batch, &kc, &c->amt);
+    if (par_cp(p) > 1) model_release(&mc);
     if (p->recompute == RECOMPUTE_SELECTIVE && g.attention != ATTN_FLASH) {
         /* the attention core's forward, per block (FlashAttention's backward recomputes it
            already: nothing to add) */
@@ -633,6 +672,7 @@ static void setup(struct hy_ctx *c)
     c->traffic[0] = c->kit->traffic;
     for (int i = 1; i < 4; i++)
         c->traffic[i] = traffic_new();
+    hycp_init(&c->cp, c->j, p, &g, &kc, &c->amt, c->traffic[DIM_TP]);
     make_worlds(c);
     make_ranks(c);
     hyin_open(&c->in, c->kit, p);
@@ -684,43 +724,6 @@ static void teardown(struct hy_ctx *c)
 }
 
 /* ---- the strategy's row ------------------------------------------------------------------ */
-
-/* The run's hybrid figures: a rank's mean per step, MFU and tokens/s. */
-static void record(struct hy_ctx *c, struct run_record *rec, const struct model *full)
-{
-    const struct train_spec *ts = &c->sc->train;
-    int n = ts->steps;
-    double P = c->P, dp_in = 0;
-    struct hybrid_record *h = hybrid_metrics_attach(rec);
-    for (int s = 0; s < n; s++) {
-        h->par_pipe_s += c->pipe[s] / n;
-        h->par_compute_s += c->compute[s] / P / n;
-        h->par_tp_s += c->tp[s] / P / n;
-        h->par_dp_s += c->dp[s] / P / n;
-        dp_in += c->dp_in[s] / P / n;
-        h->par_update_s += c->update[s] / P / n;
-    }
-    /* the pipeline phase less its compute and collectives (ZeRO-2's and -3's inside it) */
-    h->par_bubble_s = fmax(0, h->par_pipe_s - h->par_compute_s - h->par_tp_s - dp_in);
-    h->par_bubble_frac = h->par_pipe_s > 0 ? h->par_bubble_s / h->par_pipe_s : 0;
-    double samples = rec->global_batch * n;
-    double flops = samples * (model_fwd_flops(full) + model_bwd_flops(full));
-    double peak = c->j->pf->models[0]->peak_flops[ts->dtype];
-    h->mfu = rec->total_s > 0 ? flops / rec->total_s / (P * peak) : 0;
-    h->tokens_s = rec->total_s > 0 ? samples * c->sc->model.gpt.seq / rec->total_s : 0;
-    for (int i = 0; i < 4; i++) {
-        h->par_bytes[i] = traffic_bytes(c->traffic[i]);
-        size_t nc = traffic_nclasses(c->traffic[i]);
-        h->group_nclasses[i] = nc < RUN_CLASSES ? nc : RUN_CLASSES;
-        for (size_t k = 0; k < h->group_nclasses[i]; k++)
-            snprintf(h->group_class[i][k], sizeof h->group_class[i][k], "%s",
-                     traffic_class(c->traffic[i], k, &h->group_class_B[i][k]));
-    }
-    /* the memory per GPU: the stage that needs the most, not the tensor share replicated */
-    struct par_memory x =
-            par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
-    rec->mem = (struct memory_need){x.weights_B, x.grads_B, x.optimizer_B, x.act_B, x.total_B};
-}
 
 static void start_prefetcher(struct hy_rank *r)
 {
@@ -821,6 +824,10 @@ void hybrid_begin(const struct job *j, struct run_record *rec)
     run_config_str(rec, "recompute", scenario_recompute_name(ts->par.recompute));
     run_config_str(rec, "order", ts->par.dp_outer ? "tp-pp-dp" : "tp-dp-pp");
     if (ts->par.overlap_grad) hy_dpov_config(rec, &ts->par);
+    if (par_cp(&ts->par) > 1) { /* context parallelism (absent without: outputs unchanged) */
+        run_config_num(rec, "cp", "%d", ts->par.cp);
+        run_config_str(rec, "cp_comm", ts->par.cp_allgather ? "all-gather" : "p2p");
+    }
 }
 
 void hybrid_run(struct runkit *kit)
@@ -843,7 +850,7 @@ void hybrid_run(struct runkit *kit)
     rec->lost_steps = c.done < ts->steps ? 1 : 0;
     hyin_account(&c.in, rec, c.done); /* samples and gradients, the input pipeline's figures */
     hyrec_finish(c.hr, rec, c.done);    /* after a restart: the layouts' gradients, the lost work */
-    record(&c, rec, j->m);
+    hybrid_record(&c, rec, j->m);
     hynum_finish(c.num, rec);
     job_record_compute(rec, &c.amt, j->pf->models[0], ts->dtype);
     for (int i = 1; i < 4; i++)

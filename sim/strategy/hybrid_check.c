@@ -17,6 +17,38 @@ static enum dmlsim_err fail(const struct scenario *sc, int line, struct dmlsim_e
     return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: %s", sc->path, line, what);
 }
 
+/* Context parallelism's rules: a sequence of 2 cp chunks, FlashAttention (Transformer Engine
+ * runs context parallelism in its flash and fused attention backends only: DotProductAttention's
+ * backend selection in dot_product_attention/utils.py disables the unfused one with cp > 1), no
+ * <recovery> (a restart re-forms the layout by replicas: hybrid_recover.c maps ranks by tensor,
+ * stage and replica only) and no <numerics> (its MLP has no sequence to split). */
+static enum dmlsim_err check_cp(const struct scenario *sc, const struct gpt_config *g,
+                                struct dmlsim_error *err)
+{
+    const struct parallel_spec *p = &sc->train.par;
+    char why[256];
+    if (g->seq % (2 * p->cp) != 0) {
+        snprintf(why, sizeof why,
+                 "<parallel cp=\"%d\">: %s has %d tokens a sample; expected a multiple of 2 cp "
+                 "(Megatron-Core splits the sequence into 2 cp chunks, 2 a context rank)",
+                 p->cp, sc->model.preset, g->seq);
+        return fail(sc, p->line, err, why);
+    }
+    if (g->attention != ATTN_FLASH)
+        return fail(sc, p->line, err,
+                    "<parallel cp>: context parallelism runs in Transformer Engine's flash and "
+                    "fused attention only; expected the model's FlashAttention (the default)");
+    if (sc->rec.present)
+        return fail(sc, p->line, err,
+                    "<parallel cp>: a restart (<recovery>) of a context-parallel layout is not "
+                    "simulated yet; expected cp of 1 with <recovery>");
+    if (sc->train.numerics.present)
+        return fail(sc, p->line, err,
+                    "<parallel cp>: the <numerics> network has no sequence to split; expected cp "
+                    "of 1 with <numerics>");
+    return DMLSIM_OK;
+}
+
 enum dmlsim_err hybrid_check_layout(const struct scenario *sc, int workers,
                                     struct dmlsim_error *err)
 {
@@ -29,12 +61,19 @@ enum dmlsim_err hybrid_check_layout(const struct scenario *sc, int workers,
                     "transformer's blocks; expected a <model> transformer preset (gpt, "
                     "bert-large, gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b)");
     g = sc->model.gpt;
-    if (p->tp * p->pp * p->dp != workers) {
+    if (p->tp * par_cp(p) * p->pp * p->dp != workers) {
+        char cp[24] = "";
+        if (par_cp(p) > 1) snprintf(cp, sizeof cp, " cp=\"%d\"", p->cp);
         snprintf(why, sizeof why,
-                 "<parallel tp=\"%d\" pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
-                 "tp x pp x dp = the %d workers",
-                 p->tp, p->pp, p->dp, p->tp * p->pp * p->dp, workers);
+                 "<parallel tp=\"%d\"%s pp=\"%d\" dp=\"%d\">: %d GPUs; expected "
+                 "tp x %spp x dp = the %d workers",
+                 p->tp, cp, p->pp, p->dp, p->tp * par_cp(p) * p->pp * p->dp,
+                 par_cp(p) > 1 ? "cp x " : "", workers);
         return fail(sc, p->line, err, why);
+    }
+    if (par_cp(p) > 1) {
+        enum dmlsim_err rc = check_cp(sc, &g, err);
+        if (rc != DMLSIM_OK) return rc;
     }
     int kv = g.kv_heads > 0 ? g.kv_heads : g.heads;
     char stages[240];

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The reader of replica d: its first stage's tensor rank 0. */
+/* The reader of replica d: its first stage's tensor rank 0 (of context rank 0). */
 static int reader_rank(const struct parallel_spec *p, int d)
 {
     return par_rank(p, 0, 0, d);
@@ -41,12 +41,12 @@ static void replicas_new(struct hy_input *in, const struct job *j, const struct 
 static bool corrupt_host_reads(const struct job *j, const char *host, char *why, size_t len)
 {
     const struct parallel_spec *p = &j->sc->train.par;
-    int k = 0, t, s, d;
+    int k = 0, t, c, s, d;
     while (k < job_workers(j) && strcmp(sg_host_get_name(j->pf->gpus[k]), host) != 0)
         k++;
     if (k == job_workers(j)) return true; /* no worker there: the plan's own check says so */
-    par_coords(p, k, &t, &s, &d);
-    if (t == 0 && s == 0) return true;
+    par_coords_cp(p, k, &t, &c, &s, &d);
+    if (t == 0 && c == 0 && s == 0) return true;
     snprintf(why, len,
              "<corrupt-batch host=\"%s\">: it is rank %d (tensor rank %d of stage %d, replica %d), "
              "which reads no batch under strategy=\"hybrid\"; expected the host of a first "
@@ -87,7 +87,7 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     in->pf = *j->pf; /* the loader's lane d feeds the platform's GPU d: replica d's reader */
     in->pf.gpus = in->readers;
     in->pf.ngpus = (size_t)in->dp;
-    for (int d = 0; d < in->dp && p->tp > 1; d++)
+    for (int d = 0; d < in->dp && p->tp * par_cp(p) > 1; d++)
         in->got[d] = sg_sem_init(0);
     long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples; /* as runkit_open's */
     struct loader *l =
@@ -154,7 +154,7 @@ static void reader_wait(struct hy_input *in, int d, int step, int mb)
     worker_before_forward(&in->kit->input, d, step * in->m + mb);
     in->wait[d] += simgrid_get_clock() - t0;
     if (in->wait[d] > in->step_input[step]) in->step_input[step] = in->wait[d];
-    for (int t = 1; in->got[d] && t < in->p->tp; t++)
+    for (int t = 1; in->got[d] && t < in->p->tp * par_cp(in->p); t++)
         sg_sem_release(in->got[d]);
 }
 
@@ -186,7 +186,7 @@ void hyin_finish(struct hy_input *in)
 {
     if (in->kit->loader) loader_finish(in->kit->loader);
     for (int d = 0; d < in->dp; d++) /* every wait of the step's microbatches ends */
-        for (int k = 0; in->got[d] && k < in->p->tp * in->m; k++)
+        for (int k = 0; in->got[d] && k < in->p->tp * par_cp(in->p) * in->m; k++)
             sg_sem_release(in->got[d]);
 }
 

@@ -13,6 +13,12 @@
  * pipeline the stage's other tensor ranks wait for the reader's microbatch there too (the
  * broadcast's wait; its few bytes a token are left out), counted as input, not as tensor-parallel
  * time (the bubble, the pipeline phase neither computing nor in collectives, holds the waits).
+ * With context parallelism the reader is context rank 0's, and the first stage's other context
+ * ranks wait for it as its other tensor ranks do (the index t passed to hyin_before is
+ * t + tp c). Megatron-LM has each context rank's tensor rank 0 take the same microbatch from
+ * its own data iterator and keep its 2 of the 2 cp sequence chunks (megatron/training/utils.py,
+ * get_batch_on_this_tp_rank, then get_batch_on_this_cp_rank): the same samples, so one read a
+ * replica here, the other context ranks' reads left out as the labels' are.
  * The run's input fraction (run.h) counts each reader's wait for its replica's tp pp GPUs: the
  * pipeline it feeds waits with it. Left
  * out: the last stage's own read of the same batch for its labels (the labels are the tokens

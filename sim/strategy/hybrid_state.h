@@ -6,6 +6,7 @@
 
 #include "ckpt.h"
 #include "collective.h"
+#include "hy_cp.h"
 #include "hy_tpov.h"
 #include "hybrid_input.h"
 #include "hygroup.h"
@@ -24,6 +25,7 @@ struct hy_ctx;
 struct hy_rank {
     struct hy_ctx *c;
     int rank, t, s, d;
+    int cx;            /* its context-parallel rank (0 without context parallelism) */
     int *first, *last; /* per model chunk: its layers [first, last) */
     struct pp_op *ops; /* its schedule, 2 m v operations (v model chunks) */
     sg_comm_t *sends;  /* this step's activations and gradients in flight, 2 m v at most */
@@ -78,6 +80,7 @@ struct hy_ctx {
     double *start, *pipe, *compute, *tp, *dp, *dp_in, *update; /* per step: sums or maxima */
     struct hy_input in; /* the replicas' batches: read, waited for, skipped (hybrid_input.h) */
     struct hynum *num;  /* <numerics>: the real training (hybrid_num.h), else NULL */
+    struct hycp cp;     /* context parallelism's attention exchange (hy_cp.h) */
 };
 
 #endif

@@ -12,35 +12,45 @@ static int hygroup_base(int kind)
     return kind == HYGROUP_DPG ? HYGROUP_DP : kind == HYGROUP_EDPG ? HYGROUP_EDP : kind;
 }
 
-int hygroup_of(const struct parallel_spec *p, int kind, int t, int s, int d, int *pos)
+int hygroup_of(const struct parallel_spec *p, int kind, int t, int c, int s, int d, int *pos)
 {
-    int ts = t * p->pp + s, e = p->ep, reps = p->dp / e;
+    int ts = t * p->pp + s, e = p->ep, reps = p->dp / e, cp = par_cp(p);
     switch (hygroup_base(kind)) {
     case HYGROUP_TP:
         *pos = t;
-        return s * p->dp + d;
-    case HYGROUP_DP:
-        *pos = d;
+        return (s * p->dp + d) * cp + c;
+    case HYGROUP_DP: /* the data- and context-parallel ranks: the same parameters */
+        *pos = c + cp * d;
         return ts;
     case HYGROUP_EP:
         *pos = d % e;
-        return ts * reps + d / e;
+        return (ts * cp + c) * reps + d / e;
+    case HYGROUP_CP:
+        *pos = c;
+        return ts * p->dp + d;
     default: /* HYGROUP_EDP */
-        *pos = d / e;
+        *pos = c + cp * (d / e);
         return ts * e + d % e;
     }
 }
 
 static int hygroup_count(const struct parallel_spec *p, int kind)
 {
-    int n[] = {p->pp * p->dp, p->tp * p->pp, p->tp * p->pp * (p->dp / p->ep),
-               p->tp * p->pp * p->ep};
+    int cp = par_cp(p);
+    int n[] = {p->pp * p->dp * cp,
+               p->tp * p->pp,
+               p->tp * p->pp * cp * (p->dp / p->ep),
+               p->tp * p->pp * p->ep,
+               0,
+               0,
+               p->tp * p->pp * p->dp};
     return n[hygroup_base(kind)];
 }
 
 int hygroup_size(const struct parallel_spec *p, int kind)
 {
-    int n[] = {p->tp, p->dp, p->ep, p->dp / p->ep};
+    int cp = par_cp(p);
+    int n[] = {p->tp, p->dp * cp, p->ep, p->dp / p->ep * cp, 0, 0, cp};
     return n[hygroup_base(kind)];
 }
 
@@ -50,9 +60,9 @@ void hygroup_worlds(const struct parallel_spec *p, const struct platform *pf, in
     int n = hygroup_size(p, kind);
     sg_host_t *hosts = xbt_new(sg_host_t, (size_t)P);
     for (int k = 0; k < P; k++) {
-        int t, s, d, pos, g;
-        par_coords(p, k, &t, &s, &d);
-        g = hygroup_of(p, kind, t, s, d, &pos);
+        int t, c, s, d, pos, g;
+        par_coords_cp(p, k, &t, &c, &s, &d);
+        g = hygroup_of(p, kind, t, c, s, d, &pos);
         if (g < ng) hosts[(size_t)g * n + pos] = pf->gpus[k];
     }
     for (int g = 0; g < ng; g++)
@@ -64,6 +74,7 @@ int hygroup_used(const struct parallel_spec *p, int kind)
 {
     if (hygroup_size(p, kind) < 2 || (hygroup_base(kind) == HYGROUP_EDP && p->ep < 2)) return 0;
     if ((kind == HYGROUP_DPG || kind == HYGROUP_EDPG) && (p->zero < 3 || p->no_prefetch)) return 0;
+    if (kind == HYGROUP_CP && !p->cp_allgather) return 0; /* the ring's sends: mailboxes */
     return hygroup_count(p, kind);
 }
 
@@ -72,6 +83,7 @@ int hygroup_used(const struct parallel_spec *p, int kind)
 static bool hygroup_runs(const struct parallel_spec *p, int kind, enum coll_op op)
 {
     if (kind == HYGROUP_DPG || kind == HYGROUP_EDPG) return op == COLL_ALLGATHER;
+    if (kind == HYGROUP_CP) return op == COLL_ALLGATHER || op == COLL_REDUCESCATTER;
     bool split = kind == HYGROUP_TP ? p->sp : p->zero >= 1;
     return split ? op == COLL_REDUCESCATTER || op == COLL_ALLGATHER : op == COLL_ALLREDUCE;
 }
