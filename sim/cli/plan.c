@@ -34,7 +34,8 @@ static const char *const axis_path[] = {"parallel.tp",
                                         "parallel.zero",
                                         "parallel.recompute",
                                         "parallel.sequence-parallel",
-                                        "parallel.order"};
+                                        "parallel.order",
+                                        "parallel.cp"};
 #define PLAN_AXES ((int)(sizeof axis_path / sizeof axis_path[0]))
 
 const char *plan_axis_path(int a)
@@ -58,8 +59,10 @@ char *plan_axis_value(const struct plan_cand *c, int a)
         return xbt_strdup(scenario_recompute_name(p->recompute));
     case 10:
         return xbt_strdup(p->sp ? "yes" : "no");
-    default:
+    case 11:
         return xbt_strdup(p->dp_outer ? "tp-pp-dp" : "tp-dp-pp");
+    default:
+        return bprintf("%d", par_cp(p));
     }
 }
 
@@ -82,9 +85,10 @@ static int by_estimate(const void *a, const void *b)
     return x->id - y->id; /* deterministic */
 }
 
-/* Drops a layout whose estimate equals the one before it and differs from it only in what the
- * estimate cannot see (the recomputation when it costs nothing more): the first, needing less
- * memory, stands for both, so the K simulated are K different costs. */
+/* Drops a layout whose estimate equals one kept before it and differs from it only in what the
+ * estimate cannot see (the recomputation when it costs nothing more, the order when no group
+ * changes links): the first, needing less memory or in Megatron's order tp-dp-pp (enumerated
+ * first), stands for both, so the K simulated are K different costs. */
 static void drop_twins(struct plan_space *sp)
 {
     int n = 0;
@@ -96,7 +100,7 @@ static void drop_twins(struct plan_space *sp)
             twin = sp->c[j].b == c->b && x->tp == y->tp && x->pp == y->pp && x->dp == y->dp &&
                    x->ep == y->ep && x->microbatches == y->microbatches &&
                    x->vstages == y->vstages && x->schedule == y->schedule && x->zero == y->zero &&
-                   x->sp == y->sp && x->dp_outer == y->dp_outer;
+                   x->sp == y->sp && x->cp == y->cp;
         }
         if (!twin) sp->c[n++] = *c;
         sp->twins += twin;

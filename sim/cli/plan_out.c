@@ -74,8 +74,7 @@ void plan_out_header(FILE *out, const struct plan_opts *o, const struct scenario
             model_optimizer_name(sc->train.opt));
     fprintf(out,
             "# layouts       %ld considered, %d kept, %ld twins (the same estimate as one kept, "
-            "only its recomputation differing: the one needing less memory kept), %ld set "
-            "aside\n",
+            "only its recomputation or order differing), %ld set aside\n",
             sp->considered, sp->n, sp->twins, aside);
     for (int r = 0; r < PLAN_REJECTS; r++)
         if (sp->rejected[r] > 0)

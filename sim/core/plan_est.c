@@ -9,7 +9,7 @@
 
 /* A model split (tp, sp, ep) and a microbatch size: each layer's times and parameters. */
 struct split_costs {
-    int tp, ep, b;
+    int tp, ep, b, cp;
     bool sp;
     int n;              /* layers: the embedding, the blocks, the output layer */
     double *fwd, *bwd;  /* per layer: seconds for one microbatch */
@@ -63,7 +63,9 @@ static void fill_costs(const struct plan_estimator *e, struct split_costs *c)
 {
     const struct train_spec *ts = &e->sc->train;
     const struct gpu_model *gpu = e->sc->cluster.gpu;
-    struct gpt_config g = e->sc->model.gpt;
+    struct gpt_config g = e->sc->model.gpt, whole;
+    whole = g;
+    g.seq /= c->cp; /* a context rank's tokens (hy_cp.h) */
     g.tp = c->tp;
     g.sp = c->sp;
     g.ep = c->ep;
@@ -82,6 +84,17 @@ static void fill_costs(const struct plan_estimator *e, struct split_costs *c)
     }
     c->experts = model_expert_params(&g);
     model_release(&m);
+    if (c->cp > 1) { /* the other cp - 1 steps of its causal attention share (hy_cp.h) */
+        struct model core;
+        model_attention_core(&g, ts->dtype, &core);
+        double f = pass_s(&kg, &core.layers[0], false, c->b);
+        double bw = pass_s(&kg, &core.layers[0], true, c->b);
+        for (int i = 1; i <= whole.layers && i < c->n; i++) {
+            c->fwd[i] += (c->cp - 1) * f;
+            c->bwd[i] += (c->cp - 1) * bw;
+        }
+        model_release(&core);
+    }
     if (g.attention != ATTN_FLASH) { /* as the strategy: FlashAttention recomputes it anyway */
         struct model core;
         model_attention_core(&g, ts->dtype, &core);
@@ -93,12 +106,12 @@ static void fill_costs(const struct plan_estimator *e, struct split_costs *c)
 static const struct split_costs *costs_of(struct plan_estimator *e, const struct parallel_spec *p,
                                           int b)
 {
-    int ep = p->ep > 1 ? p->ep : 1;
+    int ep = p->ep > 1 ? p->ep : 1, cp = par_cp(p);
     for (int k = 0; k < e->ncache; k++) {
         const struct split_costs *c = &e->cache[k];
-        if (c->tp == p->tp && c->sp == p->sp && c->ep == ep && c->b == b) return c;
+        if (c->tp == p->tp && c->sp == p->sp && c->ep == ep && c->b == b && c->cp == cp) return c;
     }
-    struct split_costs c = {.tp = p->tp, .ep = ep, .b = b, .sp = p->sp};
+    struct split_costs c = {.tp = p->tp, .ep = ep, .b = b, .sp = p->sp, .cp = cp};
     fill_costs(e, &c);
     MEM_PUSH(e->cache, e->ncache, c);
     return &e->cache[e->ncache - 1];
@@ -134,7 +147,8 @@ static void stage_mb(const struct plan_estimator *e, const struct split_costs *c
 {
     const struct scenario *sc = e->sc;
     const struct gpt_config *g = &sc->model.gpt;
-    double bw, lat, tpB = (double)c->b * g->seq * g->hidden * model_act_bytes(sc->train.dtype);
+    double bw, lat,
+            tpB = (double)c->b * g->seq / c->cp * g->hidden * model_act_bytes(sc->train.dtype);
     group_link(&sc->cluster, 1, p->tp, &bw, &lat);
     double tpc = ring_s(tpB, p->tp, 2, bw, lat); /* an all-reduce, or a reduce-scatter and an
                                                     all-gather: the same bytes */
@@ -184,8 +198,9 @@ static double dp_time(const struct plan_estimator *e, const struct parallel_spec
 {
     const struct cluster_spec *cl = &e->sc->cluster;
     double bw, lat, S = params * model_dtype_bytes(e->sc->train.dtype);
-    group_link(cl, p->dp_outer ? p->tp * p->pp : p->tp, p->dp, &bw, &lat);
-    double ar = ring_s(S, p->dp, 2, bw, lat), half = ring_s(S, p->dp, 1, bw, lat);
+    int n = p->dp * par_cp(p); /* the data- and context-parallel ranks: the same parameters */
+    group_link(cl, p->dp_outer ? p->tp * p->pp : p->tp, n, &bw, &lat);
+    double ar = ring_s(S, n, 2, bw, lat), half = ring_s(S, n, 1, bw, lat);
     if (p->overlap_grad && p->zero <= 1) /* hy_dpov.h: the gradients' part behind the last
                                             microbatch's backward; the gathers exposed unless
                                             overlap-param-gather hides them in the forward */
@@ -220,16 +235,18 @@ void plan_est_run(struct plan_estimator *e, const struct parallel_spec *p, int b
         }
     }
     double m = p->microbatches, v = p->vstages, bw, lat;
-    double actB =
-            (double)b * g->seq * g->hidden * model_act_bytes(sc->train.dtype) / (p->sp ? p->tp : 1);
-    group_link(&sc->cluster, p->dp_outer ? p->tp : p->tp * p->dp, p->pp, &bw, &lat);
+    double actB = (double)b * g->seq / par_cp(p) * g->hidden * model_act_bytes(sc->train.dtype) /
+                  (p->sp ? p->tp : 1);
+    int tc = p->tp * par_cp(p);
+    group_link(&sc->cluster, p->dp_outer ? tc : tc * p->dp, p->pp, &bw, &lat);
     out->compute_s = m * wcomp;
     out->tp_s = m * wcomm;
     out->bubble_s = (p->pp - 1) / v * worst + 2 * (p->pp * v - 1) * (actB / bw + lat);
     if (p->pp == 1) out->bubble_s = 0;
     double dense = wparams - wexp, ep = p->ep > 1 ? p->ep : 1;
     out->dp_s = dp_time(e, p, wparams, out->compute_s, wcomp / 2);
-    double share = p->zero >= 1 ? dense / p->dp + wexp / (p->dp / ep) : wparams;
+    double dc = (double)p->dp * par_cp(p);
+    double share = p->zero >= 1 ? dense / dc + wexp / (dc / ep) : wparams;
     out->update_s = share * model_update_bytes_per_param(sc->train.dtype, sc->train.opt) /
                     calib_memory_rate(e->cal, sc->cluster.gpu);
     out->step_s = out->compute_s + out->tp_s + out->bubble_s + out->dp_s + out->update_s;

@@ -23,9 +23,10 @@ const char *plan_reject_why(enum plan_reject r)
 
 void plan_describe(const struct parallel_spec *p, int b, char *buf, size_t len)
 {
-    char sched[16] = "1f1b", ep[16] = "";
+    char sched[16] = "1f1b", ep[32] = "";
     if (p->schedule == PP_INTERLEAVED) snprintf(sched, sizeof sched, "int%d", p->vstages);
     if (p->ep > 1) snprintf(ep, sizeof ep, " ep %d", p->ep);
+    if (par_cp(p) > 1) snprintf(ep + strlen(ep), sizeof ep - strlen(ep), " cp %d", p->cp);
     snprintf(buf, len, "tp %d pp %d dp %d%s b %d m %d %s zero %d %s%s %s", p->tp, p->pp, p->dp, ep,
              b, p->microbatches, p->pp > 1 ? sched : "-", p->zero,
              scenario_recompute_name(p->recompute), p->sp ? " sp" : "",
@@ -110,7 +111,7 @@ static void schedules(struct walk *w, struct parallel_spec p, int b)
 }
 
 /* The expert ranks and microbatch sizes of a tp x pp x dp split. */
-static void split(struct walk *w, int tp, int pp, int dp)
+static void split(struct walk *w, int tp, int cp, int pp, int dp)
 {
     int experts = w->g->experts;
     for (int ep = 1; ep <= dp; ep++) {
@@ -123,6 +124,8 @@ static void split(struct walk *w, int tp, int pp, int dp)
                                       .ep = ep,
                                       .microbatches = 1,
                                       .vstages = 1,
+                                      .cp = cp,
+                                      .cp_allgather = cur->cp_allgather,
                                       .no_prefetch = cur->no_prefetch,
                                       .overlap_grad = cur->overlap_grad,
                                       .overlap_params = cur->overlap_params,
@@ -140,9 +143,17 @@ void plan_enumerate(const struct scenario *sc, struct plan_space *s)
     s->global_batch = cur->dp * cur->microbatches * sc->train.batch;
     struct walk w = {sc, &sc->model.gpt, sc->cluster.gpu->mem_B, s};
     int G = cluster_gpu_count(&sc->cluster), node = sc->cluster.gpus_per_node;
+    /* context parallelism where the strategy takes it (hybrid_check.c): FlashAttention, neither
+       <recovery> nor <numerics>, the sequence a multiple of 2 cp */
+    bool cp_ok = sc->model.gpt.attention == ATTN_FLASH && !sc->rec.present &&
+                 !sc->train.numerics.present;
     for (int tp = 1; tp <= node && G % tp == 0; tp *= 2)
-        for (int pp = 1; pp <= G / tp && pp <= sc->model.gpt.layers; pp++)
-            if ((G / tp) % pp == 0) split(&w, tp, pp, G / tp / pp);
+        for (int cp = 1; G % (tp * cp) == 0 && (cp == 1 || cp_ok); cp *= 2) {
+            if (cp > 1 && sc->model.gpt.seq % (2 * cp) != 0) break;
+            int rest = G / (tp * cp);
+            for (int pp = 1; pp <= rest && pp <= sc->model.gpt.layers; pp++)
+                if (rest % pp == 0) split(&w, tp, cp, pp, rest / pp);
+        }
 }
 
 void plan_space_release(struct plan_space *s)

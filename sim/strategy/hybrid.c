@@ -543,7 +543,7 @@ static void rank_actor(int argc, char **argv)
  * shared link: platform_gen.c), when the node holds whole tensor groups only, no pipeline
  * neighbour shares the node (the stage stride, tp dp in tp-dp-pp and tp in tp-pp-dp, a node at
  * least) and no other group runs inside the pipeline phase (ZeRO-2's and -3's collectives,
- * overlap-grad-reduce's buckets, the experts' all-to-alls). */
+ * overlap-grad-reduce's buckets, the experts' all-to-alls, context parallelism's exchange). */
 static bool nvlink_alone(const struct hy_ctx *c, const struct coll_world *w)
 {
     const struct parallel_spec *p = c->p;
@@ -554,7 +554,8 @@ static bool nvlink_alone(const struct hy_ctx *c, const struct coll_world *w)
                     (cl->intra->fabric == FABRIC_SWITCH || cl->intra->fabric == FABRIC_SHARP);
     int stride = p->dp_outer ? p->tp : p->tp * p->dp;
     return switched && w->per_node == w->nranks && gpus % w->nranks == 0 &&
-           (p->pp == 1 || stride >= gpus) && p->zero <= 1 && !p->overlap_grad && p->ep <= 1;
+           (p->pp == 1 || stride >= gpus) && p->zero <= 1 && !p->overlap_grad && p->ep <= 1 &&
+           par_cp(p) == 1; /* the context ranks' exchange is on the node's NVLink too */
 }
 
 /* May tensor group w's flow-level calls be replayed (coll_replay.h)? When its links carry
