@@ -6,12 +6,17 @@
 # TP 8, no data parallelism), plan lays out scenarios/megatron-7.5b.xml with the row's cluster,
 # model and global batch, and this prints where the published tp x pp first appears in plan's
 # ranking: by the first-order estimate over every layout (all rows), and among the K simulated
-# (rows marked "sim": their simulation takes seconds a layout). A benchmark, not a test.
+# (rows marked "sim": their simulation takes seconds a layout). What Megatron-LM had in 2021 is
+# kept as the runs had it (--fix zero,recompute,sequence-parallel: no distributed optimizer, full
+# recomputation, no sequence parallelism); FIX="" lets plan choose those too. A benchmark, not a
+# test.
 #   tools/plan-megatron.sh [build/dmlsim]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dm=${1:-build/dmlsim}
 mkdir -p out/plan-megatron
+fix=${FIX-zero,recompute,sequence-parallel}
+fixopt=(); [ -n "$fix" ] && fixopt=(--fix "$fix")
 # name nodes layers hidden heads tp pp global-batch simulate
 rows=("1.7B 4 24 2304 24 1 1 512 sim"
       "3.6B 8 30 3072 32 2 1 512 sim"
@@ -38,14 +43,15 @@ for r in "${rows[@]}"; do
                --set parallel.pp=$(( gpus / 8 )))
     fi
     est=out/plan-megatron/$1-est.txt
-    "$dm" plan scenarios/megatron-7.5b.xml "${sets[@]}" --estimate-only --top 64 \
+    "$dm" plan scenarios/megatron-7.5b.xml "${sets[@]}" "${fixopt[@]}" --estimate-only --top 64 \
         -o "out/plan-megatron/$1-est" >"$est" 2>/dev/null
     rank() { awk -v tp="$1" -v pp="$2" '$1 ~ /^[0-9]+$/ && $3 == tp && $5 == pp { print $1; exit }' "$3"; }
     re=$(rank "$6" "$7" "$est"); rs=-
     best=$(awk '$1 == "1" { print $2 $3 "x" $5 "x" $7 " b" $9; exit }' "$est")
     if [ "$9" = sim ]; then
         sim=out/plan-megatron/$1-sim.txt
-        "$dm" plan scenarios/megatron-7.5b.xml "${sets[@]}" -o "out/plan-megatron/$1-sim" >"$sim" 2>/dev/null
+        "$dm" plan scenarios/megatron-7.5b.xml "${sets[@]}" "${fixopt[@]}" -o "out/plan-megatron/$1-sim" \
+            >"$sim" 2>/dev/null
         rs=$(rank "$6" "$7" "$sim")
         best=$(awk '$1 == "1" { print $2 $3 "x" $5 "x" $7 " b" $9; exit }' "$sim")
     fi

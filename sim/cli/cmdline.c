@@ -114,6 +114,9 @@ static const struct cli_opt plan_opts[] = {
         {"under", CLI_UNDER, "FAULTS.xml",
          "simulate the K again with this <faults> element and rank them by that step"},
         {"estimate-only", CLI_ESTIMATE, NULL, "rank by the first-order estimate; simulate nothing"},
+        {"fix", CLI_FIX, "LIST",
+         "keep these as the scenario has them (what the framework cannot change): zero, "
+         "recompute, sequence-parallel, order, cp, comma-separated"},
         {"sim-limit", CLI_LIMIT, "SECONDS",
          "CPU seconds one simulation may take (default 30); one over it is ranked by its "
          "estimate after the simulated ones"},

@@ -47,6 +47,7 @@ enum cli_key {
     CLI_UNDER,
     CLI_ESTIMATE,
     CLI_LIMIT,
+    CLI_FIX,
     CLI_MEMORY_ONLY,
     CLI_OUT = 'o',
     CLI_JOBS = 'j',

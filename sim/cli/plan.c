@@ -230,10 +230,11 @@ static int load(const struct plan_opts *o, struct scenario *sc, struct calib *ca
 }
 
 /* Every layout enumerated and estimated, sorted by the estimate; the CPU seconds it took. */
-static double enumerate(const struct scenario *sc, const struct calib *cal, struct plan_space *sp)
+static double enumerate(const struct scenario *sc, unsigned fixed, const struct calib *cal,
+                        struct plan_space *sp)
 {
     clock_t t0 = clock();
-    plan_enumerate(sc, sp);
+    plan_enumerate(sc, fixed, sp);
     struct plan_estimator *e = plan_est_new(sc, cal);
     for (int i = 0; i < sp->n; i++) {
         struct plan_est x;
@@ -258,7 +259,7 @@ int plan_main(const char *self, const struct cli_args *a)
         return st;
     }
     struct plan_space sp;
-    double cpu = enumerate(&sc, &cal, &sp);
+    double cpu = enumerate(&sc, o.fixed, &cal, &sp);
     int k = sp.n < o.top ? sp.n : o.top;
     struct plan_result *res = xbt_new0(struct plan_result, k ? k : 1);
     for (int i = 0; i < k; i++)

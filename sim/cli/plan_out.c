@@ -42,6 +42,18 @@ int plan_out_parse(const struct cli_args *a, struct plan_opts *o)
         o->top = (int)k;
     }
     o->limit_s = 30;
+    if ((v = cli_value(a, CLI_FIX)) != NULL) {
+        char list[256], *save, *name;
+        o->fix_names = v;
+        snprintf(list, sizeof list, "%s", v);
+        for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+            unsigned bit = plan_fix_bit(name);
+            if (bit == 0)
+                return cli_error(a->cmd, "--fix: expected names among zero, recompute, "
+                                         "sequence-parallel, order, cp");
+            o->fixed |= bit;
+        }
+    }
     if ((v = cli_value(a, CLI_LIMIT)) != NULL) {
         double t = strtod(v, &end);
         if (*end || !(t >= 1 && t <= 86400))
@@ -80,6 +92,7 @@ void plan_out_header(FILE *out, const struct plan_opts *o, const struct scenario
         if (sp->rejected[r] > 0)
             fprintf(out, "# set aside     %8ld  %s (first: %s)\n", sp->rejected[r],
                     plan_reject_why((enum plan_reject)r), sp->example[r]);
+    if (o->fixed) fprintf(out, "# fixed         %s, as the scenario has them\n", o->fix_names);
     if (o->estimate_only)
         fprintf(out, "# ranked        by the first-order estimate alone (--estimate-only)\n");
     else

@@ -21,6 +21,8 @@ struct plan_opts {
     const char *under;  /* --under FILE: a <faults> element, or NULL */
     bool estimate_only; /* --estimate-only: rank by the estimate, simulate nothing */
     double limit_s;     /* --sim-limit: CPU seconds a simulation may take (default 30) */
+    unsigned fixed;     /* --fix: enum plan_fix bits */
+    const char *fix_names; /* --fix as given */
     const char **sets;  /* --set ELEM.ATTR=VALUE overrides, in order (the scenario's, then the
                            layout's on top) */
     int nsets;

@@ -16,6 +16,14 @@ static const char *const reject_why[PLAN_REJECTS] = {
         [PLAN_MEMORY] = "does not fit a GPU's memory",
 };
 
+unsigned plan_fix_bit(const char *name)
+{
+    static const char *const names[] = {"zero", "recompute", "sequence-parallel", "order", "cp"};
+    for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(name, names[k]) == 0) return 1u << k;
+    return 0;
+}
+
 const char *plan_reject_why(enum plan_reject r)
 {
     return reject_why[r];
@@ -85,9 +93,14 @@ static void memory_choices(struct walk *w, struct parallel_spec p, int b)
     const struct parallel_spec *cur = &w->sc->train.par;
     int zmin = cur->overlap_params ? 1 : 0, zmax = p.dp == 1 ? 0 : p.pp > 1 ? 1 : 3;
     if (cur->overlap_grad && zmax > 1) zmax = 1; /* Megatron's overlap: ZeRO 0 or 1 */
+    unsigned fx = w->s->fixed;
     for (int z = zmin; z <= zmax; z++)
         for (int rc = RECOMPUTE_NONE; rc <= RECOMPUTE_FULL; rc++)
             for (int sp = 0; sp <= (p.tp > 1); sp++) {
+                if (((fx & PLAN_FIX_ZERO) && z != cur->zero) ||
+                    ((fx & PLAN_FIX_RECOMPUTE) && rc != (int)cur->recompute) ||
+                    ((fx & PLAN_FIX_SP) && sp != cur->sp))
+                    continue;
                 p.zero = z;
                 p.recompute = (enum recompute)rc;
                 p.sp = sp;
@@ -104,6 +117,9 @@ static void schedules(struct walk *w, struct parallel_spec p, int b)
         p.vstages = chunks[k];
         p.schedule = chunks[k] > 1 ? PP_INTERLEAVED : PP_1F1B;
         for (int order = 0; order <= (p.pp > 1 && p.dp > 1); order++) {
+            bool both = p.pp > 1 && p.dp > 1; /* else the orders are the same */
+            if ((w->s->fixed & PLAN_FIX_ORDER) && both && order != w->sc->train.par.dp_outer)
+                continue;
             p.dp_outer = order;
             memory_choices(w, p, b);
         }
@@ -136,9 +152,10 @@ static void split(struct walk *w, int tp, int cp, int pp, int dp)
     }
 }
 
-void plan_enumerate(const struct scenario *sc, struct plan_space *s)
+void plan_enumerate(const struct scenario *sc, unsigned fixed, struct plan_space *s)
 {
     memset(s, 0, sizeof *s);
+    s->fixed = fixed;
     const struct parallel_spec *cur = &sc->train.par;
     s->global_batch = cur->dp * cur->microbatches * sc->train.batch;
     struct walk w = {sc, &sc->model.gpt, sc->cluster.gpu->mem_B, s};
@@ -150,6 +167,7 @@ void plan_enumerate(const struct scenario *sc, struct plan_space *s)
     for (int tp = 1; tp <= node && G % tp == 0; tp *= 2)
         for (int cp = 1; G % (tp * cp) == 0 && (cp == 1 || cp_ok); cp *= 2) {
             if (cp > 1 && sc->model.gpt.seq % (2 * cp) != 0) break;
+            if ((fixed & PLAN_FIX_CP) && cp != par_cp(cur)) continue;
             int rest = G / (tp * cp);
             for (int pp = 1; pp <= rest && pp <= sc->model.gpt.layers; pp++)
                 if (rest % pp == 0) split(&w, tp, cp, pp, rest / pp);

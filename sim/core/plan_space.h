@@ -33,6 +33,19 @@ enum plan_reject {
     PLAN_REJECTS
 };
 
+/* Choices a plan may keep as the scenario has them (--fix: what the user's framework cannot
+ * change), bits of plan_space.fixed. */
+enum plan_fix {
+    PLAN_FIX_ZERO = 1,
+    PLAN_FIX_RECOMPUTE = 2,
+    PLAN_FIX_SP = 4,
+    PLAN_FIX_ORDER = 8,
+    PLAN_FIX_CP = 16,
+};
+
+/* The bit of the name (zero, recompute, sequence-parallel, order, cp), or 0. */
+unsigned plan_fix_bit(const char *name);
+
 /* One layout that divides and fits. */
 struct plan_cand {
     struct parallel_spec p;
@@ -50,10 +63,12 @@ struct plan_space {
     long rejected[PLAN_REJECTS];     /* set aside, by reason */
     char example[PLAN_REJECTS][128]; /* the first one of each reason */
     int global_batch;                /* sequences a step */
+    unsigned fixed; /* enum plan_fix bits: kept as the scenario has them */
 };
 
-/* Every layout of sc's cluster for its <model> and global batch into s (release it). */
-void plan_enumerate(const struct scenario *sc, struct plan_space *s);
+/* Every layout of sc's cluster for its <model> and global batch into s (release it), the choices
+ * of `fixed` (enum plan_fix bits) as sc has them. */
+void plan_enumerate(const struct scenario *sc, unsigned fixed, struct plan_space *s);
 
 /* Why a layout of reason r is set aside, as a phrase. */
 const char *plan_reject_why(enum plan_reject r);
