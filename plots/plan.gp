@@ -7,7 +7,7 @@ if (!exists("out")) out = 'plan.png'
 if (!exists("under")) under = 0
 W = 1100; H = 560; fs = 11
 load ARG0[1:strlen(ARG0) - strlen('plan.gp')] . 'terminal.gp'
-set title "dmlsim plan: the best layouts by the estimate, simulated (tp x pp x dp, microbatch, ZeRO, recomputation)"
+set title "dmlsim plan: the best layouts by the estimate, simulated (tp x pp x dp, interleaving, cp, microbatch, ZeRO, recomputation)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1

@@ -9,6 +9,9 @@
 #                   workers per GPU and the prefetch depth
 #   parallel.png    Llama 3 8B on 16 H100: MFU and the step's breakdown against tensor x
 #                   pipeline x data parallelism (tools/parallel.sh)
+#   plan/plan.png   dmlsim plan on Llama 3 70B on 64 H100: the best 8 layouts simulated, with
+#                   their estimates and MFU (tools/plan.sh; out/plan/ holds the table and the
+#                   scenario of each)
 # and, training a real MLP on Fashion-MNIST through the simulated protocols (tools/tta.sh):
 #   tta.png         test accuracy over time: ring, sync PS, async PS at tau 0, 2, 8, 32
 #   accuracy-faults.png  accuracy through a crash and a partition, rolled back to checkpoints
@@ -82,5 +85,7 @@ echo "plots: out/ps-vs-ring.$fmt out/scaling.$fmt out/staleness.$fmt out/faults.
     "out/input.$fmt (data: out/)"
 echo
 tools/parallel.sh
+echo
+tools/plan.sh
 echo
 tools/tta.sh

@@ -254,7 +254,8 @@ static void print_table(FILE *out, const struct plan_opts *o, const struct plan_
                 left, o->limit_s);
 }
 
-/* DIR/plan.dat: per rank its layout's short label, the simulated and estimated steps (ms), the
+/* DIR/plan.dat: per rank its layout's short label (tp x pp x dp, v chunks, cp, microbatch size,
+ * ZeRO, recomputation, sp), the simulated and estimated steps (ms), the
  * step under the faults and MFU (%), for plots/plan.gp. */
 static int write_dat(const struct plan_opts *o, const struct plan_result *res, int k)
 {
@@ -265,10 +266,11 @@ static int write_dat(const struct plan_opts *o, const struct plan_result *res, i
     fprintf(f, "# rank label step_ms est_ms under_ms mfu_pct\n");
     for (int i = 0; i < k; i++) {
         const struct parallel_spec *p = &res[i].c->p;
-        char sched[8] = "";
+        char sched[8] = "", cp[12] = "";
         if (p->schedule == PP_INTERLEAVED) snprintf(sched, sizeof sched, "v%d", p->vstages);
-        fprintf(f, "%d \"%dx%dx%d%s b%d z%d %s%s\" %.3f %.3f %.3f %.2f\n", i + 1, p->tp, p->pp,
-                p->dp, sched, res[i].c->b, p->zero, scenario_recompute_name(p->recompute),
+        if (par_cp(p) > 1) snprintf(cp, sizeof cp, " cp%d", p->cp);
+        fprintf(f, "%d \"%dx%dx%d%s%s b%d z%d %s%s\" %.3f %.3f %.3f %.2f\n", i + 1, p->tp, p->pp,
+                p->dp, sched, cp, res[i].c->b, p->zero, scenario_recompute_name(p->recompute),
                 p->sp ? " sp" : "", res[i].sim[0].step_s * 1e3, res[i].c->est_s * 1e3,
                 res[i].sim[1].step_s * 1e3, res[i].sim[0].mfu * 100);
     }
