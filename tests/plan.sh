@@ -41,9 +41,11 @@ echo "$rows" | awk '{ u = $(NF - 1); if (NR > 1 && u < prev) bad = 1; prev = u }
 # a straggling node cannot make a step shorter
 echo "$rows" | awk '{ step = $(NF - 7); u = $(NF - 1); if (u < step) bad = 1 } END { exit bad }' &&
     ok || ko "a step under the straggler is shorter: $rows"
-# each kept layout divides: tp x pp x dp = 16 GPUs, dp x b x m = the global batch 32
-echo "$rows" | awk '{ if ($3 * $5 * $7 != 16 || $7 * $9 * $11 != 32) bad = 1 } END { exit bad }' &&
-    ok || ko "a layout that does not divide: $rows"
+# each kept layout divides: tp x cp x pp x dp = 16 GPUs, dp x b x m = the global batch 32 (the
+# layout's words name their numbers: tp 2 pp 2 dp 4 [ep N] [cp N] b 1 m 8 ...)
+echo "$rows" | awk '{ v["cp"] = 1; for (i = 2; i < NF; i++) if ($i ~ /^(tp|pp|dp|cp|b|m)$/) v[$i] = $(i + 1)
+    if (v["tp"] * v["cp"] * v["pp"] * v["dp"] != 16 || v["dp"] * v["b"] * v["m"] != 32) bad = 1 }
+    END { exit bad }' && ok || ko "a layout that does not divide: $rows"
 # rank-1.xml run alone gives the table's step (to the printed 0.1 ms)
 step1=$(echo "$rows" | awk 'NR == 1 { print $(NF - 7) }')
 [ -f "$tmp/p/rank-1.xml" ] && [ -f "$tmp/p/rank-3.xml" ] && [ -f "$tmp/p/plan.txt" ] && ok ||
