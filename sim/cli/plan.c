@@ -196,18 +196,7 @@ static int run_sims(const char *self, const struct plan_opts *o, const struct sc
 static int load(const struct plan_opts *o, struct scenario *sc, struct calib *cal)
 {
     struct dmlsim_error err = {0};
-    struct scenario_override *ov = xbt_new0(struct scenario_override, o->nsets + 1);
-    char **keys = xbt_new0(char *, o->nsets + 1);
-    for (int i = 0; i < o->nsets; i++) {
-        const char *eq = strchr(o->sets[i], '=');
-        keys[i] = eq ? bprintf("%.*s", (int)(eq - o->sets[i]), o->sets[i]) : xbt_strdup(o->sets[i]);
-        ov[i] = (struct scenario_override){keys[i], eq ? eq + 1 : ""};
-    }
-    enum dmlsim_err rc = scenario_load_with(o->file, ov, (size_t)o->nsets, sc, &err);
-    for (int i = 0; i < o->nsets; i++)
-        free(keys[i]);
-    free(keys);
-    free(ov);
+    enum dmlsim_err rc = scenario_load_with(o->file, o->ov, (size_t)o->nsets, sc, &err);
     struct gpt_config g;
     if (rc == DMLSIM_OK &&
         (sc->train.strategy != STRAT_HYBRID || !sc->has_cluster || sc->model.preset == NULL ||
@@ -255,7 +244,7 @@ int plan_main(const char *self, const struct cli_args *a)
     struct calib cal;
     if (st == 0) st = load(&o, &sc, &cal);
     if (st != 0) {
-        free(o.sets);
+        plan_out_release(&o);
         return st;
     }
     struct plan_space sp;
@@ -276,7 +265,7 @@ int plan_main(const char *self, const struct cli_args *a)
     }
     if (st == 0) st = plan_out_write(&o, &sc, res, k);
     free(res);
-    free(o.sets);
+    plan_out_release(&o);
     plan_space_release(&sp);
     calib_release(&cal);
     scenario_release(&sc);

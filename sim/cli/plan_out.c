@@ -7,6 +7,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <xbt/str.h>
 #include <xbt/sysdep.h>
 
 #include <errno.h>
@@ -34,8 +35,16 @@ int plan_out_parse(const struct cli_args *a, struct plan_opts *o)
     const char *v;
     char *end;
     o->sets = xbt_new0(const char *, a->nhits + 1);
-    for (int i = 0; i < a->nhits; i++)
-        if (a->hits[i].key == CLI_SET) o->sets[o->nsets++] = a->hits[i].value;
+    o->ov = xbt_new0(struct scenario_override, a->nhits + 1);
+    o->keys = xbt_new0(char *, a->nhits + 1);
+    for (int i = 0; i < a->nhits; i++) {
+        const char *set = a->hits[i].value, *eq = set ? strchr(set, '=') : NULL;
+        if (a->hits[i].key != CLI_SET) continue;
+        if (eq == NULL) return cli_error(a->cmd, "--set expects ELEM.ATTR=VALUE"); /* as run */
+        o->keys[o->nsets] = bprintf("%.*s", (int)(eq - set), set);
+        o->ov[o->nsets] = (struct scenario_override){o->keys[o->nsets], eq + 1};
+        o->sets[o->nsets++] = set;
+    }
     if ((v = cli_value(a, CLI_TOP)) != NULL) {
         long k = strtol(v, &end, 10);
         if (*end || k < 1 || k > 64) return cli_error(a->cmd, "--top: expected 1 .. 64");
@@ -115,35 +124,39 @@ static xmlDocPtr read_doc(const char *path)
     return doc;
 }
 
-/* Sets ELEM.ATTR=VALUE on the first <ELEM> of root (what --set does). */
-static void set_attr(xmlNodePtr root, const char *path, const char *value)
+void plan_out_release(struct plan_opts *o)
 {
-    const char *dot = strchr(path, '.'), *eq = strchr(path, '=');
-    char elem[64], attr[64];
-    if (dot == NULL || (size_t)(dot - path) >= sizeof elem) return;
-    snprintf(elem, sizeof elem, "%.*s", (int)(dot - path), path);
-    snprintf(attr, sizeof attr, "%.*s", (int)(value ? strlen(dot + 1) : (size_t)(eq - dot - 1)),
-             dot + 1);
-    xmlNodePtr n = xmldoc_find(root, elem);
-    if (n) xmlSetProp(n, (const xmlChar *)attr, (const xmlChar *)(value ? value : eq + 1));
+    for (int i = 0; i < o->nsets; i++)
+        free(o->keys[i]);
+    free(o->keys);
+    free(o->ov);
+    free(o->sets);
 }
 
-/* The scenario's document with the --set overrides and, unless NULL, layout c's attributes; or
- * NULL with the message printed. */
+/* The scenario's document with the --set overrides and, unless NULL, layout c's attributes on
+ * top, applied as `dmlsim run` applies them (scenario_override_doc); or NULL with the message
+ * printed. */
 static xmlDocPtr layout_doc(const struct plan_opts *o, const struct scenario *sc,
                             const struct plan_cand *c)
 {
     xmlDocPtr doc = read_doc(sc->path);
     if (doc == NULL) return NULL;
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    for (int i = 0; i < o->nsets; i++)
-        if (strchr(o->sets[i], '=')) set_attr(root, o->sets[i], NULL);
-    for (int a = 0; c && plan_axis_path(a); a++) {
-        char *v = plan_axis_value(c, a);
-        set_attr(root, plan_axis_path(a), v);
-        free(v);
+    struct scenario_override ax[PLAN_AXES_MAX];
+    char *vals[PLAN_AXES_MAX];
+    int n = 0;
+    for (int a = 0; c && plan_axis_path(a) && n < PLAN_AXES_MAX; a++, n++) {
+        vals[n] = plan_axis_value(c, a);
+        ax[n] = (struct scenario_override){plan_axis_path(a), vals[n]};
     }
-    return doc;
+    struct dmlsim_error err = {0};
+    enum dmlsim_err rc = scenario_override_doc(sc->path, doc, o->ov, (size_t)o->nsets, &err);
+    if (rc == DMLSIM_OK) rc = scenario_override_doc(sc->path, doc, ax, (size_t)n, &err);
+    for (int i = 0; i < n; i++)
+        free(vals[i]);
+    if (rc == DMLSIM_OK) return doc;
+    cli_fail(&err);
+    xmlFreeDoc(doc);
+    return NULL;
 }
 
 /* Removes every child <name> of root. */

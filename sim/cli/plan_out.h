@@ -13,19 +13,22 @@
 struct cli_args;
 
 struct plan_opts {
-    const char *file;   /* the scenario */
-    int top;            /* layouts simulated (--top, default 8) */
-    int jobs;           /* simulations at a time (-j, default: the online cores) */
-    char out[1024];     /* the folder of the files (-o, default plan-NAME) */
-    const char *calib;  /* --calib, passed to every simulation, or NULL */
-    const char *under;  /* --under FILE: a <faults> element, or NULL */
-    bool estimate_only; /* --estimate-only: rank by the estimate, simulate nothing */
-    double limit_s;     /* --sim-limit: CPU seconds a simulation may take (default 30) */
-    unsigned fixed;     /* --fix: enum plan_fix bits */
+    const char *file;      /* the scenario */
+    int top;               /* layouts simulated (--top, default 8) */
+    int jobs;              /* simulations at a time (-j, default: the online cores) */
+    char out[1024];        /* the folder of the files (-o, default plan-NAME) */
+    const char *calib;     /* --calib, passed to every simulation, or NULL */
+    const char *under;     /* --under FILE: a <faults> element, or NULL */
+    bool estimate_only;    /* --estimate-only: rank by the estimate, simulate nothing */
+    double limit_s;        /* --sim-limit: CPU seconds a simulation may take (default 30) */
+    unsigned fixed;        /* --fix: enum plan_fix bits */
     const char *fix_names; /* --fix as given */
-    const char **sets;  /* --set ELEM.ATTR=VALUE overrides, in order (the scenario's, then the
-                           layout's on top) */
+    const char **sets;     /* --set ELEM.ATTR=VALUE overrides, in order (the scenario's, then the
+                              layout's on top) */
     int nsets;
+    struct scenario_override *ov; /* the same as overrides (keys its ELEM.ATTR parts), loaded
+                                     and written as `dmlsim run` applies them */
+    char **keys;
 };
 
 /* One simulation of a layout. */
@@ -41,12 +44,16 @@ struct plan_result {
 };
 
 /* The axes of a layout, as --set paths and values (plan.c): path a (NULL past the last), and
- * candidate c's value on it (free it). */
+ * candidate c's value on it (free it); at most PLAN_AXES_MAX (a sweep's SWEEP_MAX_AXES). */
+#define PLAN_AXES_MAX 16
 const char *plan_axis_path(int a);
 char *plan_axis_value(const struct plan_cand *c, int a);
 
-/* The command line into o; 0, or the exit status with the message printed. */
+/* The command line into o (plan_out_release it, whatever the outcome); 0, or the exit status
+ * with the message printed. */
 int plan_out_parse(const struct cli_args *a, struct plan_opts *o);
+
+void plan_out_release(struct plan_opts *o);
 
 /* The `#` lines: the scenario, the global batch, the layouts considered, kept and set aside (by
  * reason, each with an example), and the CPU seconds of the enumeration and estimates. */

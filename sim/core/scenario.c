@@ -164,6 +164,14 @@ static enum dmlsim_err apply_overrides(struct reader *r, xmlNodePtr root,
     return DMLSIM_OK;
 }
 
+enum dmlsim_err scenario_override_doc(const char *path, struct _xmlDoc *doc,
+                                      const struct scenario_override *ov, size_t nov,
+                                      struct dmlsim_error *err)
+{
+    struct reader r = {.path = path, .err = err, .dtd = NULL};
+    return apply_overrides(&r, xmlDocGetRootElement(doc), ov, nov);
+}
+
 enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmlsim_error *err)
 {
     return scenario_load_with(path, NULL, 0, sc, err);

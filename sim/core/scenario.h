@@ -41,6 +41,15 @@ enum dmlsim_err scenario_load(const char *path, struct scenario *sc, struct dmls
 enum dmlsim_err scenario_load_with(const char *path, const struct scenario_override *ov, size_t nov,
                                    struct scenario *sc, struct dmlsim_error *err);
 
+struct _xmlDoc; /* libxml2's document (xmlDocPtr is struct _xmlDoc *) */
+
+/* The overrides applied to a scenario document read from `path` (libxml2's xmlDocPtr), as
+ * scenario_load_with applies them before validation (`dmlsim plan` writes its layouts' scenarios
+ * so); DMLSIM_OK, or the override's one-line error in err. */
+enum dmlsim_err scenario_override_doc(const char *path, struct _xmlDoc *doc,
+                                      const struct scenario_override *ov, size_t nov,
+                                      struct dmlsim_error *err);
+
 /* Builds the scenario's model (preset or explicit) for its training dtype into `m`. */
 void scenario_build_model(const struct scenario *sc, struct model *m);
 
