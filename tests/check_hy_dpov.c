@@ -67,19 +67,8 @@ static void ov_run(const void *arg, void *out)
                               .zero = k->zero,
                               .overlap_grad = k->grad,
                               .overlap_params = k->params,
-                              .bucket_params = k->bucket,
-                              .line = 1};
-    sc.train = (struct train_spec){.strategy = STRAT_HYBRID,
-                                   .algo = COLL_ALGO_RING,
-                                   .level = COLL_MESSAGE,
-                                   .batch = 8,
-                                   .steps = 2,
-                                   .dtype = DTYPE_BF16,
-                                   .opt = OPT_ADAM,
-                                   .timeout_s = 3600,
-                                   .chunks = 1,
-                                   .par = p,
-                                   .line = 1};
+                              .bucket_params = k->bucket};
+    sc.train = test_hybrid_train(p, 8);
     struct platform *pf = test_load(&sc);
     struct model full;
     struct calib cal = calib_default();

@@ -40,20 +40,7 @@ static struct scenario hy_scenario_on(int nodes, int n, int layers, int h, int b
                                        .seq = 256,
                                        .vocab = 8,
                                        .attention = ATTN_MATERIALISED};
-    p.line = 1;
-    p.ep = p.ep > 1 ? p.ep : 1;
-    p.vstages = p.vstages > 1 ? p.vstages : 1;
-    sc.train = (struct train_spec){.strategy = STRAT_HYBRID,
-                                   .algo = COLL_ALGO_RING,
-                                   .level = COLL_MESSAGE,
-                                   .batch = b,
-                                   .steps = 2,
-                                   .dtype = DTYPE_BF16,
-                                   .opt = OPT_ADAM,
-                                   .timeout_s = 3600,
-                                   .chunks = 1,
-                                   .par = p,
-                                   .line = 1};
+    sc.train = test_hybrid_train(p, b);
     return sc;
 }
 

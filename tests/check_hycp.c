@@ -30,20 +30,7 @@ static struct scenario cp_scenario(int n, int layers, int h, int s, int b, struc
                                        .seq = s,
                                        .vocab = 8,
                                        .attention = ATTN_FLASH};
-    p.line = 1;
-    p.ep = p.ep > 1 ? p.ep : 1;
-    p.vstages = p.vstages > 1 ? p.vstages : 1;
-    sc.train = (struct train_spec){.strategy = STRAT_HYBRID,
-                                   .algo = COLL_ALGO_RING,
-                                   .level = COLL_MESSAGE,
-                                   .batch = b,
-                                   .steps = 2,
-                                   .dtype = DTYPE_BF16,
-                                   .opt = OPT_ADAM,
-                                   .timeout_s = 3600,
-                                   .chunks = 1,
-                                   .par = p,
-                                   .line = 1};
+    sc.train = test_hybrid_train(p, b);
     return sc;
 }
 

@@ -21,6 +21,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The hybrid strategy's training as its checks run it (check_hybrid, check_hycp, check_hy_dpov):
+ * 2 steps of microbatches of b under p (its line 1, its ep and virtual stages at least 1), ring
+ * collectives at message level, bf16 and Adam, a 1 h watchdog. */
+static inline struct train_spec test_hybrid_train(struct parallel_spec p, int b)
+{
+    p.line = 1;
+    p.ep = p.ep > 1 ? p.ep : 1;
+    p.vstages = p.vstages > 1 ? p.vstages : 1;
+    return (struct train_spec){.strategy = STRAT_HYBRID,
+                               .algo = COLL_ALGO_RING,
+                               .level = COLL_MESSAGE,
+                               .batch = b,
+                               .steps = 2,
+                               .dtype = DTYPE_BF16,
+                               .opt = OPT_ADAM,
+                               .timeout_s = 3600,
+                               .chunks = 1,
+                               .par = p,
+                               .line = 1};
+}
+
 /* A generated cluster with the given classes (nic may be NULL for one node). */
 static inline struct scenario test_cluster(int nodes, int gpus, const char *gpu, const char *intra,
                                            const char *nic, int nics)
