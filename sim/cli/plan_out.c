@@ -224,13 +224,11 @@ static double rank_key(const struct plan_opts *o, const struct plan_result *r)
     return s->done && !s->failed ? s->step_s : 1e12 + r->c->est_s; /* then the rest */
 }
 
-static const struct plan_opts *sort_opts;
-
 static int by_rank(const void *a, const void *b)
 {
-    double x = rank_key(sort_opts, a), y = rank_key(sort_opts, b);
-    if (x != y) return x < y ? -1 : 1;
-    return ((const struct plan_result *)a)->c->id - ((const struct plan_result *)b)->c->id;
+    const struct plan_result *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->c->id - y->c->id;
 }
 
 static void print_table(FILE *out, const struct plan_opts *o, const struct plan_result *res, int k)
@@ -318,7 +316,8 @@ static void plot(FILE *out, const struct plan_opts *o)
 int plan_out_write(const struct plan_opts *o, const struct scenario *sc, struct plan_result *res,
                    int k)
 {
-    sort_opts = o;
+    for (int i = 0; i < k; i++)
+        res[i].key = rank_key(o, &res[i]);
     qsort(res, (size_t)k, sizeof res[0], by_rank);
     print_table(stdout, o, res, k);
     if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {

@@ -41,6 +41,7 @@ struct plan_sim {
 struct plan_result {
     const struct plan_cand *c;
     struct plan_sim sim[2];
+    double key; /* what it is ranked by (plan_out_write) */
 };
 
 /* The axes of a layout, as --set paths and values (plan.c): path a (NULL past the last), and
