@@ -123,6 +123,25 @@ static const struct cli_opt plan_opts[] = {
         RUN_CALIB,
         {0}};
 
+static const struct cli_opt campaign_opts[] = {
+        {"set", CLI_SET, "ELEM.ATTR=VALUE",
+         "override an attribute of the first <ELEM>, as run's (repeatable)"},
+        {"replications", CLI_REPLICATIONS, "N", "replications (default: the <campaign>'s)"},
+        {"price", CLI_PRICE, "P", "the price of a GPU-hour: the cost (default none)"},
+        {"pue", CLI_PUE, "X",
+         "the data centre's power usage effectiveness, 1 .. 10 (default 1: the GPUs alone)"},
+        {"every", CLI_EVERY, "LIST", "sweep the checkpoint interval: steps, comma-separated"},
+        {"spares", CLI_SPARES, "LIST", "sweep the spare nodes: counts, comma-separated"},
+        {"output", CLI_OUT, "DIR",
+         "the folder of the sweep's table and plot (default campaign-NAME)"},
+        {"json", CLI_JSON, "FILE", "also write the campaign's summary as JSON"},
+        {"jobs", CLI_JOBS, "N", "cost simulations at a time (default: the number of online cores)"},
+        {"keep-runs", CLI_KEEP, "DIR", "keep the cost simulations' scenarios and outputs in DIR"},
+        {"zoom", CLI_ZOOM, "K",
+         "replay failure K of replication 1 as full dmlsim runs and compare its cost"},
+        RUN_CALIB,
+        {0}};
+
 static const struct cli_opt none_opts[] = {{0}};
 
 static const struct cli_cmd cmds[] = {
@@ -143,6 +162,16 @@ static const struct cli_cmd cmds[] = {
          "are ranked by a first-order estimate and the best K simulated (as a sweep's points) and "
          "ranked by their simulated step.",
          plan_opts},
+        {"campaign", "FILE.xml", 1, 1,
+         "play a scenario's <campaign>: weeks of training under failures, checkpoints, spares "
+         "and repairs, over its simulated step, checkpoint and restart",
+         "The step, the checkpoint's block, the watchdog's detection, the restart and the reload "
+         "are simulated once (a dmlsim run of the scenario with a spare node and a crash; one "
+         "step at each shrunk size and with each fail-slow GPU); the campaign is then a "
+         "discrete-event simulation of its replications over them: ETTR, wall time to the "
+         "target, lost work by cause, GPU-hours, energy and cost, and the checkpoint interval "
+         "beside Young's and Daly's.",
+         campaign_opts},
         {"merge", "POINT.sum...", 1, -1,
          "join the summaries of `dmlsim sweep --point` into the sweep's table, in grid order",
          "Every point of the grid must be given once, all from the same sweep.", merge_opts},

@@ -49,6 +49,13 @@ enum cli_key {
     CLI_LIMIT,
     CLI_FIX,
     CLI_MEMORY_ONLY,
+    CLI_PRICE,
+    CLI_PUE,
+    CLI_REPLICATIONS,
+    CLI_EVERY,
+    CLI_SPARES,
+    CLI_KEEP,
+    CLI_ZOOM,
     CLI_OUT = 'o',
     CLI_JOBS = 'j',
 };

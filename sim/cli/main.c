@@ -4,6 +4,7 @@
  * cmd_metrics.c, sweep.c and validate.c (with its validate_*.c); here only the dispatch, help,
  * --version, the manual pages, the completion script, the signals (interrupt.h) and standard
  * output's own errors. */
+#include "campaign_cmd.h"
 #include "cmd_catalog.h"
 #include "cmd_metrics.h"
 #include "cmd_platform.h"
@@ -47,6 +48,7 @@ static int run_command(const struct cli_args *a, const char *self)
     if (strcmp(name, "run") == 0) return cmd_run_main(a);
     if (strcmp(name, "sweep") == 0) return sweep_main(self, a);
     if (strcmp(name, "plan") == 0) return plan_main(self, a);
+    if (strcmp(name, "campaign") == 0) return campaign_main(self, a);
     if (strcmp(name, "merge") == 0) return sweep_merge_main(a);
     if (strcmp(name, "calib") == 0) return validate_calib_main(a);
     if (strcmp(name, "shapes") == 0) return validate_shapes_main(a);

@@ -2,7 +2,7 @@
 #include "plan_out.h"
 
 #include "cmdline.h"
-#include "datadir.h"
+#include "gnuplot.h"
 #include "xmldoc.h"
 
 #include <libxml/parser.h>
@@ -13,14 +13,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 int plan_out_parse(const struct cli_args *a, struct plan_opts *o)
 {
@@ -288,29 +285,22 @@ static int write_dat(const struct plan_opts *o, const struct plan_result *res, i
     return fclose(f) != 0;
 }
 
-/* gnuplot -e "dat=...; out=..." plots/plan.gp, when gnuplot is on the PATH; a line says. */
+/* plots/plan.gp on plan.dat, when gnuplot is on the PATH; a line says. */
 static void plot(FILE *out, const struct plan_opts *o)
 {
-    char gp[PATH_MAX], vars[3 * PATH_MAX];
-    if (datadir_find("plots/plan.gp", gp, sizeof gp) == NULL) {
-        fprintf(out, "# plot          plots/plan.gp not found: %s/plan.dat left to draw\n", o->out);
-        return;
-    }
+    char vars[3 * PATH_MAX];
     snprintf(vars, sizeof vars, "dat='%s/plan.dat'; out='%s/plan.png'; under=%d", o->out, o->out,
              o->under != NULL);
-    char *argv[] = {"gnuplot", "-e", vars, gp, NULL};
-    pid_t pid;
-    int wst = 0;
-    fflush(NULL);
-    if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ) != 0 ||
-        waitpid(pid, &wst, 0) < 0 || !WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+    enum gnuplot_status g = gnuplot_draw("plots/plan.gp", vars);
+    if (g == GNUPLOT_NO_SCRIPT)
+        fprintf(out, "# plot          plots/plan.gp not found: %s/plan.dat left to draw\n", o->out);
+    else if (g == GNUPLOT_FAILED)
         fprintf(out,
                 "# plot          gnuplot failed or is not installed: %s/plan.dat left to "
                 "draw with plots/plan.gp\n",
                 o->out);
-        return;
-    }
-    fprintf(out, "# plot          %s/plan.png\n", o->out);
+    else
+        fprintf(out, "# plot          %s/plan.png\n", o->out);
 }
 
 int plan_out_write(const struct plan_opts *o, const struct scenario *sc, struct plan_result *res,

@@ -61,6 +61,8 @@ struct job {
     int nrepair;
     struct slow_win slow[MAX_SLOW];
     int nslow;
+    struct camp_event *ev; /* the failures traced (campaign_run_traced), or NULL */
+    int maxev, nev;
 };
 
 static uint64_t mix64(uint64_t x)
@@ -308,7 +310,19 @@ static void fail(struct job *j, int c)
     if (n > j->nodes_held) n = j->nodes_held;
     j->nodes_held -= n;
     send_to_repair(j, n, k->repair_s);
-    if (!j->down) roll_back(j, c);
+    if (j->ev && j->down && j->nev > 0) j->ev[j->nev - 1].interrupted = true;
+    if (j->ev && !j->down && j->nev < j->maxev) {
+        double before = j->out->lost_s[c];
+        struct camp_event *e = &j->ev[j->nev++];
+        *e = (struct camp_event){.t_s = j->t, .cause = c, .ck_step = j->ck_step,
+                                 .resume_s = INFINITY,
+                                 .plain = j->nslow == 0 && j->dp_cur == j->cfg->dp &&
+                                          !j->inflight && j->block_left_s <= 0};
+        roll_back(j, c);
+        e->lost_s = j->out->lost_s[c] - before;
+    } else if (!j->down) {
+        roll_back(j, c);
+    }
     start_down(j, c, detect_of(j, c));
 }
 
@@ -432,6 +446,8 @@ static void down_events(struct job *j)
     if (j->phase == 2 && j->t >= j->down_until_s) {
         j->down = false;
         j->out->restarts++;
+        if (j->ev && j->nev > 0 && isinf(j->ev[j->nev - 1].resume_s))
+            j->ev[j->nev - 1].resume_s = j->t;
     }
 }
 
@@ -480,8 +496,17 @@ static void job_init(struct job *j, const struct camp_config *cfg, const struct 
 void campaign_run_one(const struct camp_config *cfg, const struct camp_costs *costs, int index,
                       struct camp_rep *out)
 {
+    campaign_run_traced(cfg, costs, index, out, NULL, 0, NULL);
+}
+
+void campaign_run_traced(const struct camp_config *cfg, const struct camp_costs *costs,
+                         int index, struct camp_rep *out, struct camp_event *ev, int max,
+                         int *nev)
+{
     struct job j;
     job_init(&j, cfg, costs, index, out);
+    j.ev = ev;
+    j.maxev = ev ? max : 0;
     for (long i = 0; i < CAMP_MAX_EVENTS && step_loop(&j); i++)
         ;
     if (!j.down) { /* the run ends with the state it has: what it did since is its own */
@@ -494,6 +519,7 @@ void campaign_run_one(const struct camp_config *cfg, const struct camp_costs *co
     out->gpu_reserved_s =
             (double)(nodes_for(cfg, cfg->dp) + cfg->spares) * cfg->gpus_per_node * j.t;
     gsl_rng_free(j.rng);
+    if (nev) *nev = j.nev;
     assert(campaign_rep_is_sane(cfg, out));
 }
 

@@ -9,6 +9,7 @@
 
 #include "attr.h"
 #include "mem.h"
+#include "scen_campaign.h"
 #include "scen_check.h"
 #include "scen_cluster.h"
 #include "scen_fault.h"
@@ -99,6 +100,8 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
             rc = scen_fault_read_checkpoint(r, n, sc);
         } else if (strcmp(name, "recovery") == 0) {
             rc = scen_fault_read_recovery(r, n, sc);
+        } else if (strcmp(name, "campaign") == 0) {
+            rc = scen_campaign_read(r, n, sc);
         } else if (strcmp(name, "expect") == 0) {
             rc = scen_fault_read_expect(r, n, sc);
         } else if (strcmp(name, "faults") == 0) {

@@ -8,6 +8,7 @@
 #ifndef DMLSIM_SCENARIO_TYPES_H
 #define DMLSIM_SCENARIO_TYPES_H
 
+#include "campaign.h"
 #include "catalog.h"
 #include "coll_op.h"
 #include "error.h"
@@ -354,6 +355,24 @@ struct expect_spec {
     int line;
 };
 
+/* <campaign>: weeks of the job under failures (campaign.h), played by `dmlsim campaign`. */
+struct campaign_spec {
+    bool present;           /* a <campaign> element was given */
+    int line;               /* its line */
+    double duration_s;      /* end at this wall time (0: by steps) */
+    long steps;             /* or when this many steps are trained (0: by duration) */
+    int replications;       /* independent replications (default 20) */
+    int spares;             /* spare nodes in the pool */
+    enum camp_policy policy; /* on-shortage: wait for repairs or shrink */
+    int rack_nodes;         /* nodes a rack-scope failure takes */
+    double failure_scale;   /* every cause's rate x this */
+    char mix[32];           /* failures="...": the preset mix the causes started from */
+    struct camp_cause causes[CAMP_MAX_CAUSES]; /* the mix's rows, then the <failure>s (one of
+                                                  the same name replaces the mix's row) */
+    int ncauses;
+    int nfailures;          /* <failure> children given */
+};
+
 struct scenario {
     char *path;                  /* the scenario file as given */
     char *name;                  /* name attribute, or the file's base name without .xml */
@@ -371,6 +390,7 @@ struct scenario {
     size_t nfaults;              /* number of them */
     struct checkpoint_spec ckpt; /* <checkpoint> */
     struct recovery_spec rec;    /* <recovery> (defaults when absent) */
+    struct campaign_spec camp;   /* <campaign> */
     struct expect_spec *expects; /* <expect> elements */
     size_t nexpects;             /* number of them */
 };
