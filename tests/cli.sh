@@ -506,5 +506,14 @@ for f in scenarios/*.xml platforms/src/*.xml; do
     fi
     "$dmlsim" run "$f" >"$tmp/out" 2>"$tmp/err" && ok || ko "$f: run failed: $(cat "$tmp/err")"
 done
+# campaigns (dmlsim campaign: tests/campaign.sh plays the small one): valid, loaded, fit in memory
+for f in scenarios/campaigns/*.xml; do
+    if command -v xmllint >/dev/null; then
+        xmllint --noout --nonet --dtdvalid scenarios/scenario.dtd "$f" 2>"$tmp/lint" && ok ||
+            ko "$f does not validate: $(cat "$tmp/lint")"
+    fi
+    "$dmlsim" run "$f" --memory-only >"$tmp/out" 2>"$tmp/err" && ok ||
+        ko "$f: --memory-only failed: $(cat "$tmp/err")"
+done
 
 finish cli

@@ -94,8 +94,7 @@ static int parse_opts(const struct cli_args *a, struct camp_opts *o)
 }
 
 /* The campaign's configuration from its scenario, the options and the costs. */
-static void make_config(const struct scenario *sc, const struct camp_opts *o,
-                        struct camp_config *c)
+static void make_config(const struct scenario *sc, const struct camp_opts *o, struct camp_config *c)
 {
     const struct parallel_spec *p = &sc->train.par;
     const struct campaign_spec *cs = &sc->camp;
@@ -138,8 +137,7 @@ static int zoom_event(const struct camp_config *c, const struct camp_costs *k, i
 
 /* --zoom K: the campaign's cost of one failure against full dmlsim runs of it. */
 static int zoom(const struct camp_opts *o, const struct camp_probe_opts *po,
-                const struct scenario *sc, const struct camp_config *c,
-                const struct camp_costs *k)
+                const struct scenario *sc, const struct camp_config *c, const struct camp_costs *k)
 {
     struct camp_event e;
     if (zoom_event(c, k, o->zoom, &e) < 0) {
@@ -151,12 +149,12 @@ static int zoom(const struct camp_opts *o, const struct camp_probe_opts *po,
     int steps = c->every_steps + lost + 2, at = c->every_steps + lost;
     printf("# zoom          failure %d of replication 1: %s at %.6g h, %.6g s of work since the "
            "checkpoint of step %ld; resumed %.6g s later\n",
-           o->zoom, c->causes[e.cause].name, e.t_s / 3600, e.lost_s, e.ck_step,
-           e.resume_s - e.t_s);
+           o->zoom, c->causes[e.cause].name, e.t_s / 3600, e.lost_s, e.ck_step, e.resume_s - e.t_s);
     if (campaign_probe_zoom(po, sc, steps, at, &full, &cpu) != 0) return 1;
     printf("# zoom          full runs of %d steps from the checkpoint before it, the crash after "
-           "step %d: the failure cost %.6g s; the campaign's %.6g s (%.2f%% apart; %.1f CPU s)\n",
-           steps, at, full, camp, 100 * fabs(camp - full) / full, cpu);
+           "step %d: the failure cost %.6g s; the campaign's %.6g s (%.2f%% apart)\n",
+           steps, at, full, camp, 100 * fabs(camp - full) / full);
+    fprintf(stderr, "dmlsim campaign: the zoom's runs took %.1f CPU s\n", cpu);
     return 0;
 }
 
@@ -180,8 +178,10 @@ int campaign_main(const char *self, const struct cli_args *a)
         goto out_opts;
     }
     if (!sc.camp.present) {
-        fprintf(stderr, "%s:0: no <campaign>; expected one after the scenario's <training>, "
-                        "<checkpoint> and <recovery>\n", o.file);
+        fprintf(stderr,
+                "%s:0: no <campaign>; expected one after the scenario's <training>, "
+                "<checkpoint> and <recovery>\n",
+                o.file);
         st = 1;
         goto out_sc;
     }
@@ -189,10 +189,16 @@ int campaign_main(const char *self, const struct cli_args *a)
     struct camp_costs costs;
     make_config(&sc, &o, &cfg);
     campaign_out_header(stdout, &o, &sc, &cfg);
-    struct camp_probe_opts po = {.self = self, .file = o.file, .ov = o.ov, .nov = o.nov,
-                                 .calib = o.calib, .jobs = o.jobs, .keep = o.keep};
+    struct camp_probe_opts po = {.self = self,
+                                 .file = o.file,
+                                 .ov = o.ov,
+                                 .nov = o.nov,
+                                 .calib = o.calib,
+                                 .jobs = o.jobs,
+                                 .keep = o.keep};
     double cpu_s = 0;
     if ((st = campaign_probe(&po, &sc, &costs, &cpu_s, stdout)) != 0) goto out_sc;
+    fprintf(stderr, "dmlsim campaign: the cost simulations took %.1f CPU s\n", cpu_s);
     campaign_out_power(stdout, &sc, &costs);
     st = campaign_out_all(stdout, &o, &sc, &cfg, &costs);
     if (st == 0 && o.zoom > 0) st = zoom(&o, &po, &sc, &cfg, &costs);

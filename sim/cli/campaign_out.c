@@ -28,22 +28,25 @@ void campaign_out_header(FILE *out, const struct camp_opts *o, const struct scen
 {
     const struct campaign_spec *cs = &sc->camp;
     fprintf(out, "# dmlsim %s\n", DMLSIM_VERSION);
-    fprintf(out, "# campaign      %s (name \"%s\", seed %lu): %s on %d %s, %d spare node(s) of %d, "
-                 "on shortage %s; %d replication(s)\n",
+    fprintf(out,
+            "# campaign      %s (name \"%s\", seed %lu): %s on %d %s, %d spare node(s) of %d, "
+            "on shortage %s; %d replication(s)\n",
             o->file, sc->name, sc->seed, sc->model.preset, c->gpus, sc->cluster.gpu->name,
             c->spares, c->gpus_per_node, c->policy == CAMP_SHRINK ? "shrink" : "wait",
             c->replications);
     fprintf(out, "# target        ");
-    if (c->target_steps > 0) fprintf(out, "%ld steps (%.4g tokens)", c->target_steps,
-                                     (double)c->target_steps * c->tokens_per_step);
+    if (c->target_steps > 0)
+        fprintf(out, "%ld steps (%.4g tokens)", c->target_steps,
+                (double)c->target_steps * c->tokens_per_step);
     if (c->target_steps > 0 && c->duration_s > 0) fprintf(out, ", or ");
     if (c->duration_s > 0) fprintf(out, "%.4g days of wall time", c->duration_s / DAY_S);
     fprintf(out, ", whichever first; %.6g tokens a step; checkpoint every %d steps (%s)\n",
             c->tokens_per_step, c->every_steps, sc->ckpt.async ? "async" : "sync");
     double all = total_rate(c, 0, true);
     double M = campaign_mtbf_s(c);
-    fprintf(out, "# failures      %s%s, x %g: %d cause(s), %.3g per GPU-hour in all; the job's "
-                 "MTBF %.3g h (crashes and hangs)",
+    fprintf(out,
+            "# failures      %s%s, x %g: %d cause(s), %.3g per GPU-hour in all; the job's "
+            "MTBF %.3g h (crashes and hangs)",
             cs->mix, cs->nfailures > 0 ? " and the scenario's <failure>s" : "", c->failure_scale,
             c->ncauses, all, M / 3600);
     double planned = total_rate(c, CAMP_PLANNED, false), slow = total_rate(c, CAMP_SLOW, false);
@@ -92,8 +95,7 @@ static void print_stat(FILE *out, const char *label, const struct camp_stat *s, 
 static void young_daly(double delta, double M, double *young, double *daly)
 {
     *young = sqrt(2 * delta * M);
-    *daly = delta < 2 * M ? *young * (1 + sqrt(delta / (2 * M)) / 3 + delta / (18 * M)) - delta
-                          : M;
+    *daly = delta < 2 * M ? *young * (1 + sqrt(delta / (2 * M)) / 3 + delta / (18 * M)) - delta : M;
 }
 
 static void print_split(FILE *out, const struct camp_config *c, const struct camp_agg *g)
@@ -101,8 +103,9 @@ static void print_split(FILE *out, const struct camp_config *c, const struct cam
     double lost = 0, down = 0, slow = 0, w = g->wall_s.mean;
     for (int i = 0; i < c->ncauses; i++)
         lost += g->lost_s[i], down += g->down_s[i], slow += g->slow_s[i];
-    fprintf(out, "#   time split       productive %.2f%%, checkpoints %.2f%%, lost work %.2f%%, "
-                 "down %.2f%%, fail-slow %.2f%%, shrunk %.2f%%\n",
+    fprintf(out,
+            "#   time split       productive %.2f%%, checkpoints %.2f%%, lost work %.2f%%, "
+            "down %.2f%%, fail-slow %.2f%%, shrunk %.2f%%\n",
             100 * g->productive_s / w, 100 * g->ckpt_s / w, 100 * lost / w, 100 * down / w,
             100 * slow / w, 100 * g->shrunk_s / w);
 }
@@ -110,8 +113,10 @@ static void print_split(FILE *out, const struct camp_config *c, const struct cam
 static void print_summary(FILE *out, const struct camp_config *c, const struct camp_costs *k,
                           const struct camp_agg *g)
 {
-    fprintf(out, "#\n# summary       over %d replication(s): mean [95%% confidence interval] "
-                 "(median, 90th percentile)\n", g->n);
+    fprintf(out,
+            "#\n# summary       over %d replication(s): mean [95%% confidence interval] "
+            "(median, 90th percentile)\n",
+            g->n);
     print_stat(out, "wall time", &g->wall_s, 1 / DAY_S, " days");
     fprintf(out, "#   reached          %d of %d replication(s) trained the target steps\n",
             g->reached, g->n);
@@ -120,8 +125,10 @@ static void print_summary(FILE *out, const struct camp_config *c, const struct c
     print_stat(out, "goodput", &g->goodput, 1, " tokens/s");
     print_split(out, c, g);
     fprintf(out, "#   restarts         %.1f; checkpoints %.1f\n", g->restarts, g->checkpoints);
-    fprintf(out, "#   GPU-hours        %.4g reserved (%d GPUs + %d spare nodes), %.4g running "
-                 "steps\n", g->gpu_hours, c->gpus, c->spares, g->busy_gpu_hours);
+    fprintf(out,
+            "#   GPU-hours        %.4g reserved (%d GPUs + %d spare nodes), %.4g running "
+            "steps\n",
+            g->gpu_hours, c->gpus, c->spares, g->busy_gpu_hours);
     fprintf(out, "#   energy           %.4g MWh of the GPUs; x PUE %g = %.4g MWh\n",
             g->energy_j / 3.6e9, c->pue, g->energy_j * c->pue / 3.6e9);
     if (c->price_per_gpu_hour > 0)
@@ -129,28 +136,41 @@ static void print_summary(FILE *out, const struct camp_config *c, const struct c
                 g->gpu_hours * c->price_per_gpu_hour, c->price_per_gpu_hour);
     double young, daly, M = campaign_mtbf_s(c);
     young_daly(k->ckpt_block_s, M, &young, &daly);
-    fprintf(out, "#   interval         every %d steps = %.4g s of steps; Young sqrt(2 C M) = "
-                 "%.4g s (%.1f steps), Daly %.4g s (%.1f steps), for C %.4g s and M %.4g s\n",
+    fprintf(out,
+            "#   interval         every %d steps = %.4g s of steps; Young sqrt(2 C M) = "
+            "%.4g s (%.1f steps), Daly %.4g s (%.1f steps), for C %.4g s and M %.4g s\n",
             c->every_steps, c->every_steps * k->step_s, young, young / k->step_s, daly,
             daly / k->step_s, k->ckpt_block_s, M);
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
+/* A number, or null when it is not finite (no failures: an infinite MTBF). */
+static const char *jnum(char *buf, size_t len, double x)
+{
+    if (isfinite(x))
+        snprintf(buf, len, "%.17g", x);
+    else
+        snprintf(buf, len, "null");
+    return buf;
+}
+
 static void json_stat(FILE *f, const char *name, const struct camp_stat *s)
 {
-    fprintf(f, "\"%s\": {\"mean\": %.17g, \"sd\": %.17g, \"ci_lo\": %.17g, \"ci_hi\": %.17g, "
-               "\"p50\": %.17g, \"p90\": %.17g}",
+    fprintf(f,
+            "\"%s\": {\"mean\": %.17g, \"sd\": %.17g, \"ci_lo\": %.17g, \"ci_hi\": %.17g, "
+            "\"p50\": %.17g, \"p90\": %.17g}",
             name, s->mean, s->sd, s->ci_lo, s->ci_hi, s->p50, s->p90);
 }
 
 static void json_costs(FILE *f, const struct camp_costs *k)
 {
-    fprintf(f, "  \"costs\": {\"step_s\": %.17g, \"ckpt_block_s\": %.17g, \"ckpt_commit_s\": "
-               "%.17g, \"watchdog_s\": %.17g, \"restart_s\": %.17g, \"reload_s\": %.17g, "
-               "\"busy_power_w\": %.17g, \"idle_power_w\": %.17g, \"shrunk\": [",
-            k->step_s, k->ckpt_block_s, k->ckpt_commit_s, k->watchdog_s, k->restart_s,
-            k->reload_s, k->busy_power_w, k->idle_power_w);
+    fprintf(f,
+            "  \"costs\": {\"step_s\": %.17g, \"ckpt_block_s\": %.17g, \"ckpt_commit_s\": "
+            "%.17g, \"watchdog_s\": %.17g, \"restart_s\": %.17g, \"reload_s\": %.17g, "
+            "\"busy_power_w\": %.17g, \"idle_power_w\": %.17g, \"shrunk\": [",
+            k->step_s, k->ckpt_block_s, k->ckpt_commit_s, k->watchdog_s, k->restart_s, k->reload_s,
+            k->busy_power_w, k->idle_power_w);
     for (int i = 0; i < k->nshrunk; i++)
         fprintf(f, "%s{\"dp\": %d, \"step_s\": %.17g}", i ? ", " : "", k->shrunk_dp[i],
                 k->shrunk_step_s[i]);
@@ -162,16 +182,18 @@ static void json_causes(FILE *f, const struct camp_config *c, const struct camp_
     fprintf(f, "  \"causes\": [");
     for (int i = 0; i < c->ncauses; i++) {
         const struct camp_cause *k = &c->causes[i];
-        fprintf(f, "%s\n    {\"cause\": \"%s\", \"kind\": \"%s\", \"scope\": \"%s\", "
-                   "\"per_gpu_hour\": %.17g, \"detect_s\": ",
-                i ? "," : "", k->name, campaign_kind_names[k->kind],
-                campaign_scope_names[k->scope], k->per_gpu_hour * c->failure_scale);
+        fprintf(f,
+                "%s\n    {\"cause\": \"%s\", \"kind\": \"%s\", \"scope\": \"%s\", "
+                "\"per_gpu_hour\": %.17g, \"detect_s\": ",
+                i ? "," : "", k->name, campaign_kind_names[k->kind], campaign_scope_names[k->scope],
+                k->per_gpu_hour * c->failure_scale);
         if (k->detect_s < 0)
             fprintf(f, "\"watchdog\"");
         else
             fprintf(f, "%.17g", k->detect_s);
-        fprintf(f, ", \"repair_s\": %.17g, \"failures\": %.17g, \"lost_s\": %.17g, \"down_s\": "
-                   "%.17g, \"slow_s\": %.17g}",
+        fprintf(f,
+                ", \"repair_s\": %.17g, \"failures\": %.17g, \"lost_s\": %.17g, \"down_s\": "
+                "%.17g, \"slow_s\": %.17g}",
                 k->repair_s, g->failures[i], g->lost_s[i], g->down_s[i], g->slow_s[i]);
     }
     fprintf(f, "\n  ],\n");
@@ -181,6 +203,7 @@ static void json_summary(FILE *f, const struct camp_config *c, const struct camp
                          const struct camp_agg *g)
 {
     double young, daly, M = campaign_mtbf_s(c);
+    char b1[32], b2[32], b3[32];
     young_daly(k->ckpt_block_s, M, &young, &daly);
     fprintf(f, "  \"summary\": {");
     json_stat(f, "wall_s", &g->wall_s);
@@ -190,14 +213,16 @@ static void json_summary(FILE *f, const struct camp_config *c, const struct camp
     json_stat(f, "steps", &g->steps);
     fprintf(f, ", ");
     json_stat(f, "goodput_tokens_per_s", &g->goodput);
-    fprintf(f, ",\n    \"reached\": %d, \"productive_s\": %.17g, \"checkpoint_s\": %.17g, "
-               "\"shrunk_s\": %.17g, \"restarts\": %.17g, \"checkpoints\": %.17g, "
-               "\"gpu_hours\": %.17g, \"busy_gpu_hours\": %.17g, \"energy_kwh\": %.17g, "
-               "\"facility_energy_kwh\": %.17g, \"cost\": %.17g, \"mtbf_s\": %.17g, "
-               "\"young_s\": %.17g, \"daly_s\": %.17g}",
+    fprintf(f,
+            ",\n    \"reached\": %d, \"productive_s\": %.17g, \"checkpoint_s\": %.17g, "
+            "\"shrunk_s\": %.17g, \"restarts\": %.17g, \"checkpoints\": %.17g, "
+            "\"gpu_hours\": %.17g, \"busy_gpu_hours\": %.17g, \"energy_kwh\": %.17g, "
+            "\"facility_energy_kwh\": %.17g, \"cost\": %.17g, \"mtbf_s\": %s, "
+            "\"young_s\": %s, \"daly_s\": %s}",
             g->reached, g->productive_s, g->ckpt_s, g->shrunk_s, g->restarts, g->checkpoints,
             g->gpu_hours, g->busy_gpu_hours, g->energy_j / 3.6e6, g->energy_j * c->pue / 3.6e6,
-            g->gpu_hours * c->price_per_gpu_hour, M, young, daly);
+            g->gpu_hours * c->price_per_gpu_hour, jnum(b1, sizeof b1, M),
+            jnum(b2, sizeof b2, young), jnum(b3, sizeof b3, daly));
 }
 
 static int write_json(const struct camp_opts *o, const struct scenario *sc,
@@ -206,14 +231,15 @@ static int write_json(const struct camp_opts *o, const struct scenario *sc,
 {
     FILE *f = fopen(o->json, "w");
     if (f == NULL) {
-        fprintf(stderr, "%s:0: cannot write: %s; expected a file that can be written\n",
-                o->json, strerror(errno));
+        fprintf(stderr, "%s:0: cannot write: %s; expected a file that can be written\n", o->json,
+                strerror(errno));
         return 1;
     }
-    fprintf(f, "{\n  \"scenario\": \"%s\", \"name\": \"%s\", \"seed\": %lu, \"gpus\": %d, "
-               "\"spares\": %d, \"on_shortage\": \"%s\", \"replications\": %d, "
-               "\"target_steps\": %ld, \"duration_s\": %.17g, \"every_steps\": %d, "
-               "\"tokens_per_step\": %.17g, \"price_per_gpu_hour\": %.17g, \"pue\": %.17g,\n",
+    fprintf(f,
+            "{\n  \"scenario\": \"%s\", \"name\": \"%s\", \"seed\": %lu, \"gpus\": %d, "
+            "\"spares\": %d, \"on_shortage\": \"%s\", \"replications\": %d, "
+            "\"target_steps\": %ld, \"duration_s\": %.17g, \"every_steps\": %d, "
+            "\"tokens_per_step\": %.17g, \"price_per_gpu_hour\": %.17g, \"pue\": %.17g,\n",
             o->file, sc->name, sc->seed, c->gpus, c->spares,
             c->policy == CAMP_SHRINK ? "shrink" : "wait", c->replications, c->target_steps,
             c->duration_s, c->every_steps, c->tokens_per_step, c->price_per_gpu_hour, c->pue);
@@ -254,14 +280,16 @@ static int sweep_write(const struct camp_opts *o, const struct sweep_pt *pts, in
     FILE *f = fopen(file, "w");
     if (f == NULL) return 1;
     for (int s = 0; s < ns; s++) {
-        fprintf(f, "# spares %d\n# every_steps interval_h ettr ci_lo ci_hi\n",
+        if (s > 0) fprintf(f, "\n\n"); /* gnuplot's index blocks */
+        fprintf(f,
+                "# every_steps interval_h ettr ci_lo ci_hi, then the block's title\n"
+                "\"%d spare node(s)\" interval_h ettr ci_lo ci_hi\n",
                 pts[s * ne].spares);
         for (int e = 0; e < ne; e++) {
             const struct sweep_pt *p = &pts[s * ne + e];
             fprintf(f, "%d %.6g %.6f %.6f %.6f\n", p->every, p->every * step_s / 3600,
                     p->g.ettr.mean, p->g.ettr.ci_lo, p->g.ettr.ci_hi);
         }
-        fprintf(f, "\n\n");
     }
     return fclose(f) != 0;
 }
@@ -275,10 +303,11 @@ static void sweep_best(FILE *out, const struct camp_config *c, const struct camp
         const struct sweep_pt *b = &pts[s * ne];
         for (int e = 1; e < ne; e++)
             if (pts[s * ne + e].g.ettr.mean > b->g.ettr.mean) b = &pts[s * ne + e];
-        fprintf(out, "# best          %d spare node(s): every %d steps (%.4g s), ETTR %.4f; Young "
-                     "%.4g s (%.1f steps), Daly %.4g s (%.1f steps)\n",
-                b->spares, b->every, b->every * k->step_s, b->g.ettr.mean, young,
-                young / k->step_s, daly, daly / k->step_s);
+        fprintf(out,
+                "# best          %d spare node(s): every %d steps (%.4g s), ETTR %.4f; Young "
+                "%.4g s (%.1f steps), Daly %.4g s (%.1f steps)\n",
+                b->spares, b->every, b->every * k->step_s, b->g.ettr.mean, young, young / k->step_s,
+                daly, daly / k->step_s);
     }
 }
 
@@ -289,8 +318,9 @@ static int sweep(FILE *out, const struct camp_opts *o, const struct camp_config 
     int ne = o->nevery ? o->nevery : 1, ns = o->nspares ? o->nspares : 1;
     struct sweep_pt *pts = xbt_new0(struct sweep_pt, (size_t)(ne * ns));
     struct camp_rep *reps = xbt_new0(struct camp_rep, (size_t)c->replications);
-    fprintf(out, "#\n# sweep         checkpoint interval x spare nodes, the same failures for "
-                 "each (common random numbers)\n#%11s %10s %7s %9s %9s %9s %10s\n",
+    fprintf(out,
+            "#\n# sweep         checkpoint interval x spare nodes, the same failures for "
+            "each (common random numbers)\n#%11s %10s %7s %9s %9s %9s %10s\n",
             "every_steps", "interval_h", "spares", "ettr", "ci_lo", "ci_hi", "wall_days");
     for (int s = 0; s < ns; s++)
         for (int e = 0; e < ne; e++) {
@@ -308,8 +338,10 @@ static int sweep(FILE *out, const struct camp_opts *o, const struct camp_config 
     sweep_best(out, c, k, pts, ne, ns);
     int st = sweep_write(o, pts, ne, ns, k->step_s);
     if (st != 0)
-        fprintf(stderr, "%s:0: cannot write the sweep's files; expected a folder that can be "
-                        "written\n", o->out);
+        fprintf(stderr,
+                "%s:0: cannot write the sweep's files; expected a folder that can be "
+                "written\n",
+                o->out);
     else
         sweep_plot(out, o);
     free(reps);

@@ -17,17 +17,17 @@ struct camp_opts {
     struct scenario_override *ov; /* --set overrides */
     char **keys;                  /* their ELEM.ATTR parts (owned) */
     size_t nov;
-    const char *calib;            /* --calib, or NULL */
-    const char *json;             /* --json FILE, or NULL */
-    const char *keep;             /* --keep-runs DIR, or NULL */
-    int jobs;                     /* runs at a time */
-    int replications;             /* --replications (0: the scenario's) */
-    int zoom;                     /* --zoom K: replay failure K of replication 1 (0: none) */
-    double price;                 /* --price: currency per GPU-hour (0: none) */
-    double pue;                   /* --pue: facility / IT power (default 1) */
+    const char *calib; /* --calib, or NULL */
+    const char *json;  /* --json FILE, or NULL */
+    const char *keep;  /* --keep-runs DIR, or NULL */
+    int jobs;          /* runs at a time */
+    int replications;  /* --replications (0: the scenario's) */
+    int zoom;          /* --zoom K: replay failure K of replication 1 (0: none) */
+    double price;      /* --price: currency per GPU-hour (0: none) */
+    double pue;        /* --pue: facility / IT power (default 1) */
     int every[CAMP_OUT_MAX_AXIS], nevery;   /* --every: intervals (steps) to sweep */
     int spares[CAMP_OUT_MAX_AXIS], nspares; /* --spares: spare nodes to sweep */
-    char out[1024];               /* -o: the sweep's folder (default campaign-NAME) */
+    char out[1024];                         /* -o: the sweep's folder (default campaign-NAME) */
 };
 
 /* The "# campaign", "# job" and "# failures" lines. */

@@ -26,10 +26,10 @@ enum run_kind { RUN_RECOVERY, RUN_SHRUNK, RUN_SLOW, RUN_ZOOM, RUN_BASE };
 
 struct probe_run {
     enum run_kind kind;
-    int index;          /* RUN_SHRUNK: its shrunk slot; RUN_SLOW: its cause */
-    int dp;             /* RUN_SHRUNK: its replicas */
-    int steps;          /* RUN_ZOOM, RUN_BASE: steps to run */
-    int crash_step;     /* RUN_ZOOM: the job's last node crashes after this many steps */
+    int index;           /* RUN_SHRUNK: its shrunk slot; RUN_SLOW: its cause */
+    int dp;              /* RUN_SHRUNK: its replicas */
+    int steps;           /* RUN_ZOOM, RUN_BASE: steps to run */
+    int crash_step;      /* RUN_ZOOM: the job's last node crashes after this many steps */
     char base[PATH_MAX]; /* DIR/NAME: .xml, .csv, .json, .err */
     pid_t pid;
     int status;
@@ -156,8 +156,9 @@ static void exec_run(const struct camp_probe_opts *o, const struct probe_run *r,
     int null = open("/dev/null", O_WRONLY), e = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(null, 1);
     dup2(e, 2);
-    char *argv[] = {(char *)o->self, "run",   xml, "--csv", csv, "--json", json,
-                    o->calib ? "--calib" : NULL, (char *)o->calib, NULL};
+    char *argv[] = {
+            (char *)o->self,  "run", xml, "--csv", csv, "--json", json, o->calib ? "--calib" : NULL,
+            (char *)o->calib, NULL};
     execv(o->self, argv);
     _exit(127);
 }
@@ -227,8 +228,8 @@ static int read_recovery(const char *csv, struct camp_costs *c)
     FILE *f = fopen(csv, "r");
     if (f == NULL) return 1;
     char line[1024];
-    double row1 = NAN, row2 = NAN, row2_end = NAN, counts = NAN, crash = NAN, det = NAN,
-           rst = NAN, rel = NAN;
+    double row1 = NAN, row2 = NAN, row2_end = NAN, counts = NAN, crash = NAN, det = NAN, rst = NAN,
+           rel = NAN;
     while (fgets(line, sizeof line, f)) {
         struct csv_row r;
         line[strcspn(line, "\n")] = '\0';
@@ -297,9 +298,8 @@ static int plan_runs(const struct scenario *sc, const char *dir, struct probe_ru
     runs[n++] = (struct probe_run){.kind = RUN_RECOVERY};
     snprintf(runs[0].base, sizeof runs[0].base, "%.3900s/recovery", dir);
     long mb = (long)p->dp * p->microbatches;
-    for (int d = p->dp - 1, k = 0; sc->camp.policy == CAMP_SHRINK && d >= (p->dp + 1) / 2 &&
-                                   k < CAMP_MAX_SHRUNK;
-         d--) {
+    for (int d = p->dp - 1, k = 0;
+         sc->camp.policy == CAMP_SHRINK && d >= (p->dp + 1) / 2 && k < CAMP_MAX_SHRUNK; d--) {
         if (mb % d != 0 || (p->ep > 1 && d % p->ep != 0)) continue;
         runs[n] = (struct probe_run){.kind = RUN_SHRUNK, .index = k++, .dp = d};
         snprintf(runs[n].base, sizeof runs[n].base, "%.3900s/dp%d", dir, d);
@@ -308,7 +308,8 @@ static int plan_runs(const struct scenario *sc, const char *dir, struct probe_ru
     for (int c = 0; c < sc->camp.ncauses; c++) {
         if (sc->camp.causes[c].kind != CAMP_SLOW) continue;
         runs[n] = (struct probe_run){.kind = RUN_SLOW, .index = c};
-        snprintf(runs[n].base, sizeof runs[n].base, "%.3900s/slow-%s", dir, sc->camp.causes[c].name);
+        snprintf(runs[n].base, sizeof runs[n].base, "%.3900s/slow-%s", dir,
+                 sc->camp.causes[c].name);
         n++;
     }
     return n;
@@ -328,8 +329,8 @@ static void say_failed(const struct probe_run *r)
             r->base, r->status, last);
 }
 
-static int read_runs(const struct scenario *sc, struct probe_run *runs, int n,
-                     struct camp_costs *c, FILE *log)
+static int read_runs(const struct scenario *sc, struct probe_run *runs, int n, struct camp_costs *c,
+                     FILE *log)
 {
     char f[PATH_MAX + 8];
     for (int i = 0; i < n; i++) {
@@ -337,28 +338,35 @@ static int read_runs(const struct scenario *sc, struct probe_run *runs, int n,
         snprintf(f, sizeof f, "%s.csv", r->base);
         if (r->kind == RUN_RECOVERY) {
             if (read_recovery(f, c) != 0) {
-                fprintf(stderr, "%s:0: the recovery run did not crash, restart and reload as "
-                                "planned; expected its events\n", f);
+                fprintf(stderr,
+                        "%s:0: the recovery run did not crash, restart and reload as "
+                        "planned; expected its events\n",
+                        f);
                 return 1;
             }
             snprintf(f, sizeof f, "%s.json", r->base);
             c->busy_power_w = read_json(f, "gpu_power_w");
-            fprintf(log, "# costs         step %.3f s; checkpoint blocks %.3f s%s; a crash: "
-                         "watchdog %.3f s, restart %.3f s, reload %.3f s (the recovery run, "
-                         "%.1f CPU s)\n", c->step_s, c->ckpt_block_s,
-                    sc->ckpt.async ? ", counts after" : "", c->watchdog_s, c->restart_s,
-                    c->reload_s, r->cpu_s);
+            fprintf(log,
+                    "# costs         step %.6g s; a checkpoint blocks %.6g s%s; a crash: "
+                    "watchdog %.6g s, restart %.6g s, reload %.6g s (the recovery run)\n",
+                    c->step_s, c->ckpt_block_s, sc->ckpt.async ? ", counts later" : "",
+                    c->watchdog_s, c->restart_s, c->reload_s);
+            if (sc->ckpt.async)
+                fprintf(log,
+                        "# costs         an asynchronous checkpoint counts %.6g s after its "
+                        "block\n",
+                        c->ckpt_commit_s);
         } else if (r->kind == RUN_SHRUNK) {
             c->shrunk_dp[r->index] = r->dp;
             c->shrunk_step_s[r->index] = read_step(f);
             c->nshrunk = r->index + 1;
-            fprintf(log, "# costs         shrunk to dp %d: step %.3f s (%.1f CPU s)\n", r->dp,
-                    c->shrunk_step_s[r->index], r->cpu_s);
+            fprintf(log, "# costs         shrunk to dp %d: step %.6g s\n", r->dp,
+                    c->shrunk_step_s[r->index]);
         } else {
             c->slow_step_s[r->index] = read_step(f);
-            fprintf(log, "# costs         %s (one GPU %gx slower): step %.3f s (%.1f CPU s)\n",
+            fprintf(log, "# costs         %s (one GPU %gx slower): step %.6g s\n",
                     sc->camp.causes[r->index].name, sc->camp.causes[r->index].slow_factor,
-                    c->slow_step_s[r->index], r->cpu_s);
+                    c->slow_step_s[r->index]);
         }
     }
     return 0;
@@ -384,8 +392,10 @@ int campaign_probe(const struct camp_probe_opts *o, const struct scenario *sc,
     if (o->keep) {
         snprintf(dir, sizeof dir, "%s", o->keep);
         if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr, "%s:0: cannot create the folder: %s; expected a path that can be "
-                            "written\n", dir, strerror(errno));
+            fprintf(stderr,
+                    "%s:0: cannot create the folder: %s; expected a path that can be "
+                    "written\n",
+                    dir, strerror(errno));
             return 1;
         }
     } else {

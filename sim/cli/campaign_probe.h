@@ -27,13 +27,13 @@
 #include <stdio.h>
 
 struct camp_probe_opts {
-    const char *self;                     /* this program (argv[0]) */
-    const char *file;                     /* the scenario */
-    const struct scenario_override *ov;   /* --set overrides, applied to every run */
+    const char *self;                   /* this program (argv[0]) */
+    const char *file;                   /* the scenario */
+    const struct scenario_override *ov; /* --set overrides, applied to every run */
     size_t nov;
-    const char *calib;                    /* --calib, or NULL */
-    int jobs;                             /* runs at a time */
-    const char *keep;                     /* a folder to keep the runs' files in, or NULL */
+    const char *calib; /* --calib, or NULL */
+    int jobs;          /* runs at a time */
+    const char *keep;  /* a folder to keep the runs' files in, or NULL */
 };
 
 /* Simulates what sc's campaign needs and fills *costs (its power figures too: the recovery

@@ -314,7 +314,9 @@ static void fail(struct job *j, int c)
     if (j->ev && !j->down && j->nev < j->maxev) {
         double before = j->out->lost_s[c];
         struct camp_event *e = &j->ev[j->nev++];
-        *e = (struct camp_event){.t_s = j->t, .cause = c, .ck_step = j->ck_step,
+        *e = (struct camp_event){.t_s = j->t,
+                                 .cause = c,
+                                 .ck_step = j->ck_step,
                                  .resume_s = INFINITY,
                                  .plain = j->nslow == 0 && j->dp_cur == j->cfg->dp &&
                                           !j->inflight && j->block_left_s <= 0};
@@ -499,9 +501,8 @@ void campaign_run_one(const struct camp_config *cfg, const struct camp_costs *co
     campaign_run_traced(cfg, costs, index, out, NULL, 0, NULL);
 }
 
-void campaign_run_traced(const struct camp_config *cfg, const struct camp_costs *costs,
-                         int index, struct camp_rep *out, struct camp_event *ev, int max,
-                         int *nev)
+void campaign_run_traced(const struct camp_config *cfg, const struct camp_costs *costs, int index,
+                         struct camp_rep *out, struct camp_event *ev, int max, int *nev)
 {
     struct job j;
     job_init(&j, cfg, costs, index, out);

@@ -142,23 +142,22 @@ void campaign_run_one(const struct camp_config *cfg, const struct camp_costs *co
 
 /* A failure that stopped the running job (crash or hang), as campaign_run_traced records it. */
 struct camp_event {
-    double t_s;        /* when it happened */
-    int cause;         /* its cause */
-    long ck_step;      /* the checkpoint the job rolled back to (steps) */
-    double lost_s;     /* the work rolled back: time since that checkpoint's block ended */
-    double resume_s;   /* training resumed (INFINITY: never, within the run) */
-    bool interrupted;  /* another failure came before it resumed */
-    bool plain;        /* full size, no fail-slow GPU, between checkpoints (none blocking or in
-                          flight): a plain rollback. Inside a checkpoint's block the campaign
-                          loses that checkpoint (Daly's model); the detailed simulation keeps it
-                          when the failed node's shards were already written */
+    double t_s;       /* when it happened */
+    int cause;        /* its cause */
+    long ck_step;     /* the checkpoint the job rolled back to (steps) */
+    double lost_s;    /* the work rolled back: time since that checkpoint's block ended */
+    double resume_s;  /* training resumed (INFINITY: never, within the run) */
+    bool interrupted; /* another failure came before it resumed */
+    bool plain;       /* full size, no fail-slow GPU, between checkpoints (none blocking or in
+                         flight): a plain rollback. Inside a checkpoint's block the campaign
+                         loses that checkpoint (Daly's model); the detailed simulation keeps it
+                         when the failed node's shards were already written */
 };
 
 /* campaign_run_one, also recording the first `max` failures that stopped the running job into
  * ev[0..*nev). */
-void campaign_run_traced(const struct camp_config *cfg, const struct camp_costs *costs,
-                         int index, struct camp_rep *out, struct camp_event *ev, int max,
-                         int *nev);
+void campaign_run_traced(const struct camp_config *cfg, const struct camp_costs *costs, int index,
+                         struct camp_rep *out, struct camp_event *ev, int max, int *nev);
 
 /* Whether rep's parts add up to its wall time (to 1e-9 relative) and none is negative. */
 bool campaign_rep_is_sane(const struct camp_config *cfg, const struct camp_rep *rep);

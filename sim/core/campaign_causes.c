@@ -4,12 +4,14 @@
 #include <string.h>
 
 #define L3_GPU_HOURS (16384.0 * 54 * 24) /* Llama 3's 54-day snapshot at 16K GPUs */
-#define L3_SRC "Llama 3 (arXiv:2407.21783) Table 5"
-#define SWAP_S (3 * 3600.0) /* a node back: the middle of a 2-4 h manual card swap */
+#define L3_SRC       "Llama 3 (arXiv:2407.21783) Table 5"
+#define SWAP_S       (3 * 3600.0) /* a node back: the middle of a 2-4 h manual card swap */
 
-#define L3(nm, count, k, sc, rep)                                                               \
-    {.name = nm, .per_gpu_hour = (count) / L3_GPU_HOURS, .kind = k, .scope = sc,               \
-     .detect_s = -1, .repair_s = rep, .source = L3_SRC}
+#define L3(nm, count, k, sc, rep) \
+    { \
+        .name = nm, .per_gpu_hour = (count) / L3_GPU_HOURS, .kind = k, .scope = sc, \
+        .detect_s = -1, .repair_s = rep, .source = L3_SRC \
+    }
 
 static const struct camp_cause llama3[] = {
         L3("faulty-gpu", 148, CAMP_CRASH, CAMP_SCOPE_GPU, SWAP_S),
@@ -33,8 +35,13 @@ static const struct camp_cause llama3[] = {
         /* §3.3.4: "47 were planned interruptions due to automated maintenance operations such as
            firmware upgrades or operator-initiated operations like configuration or dataset
            updates": a checkpoint, then a restart */
-        {.name = "planned-maintenance", .per_gpu_hour = 47 / L3_GPU_HOURS, .kind = CAMP_PLANNED,
-         .scope = CAMP_SCOPE_NONE, .detect_s = 0, .repair_s = 0, .source = L3_SRC " text"},
+        {.name = "planned-maintenance",
+         .per_gpu_hour = 47 / L3_GPU_HOURS,
+         .kind = CAMP_PLANNED,
+         .scope = CAMP_SCOPE_NONE,
+         .detect_s = 0,
+         .repair_s = 0,
+         .source = L3_SRC " text"},
 };
 
 const char *const campaign_cause_mixes[] = {"none", "llama3-405b"};

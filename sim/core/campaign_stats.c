@@ -24,9 +24,9 @@ void campaign_stat(double *x, int n, struct camp_stat *out)
 }
 
 /* The statistic of one field over the replications. */
-static void field_stat(const struct camp_rep *reps, int n, double (*get)(const struct camp_rep *,
-                                                                          double),
-                       double arg, struct camp_stat *out)
+static void field_stat(const struct camp_rep *reps, int n,
+                       double (*get)(const struct camp_rep *, double), double arg,
+                       struct camp_stat *out)
 {
     double *x = malloc(sizeof *x * (size_t)n);
     assert(x != NULL);

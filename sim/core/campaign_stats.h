@@ -22,19 +22,19 @@ void campaign_stat(double *x, int n, struct camp_stat *out);
 
 /* A campaign's replications together: figures with their spread, the rest as means. */
 struct camp_agg {
-    struct camp_stat wall_s;   /* wall time (s) */
-    struct camp_stat ettr;     /* productive / wall */
-    struct camp_stat steps;    /* steps trained */
-    struct camp_stat goodput;  /* tokens trained a second of wall time */
-    double productive_s, ckpt_s, shrunk_s;  /* means (s) */
+    struct camp_stat wall_s;               /* wall time (s) */
+    struct camp_stat ettr;                 /* productive / wall */
+    struct camp_stat steps;                /* steps trained */
+    struct camp_stat goodput;              /* tokens trained a second of wall time */
+    double productive_s, ckpt_s, shrunk_s; /* means (s) */
     double lost_s[CAMP_MAX_CAUSES], down_s[CAMP_MAX_CAUSES], slow_s[CAMP_MAX_CAUSES];
-    double failures[CAMP_MAX_CAUSES];       /* means */
-    double restarts, checkpoints;           /* means */
-    double gpu_hours;          /* mean reserved GPU-hours (the job's and the spares') */
-    double busy_gpu_hours;     /* mean GPU-hours running steps */
-    double energy_j;           /* mean IT energy of the GPUs (J) */
-    int reached;               /* replications that reached the target steps */
-    int n;                     /* replications */
+    double failures[CAMP_MAX_CAUSES]; /* means */
+    double restarts, checkpoints;     /* means */
+    double gpu_hours;                 /* mean reserved GPU-hours (the job's and the spares') */
+    double busy_gpu_hours;            /* mean GPU-hours running steps */
+    double energy_j;                  /* mean IT energy of the GPUs (J) */
+    int reached;                      /* replications that reached the target steps */
+    int n;                            /* replications */
 };
 
 /* Aggregates reps[0..n) of cfg over costs. */

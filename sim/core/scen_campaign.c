@@ -9,7 +9,7 @@
 #include <string.h>
 
 #define DEFAULT_REPLICATIONS 20
-#define MAX_REPLICATIONS 100000
+#define MAX_REPLICATIONS     100000
 /* Llama 3 §3.3.1: "Each rack hosts 16 GPUs split between two servers and connected by a single
    Minipack2 top-of-the-rack (ToR) switch" */
 #define DEFAULT_RACK_NODES 2
@@ -48,8 +48,11 @@ static enum dmlsim_err read_detect(struct reader *r, xmlNodePtr n, double *out)
     enum dmlsim_err rc = DMLSIM_OK;
     if (d != NULL && strcmp(d, "watchdog") == 0)
         *out = -1;
-    else if (d != NULL)
-        rc = attr_quantity(r, n, "detect", UNIT_TIME, UNIT_NONNEG, 0, out);
+    else if (d != NULL && units_parse(d, UNIT_TIME, UNIT_NONNEG, out) != UNIT_OK)
+        rc = attr_fail(r, n,
+                       "<failure detect=\"%s\">: expected watchdog (the job's, simulated) "
+                       "or a time >= 0 such as 30s",
+                       d);
     free(d);
     return rc;
 }
@@ -72,16 +75,17 @@ out:
 
 static enum dmlsim_err read_failure(struct reader *r, xmlNodePtr n, struct campaign_spec *cs)
 {
-    struct camp_cause c = {.kind = CAMP_CRASH, .scope = CAMP_SCOPE_GPU, .detect_s = -1,
-                           .source = "the scenario"};
+    struct camp_cause c = {
+            .kind = CAMP_CRASH, .scope = CAMP_SCOPE_GPU, .detect_s = -1, .source = "the scenario"};
     enum dmlsim_err rc;
     char *name = attr_dup(n, "cause");
     bool ok = good_name(name);
     if (ok) snprintf(c.name, sizeof c.name, "%s", name);
     free(name);
     if (!ok)
-        return attr_fail(r, n, "<failure cause>: expected a name of 1 to 31 characters a-z, 0-9 "
-                               "and -");
+        return attr_fail(r, n,
+                         "<failure cause>: expected a name of 1 to 31 characters a-z, 0-9 "
+                         "and -");
     DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "per-gpu-hour", 0, true, 0, &c.per_gpu_hour), out);
     c.kind = (enum camp_kind)attr_choice(n, "kind", campaign_kind_names, CAMP_KINDS);
     if (xmlHasProp(n, (const xmlChar *)"scope"))
@@ -106,16 +110,15 @@ static enum dmlsim_err read_sizes(struct reader *r, xmlNodePtr n, struct campaig
 {
     enum dmlsim_err rc;
     long v;
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "duration", UNIT_TIME, UNIT_POSITIVE, 0,
-                                        &cs->duration_s),
-                      out);
+    DMLSIM_CHECK_GOTO(
+            rc, attr_quantity(r, n, "duration", UNIT_TIME, UNIT_POSITIVE, 0, &cs->duration_s), out);
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "steps", 1, 1000000000L, 0, &cs->steps), out);
     if (cs->steps == 0 && cs->duration_s == 0)
-        return attr_fail(r, n, "<campaign>: expected duration=\"TIME\" (such as 54d), "
-                               "steps=\"N\", or both (it ends at the first)");
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "replications", 1, MAX_REPLICATIONS,
-                                   DEFAULT_REPLICATIONS, &v),
-                      out);
+        return attr_fail(r, n,
+                         "<campaign>: expected duration=\"TIME\" (such as 54d), "
+                         "steps=\"N\", or both (it ends at the first)");
+    DMLSIM_CHECK_GOTO(
+            rc, attr_int(r, n, "replications", 1, MAX_REPLICATIONS, DEFAULT_REPLICATIONS, &v), out);
     cs->replications = (int)v;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "spares", 0, 1000000, 0, &v), out);
     cs->spares = (int)v;
