@@ -66,6 +66,23 @@ out:
     return rc;
 }
 
+/* store-bw: the checkpoint store's aggregate sustained rate (0 when absent: today's store). The
+ * store is a machine on the cluster's network, which a cluster without a NIC or a flat one
+ * (a SimGrid <cluster> of GPUs alone) does not have. */
+static enum dmlsim_err read_cluster_store(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
+{
+    enum dmlsim_err rc;
+    DMLSIM_CHECK_GOTO(
+            rc, attr_quantity(r, n, "store-bw", UNIT_BANDWIDTH, UNIT_POSITIVE, 0, &c->store_bw_Bps),
+            out);
+    if (c->store_bw_Bps > 0 && (c->nic == NULL || c->topology == TOPO_FLAT))
+        rc = attr_fail(r, n,
+                       "<cluster store-bw>: the checkpoint store is a machine on the cluster's "
+                       "network; expected a nic and a star or fat-tree topology");
+out:
+    return rc;
+}
+
 enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
 {
     enum dmlsim_err rc;
@@ -131,6 +148,7 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
         rc = attr_fail(r, n,
                        "<cluster sharp=\"yes\">: in-network reduction (SHARP) is an InfiniBand "
                        "switch feature; expected an ib-* nic and a star or fat-tree topology");
+    if (rc == DMLSIM_OK) rc = read_cluster_store(r, n, c);
 out:
     return rc;
 }

@@ -50,6 +50,10 @@ struct cluster_spec {
     bool fatpipe_switch;            /* switch="fatpipe": the switch as one FATPIPE link on every
                                        inter-node route and every zone pair routed explicitly
                                        (the generator before issue 16; for comparison only) */
+    double store_bw_Bps;            /* store-bw: the checkpoint store's aggregate sustained rate,
+                                       B/s, carried by the storage host's disk (read and write),
+                                       PCIe, NIC and switch port; 0 when absent (the disk at
+                                       CATALOG_STORE_BPS, the cluster's PCIe and NIC classes) */
 };
 
 enum bench_kind {

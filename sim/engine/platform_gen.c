@@ -315,21 +315,40 @@ static void write_node(FILE *out, const struct scenario *sc, int n)
     fprintf(out, "  </zone>\n");
 }
 
-/* The links of a machine with one CPU host and one NIC (write_cpu_zone): its PCIe and its NIC. */
+/* Whether zone is the checkpoint store's machine with <cluster store-bw> given. */
+static bool store_scaled(const struct cluster_spec *c, const char *zone)
+{
+    return c->store_bw_Bps > 0 && strcmp(zone, "storage") == 0;
+}
+
+/* The links of a machine with one CPU host and one NIC (write_cpu_zone): its PCIe and its NIC.
+ * With store-bw, the store's carry that rate (write_cpu_zone says why); their latencies stay the
+ * classes'. */
 static void write_cpu_links(FILE *out, const struct scenario *sc, const char *zone)
 {
     const struct cluster_spec *c = &sc->cluster;
+    bool scaled = store_scaled(c, zone);
     char id[96];
     snprintf(id, sizeof id, "%s.cpu.%s", zone, c->pcie->name);
-    write_link(out, sc, c->pcie, "    ", id, c->pcie->bw_Bps, c->pcie->hop_lat_s / 2);
+    write_link(out, sc, c->pcie, "    ", id, scaled ? c->store_bw_Bps : c->pcie->bw_Bps,
+               c->pcie->hop_lat_s / 2);
     snprintf(id, sizeof id, "%s.nic0.%s", zone, c->nic->name);
-    write_link(out, sc, c->nic, "    ", id, c->nic->bw_Bps, c->nic->hop_lat_s / 2);
+    write_link(out, sc, c->nic, "    ", id, scaled ? c->store_bw_Bps : c->nic->bw_Bps,
+               c->nic->hop_lat_s / 2);
 }
 
 /* A machine with one CPU host and one NIC, attached to the network like a node: zone NAME, host
  * "NAME.cpu" (property role=ROLE), its PCIe link, one NIC of the cluster's class, and
  * gateway "NAME.net". Dedicated parameter servers ("psI", role ps) and the checkpoint store and
- * rendezvous host ("storage", role storage, with a disk) are such machines. */
+ * rendezvous host ("storage", role storage, with a disk) are such machines.
+ * The store's disk reads and writes at CATALOG_STORE_BPS, one SSD. <cluster store-bw> makes it a
+ * parallel file system of a given aggregate sustained rate (Llama 3's Tectonic: "a sustainable
+ * throughput of 2 TB/s and a peak throughput of 7 TB/s", Llama 3 Herd of Models,
+ * arXiv:2407.21783 sec. 3.3.1): its many servers, their disks and their network stand as this one
+ * machine, whose disk (read and write), PCIe, NIC and switch port each carry the aggregate rate,
+ * so the store's side of every route to it runs at that rate and the writers' own links, the
+ * fabric and the rate itself are what limit a checkpoint. The servers' own latencies are not
+ * modelled apart (the classes' are kept). */
 static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zone, const char *host,
                            const char *role, bool disk)
 {
@@ -340,9 +359,10 @@ static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zon
             "    <host id=\"%s\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
             "value=\"%s\"/>",
             host, CATALOG_CPU_FLOPS, role);
+    double disk_Bps = c->store_bw_Bps > 0 ? c->store_bw_Bps : CATALOG_STORE_BPS;
     if (disk)
-        fprintf(out, "<disk id=\"store\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>",
-                CATALOG_STORE_BPS, CATALOG_STORE_BPS);
+        fprintf(out, "<disk id=\"store\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>", disk_Bps,
+                disk_Bps);
     fprintf(out, "</host>\n    <router id=\"%s.net\"/>\n", zone);
     struct hop up[2], down[2];
     set_hop(&up[0], "UP", "%s.cpu.%s", zone, c->pcie->name);
@@ -479,6 +499,11 @@ static void write_header(const struct scenario *sc, FILE *out, bool star)
     if (nvs)
         fprintf(out, "\n     Host nodeN.nvs (role nvswitch) stands for the node's NVSwitches, "
                      "reached over each GPU's NVLink.");
+    if (c->nic && c->store_bw_Bps > 0)
+        fprintf(out,
+                "\n     store-bw: storage.cpu stands for a parallel file system; its disk (read "
+                "and write), PCIe,\n     NIC and switch port each carry the aggregate %.17g B/s.",
+                c->store_bw_Bps);
     if (lv08)
         fprintf(out, "\n     network-model LV08: TCP-class links carry LV08's factors (latency "
                      "x" STR(LV08_LAT_FACTOR) ", bandwidth x" STR(LV08_BW_FACTOR) ").");
@@ -560,11 +585,12 @@ static void write_ports(FILE *out, const struct scenario *sc)
         zone_name(c, z, zone, sizeof zone);
         bool sharp = strcmp(zone, "sharp") == 0;
         int nics = z < c->nodes ? c->nics_per_node : 1;
+        double port = store_scaled(c, zone) ? wire_bw(sc, c->nic, c->store_bw_Bps) : nics * line;
         for (int up = 1; up >= 0; up--)
             fprintf(out,
                     "  <link id=\"%s.port.%s_%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
                     "sharing_policy=\"%s\"/>\n",
-                    zone, c->nic->name, up ? "UP" : "DOWN", nics * line,
+                    zone, c->nic->name, up ? "UP" : "DOWN", port,
                     up ? wire_lat(sc, c->nic, CATALOG_SWITCH_LAT_S) : 0.0,
                     sharp ? "FATPIPE" : "SHARED");
     }
