@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include "mem.h"
+#include "run_power.h"
 
 #include <assert.h>
 #include <math.h>
@@ -98,6 +99,8 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
     e->time_s = time_s;
     e->compute_s = compute_s;
     e->samples = samples;
+    e->gpu_busy_s = -1; /* compute_s (run_power.h) */
+    e->nccl_s = -1;     /* derived from the step's time */
     return e;
 }
 
@@ -155,6 +158,7 @@ void run_finish(struct run_record *r)
     r->input_wait_s = r->input_batches > 0 ? r->input_wait_total_s / r->input_batches : 0;
     r->input_frac = T > 0 && r->workers > 0 ? r->input_wait_run_s / (r->workers * T) : 0;
     r->input_bound = r->input_frac >= 0.01 && r->input_frac > r->idle_frac - r->input_frac;
+    run_power_finish(r);
     run_verdict(r);
 }
 

@@ -56,6 +56,16 @@ struct run_event {
                                  is being recovered from), a checkpoint's write; else t_s. The
                                  trace's slices of recoveries and checkpoints span [start_s, t_s] */
     size_t seq;               /* order of insertion, for a stable sort */
+    /* step rows, GPU activity (run_power.h): what the strategy says, then what run_finish
+     * derives; a GPU is the mean or the slowest one, as compute_s */
+    double gpu_busy_s;        /* the GPU's compute (its kernels and its waits for the host
+                                 between them); < 0 (the default): compute_s */
+    double nccl_s;            /* time NCCL kernels were in flight with no compute kernel
+                                 running; < 0 (the default): time_s - compute_s - input_s, all of
+                                 it waiting on a collective (data parallel) */
+    double gpu_util;          /* derived: the fraction of time_s at least one kernel ran */
+    double sm_activity;       /* derived: the time-weighted fraction of SMs with work */
+    double power_w;           /* derived: mean power of a GPU over time_s, W */
 };
 
 struct trace;
@@ -122,6 +132,10 @@ struct run_record {
                                           kernel classes' sum (job_record_nominal); 0: unknown */
     double peak_flops;                 /* rank 0's GPU: dense peak of the dtype */
     double peak_mem_Bps;               /* ... and memory bandwidth */
+    const struct gpu_model *gpu;       /* rank 0's GPU (its power, power.h); NULL: unknown */
+    double kern_sm_s;                  /* of kclass_s's kernels: seconds x the fraction of the
+                                          SMs each occupies */
+    double kern_act_s;                 /* ... seconds x each one's dynamic activity (power.h) */
     /* accounting (gradients: all-reduce replicas, or PS slices) */
     double computed, applied, dropped_stale, dropped_late, lost_gradients;
     double read_samples, consumed_samples, skipped_samples, dropped_samples, replayed_samples;
@@ -161,6 +175,12 @@ struct run_record {
                                  / (workers x run time) */
     bool input_bound;         /* the pipeline holds the GPUs back: that is at least 1% and most
                                  of the workers' idle time (idle_frac) */
+    /* GPU activity and power over the step rows (run_power.h); 0 without a GPU */
+    double gpu_util;          /* the fraction of time at least one kernel (compute or NCCL) ran */
+    double sm_activity;       /* the time-weighted fraction of SMs with work */
+    double gpu_power_w;       /* a GPU's mean power over the steps, W */
+    double gpu_tdp_w;         /* its TDP, W */
+    double gpu_energy_j;      /* gpu_power_w x workers x run time, J */
     struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
     /* numerics (<numerics>): evaluations on the test set */
     bool numerics;             /* the workers really trained */

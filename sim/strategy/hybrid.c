@@ -524,9 +524,12 @@ static void rank_actor(int argc, char **argv)
                     ->start_s = r->last_ckpt_s; /* when rank 0 began its shard's write */
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > c->from ? c->start[step] : c->end_s;
-            run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
-                         c->in.step_good[step], c->P, 0)
-                    ->input_s = c->in.step_input[step];
+            struct run_event *e = run_step_add(c->rec, now, step + 1, now - prev,
+                                               c->compute[step] / c->P, c->in.step_good[step],
+                                               c->P, 0);
+            e->input_s = c->in.step_input[step];
+            e->gpu_busy_s = (c->compute[step] + c->update[step]) / c->P; /* run_power.h */
+            e->nccl_s = (c->tp[step] + c->dp[step]) / c->P;
             c->end_s = now;
             hynum_step(c->num, c->rec, step, step, c->in.good_done, now); /* the real update */
             hyrec_progress(c->hr, step + 1);

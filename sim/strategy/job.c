@@ -177,6 +177,9 @@ void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
     rec->host_wait_s = a->class_s[WORKER_HOST];
     rec->peak_flops = gpu->peak_flops[dtype];
     rec->peak_mem_Bps = gpu->mem_bw_Bps;
+    rec->gpu = gpu;
+    rec->kern_sm_s = a->sm_s;
+    rec->kern_act_s = a->act_s;
 }
 
 void job_record_nominal(struct run_record *rec, const struct worker_amounts *a)
@@ -184,6 +187,16 @@ void job_record_nominal(struct run_record *rec, const struct worker_amounts *a)
     rec->nominal_step_s = 0;
     for (int i = 0; i < WORKER_CLASSES; i++)
         rec->nominal_step_s += a->class_s[i];
+}
+
+/* A step row's GPU activity and power as counter tracks, from the step's start (a step's
+ * GPUs do alike: the row's GPU stands for them). */
+static void trace_gpu_step(struct trace *tr, const struct run_event *e)
+{
+    double t0 = e->t_s - e->time_s;
+    trace_counter(tr, "gpu util (%)", 100 * e->gpu_util, t0);
+    trace_counter(tr, "sm activity (%)", 100 * e->sm_activity, t0);
+    trace_counter(tr, "power W", e->power_w, t0);
 }
 
 /* The events log into the trace: faults as instants, recoveries and checkpoints as slices on
@@ -212,6 +225,8 @@ static void trace_log(struct run_record *rec)
                 trace_counter(rec->trace, name, e->samples / e->time_s, e->t_s - e->time_s);
             samples += e->samples;
             trace_counter(rec->trace, "samples trained", samples, e->t_s);
+            if (rec->gpu_tdp_w > 0) /* a GPU's activity and power over the step (run_power.h) */
+                trace_gpu_step(rec->trace, e);
             break;
         }
     }
