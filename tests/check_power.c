@@ -35,6 +35,7 @@ static void make_run(struct run_record *r, const char *gpu, int P, double kern_s
         run_step_add(r, (s + 1) * time_s, s + 1, time_s, compute_s, 1, P, 0)->nccl_s = nccl_s;
     r->total_s = steps * time_s;
     run_finish(r);
+    run_power_finish(r);
 }
 
 START_TEST(test_catalog_power)

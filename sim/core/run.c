@@ -2,8 +2,6 @@
 #include "run.h"
 
 #include "mem.h"
-#include "run_power.h"
-
 #include <assert.h>
 #include <math.h>
 #include <stdarg.h>
@@ -158,7 +156,6 @@ void run_finish(struct run_record *r)
     r->input_wait_s = r->input_batches > 0 ? r->input_wait_total_s / r->input_batches : 0;
     r->input_frac = T > 0 && r->workers > 0 ? r->input_wait_run_s / (r->workers * T) : 0;
     r->input_bound = r->input_frac >= 0.01 && r->input_frac > r->idle_frac - r->input_frac;
-    run_power_finish(r);
     run_verdict(r);
 }
 

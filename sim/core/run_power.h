@@ -30,7 +30,7 @@
 #include "run.h"
 
 /* Derives each step row's gpu_util, sm_activity and power_w and the run's means (run.h); no-op
- * (all 0) when r->gpu is NULL. run_finish calls it. */
+ * (all 0) when r->gpu is NULL. Call after run_finish (job_finish does). */
 void run_power_finish(struct run_record *r);
 
 #endif

@@ -5,6 +5,7 @@
 #include "loader.h"
 #include "net.h"
 #include "progress.h"
+#include "run_power.h"
 #include "trace.h"
 
 #include <simgrid/host.h>
@@ -245,6 +246,7 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
         rec->nclasses++;
     }
     run_finish(rec);
+    run_power_finish(rec); /* the steps' GPU activity and power */
     net_trace_flight(NULL); /* the run is over: messages stop counting */
     if (rec->trace) trace_log(rec);
     for (size_t i = 0; rec->trace && i < rec->nevals; i++) { /* numerics: counter tracks */
