@@ -68,4 +68,26 @@ d = json.load(open(sys.argv[1]))
 sys.exit(0 if all(e["gpu_util"] > e["compute_s"] / e["time_s"] + 0.5 for e in d["steps"]) else 1)
 PY
 
+# Per-GPU trace counters: each GPU's "gpu R util (%)" and "gpu R power W" from its step's start;
+# the two GPUs are alike, so each step's values are the step row's (x 100 for the percentage)
+"$dmlsim" run "$tmp/dp.xml" --trace "$tmp/dp.trace.json" >/dev/null &&
+python3 - "$tmp/dp.json" "$tmp/dp.trace.json" <<'PY' && ok || ko "per-GPU trace counters must carry each step's GPU-Util and power"
+import json, sys
+steps = json.load(open(sys.argv[1]))["steps"]
+tr = json.load(open(sys.argv[2]))
+ev = tr["traceEvents"] if isinstance(tr, dict) else tr
+bad = 0
+for g in (0, 1):
+    u = [e for e in ev if e.get("ph") == "C" and e["name"] == "gpu %d util (%%)" % g]
+    p = [e for e in ev if e.get("ph") == "C" and e["name"] == "gpu %d power W" % g]
+    if len(u) != len(steps) or len(p) != len(steps):
+        bad += 1
+        continue
+    for e, s, q in zip(u, steps, p):
+        t0 = (s["t_s"] - s["time_s"]) * 1e6  # trace time in us
+        bad += abs(e["ts"] - t0) > 1e-3 or abs(e["args"]["value"] - 100 * s["gpu_util"]) > 1e-6
+        bad += abs(q["args"]["value"] - s["power_w"]) > 1e-6
+sys.exit(1 if bad else 0)
+PY
+
 finish power

@@ -209,7 +209,8 @@ static const struct gpu_model gpus[] = {
          400,
          61,
          "A100 SXM datasheet: 400 W; idle 61 W: nvidia-smi of idle A100-SXM4-80GB boards at P0, 0% "
-         "GPU-Util (the draw of eight public nvidia-smi logs of idle A100 SXM4 boards, 40 and 80 GB)"},
+         "GPU-Util (the draw of eight public nvidia-smi logs of idle A100 SXM4 boards, 40 and 80 "
+         "GB)"},
         {"h100",
          "NVIDIA H100 SXM5 80GB",
          {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},

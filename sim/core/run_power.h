@@ -5,10 +5,13 @@
  *   - compute: gpu_busy_s (default compute_s), of which the share kernels run is that of one
  *     unloaded step's kernels (kclass_s less host_wait_s, over kclass_s): the rest is the GPU
  *     waiting for the host to issue (eager launches, kcost.h). K = gpu_busy_s x that share;
- *   - NCCL: C = nccl_s (default T - compute_s - input_s: in a data-parallel step the time not
- *     computing and not waiting for a batch is a collective in flight, and NCCL's kernels occupy
- *     the GPU while they wait on the network; the hybrid strategy says its exposed tensor- and
- *     data-parallel collectives; its pipeline bubble runs nothing).
+ *   - NCCL: C = nccl_s (default T - gpu_busy_s - input_s: the time not computing and not waiting
+ *     for a batch is spent in NCCL kernels, which occupy the GPU while they wait on the network
+ *     or on a peer: a data-parallel step's collective; in the hybrid strategy the tensor- and
+ *     data-parallel collectives and the pipeline's waits, whose receive kernels (Megatron's
+ *     batched isend/irecv are NCCL send/recv kernels on the stream) are posted before the peer
+ *     sends, so a pipeline bubble reads as GPU-Util too, at the channels' SM share; the parameter
+ *     server's workers wait on RPCs with no kernel: 0).
  * Then, as nvidia-smi and DCGM define them:
  *   gpu_util    = min(1, (K + C) / T)            NVML: "percent of time over the past sample
  *                                                period during which one or more kernels was
@@ -32,5 +35,9 @@
 /* Derives each step row's gpu_util, sm_activity and power_w and the run's means (run.h); no-op
  * (all 0) when r->gpu is NULL. Call after run_finish (job_finish does). */
 void run_power_finish(struct run_record *r);
+
+/* GPU span g's activity (run_gpu_span_add), as a step row's: after run_power_finish. */
+void run_power_gpu_span(const struct run_record *r, const struct run_gpu_span *g, double *util,
+                        double *sm, double *power_w);
 
 #endif

@@ -190,14 +190,20 @@ void job_record_nominal(struct run_record *rec, const struct worker_amounts *a)
         rec->nominal_step_s += a->class_s[i];
 }
 
-/* A step row's GPU activity and power as counter tracks, from the step's start (a step's
- * GPUs do alike: the row's GPU stands for them). */
-static void trace_gpu_step(struct trace *tr, const struct run_event *e)
+/* Each GPU's activity and power over each of its steps (run_gpu_span_add) as counter tracks of
+ * its own, "gpu R util (%)" and "gpu R power W", each value from the step's start. */
+static void trace_gpu_spans(const struct run_record *rec)
 {
-    double t0 = e->t_s - e->time_s;
-    trace_counter(tr, "gpu util (%)", 100 * e->gpu_util, t0);
-    trace_counter(tr, "sm activity (%)", 100 * e->sm_activity, t0);
-    trace_counter(tr, "power W", e->power_w, t0);
+    for (size_t i = 0; i < rec->ngpu_spans; i++) {
+        const struct run_gpu_span *g = &rec->gpu_spans[i];
+        double util, sm, w;
+        run_power_gpu_span(rec, g, &util, &sm, &w);
+        char u[48], p[48];
+        snprintf(u, sizeof u, "gpu %d util (%%)", g->rank);
+        snprintf(p, sizeof p, "gpu %d power W", g->rank);
+        trace_counter(rec->trace, u, 100 * util, g->t0_s);
+        trace_counter(rec->trace, p, w, g->t0_s);
+    }
 }
 
 /* The events log into the trace: faults as instants, recoveries and checkpoints as slices on
@@ -226,8 +232,6 @@ static void trace_log(struct run_record *rec)
                 trace_counter(rec->trace, name, e->samples / e->time_s, e->t_s - e->time_s);
             samples += e->samples;
             trace_counter(rec->trace, "samples trained", samples, e->t_s);
-            if (rec->gpu_tdp_w > 0) /* a GPU's activity and power over the step (run_power.h) */
-                trace_gpu_step(rec->trace, e);
             break;
         }
     }
@@ -246,9 +250,10 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
         rec->nclasses++;
     }
     run_finish(rec);
-    run_power_finish(rec); /* the steps' GPU activity and power */
+    run_power_finish(rec);  /* the steps' GPU activity and power */
     net_trace_flight(NULL); /* the run is over: messages stop counting */
     if (rec->trace) trace_log(rec);
+    if (rec->trace && rec->gpu_tdp_w > 0) trace_gpu_spans(rec);
     for (size_t i = 0; rec->trace && i < rec->nevals; i++) { /* numerics: counter tracks */
         const struct run_eval *e = &rec->evals[i];
         char acc[40] = "test accuracy", loss[40] = "test loss";
