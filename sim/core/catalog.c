@@ -187,7 +187,8 @@ static const struct gpu_model gpus[] = {
          "80 SMs (Volta whitepaper, Tesla V100)" MAMF_NOTE,
          300,
          53,
-         "V100 SXM2 datasheet: 300 W; idle 53 W: nvidia-smi, Tesla V100-SXM2 at P0, 0% GPU-Util "
+         "V100 SXM2 datasheet: 300 W; idle 53 W: nvidia-smi, Tesla V100-SXM2 at P0, 0% GPU-Util, 20 GB "
+         "allocated "
          "(zai-org/GLM-130B issue #32)"},
         {"a100",
          "NVIDIA A100 SXM 80GB",
