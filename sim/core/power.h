@@ -11,10 +11,10 @@
  * P_idle) x (the kernels' activity-seconds).
  *
  * The weights are measurements, not fits:
- *   - compute: a GEMM at the dtype's dense peak draws TDP (u_c = 1 gives a = 1): tensor cores
- *     running dense GEMMs "draw close to TDP" (NVIDIA's power capping exists because they do;
- *     gpu-burn holds H100s at their 700 W cap, wilicc/gpu-burn issue #114), and the achievable
- *     GEMM (80% of peak on H100, stas00's MAMF) draws 80% of the dynamic range by this model;
+ *   - compute: a kernel at the dtype's dense peak draws TDP (u_c = 1 gives a = 1): TDP is the
+ *     board's rated power at full load, and tensor cores "running dense matrix multiplications at
+ *     full throughput draw close to TDP" (the seed notes, "Reading nvidia-smi"); the achievable
+ *     GEMM (80% of the peak on an H100, stas00's MAMF table) then draws 80% of the dynamic range;
  *   - memory: POWER_MEM_WEIGHT below, from LLM decode on an H200, which saturates HBM and draws
  *     at most 300 W of 700 W (Ma et al. 2026, "The Illusion of Power Capping in LLM Decode",
  *     arXiv 2605.11999: 137-300 W across four attention architectures): (300 - 70) / (700 - 70);
@@ -25,8 +25,9 @@
  * NCCL kernels: while a collective is in flight its kernel occupies one SM per channel (NCCL
  * runs a channel's work on one thread block) and counts for GPU-Util even while it waits on the
  * network; its power is the HBM traffic of its reductions (POWER_NCCL_HBM_PER_B bytes per byte
- * it sends), at the memory weight: a V100 whose GPU-Util reads 100% while it spins on a
- * synchronisation draws 66 W against 53 W idle of 300 W (zai-org/GLM-130B issue #32).
+ * it sends), at the memory weight: a V100 whose GPU-Util reads 100% while its job waits for
+ * input (its collective waiting on peers) draws 66 W against 53 W idle of 300 W (zai-org/GLM-130B
+ * issue #32); the model gives such a GPU 61 W (tools/power.sh).
  * Rejected: a power term per active SM (AccelWattch's idle-SM power): no published per-SM figure
  * for these GPUs was found; frequency scaling (DVFS) and thermal throttling: not modelled, so a
  * power-capped GPU is not slowed.
