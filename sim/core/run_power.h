@@ -24,8 +24,10 @@
  * of NCCL's HBM traffic: POWER_MEM_WEIGHT x POWER_NCCL_HBM_PER_B x the bytes a GPU sent in the
  * step (the run's message bytes / workers / steps) / the HBM bandwidth.
  * Over the run each is the time-weighted mean over the step rows; energy = gpu_power_w x workers
- * x run time. Left out: NCCL kernels that run while compute kernels wait for the host (GPU-Util
- * is a lower bound there); a GPU's power outside its step rows (recovery) is taken as the mean.
+ * x run time. A step row that absorbs a fault's detection and recovery counts that wait as NCCL
+ * time (a hung collective's kernel spins until the timeout), a process restart included. Left
+ * out: NCCL kernels that run while compute kernels wait for the host (GPU-Util is a lower bound
+ * there); a GPU's power outside its step rows is taken as the mean.
  */
 #ifndef DMLSIM_RUN_POWER_H
 #define DMLSIM_RUN_POWER_H
