@@ -22,6 +22,16 @@ static void print_gemm_ceilings(const struct gpu_model *g, size_t n)
     }
 }
 
+/* The power model's numbers per GPU (power.h): board power limit and idle draw. */
+static void print_power(const struct gpu_model *g, size_t n)
+{
+    printf("#\n# power model: TDP and idle draw (power.h: idle + dynamic activity, capped at TDP)\n");
+    printf("#%9s %7s %7s  %s\n", "gpu", "TDP", "idle", "source");
+    printf("#%9s %7s %7s\n", "", "(W)", "(W)");
+    for (size_t i = 0; i < n; i++)
+        printf(" %9s %7.0f %7.1f  %s\n", g[i].name, g[i].tdp_w, g[i].idle_w, g[i].power_source);
+}
+
 int cmd_catalog_main(void)
 {
     size_t n;
@@ -50,6 +60,7 @@ int cmd_catalog_main(void)
                g[i].intra, g[i].source);
     }
     print_gemm_ceilings(g, n);
+    print_power(g, n);
     printf("#\n# cpu host: %.1f TFLOP/s FP32; switch port-to-port latency %.0f ns\n",
            CATALOG_CPU_FLOPS / 1e12, CATALOG_SWITCH_LAT_S * 1e9);
     printf("#\n# parameter-server transports (<ps transport>): CPU time on each end of a message\n");

@@ -144,6 +144,10 @@ static const struct link_class links[] = {
 #define H200_TF32 (433.94 / 495)
 #define H200_16   (910.7 / 989)
 #define H200_FP8  (1453.4 / 1979) /* MAMF, H200 SXM */
+
+/* A GPU whose idle draw no source found: the mean of the measured idle fractions of TDP, A100 SXM
+ * 61 / 400 W (15.3%) and H100 SXM 70 / 700 W (10.0%): 12.5%. */
+#define IDLE_FRAC_UNMEASURED 0.125
 #define MAMF_NOTE \
     "; GEMM ceilings: MAMF (stas00/ml-engineering) where published, else the H200's measured " \
     "fractions"
@@ -162,7 +166,11 @@ static const struct gpu_model gpus[] = {
          "GB HBM2 at 732 GB/s",
          56,
          {H200_FP32, 0, H200_FP32, 0, 0},
-         "56 SMs (Tesla P100 whitepaper)" MAMF_NOTE},
+         "56 SMs (Tesla P100 whitepaper)" MAMF_NOTE,
+         300,
+         300 * IDLE_FRAC_UNMEASURED,
+         "Tesla P100 SXM2 datasheet: 300 W; idle not measured in the sources found: 12.5% of TDP, "
+         "the mean of A100 (61/400) and H100 (70/700) idle fractions"},
         {"v100",
          "NVIDIA Tesla V100 SXM2 32GB",
          {15.7 * TF, 0, 125 * TF, 0, 0},
@@ -176,7 +184,12 @@ static const struct gpu_model gpus[] = {
          "GB/s",
          80,
          {H200_FP32, 0, H200_16, 0, 0},
-         "80 SMs (Volta whitepaper, Tesla V100)" MAMF_NOTE},
+         "80 SMs (Volta whitepaper, Tesla V100)" MAMF_NOTE,
+         300,
+         53,
+         "V100 SXM2 datasheet: 300 W; idle 53 W: nvidia-smi, Tesla V100-SXM2 at P0, 0% GPU-Util, 20 GB "
+         "allocated "
+         "(zai-org/GLM-130B issue #32)"},
         {"a100",
          "NVIDIA A100 SXM 80GB",
          {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
@@ -193,7 +206,12 @@ static const struct gpu_model gpus[] = {
          "2.04 TB/s",
          108,
          {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0},
-         "108 SMs (A100 whitepaper)" MAMF_NOTE},
+         "108 SMs (A100 whitepaper)" MAMF_NOTE,
+         400,
+         61,
+         "A100 SXM datasheet: 400 W; idle 61 W: nvidia-smi of idle A100-SXM4-80GB boards at P0, 0% "
+         "GPU-Util (the draw of eight public nvidia-smi logs of idle A100 SXM4 boards, 40 and 80 "
+         "GB)"},
         {"h100",
          "NVIDIA H100 SXM5 80GB",
          {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
@@ -208,7 +226,11 @@ static const struct gpu_model gpus[] = {
          "HBM3 at 3.35 TB/s",
          132,
          {H200_FP32, H200_TF32, 794.5 / 989, 794.5 / 989, 1402.6 / 1979},
-         "132 SMs (H100 whitepaper, SXM5)" MAMF_NOTE},
+         "132 SMs (H100 whitepaper, SXM5)" MAMF_NOTE,
+         700,
+         70,
+         "H100 SXM5 datasheet: 700 W; idle 70 W: nvidia-smi of idle H100 80GB HBM3 boards at P0, "
+         "0% GPU-Util (69, 70 and 75 W in three public logs)"},
         {"h200",
          "NVIDIA H200 SXM 141GB",
          {67 * TF, 495 * TF, 989 * TF, 989 * TF, 1979 * TF},
@@ -222,7 +244,11 @@ static const struct gpu_model gpus[] = {
          "system description",
          132,
          {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
-         "132 SMs (H200: the H100 SXM5 die)" MAMF_NOTE},
+         "132 SMs (H200: the H100 SXM5 die)" MAMF_NOTE,
+         700,
+         70,
+         "H200 SXM datasheet: up to 700 W; idle not measured in the sources found: the H100 SXM5 "
+         "die, its 70 W"},
         /* Entries added after the first five keep the order of "expected one of" messages. */
         {"k80",
          "NVIDIA Tesla K80 (one GK210)",
@@ -238,7 +264,11 @@ static const struct gpu_model gpus[] = {
          "GDDR5, half of 480 GB/s; no FP16 arithmetic rate; PCIe Gen3 x16",
          13,
          {H200_FP32, 0, 0, 0, 0},
-         "13 SMX per GK210 (Kepler GK210 whitepaper)" MAMF_NOTE},
+         "13 SMX per GK210 (Kepler GK210 whitepaper)" MAMF_NOTE,
+         150,
+         150 * IDLE_FRAC_UNMEASURED,
+         "Tesla K80 board 300 W for two GK210 (board spec BD-07317-001): 150 W each; idle: 12.5% "
+         "of TDP (the A100 and H100 idle fractions, mean)"},
         {"a100-40gb",
          "NVIDIA A100 SXM4 40GB",
          {19.5 * TF, 156 * TF, 312 * TF, 312 * TF, 0},
@@ -252,7 +282,11 @@ static const struct gpu_model gpus[] = {
          "at 1.555 TB/s",
          108,
          {H200_FP32, H200_TF32, 271.2 / 312, 271.2 / 312, 0},
-         "108 SMs (A100 whitepaper)" MAMF_NOTE},
+         "108 SMs (A100 whitepaper)" MAMF_NOTE,
+         400,
+         61,
+         "A100 SXM4 40GB datasheet: 400 W; idle 61 W: nvidia-smi of idle A100-SXM4-40GB boards at "
+         "P0, 0% GPU-Util (eight public nvidia-smi logs of idle A100 SXM4 boards, 40 and 80 GB)"},
         {"h100-pcie",
          "NVIDIA H100 PCIe 80GB",
          {51 * TF, 378 * TF, 756 * TF, 756 * TF, 1513 * TF},
@@ -267,7 +301,11 @@ static const struct gpu_model gpus[] = {
          "bridge is optional, so GPU-to-GPU is PCIe",
          114,
          {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
-         "114 SMs (H100 whitepaper, PCIe)" MAMF_NOTE},
+         "114 SMs (H100 whitepaper, PCIe)" MAMF_NOTE,
+         350,
+         350 * IDLE_FRAC_UNMEASURED,
+         "H100 PCIe datasheet: 350 W; idle: 12.5% of TDP (the A100 and H100 SXM idle fractions, "
+         "mean)"},
         {"b200",
          "NVIDIA B200 SXM 180GB",
          {75 * TF, 1100 * TF, 2250 * TF, 2250 * TF, 4500 * TF},
@@ -281,7 +319,11 @@ static const struct gpu_model gpus[] = {
          "BF16/FP16 2250, FP8 4500 TFLOPS dense, 180 GB HBM3e at 7.7 TB/s, PCIe Gen5",
          148,
          {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500},
-         "148 SMs (B200: 2 dies of 74)" MAMF_NOTE},
+         "148 SMs (B200: 2 dies of 74)" MAMF_NOTE,
+         1000,
+         1000 * IDLE_FRAC_UNMEASURED,
+         "HGX B200 specifications: 1,000 W per GPU; idle: 12.5% of TDP (the A100 and H100 idle "
+         "fractions, mean)"},
         /* Ada Lovelace PCIe cards (compute capability 8.9): no NVLink, GPU to GPU over PCIe. */
         {"l40s",
          "NVIDIA L40S",
@@ -297,7 +339,10 @@ static const struct gpu_model gpus[] = {
          "not supported",
          142,
          {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
-         "142 SMs (one RT core per SM: 142 RT cores, L40S datasheet)" MAMF_NOTE},
+         "142 SMs (one RT core per SM: 142 RT cores, L40S datasheet)" MAMF_NOTE,
+         350,
+         350 * IDLE_FRAC_UNMEASURED,
+         "L40S datasheet: 350 W; idle: 12.5% of TDP (the A100 and H100 idle fractions, mean)"},
         {"l4",
          "NVIDIA L4",
          {30.3 * TF, 60 * TF, 121 * TF, 121 * TF, 242.5 * TF},
@@ -312,7 +357,10 @@ static const struct gpu_model gpus[] = {
          "no NVLink",
          60,
          {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
-         "60 SMs (240 tensor cores at 4 per SM, 60 RT cores; L4 product listing)" MAMF_NOTE},
+         "60 SMs (240 tensor cores at 4 per SM, 60 RT cores; L4 product listing)" MAMF_NOTE,
+         72,
+         72 * IDLE_FRAC_UNMEASURED,
+         "L4 datasheet: 72 W; idle: 12.5% of TDP (the A100 and H100 idle fractions, mean)"},
         {"rtx4090",
          "NVIDIA GeForce RTX 4090",
          {82.6 * TF, 82.6 * TF, 165.2 * TF, 165.2 * TF, 330.3 * TF},
@@ -327,7 +375,11 @@ static const struct gpu_model gpus[] = {
          "PCIe Gen4 x16; no NVLink on the GeForce 40 series",
          128,
          {H200_FP32, H200_TF32, H200_16, H200_16, H200_FP8},
-         "128 SMs of AD102's 144 (Ada whitepaper)" MAMF_NOTE},
+         "128 SMs of AD102's 144 (Ada whitepaper)" MAMF_NOTE,
+         450,
+         450 * IDLE_FRAC_UNMEASURED,
+         "GeForce RTX 4090 specifications: 450 W total graphics power; idle: 12.5% of TDP (the "
+         "A100 and H100 idle fractions, mean)"},
         /* Blackwell in a GB200 NVL72 rack: 72 GPUs in one NVLink domain (18 compute trays of 4
          * GPUs, 9 NVLink switch trays). Per GPU: NVLink 5 at 1.8 TB/s both directions, 900 GB/s
          * each way, the nvlink5 class. What the generator does not model yet: a domain wider than a
@@ -349,7 +401,11 @@ static const struct gpu_model gpus[] = {
          "(130 TB/s per rack)",
          148,
          {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500},
-         "148 SMs (the B200's Blackwell GPU); GEMM ceilings: B200 MAMF (stas00/ml-engineering)"},
+         "148 SMs (the B200's Blackwell GPU); GEMM ceilings: B200 MAMF (stas00/ml-engineering)",
+         1200,
+         1200 * IDLE_FRAC_UNMEASURED,
+         "GB200 NVL72: 1,200 W per Blackwell GPU (NVIDIA GB200 NVL72 specifications); idle: 12.5% "
+         "of TDP (the A100 and H100 idle fractions, mean)"},
         /* Blackwell Ultra (HGX B300): PCIe Gen6 to its ConnectX-8 NICs, which the catalog has no
          * class for (pcie-gen5 taken); its SM count is not in the sources found. */
         {"b300",
@@ -367,7 +423,11 @@ static const struct gpu_model gpus[] = {
          148,
          {H200_FP32, H200_TF32, 1745.0 / 2250, 1745.0 / 2250, 3432.5 / 4500},
          "SM count not published in the sources found: the B200's 148 taken; GEMM ceilings: B200 "
-         "MAMF (stas00/ml-engineering)"},
+         "MAMF (stas00/ml-engineering)",
+         1100,
+         1100 * IDLE_FRAC_UNMEASURED,
+         "HGX B300 specifications: 1,100 W per GPU; idle: 12.5% of TDP (the A100 and H100 idle "
+         "fractions, mean)"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -78,6 +78,9 @@ struct gpu_model {
     double gemm_ceiling[DTYPE_COUNT]; /* large-GEMM efficiency per dtype (fraction of the dense
                                          peak): the best a cuBLAS GEMM reaches on this GPU */
     const char *gemm_source;          /* where the SM count and the ceilings come from */
+    double tdp_w;                     /* board power limit (TDP), W: the most it draws (power.h) */
+    double idle_w;                    /* measured draw at P0 with no kernel running, W */
+    const char *power_source;         /* where tdp_w and idle_w come from */
 };
 
 /* The CPU host of a node. One number: its FP32 peak, used for CPU-side work (optimizer updates on

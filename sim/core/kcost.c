@@ -46,9 +46,11 @@ static void gemm_cost(const struct kcost_gpu *g, const struct kernel *k, int bat
     } else if (any) {
         c->s = fmax(work / (peak * calib_gemm_eff(g->cal, g->gpu, g->dt, work)),
                     bytes / g->mem_Bps);
-    } else {
-        struct gemm_est e;
-        gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, Kp, count}, &e);
+    }
+    struct gemm_est e; /* its tiles and waves: the SMs it occupies, whoever timed it */
+    gemm_estimate(g->gpu, g->dt, g->mem_Bps, &(struct gemm_shape){M, N, Kp, count}, &e);
+    c->sm_frac = e.wave_eff > 0 ? fmin(1, e.wave_eff) : 1;
+    if (!(rate > 0 && count == 1) && !any) {
         c->s = e.seconds;
         if (k->winograd && g->dt == DTYPE_FP32)
             c->s = fmin(c->s, winograd_s(g, k, M, N, Kp, count));
@@ -68,9 +70,11 @@ static void flash_cost(const struct kcost_gpu *g, const struct kernel *k, int ba
     if (k->bwd) frac *= FLASH2_BWD / FLASH2_FWD;
     c->flops = k->flops * batch;
     double t = c->flops / (gemm_peak16(gpu) * frac);
+    c->sm_frac = 1;
     if (gpu->sms > 0) {
         double tiles = heads * ceil(k->m / FLASH_BLOCK_Q), waves = ceil(tiles / gpu->sms);
         t *= waves * gpu->sms / tiles;
+        c->sm_frac = tiles / (waves * gpu->sms);
     }
     /* forward: reads Q, K, V, writes O; backward: reads Q, K, V, O, dO, writes dQ, dK, dV */
     double mats = k->bwd ? 8 : 4, bytes = mats * k->m * k->k * heads * 2;
@@ -87,8 +91,16 @@ void kcost_kernel(const struct kcost_gpu *g, const struct kernel *k, int batch, 
     } else {
         c->bytes = k->bytes * batch;
         c->s = c->bytes / g->mem_Bps;
+        c->sm_frac = kcost_sm_frac_mem(g->gpu, g->dt, c->bytes);
     }
     c->s = fmax(c->s, GPU_KERNEL_MIN_S);
+}
+
+double kcost_sm_frac_mem(const struct gpu_model *gpu, enum gpu_dtype dt, double bytes)
+{
+    if (gpu->sms <= 0) return 1;
+    double blocks = ceil(bytes / (512.0 * 2 * model_dtype_bytes(dt)));
+    return fmin(1, blocks / gpu->sms);
 }
 
 double kstream_issue(struct kstream *s, const struct kernel_costs *kc, double gpu_s)

@@ -92,8 +92,16 @@ struct kcost_gpu {
  * (memory-bound kernels). FP8's cast before a GEMM is returned apart in *cast_s and *cast_B. */
 struct kcost {
     double s, flops, bytes, cast_s, cast_B;
+    double sm_frac; /* the time-weighted fraction of the GPU's SMs its thread blocks occupy
+                       (kcost_sm_frac_mem, gemm.h's tiles and waves, FlashAttention's blocks) */
 };
 void kcost_kernel(const struct kcost_gpu *g, const struct kernel *k, int batch, struct kcost *c);
+
+/* The fraction of the SMs a memory-bound kernel moving `bytes` of dtype dt occupies: PyTorch's
+ * elementwise kernels run 128 threads of 4 elements a block (ATen's CUDA thread constants:
+ * num_threads() 128, thread_work_size() 4), each element read and written once at least:
+ * blocks = bytes / (512 x 2 x element bytes), min(1, blocks / SMs). */
+double kcost_sm_frac_mem(const struct gpu_model *gpu, enum gpu_dtype dt, double bytes);
 
 /* The host issuing kernels: its clock, the GPU's, and the GPU's time spent waiting for it. */
 struct kstream {

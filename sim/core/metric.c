@@ -30,6 +30,12 @@ GET(efficiency, r->efficiency)
 GET(compute_tflops, r->compute_flops_s / 1e12)
 GET(compute_peak_fraction, r->compute_peak_frac)
 GET(host_wait_fraction, r->host_wait_frac)
+GET(gpu_util, r->gpu_util)
+GET(sm_activity, r->sm_activity)
+GET(gpu_power_w, r->gpu_power_w)
+GET(gpu_tdp_w, r->gpu_tdp_w)
+GET(gpu_power_fraction, r->gpu_tdp_w > 0 ? r->gpu_power_w / r->gpu_tdp_w : 0)
+GET(gpu_energy_j, r->gpu_energy_j)
 GET(exposed_s, r->exposed_s)
 GET(idle_fraction, r->idle_frac)
 GET(goodput, r->goodput)
@@ -73,6 +79,11 @@ GET(final_loss, last_eval(r) ? last_eval(r)->loss : 0)
 GET(time_to_accuracy_s, r->time_to_accuracy_s)
 GET(steps_to_accuracy, r->steps_to_accuracy)
 #undef GET
+
+static bool has_gpu_power(const struct run_record *r)
+{
+    return r->gpu_tdp_w > 0;
+}
 
 static bool has_numerics(const struct run_record *r)
 {
@@ -149,6 +160,34 @@ static const struct metric metrics[] = {
          .text_for = METRIC_DATA_PARALLEL, .label = "host wait",
          .text = "%.1f%% of the GPU's step waiting for the CPU", .scale = 100,
          .get = get_host_wait_fraction},
+        {.name = "gpu_util", .unit = "1", .order = 112, .schema = "fraction",
+         .meaning = "a GPU's GPU-Util as nvidia-smi reports it: the fraction of the steps' time "
+                    "at least one kernel (compute or NCCL) runs (run_power.h)",
+         .text_for = METRIC_ALL, .label = "gpu activity",
+         .text = "GPU-Util %.1f%%", .scale = 100, .get = get_gpu_util, .shown = has_gpu_power},
+        {.name = "sm_activity", .unit = "1", .order = 113, .schema = "fraction",
+         .meaning = "a GPU's SM activity as DCGM's SM_ACTIVE: the time-weighted fraction of its "
+                    "SMs with work over the steps",
+         .text_for = METRIC_ALL, .text = ", SM activity %.1f%%",
+         .scale = 100, .get = get_sm_activity, .shown = has_gpu_power},
+        {.name = "gpu_power_w", .unit = "W", .order = 114, .schema = "nonneg",
+         .meaning = "a GPU's mean power over the steps: idle plus the kernels' dynamic part, "
+                    "capped at TDP (power.h)",
+         .text_for = METRIC_ALL, .text = ", power %.0f W", .scale = 1,
+         .get = get_gpu_power_w, .shown = has_gpu_power},
+        {.name = "gpu_tdp_w", .unit = "W", .order = 115, .schema = "nonneg",
+         .meaning = "the GPU's TDP, the catalog's board power limit",
+         .text_for = METRIC_ALL, .text = " of %.0f W TDP", .scale = 1,
+         .get = get_gpu_tdp_w, .shown = has_gpu_power},
+        {.name = "gpu_power_fraction", .unit = "1", .order = 116, .schema = "fraction",
+         .meaning = "gpu_power_w / gpu_tdp_w",
+         .text_for = METRIC_ALL, .text = " (%.0f%%)", .scale = 100,
+         .get = get_gpu_power_fraction, .shown = has_gpu_power},
+        {.name = "gpu_energy_j", .unit = "J", .order = 117, .schema = "nonneg",
+         .meaning = "the GPUs' energy: gpu_power_w x workers x run time",
+         .text_for = METRIC_ALL, .label = "gpu energy",
+         .text = "%.1f J (mean power x GPUs x run time)", .scale = 1, .get = get_gpu_energy_j,
+         .shown = has_gpu_power},
         {.name = "exposed_s", .unit = "s", .order = 120, .schema = "nonneg",
          .meaning = "mean over step rows of the step time not covered by compute",
          .text_for = METRIC_ALL, .label = "exposed",

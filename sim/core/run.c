@@ -98,7 +98,20 @@ struct run_event *run_step_add(struct run_record *r, double t_s, int step, doubl
     e->time_s = time_s;
     e->compute_s = compute_s;
     e->samples = samples;
+    e->gpu_busy_s = -1; /* compute_s (run_power.h) */
+    e->nccl_s = -1;     /* derived from the step's time */
     return e;
+}
+
+void run_gpu_span_add(struct run_record *r, int rank, double t0_s, double t1_s, double busy_s,
+                      double nccl_s)
+{
+    if (!r->trace) return;
+    if (r->ngpu_spans == r->gpu_spans_cap) {
+        r->gpu_spans_cap = r->gpu_spans_cap ? 2 * r->gpu_spans_cap : 64;
+        r->gpu_spans = mem_realloc(r->gpu_spans, r->gpu_spans_cap * sizeof *r->gpu_spans);
+    }
+    r->gpu_spans[r->ngpu_spans++] = (struct run_gpu_span){rank, t0_s, t1_s, busy_s, nccl_s};
 }
 
 const char *const run_group_names[4] = {"tensor", "pipeline", "data", "expert"};
@@ -231,6 +244,7 @@ void run_release(struct run_record *r)
     free(r->evals);
     free(r->ev);
     free(r->busy_s);
+    free(r->gpu_spans);
     if (r->own_free != NULL) r->own_free(r->own);
     memset(r, 0, sizeof *r);
 }

@@ -56,9 +56,29 @@ struct run_event {
                                  is being recovered from), a checkpoint's write; else t_s. The
                                  trace's slices of recoveries and checkpoints span [start_s, t_s] */
     size_t seq;               /* order of insertion, for a stable sort */
+    /* step rows, GPU activity (run_power.h): what the strategy says, then what run_finish
+     * derives; a GPU is the mean or the slowest one, as compute_s */
+    double gpu_busy_s;  /* the GPU's compute (its kernels and its waits for the host
+                           between them); < 0 (the default): compute_s */
+    double nccl_s;      /* time NCCL kernels were in flight with no compute kernel
+                           running; < 0 (the default): time_s - gpu_busy_s - input_s, all
+                           of it in NCCL kernels waiting on a collective or a peer */
+    double gpu_util;    /* derived: the fraction of time_s at least one kernel ran */
+    double sm_activity; /* derived: the time-weighted fraction of SMs with work */
+    double power_w;     /* derived: mean power of a GPU over time_s, W */
 };
 
 struct trace;
+
+/* One GPU's step, for its trace counters (run_gpu_span_add; run_power.h derives its activity). */
+struct run_gpu_span {
+    int rank;      /* the GPU */
+    double t0_s;   /* its step's start */
+    double t1_s;   /* ... and end */
+    double busy_s; /* its compute in the step (kernels and the host waits between them) */
+    double nccl_s; /* the time NCCL kernels ran in it with no compute kernel; < 0: the span
+                      less busy_s */
+};
 
 #define RUN_STAGES 3 /* input pipeline stages: read, decode, copy */
 #define RUN_RESOURCES 5 /* what the input pipeline uses: nvme, store-disk, network, cpu, pcie */
@@ -122,6 +142,10 @@ struct run_record {
                                           kernel classes' sum (job_record_nominal); 0: unknown */
     double peak_flops;                 /* rank 0's GPU: dense peak of the dtype */
     double peak_mem_Bps;               /* ... and memory bandwidth */
+    const struct gpu_model *gpu;       /* rank 0's GPU (its power, power.h); NULL: unknown */
+    double kern_sm_s;                  /* of kclass_s's kernels: seconds x the fraction of the
+                                          SMs each occupies */
+    double kern_act_s;                 /* ... seconds x each one's dynamic activity (power.h) */
     /* accounting (gradients: all-reduce replicas, or PS slices) */
     double computed, applied, dropped_stale, dropped_late, lost_gradients;
     double read_samples, consumed_samples, skipped_samples, dropped_samples, replayed_samples;
@@ -161,7 +185,15 @@ struct run_record {
                                  / (workers x run time) */
     bool input_bound;         /* the pipeline holds the GPUs back: that is at least 1% and most
                                  of the workers' idle time (idle_frac) */
+    /* GPU activity and power over the step rows (run_power.h); 0 without a GPU */
+    double gpu_util;     /* the fraction of time at least one kernel (compute or NCCL) ran */
+    double sm_activity;  /* the time-weighted fraction of SMs with work */
+    double gpu_power_w;  /* a GPU's mean power over the steps, W */
+    double gpu_tdp_w;    /* its TDP, W */
+    double gpu_energy_j; /* gpu_power_w x workers x run time, J */
     struct trace *trace; /* the Perfetto trace when asked for, else NULL (owned by the caller) */
+    struct run_gpu_span *gpu_spans; /* with a trace: each GPU's steps (run_gpu_span_add) */
+    size_t ngpu_spans, gpu_spans_cap;
     /* numerics (<numerics>): evaluations on the test set */
     bool numerics;             /* the workers really trained */
     double target_accuracy;    /* 0: none */
@@ -228,6 +260,11 @@ void run_set_step_hook(void (*hook)(double t_s, int step, int steps_planned));
 /* The hybrid strategy's groups, as par_bytes and group_class (hybrid_metrics.h) order them:
  * "tensor", "pipeline", "data", "expert". */
 extern const char *const run_group_names[4];
+
+/* With a trace, records GPU `rank`'s step [t0_s, t1_s] of busy_s compute and nccl_s of NCCL
+ * kernels alone (its per-GPU activity and power counters); without one, nothing. */
+void run_gpu_span_add(struct run_record *r, int rank, double t0_s, double t1_s, double busy_s,
+                      double nccl_s);
 
 /* Losses: a step execution thrown away with its batch (its `samples` read again: those it
  * trained on, none of a corrupt batch) and, if it was computed, its gradient. */

@@ -1,6 +1,8 @@
 /* worker.c - shared worker services (see worker.h). */
 #include "worker.h"
 
+#include "power.h"
+
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -19,13 +21,23 @@ struct pass_ctx {
     int batch;
 };
 
-/* Issues one kernel of `s` GPU seconds: returns the GPU time it added (waiting included). */
-static double issue(struct pass_ctx *p, int cls, double s, double flops, double bytes)
+/* Issues one kernel of `s` GPU seconds occupying `sm` of the SMs: returns the GPU time it added
+ * (waiting included). */
+static double issue(struct pass_ctx *p, int cls, double s, double flops, double bytes, double sm)
 {
+    const struct gpu_model *gpu = p->g.gpu;
     p->a->class_s[cls] += s;
     p->a->class_flops[cls] += flops;
     p->a->class_bytes[cls] += bytes;
+    p->a->sm_s += s * sm;
+    p->a->act_s += s * power_activity(s, flops, bytes, gpu->peak_flops[p->g.dt], gpu->mem_bw_Bps);
     return kstream_issue(&p->st, p->kc, s);
+}
+
+/* A memory-bound kernel moving `bytes` in `s` (the update, mixed precision's casts). */
+static double issue_mem(struct pass_ctx *p, int cls, double s, double bytes)
+{
+    return issue(p, cls, s, 0, bytes, kcost_sm_frac_mem(p->g.gpu, p->g.dt, bytes));
 }
 
 /* A layer without kernels (explicit layers): one GEMM of its FLOPs at its GEMM size, at the
@@ -39,6 +51,8 @@ static double explicit_pass(struct pass_ctx *p, const struct layer *y, bool bwd)
     double t = flops / (g->gpu->peak_flops[g->dt] * calib_gemm_eff(g->cal, g->gpu, g->dt, gemm));
     p->a->class_s[KC_GEMM] += t;
     p->a->class_flops[KC_GEMM] += flops;
+    p->a->sm_s += t; /* a GEMM of the model's size: every SM */
+    p->a->act_s += t * power_activity(t, flops, 0, g->gpu->peak_flops[g->dt], g->gpu->mem_bw_Bps);
     return t;
 }
 
@@ -49,7 +63,7 @@ static double pass_time(struct pass_ctx *p, const struct layer *y, bool bwd)
     const struct kernel *ks = bwd ? y->bwd : y->fwd;
     int n = bwd ? y->nbwd : y->nfwd, fcls = 0;
     if (n == 0) return explicit_pass(p, y, bwd);
-    double t = 0, fused = 0, fbytes = 0;
+    double t = 0, fused = 0, fbytes = 0, fsm = 0;
     for (int i = 0; i < n; i++) {
         struct kcost c;
         kcost_kernel(&p->g, &ks[i], p->batch, &c);
@@ -58,15 +72,16 @@ static double pass_time(struct pass_ctx *p, const struct layer *y, bool bwd)
                 fused = c.s;
                 fcls = ks[i].cls;
                 fbytes = c.bytes;
+                fsm = c.sm_frac;
             }
             continue;
         }
-        if (fused > 0) t += issue(p, fcls, fused, 0, fbytes);
+        if (fused > 0) t += issue(p, fcls, fused, 0, fbytes, fsm);
         fused = 0;
-        if (c.cast_s > 0) t += issue(p, KC_CAST, c.cast_s, 0, c.cast_B);
-        t += issue(p, ks[i].cls, c.s, c.flops, c.bytes);
+        if (c.cast_s > 0) t += issue_mem(p, KC_CAST, c.cast_s, c.cast_B);
+        t += issue(p, ks[i].cls, c.s, c.flops, c.bytes, c.sm_frac);
     }
-    if (fused > 0) t += issue(p, fcls, fused, 0, fbytes);
+    if (fused > 0) t += issue(p, fcls, fused, 0, fbytes, fsm);
     return t;
 }
 
@@ -84,18 +99,21 @@ static double update_time(struct pass_ctx *p, const struct model *m, enum optimi
             if (m->layers[l].params > 0)
                 t += fmax(m->layers[l].params * per_param / upd_rate, p->kc->launch_s);
         if (!p->kc->per_tensor_opt) t = model_params(m) * per_param / upd_rate;
+        double b = model_params(m) * per_param;
         p->a->class_s[slot] += t;
-        p->a->class_bytes[slot] += model_params(m) * per_param;
+        p->a->class_bytes[slot] += b;
+        p->a->sm_s += t * kcost_sm_frac_mem(p->g.gpu, p->g.dt, b);
+        p->a->act_s += t * power_activity(t, 0, b, 0, p->g.gpu->mem_bw_Bps);
         return t;
     }
-    if (amp > 0) t += issue(p, KC_CAST, fmax(amp / upd_rate, GPU_KERNEL_MIN_S), 0, amp);
+    if (amp > 0) t += issue_mem(p, KC_CAST, fmax(amp / upd_rate, GPU_KERNEL_MIN_S), amp);
     if (!p->kc->per_tensor_opt) {
         double b = model_params(m) * per_param;
-        return t + issue(p, slot, fmax(b / upd_rate, GPU_KERNEL_MIN_S), 0, b);
+        return t + issue_mem(p, slot, fmax(b / upd_rate, GPU_KERNEL_MIN_S), b);
     }
     for (size_t l = 0; l < m->nlayers; l++) {
         double b = m->layers[l].params * per_param;
-        if (b > 0) t += issue(p, slot, fmax(b / upd_rate, GPU_KERNEL_MIN_S), 0, b);
+        if (b > 0) t += issue_mem(p, slot, fmax(b / upd_rate, GPU_KERNEL_MIN_S), b);
     }
     return t;
 }

@@ -30,6 +30,9 @@ struct worker_amounts {
     double class_s[WORKER_CLASSES];     /* seconds of one step per kernel class (unloaded host) */
     double class_flops[WORKER_CLASSES]; /* FLOPs of one step per class (GEMMs; 0 otherwise) */
     double class_bytes[WORKER_CLASSES]; /* bytes moved of one step per memory-bound class */
+    double sm_s;  /* of one step's kernels: each one's seconds x the fraction of the SMs it
+                     occupies (kcost's sm_frac), summed: SM activity's numerator */
+    double act_s; /* ... each one's seconds x its dynamic power activity (power.h), summed */
 };
 
 /* Fills `a` for one batch of `m` on `host` of `gpu` (release with worker_amounts_release). A

@@ -359,6 +359,9 @@ static void json_events(const struct run_record *rec, FILE *out)
                 e->samples, e->workers,
                 e->compute_s > 0 ? rec->step_flops / e->compute_s / 1e12 : 0);
         if (step_input(rec)) fprintf(out, ", \"input_s\": %.9g", e->input_s);
+        if (rec->gpu_tdp_w > 0) /* GPU activity and power (run_power.h) */
+            fprintf(out, ", \"gpu_util\": %.9g, \"sm_activity\": %.9g, \"power_w\": %.9g",
+                    e->gpu_util, e->sm_activity, e->power_w);
         if (e->side > 0) fprintf(out, ", \"side\": %d", e->side); /* split brain */
         fputc('}', out);
         first = false;

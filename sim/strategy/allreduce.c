@@ -248,8 +248,12 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
     if (++aw->commits[step] < ms->n) return;
     double now = simgrid_get_clock(), slowest = 0, input = 0;
     for (int i = 0; i < ms->n; i++) {
-        slowest = fmax(slowest, t->last_compute[ms->members[i]]);
-        input = fmax(input, t->last_input[ms->members[i]]);
+        int k = ms->members[i];
+        slowest = fmax(slowest, t->last_compute[k]);
+        input = fmax(input, t->last_input[k]);
+        /* its GPU's trace counters: off compute and its batch, NCCL's kernels wait for peers */
+        run_gpu_span_add(rec, k, s->last_commit_s, now, t->last_compute[k],
+                         fmax(0, now - s->last_commit_s - t->last_compute[k] - t->last_input[k]));
     }
     run_step_add(rec, now, step + 1, now - s->last_commit_s, slowest, s->committed_samples[step],
                  ms->n, s->index)

@@ -431,6 +431,8 @@ static void account(struct hy_rank *r, int step)
     c->dp[step] += r->dp_s;
     c->dp_in[step] += r->dp_in_s;
     c->update[step] += r->update_s;
+    run_gpu_span_add(c->rec, r->rank, r->step_t0_s, simgrid_get_clock(), /* its trace counters */
+                     r->compute_s + r->update_s, -1); /* the rest: NCCL waits (run_power.h) */
 }
 
 /* The step's end: every rank arrives (the last releases the others: a semaphore per parity
@@ -505,6 +507,7 @@ static void rank_actor(int argc, char **argv)
         inject_step(&c->kit->inj, step); /* a crash at this step */
         if (r->rank == 0) c->start[step] = simgrid_get_clock();
         r->compute_s = r->tp_s = r->dp_s = r->update_s = r->dp_in_s = 0;
+        r->step_t0_s = simgrid_get_clock();
         r->jitter = inject_jitter(&c->kit->inj, r->rank, step);
         r->nsends = 0;
         r->step = step;
@@ -524,9 +527,11 @@ static void rank_actor(int argc, char **argv)
                     ->start_s = r->last_ckpt_s; /* when rank 0 began its shard's write */
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > c->from ? c->start[step] : c->end_s;
-            run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
-                         c->in.step_good[step], c->P, 0)
-                    ->input_s = c->in.step_input[step];
+            struct run_event *e =
+                    run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
+                                 c->in.step_good[step], c->P, 0);
+            e->input_s = c->in.step_input[step];
+            e->gpu_busy_s = (c->compute[step] + c->update[step]) / c->P; /* run_power.h */
             c->end_s = now;
             hynum_step(c->num, c->rec, step, step, c->in.good_done, now); /* the real update */
             hyrec_progress(c->hr, step + 1);

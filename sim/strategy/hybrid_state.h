@@ -36,6 +36,7 @@ struct hy_rank {
     double *chunk_B, *chunk_ex_B; /* per model chunk: its parameters' bytes, its experts' */
     double compute_s, tp_s, dp_s, update_s, pipe_end; /* this step */
     double dp_in_s;                 /* ... of dp_s, inside the pipeline phase (ZeRO-2's and -3's) */
+    double step_t0_s;               /* when this step began for it (its GPU's trace counters) */
     double jitter;                  /* this step's compute factor (<straggler jitter>; 1 without) */
     double mb_scale;                /* the operation's: its microbatch's samples trained on / b */
     int step;                       /* the step it is in */

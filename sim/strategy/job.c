@@ -5,6 +5,7 @@
 #include "loader.h"
 #include "net.h"
 #include "progress.h"
+#include "run_power.h"
 #include "trace.h"
 
 #include <simgrid/host.h>
@@ -177,6 +178,9 @@ void job_record_compute(struct run_record *rec, const struct worker_amounts *a,
     rec->host_wait_s = a->class_s[WORKER_HOST];
     rec->peak_flops = gpu->peak_flops[dtype];
     rec->peak_mem_Bps = gpu->mem_bw_Bps;
+    rec->gpu = gpu;
+    rec->kern_sm_s = a->sm_s;
+    rec->kern_act_s = a->act_s;
 }
 
 void job_record_nominal(struct run_record *rec, const struct worker_amounts *a)
@@ -184,6 +188,22 @@ void job_record_nominal(struct run_record *rec, const struct worker_amounts *a)
     rec->nominal_step_s = 0;
     for (int i = 0; i < WORKER_CLASSES; i++)
         rec->nominal_step_s += a->class_s[i];
+}
+
+/* Each GPU's activity and power over each of its steps (run_gpu_span_add) as counter tracks of
+ * its own, "gpu R util (%)" and "gpu R power W", each value from the step's start. */
+static void trace_gpu_spans(const struct run_record *rec)
+{
+    for (size_t i = 0; i < rec->ngpu_spans; i++) {
+        const struct run_gpu_span *g = &rec->gpu_spans[i];
+        double util, sm, w;
+        run_power_gpu_span(rec, g, &util, &sm, &w);
+        char u[48], p[48];
+        snprintf(u, sizeof u, "gpu %d util (%%)", g->rank);
+        snprintf(p, sizeof p, "gpu %d power W", g->rank);
+        trace_counter(rec->trace, u, 100 * util, g->t0_s);
+        trace_counter(rec->trace, p, w, g->t0_s);
+    }
 }
 
 /* The events log into the trace: faults as instants, recoveries and checkpoints as slices on
@@ -230,8 +250,10 @@ void job_finish(struct run_record *rec, const struct traffic *traffic)
         rec->nclasses++;
     }
     run_finish(rec);
+    run_power_finish(rec);  /* the steps' GPU activity and power */
     net_trace_flight(NULL); /* the run is over: messages stop counting */
     if (rec->trace) trace_log(rec);
+    if (rec->trace && rec->gpu_tdp_w > 0) trace_gpu_spans(rec);
     for (size_t i = 0; rec->trace && i < rec->nevals; i++) { /* numerics: counter tracks */
         const struct run_eval *e = &rec->evals[i];
         char acc[40] = "test accuracy", loss[40] = "test loss";

@@ -113,7 +113,8 @@ void ps_results_sync_rows(struct ps_ctx *c)
                 done++;
             }
         }
-        run_step_add(c->res, t, s + 1, t - prev, compute, samples, done, 0);
+        /* a PS worker's time off compute runs no kernel (RPCs, no NCCL): run_power.h */
+        run_step_add(c->res, t, s + 1, t - prev, compute, samples, done, 0)->nccl_s = 0;
         prev = t;
     }
 }
@@ -158,7 +159,7 @@ void ps_results_async_rows(struct ps_ctx *c)
             in[f[i].rank] = true;
         }
         double t = f[end - 1].end_s;
-        run_step_add(c->res, t, (int)row + 1, t - prev, compute, samples, workers, 0);
+        run_step_add(c->res, t, (int)row + 1, t - prev, compute, samples, workers, 0)->nccl_s = 0;
         prev = t;
         c->res->total_s = t;
     }
