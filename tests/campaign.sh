@@ -44,9 +44,17 @@ check("no failures", all(abs(w[q] - want) <= 1e-9 * want for q in ("mean", "p50"
       and w["sd"] <= 1e-9 * want, "wall %r vs %r" % (w["mean"], want))
 check("ettr", abs(s["ettr"]["mean"] - n * k["step_s"] / want) <= 1e-12, "%r" % s["ettr"]["mean"])
 check("reached", s["reached"] == c["replications"], "%r" % s["reached"])
+# GPU-hours: 8 GPUs run n steps; reserved: the 8 and 2 spare nodes of 4 the whole wall time
+busy_h, res_h = 8 * n * k["step_s"] / 3600, (8 + 2 * 4) * want / 3600
+check("gpu-hours", abs(s["busy_gpu_hours"] - busy_h) <= 1e-9 * busy_h and
+      abs(s["gpu_hours"] - res_h) <= 1e-9 * res_h, "%r, %r" % (s["busy_gpu_hours"], s["gpu_hours"]))
+# energy: busy GPU-hours at the step's power, the rest idle (kWh)
+e = (busy_h * k["busy_power_w"] + (res_h - busy_h) * k["idle_power_w"]) / 1000
+check("energy", k["busy_power_w"] > k["idle_power_w"] > 0 and abs(s["energy_kwh"] - e) <= 1e-9 * e,
+      "%r kWh vs %r" % (s["energy_kwh"], e))
 EOF
 while read -r v rest; do [ "$v" = ok ] && ok || ko "$v $rest"; done <"$tmp/py0"
-[ "$(grep -c '' "$tmp/py0")" -eq 8 ] && ok || ko "the closed-form checks did not all run: $(cat "$tmp/py0")"
+[ "$(grep -c '' "$tmp/py0")" -eq 10 ] && ok || ko "the closed-form checks did not all run: $(cat "$tmp/py0")"
 
 # Zoom: failures 1-3 of replication 1 as full runs, within 2%.
 for z in 1 2 3; do

@@ -3,6 +3,7 @@
 
 #include "campaign_causes.h"
 #include "gnuplot.h"
+#include "power.h"
 
 #include <xbt/sysdep.h>
 
@@ -57,12 +58,12 @@ void campaign_out_header(FILE *out, const struct camp_opts *o, const struct scen
 
 void campaign_out_power(FILE *out, const struct scenario *sc, struct camp_costs *costs)
 {
-    (void)sc;
-    if (costs->busy_power_w > 0)
-        fprintf(out, "# power         %.1f W a GPU over a step (the recovery run's), %.1f W idle\n",
-                costs->busy_power_w, costs->idle_power_w);
-    else
-        fprintf(out, "# power         not simulated (the run reports no gpu_power_w): energy 0\n");
+    const struct gpu_model *g = sc->cluster.gpu;
+    costs->idle_power_w = power_idle_w(g);
+    fprintf(out, "# power         %.1f W a GPU over a fault-free step (the recovery run's first, "
+                 "power.h), %.1f W idle, %.0f W TDP (%s); GPUs idle while blocked, down or "
+                 "spare\n",
+            costs->busy_power_w, costs->idle_power_w, power_tdp_w(g), g->power_source);
 }
 
 static void print_causes(FILE *out, const struct camp_config *c, const struct camp_agg *g)

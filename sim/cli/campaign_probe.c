@@ -269,8 +269,9 @@ static double read_step(const char *csv)
     return t;
 }
 
-/* A number of the run's JSON summary ("name": value after "summary":), or 0 when absent. */
-static double read_json(const char *json, const char *name)
+/* A number of the run's JSON ("name": value): the summary's (after "summary":), or with
+ * first_step the first step row's; 0 when absent. */
+static double read_json_at(const char *json, const char *name, bool first_step)
 {
     FILE *f = fopen(json, "r");
     long len = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
@@ -283,10 +284,16 @@ static double read_json(const char *json, const char *name)
     fclose(f);
     buf[n] = '\0';
     snprintf(key, sizeof key, "\"%s\":", name);
-    const char *sum = strstr(buf, "\"summary\":"), *p = sum ? strstr(sum, key) : NULL;
+    const char *sum = first_step ? buf : strstr(buf, "\"summary\":"),
+               *p = sum ? strstr(sum, key) : NULL;
     double v = p ? strtod(p + strlen(key), NULL) : 0;
     free(buf);
     return v;
+}
+
+static double read_json(const char *json, const char *name)
+{
+    return read_json_at(json, name, false);
 }
 
 /* ---- the plan of runs --------------------------------------------------------------------- */
@@ -345,7 +352,7 @@ static int read_runs(const struct scenario *sc, struct probe_run *runs, int n, s
                 return 1;
             }
             snprintf(f, sizeof f, "%s.json", r->base);
-            c->busy_power_w = read_json(f, "gpu_power_w");
+            c->busy_power_w = read_json_at(f, "power_w", true); /* step 1: no fault in it */
             fprintf(log,
                     "# costs         step %.6g s; a checkpoint blocks %.6g s%s; a crash: "
                     "watchdog %.6g s, restart %.6g s, reload %.6g s (the recovery run)\n",
