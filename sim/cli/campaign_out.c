@@ -41,7 +41,8 @@ void campaign_out_header(FILE *out, const struct camp_opts *o, const struct scen
                 (double)c->target_steps * c->tokens_per_step);
     if (c->target_steps > 0 && c->duration_s > 0) fprintf(out, ", or ");
     if (c->duration_s > 0) fprintf(out, "%.4g days of wall time", c->duration_s / DAY_S);
-    fprintf(out, ", whichever first; %.6g tokens a step; checkpoint every %d steps (%s)\n",
+    fprintf(out, "%s; %.6g tokens a step; checkpoint every %d steps (%s)\n",
+            c->target_steps > 0 && c->duration_s > 0 ? ", whichever first" : "",
             c->tokens_per_step, c->every_steps, sc->ckpt.async ? "async" : "sync");
     double all = total_rate(c, 0, true);
     double M = campaign_mtbf_s(c);
