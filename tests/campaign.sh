@@ -72,11 +72,22 @@ done
 [ "$(grep -cE '^[0-9]' "$tmp/sw/campaign.dat")" -eq 4 ] && ok || ko "sweep: campaign.dat rows"
 
 # Determinism, and the JSON against the text.
-"$dmlsim" campaign "$sc" --json "$tmp/a.json" >"$tmp/a" 2>&1 && "$dmlsim" campaign "$sc" >"$tmp/b" 2>&1 &&
+"$dmlsim" campaign "$sc" --json "$tmp/a.json" >"$tmp/a" 2>/dev/null &&
+    "$dmlsim" campaign "$sc" >"$tmp/b" 2>/dev/null &&
     cmp -s "$tmp/a" "$tmp/b" && ok || ko "two campaigns differ"
 ettr=$(sed -n 's/^#   ETTR  *\([0-9.]*\) .*/\1/p' "$tmp/a")
 python3 -c "import json,sys; e=json.load(open('$tmp/a.json'))['summary']['ettr']['mean']; sys.exit(abs(e-float('$ettr'))>5e-4*e)" &&
     ok || ko "ETTR in the text ($ettr) and the JSON differ"
+
+# --costs: the same campaign from the costs its JSON kept, without simulating; another
+# scenario's costs refused.
+"$dmlsim" campaign "$sc" --costs "$tmp/a.json" >"$tmp/c" 2>/dev/null &&
+    diff <(grep -v '^# costs' "$tmp/a") <(grep -v '^# costs' "$tmp/c") >/dev/null && ok ||
+    ko "--costs: a different campaign: $(diff "$tmp/a" "$tmp/c" | head -5)"
+sed 's/"name": "campaign-small"/"name": "other"/' "$tmp/a.json" >"$tmp/o.json"
+"$dmlsim" campaign "$sc" --costs "$tmp/o.json" >/dev/null 2>"$tmp/e"
+[ $? -eq 1 ] && grep -q "^$tmp/o.json:0: not this scenario's costs" "$tmp/e" && ok ||
+    ko "--costs of another scenario: $(cat "$tmp/e")"
 
 # No <campaign>: an error naming the file.
 "$dmlsim" campaign scenarios/p2p.xml >"$tmp/o" 2>"$tmp/e"

@@ -1,6 +1,7 @@
 /* campaign_cmd.c - `dmlsim campaign` (campaign_cmd.h): options, the costs, the replications. */
 #include "campaign_cmd.h"
 
+#include "campaign_costs.h"
 #include "campaign_out.h"
 #include "campaign_probe.h"
 #include "cmdline.h"
@@ -68,6 +69,7 @@ static int parse_opts(const struct cli_args *a, struct camp_opts *o)
     o->calib = cli_value(a, CLI_CALIB);
     o->json = cli_value(a, CLI_JSON);
     o->keep = cli_value(a, CLI_KEEP);
+    o->costs = cli_value(a, CLI_COSTS);
     const char *v;
     double x = 0;
     if (parse_sets(a, o) != 0) return 1;
@@ -197,8 +199,16 @@ int campaign_main(const char *self, const struct cli_args *a)
                                  .jobs = o.jobs,
                                  .keep = o.keep};
     double cpu_s = 0;
-    if ((st = campaign_probe(&po, &sc, &costs, &cpu_s, stdout)) != 0) goto out_sc;
-    fprintf(stderr, "dmlsim campaign: the cost simulations took %.1f CPU s\n", cpu_s);
+    if (o.costs) {
+        if ((st = campaign_costs_read(o.costs, &sc, &cfg, &costs)) != 0) goto out_sc;
+        printf("# costs         step %.6g s; a checkpoint blocks %.6g s; a crash: watchdog %.6g "
+               "s, restart %.6g s, reload %.6g s (read from %s)\n",
+               costs.step_s, costs.ckpt_block_s, costs.watchdog_s, costs.restart_s, costs.reload_s,
+               o.costs);
+    } else {
+        if ((st = campaign_probe(&po, &sc, &costs, &cpu_s, stdout)) != 0) goto out_sc;
+        fprintf(stderr, "dmlsim campaign: the cost simulations took %.1f CPU s\n", cpu_s);
+    }
     campaign_out_power(stdout, &sc, &costs);
     st = campaign_out_all(stdout, &o, &sc, &cfg, &costs);
     if (st == 0 && o.zoom > 0) st = zoom(&o, &po, &sc, &cfg, &costs);

@@ -42,8 +42,8 @@ void campaign_out_header(FILE *out, const struct camp_opts *o, const struct scen
     if (c->target_steps > 0 && c->duration_s > 0) fprintf(out, ", or ");
     if (c->duration_s > 0) fprintf(out, "%.4g days of wall time", c->duration_s / DAY_S);
     fprintf(out, "%s; %.6g tokens a step; checkpoint every %d steps (%s)\n",
-            c->target_steps > 0 && c->duration_s > 0 ? ", whichever first" : "",
-            c->tokens_per_step, c->every_steps, sc->ckpt.async ? "async" : "sync");
+            c->target_steps > 0 && c->duration_s > 0 ? ", whichever first" : "", c->tokens_per_step,
+            c->every_steps, sc->ckpt.async ? "async" : "sync");
     double all = total_rate(c, 0, true);
     double M = campaign_mtbf_s(c);
     fprintf(out,
@@ -61,9 +61,10 @@ void campaign_out_power(FILE *out, const struct scenario *sc, struct camp_costs 
 {
     const struct gpu_model *g = sc->cluster.gpu;
     costs->idle_power_w = power_idle_w(g);
-    fprintf(out, "# power         %.1f W a GPU over a fault-free step (the recovery run's first, "
-                 "power.h), %.1f W idle, %.0f W TDP (%s); GPUs idle while blocked, down or "
-                 "spare\n",
+    fprintf(out,
+            "# power         %.1f W a GPU over a fault-free step (the recovery run's first, "
+            "power.h), %.1f W idle, %.0f W TDP (%s); GPUs idle while blocked, down or "
+            "spare\n",
             costs->busy_power_w, costs->idle_power_w, power_tdp_w(g), g->power_source);
 }
 
@@ -165,7 +166,7 @@ static void json_stat(FILE *f, const char *name, const struct camp_stat *s)
             name, s->mean, s->sd, s->ci_lo, s->ci_hi, s->p50, s->p90);
 }
 
-static void json_costs(FILE *f, const struct camp_costs *k)
+static void json_costs(FILE *f, const struct camp_config *c, const struct camp_costs *k)
 {
     fprintf(f,
             "  \"costs\": {\"step_s\": %.17g, \"ckpt_block_s\": %.17g, \"ckpt_commit_s\": "
@@ -176,6 +177,9 @@ static void json_costs(FILE *f, const struct camp_costs *k)
     for (int i = 0; i < k->nshrunk; i++)
         fprintf(f, "%s{\"dp\": %d, \"step_s\": %.17g}", i ? ", " : "", k->shrunk_dp[i],
                 k->shrunk_step_s[i]);
+    fprintf(f, "], \"slow_step_s\": [");
+    for (int i = 0; i < c->ncauses; i++)
+        fprintf(f, "%s%.17g", i ? ", " : "", k->slow_step_s[i]);
     fprintf(f, "]},\n");
 }
 
@@ -245,7 +249,7 @@ static int write_json(const struct camp_opts *o, const struct scenario *sc,
             o->file, sc->name, sc->seed, c->gpus, c->spares,
             c->policy == CAMP_SHRINK ? "shrink" : "wait", c->replications, c->target_steps,
             c->duration_s, c->every_steps, c->tokens_per_step, c->price_per_gpu_hour, c->pue);
-    json_costs(f, k);
+    json_costs(f, c, k);
     json_causes(f, c, g);
     json_summary(f, c, k, g);
     fprintf(f, "\n}\n");

@@ -20,6 +20,7 @@ struct camp_opts {
     const char *calib; /* --calib, or NULL */
     const char *json;  /* --json FILE, or NULL */
     const char *keep;  /* --keep-runs DIR, or NULL */
+    const char *costs; /* --costs FILE: an earlier campaign's --json, or NULL */
     int jobs;          /* runs at a time */
     int replications;  /* --replications (0: the scenario's) */
     int zoom;          /* --zoom K: replay failure K of replication 1 (0: none) */

@@ -137,6 +137,9 @@ static const struct cli_opt campaign_opts[] = {
         {"json", CLI_JSON, "FILE", "also write the campaign's summary as JSON"},
         {"jobs", CLI_JOBS, "N", "cost simulations at a time (default: the number of online cores)"},
         {"keep-runs", CLI_KEEP, "DIR", "keep the cost simulations' scenarios and outputs in DIR"},
+        {"costs", CLI_COSTS, "FILE.json",
+         "take the costs an earlier campaign of this scenario simulated (its --json) instead of "
+         "simulating them"},
         {"zoom", CLI_ZOOM, "K",
          "replay failure K of replication 1 as full dmlsim runs and compare its cost"},
         RUN_CALIB,

@@ -56,6 +56,7 @@ enum cli_key {
     CLI_SPARES,
     CLI_KEEP,
     CLI_ZOOM,
+    CLI_COSTS,
     CLI_OUT = 'o',
     CLI_JOBS = 'j',
 };
