@@ -12,6 +12,7 @@ set title "dmlsim campaign: effective training time against the checkpoint inter
 set xlabel 'checkpoint interval (hours of steps)'
 set ylabel 'ETTR (productive step time / wall time)'
 set grid
+set logscale x
 set key bottom right
 stats dat using 1 nooutput
 nb = STATS_blocks
