@@ -4,6 +4,7 @@
 #include "campaign_costs.h"
 #include "campaign_out.h"
 #include "campaign_probe.h"
+#include "cli_sets.h"
 #include "cmdline.h"
 
 #include <xbt/str.h>
@@ -44,21 +45,6 @@ static int parse_num(const struct cli_args *a, int key, const char *what, double
     return 0;
 }
 
-static int parse_sets(const struct cli_args *a, struct camp_opts *o)
-{
-    o->ov = xbt_new0(struct scenario_override, a->nhits + 1);
-    o->keys = xbt_new0(char *, a->nhits + 1);
-    for (int i = 0; i < a->nhits; i++) {
-        const char *set = a->hits[i].value, *eq = set ? strchr(set, '=') : NULL;
-        if (a->hits[i].key != CLI_SET) continue;
-        if (eq == NULL) return cli_error(a->cmd, "--set expects ELEM.ATTR=VALUE"); /* as run */
-        o->keys[o->nov] = bprintf("%.*s", (int)(eq - set), set);
-        o->ov[o->nov] = (struct scenario_override){o->keys[o->nov], eq + 1};
-        o->nov++;
-    }
-    return 0;
-}
-
 static int parse_opts(const struct cli_args *a, struct camp_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -72,7 +58,9 @@ static int parse_opts(const struct cli_args *a, struct camp_opts *o)
     o->costs = cli_value(a, CLI_COSTS);
     const char *v;
     double x = 0;
-    if (parse_sets(a, o) != 0) return 1;
+    int nov = 0;
+    if (cli_sets_parse(a, &o->ov, &o->keys, &o->sets, &nov) != 0) return 1;
+    o->nov = (size_t)nov;
     if (parse_num(a, CLI_PRICE, "--price", 0, 1e6, &o->price) != 0) return 1;
     if (parse_num(a, CLI_PUE, "--pue", 1, 10, &o->pue) != 0) return 1;
     if (parse_num(a, CLI_ZOOM, "--zoom", 1, 1000, &x) != 0) return 1;
@@ -162,10 +150,7 @@ static int zoom(const struct camp_opts *o, const struct camp_probe_opts *po,
 
 static void release(struct camp_opts *o)
 {
-    for (size_t i = 0; i < o->nov; i++)
-        free(o->keys[i]);
-    free(o->keys);
-    free(o->ov);
+    cli_sets_free(o->ov, o->keys, o->sets, (int)o->nov);
 }
 
 int campaign_main(const char *self, const struct cli_args *a)

@@ -16,6 +16,7 @@ struct camp_opts {
     const char *file;             /* the scenario */
     struct scenario_override *ov; /* --set overrides */
     char **keys;                  /* their ELEM.ATTR parts (owned) */
+    const char **sets;            /* the options as given */
     size_t nov;
     const char *calib; /* --calib, or NULL */
     const char *json;  /* --json FILE, or NULL */

@@ -1,6 +1,7 @@
 /* plan_out.c - `dmlsim plan`'s options and outputs (see plan_out.h). */
 #include "plan_out.h"
 
+#include "cli_sets.h"
 #include "cmdline.h"
 #include "gnuplot.h"
 #include "xmldoc.h"
@@ -31,17 +32,7 @@ int plan_out_parse(const struct cli_args *a, struct plan_opts *o)
     o->estimate_only = cli_given(a, CLI_ESTIMATE);
     const char *v;
     char *end;
-    o->sets = xbt_new0(const char *, a->nhits + 1);
-    o->ov = xbt_new0(struct scenario_override, a->nhits + 1);
-    o->keys = xbt_new0(char *, a->nhits + 1);
-    for (int i = 0; i < a->nhits; i++) {
-        const char *set = a->hits[i].value, *eq = set ? strchr(set, '=') : NULL;
-        if (a->hits[i].key != CLI_SET) continue;
-        if (eq == NULL) return cli_error(a->cmd, "--set expects ELEM.ATTR=VALUE"); /* as run */
-        o->keys[o->nsets] = bprintf("%.*s", (int)(eq - set), set);
-        o->ov[o->nsets] = (struct scenario_override){o->keys[o->nsets], eq + 1};
-        o->sets[o->nsets++] = set;
-    }
+    if (cli_sets_parse(a, &o->ov, &o->keys, &o->sets, &o->nsets) != 0) return 1;
     if ((v = cli_value(a, CLI_TOP)) != NULL) {
         long k = strtol(v, &end, 10);
         if (*end || k < 1 || k > 64) return cli_error(a->cmd, "--top: expected 1 .. 64");
@@ -123,11 +114,7 @@ static xmlDocPtr read_doc(const char *path)
 
 void plan_out_release(struct plan_opts *o)
 {
-    for (int i = 0; i < o->nsets; i++)
-        free(o->keys[i]);
-    free(o->keys);
-    free(o->ov);
-    free(o->sets);
+    cli_sets_free(o->ov, o->keys, o->sets, o->nsets);
 }
 
 /* The scenario's document with the --set overrides and, unless NULL, layout c's attributes on
