@@ -1,6 +1,8 @@
 /* campaign_costs.c - a campaign's costs read back from its JSON (campaign_costs.h). */
 #include "campaign_costs.h"
 
+#include "campaign_json.h"
+
 #include <xbt/sysdep.h>
 
 #include <errno.h>
@@ -8,33 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    long len = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (len < 0 || len > (1L << 26) || fseek(f, 0, SEEK_SET) != 0) {
-        if (f) fclose(f);
-        return NULL;
-    }
-    char *buf = xbt_malloc((size_t)len + 1);
-    size_t n = fread(buf, 1, (size_t)len, f);
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
-
-/* The number after "key": at or after from, or NAN. */
-static double num(const char *from, const char *key)
-{
-    char k[64];
-    snprintf(k, sizeof k, "\"%s\": ", key);
-    const char *p = from ? strstr(from, k) : NULL;
-    if (p == NULL) return NAN;
-    char *end;
-    double v = strtod(p + strlen(k), &end);
-    return end == p + strlen(k) ? NAN : v;
-}
 
 /* The numbers of the array after "key": [...] into v (at most max); their count, or -1. */
 static int numbers(const char *from, const char *key, double *v, int max)
@@ -65,8 +40,8 @@ static int read_shrunk(const char *costs, struct camp_costs *k)
     const char *end = p ? strchr(p, ']') : NULL;
     k->nshrunk = 0;
     while (p && (p = strstr(p, "{\"dp\": ")) != NULL && p < end && k->nshrunk < CAMP_MAX_SHRUNK) {
-        k->shrunk_dp[k->nshrunk] = (int)num(p, "dp");
-        k->shrunk_step_s[k->nshrunk++] = num(p, "step_s");
+        k->shrunk_dp[k->nshrunk] = (int)campaign_json_num(p, "dp");
+        k->shrunk_step_s[k->nshrunk++] = campaign_json_num(p, "step_s");
         p++;
     }
     return 0;
@@ -81,7 +56,7 @@ static int refuse(const char *path, const char *what)
 int campaign_costs_read(const char *path, const struct scenario *sc, const struct camp_config *cfg,
                         struct camp_costs *k)
 {
-    char *buf = slurp(path), name[256];
+    char *buf = campaign_json_read(path), name[256];
     if (buf == NULL) return refuse(path, "cannot read it");
     int st = 0;
     const char *costs = strstr(buf, "\"costs\": {");
@@ -89,16 +64,17 @@ int campaign_costs_read(const char *path, const struct scenario *sc, const struc
     memset(k, 0, sizeof *k);
     if (costs == NULL || strstr(buf, name) == NULL)
         st = refuse(path, "not this scenario's costs");
-    else if (num(buf, "gpus") != cfg->gpus || num(buf, "tokens_per_step") != cfg->tokens_per_step)
+    else if (campaign_json_num(buf, "gpus") != cfg->gpus ||
+             campaign_json_num(buf, "tokens_per_step") != cfg->tokens_per_step)
         st = refuse(path, "costs of another job (its GPUs or tokens a step differ)");
     if (st == 0) {
-        k->step_s = num(costs, "step_s");
-        k->ckpt_block_s = num(costs, "ckpt_block_s");
-        k->ckpt_commit_s = num(costs, "ckpt_commit_s");
-        k->watchdog_s = num(costs, "watchdog_s");
-        k->restart_s = num(costs, "restart_s");
-        k->reload_s = num(costs, "reload_s");
-        k->busy_power_w = num(costs, "busy_power_w");
+        k->step_s = campaign_json_num(costs, "step_s");
+        k->ckpt_block_s = campaign_json_num(costs, "ckpt_block_s");
+        k->ckpt_commit_s = campaign_json_num(costs, "ckpt_commit_s");
+        k->watchdog_s = campaign_json_num(costs, "watchdog_s");
+        k->restart_s = campaign_json_num(costs, "restart_s");
+        k->reload_s = campaign_json_num(costs, "reload_s");
+        k->busy_power_w = campaign_json_num(costs, "busy_power_w");
         read_shrunk(costs, k);
         int n = numbers(costs, "slow_step_s", k->slow_step_s, CAMP_MAX_CAUSES);
         if (n != cfg->ncauses) st = refuse(path, "costs of another failure mix");

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "campaign_probe.h"
 
+#include "campaign_json.h"
 #include "xmldoc.h"
 
 #include <libxml/tree.h>
@@ -269,26 +270,15 @@ static double read_step(const char *csv)
     return t;
 }
 
-/* A number of the run's JSON ("name": value): the summary's (after "summary":), or with
- * first_step the first step row's; 0 when absent. */
+/* A number of the run's JSON: the summary's (after "summary":), or with first_step the first
+ * step row's; 0 when absent. */
 static double read_json_at(const char *json, const char *name, bool first_step)
 {
-    FILE *f = fopen(json, "r");
-    long len = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        if (f) fclose(f);
-        return 0;
-    }
-    char *buf = xbt_malloc((size_t)len + 1), key[64];
-    size_t n = fread(buf, 1, (size_t)len, f);
-    fclose(f);
-    buf[n] = '\0';
-    snprintf(key, sizeof key, "\"%s\":", name);
-    const char *sum = first_step ? buf : strstr(buf, "\"summary\":"),
-               *p = sum ? strstr(sum, key) : NULL;
-    double v = p ? strtod(p + strlen(key), NULL) : 0;
+    char *buf = campaign_json_read(json);
+    const char *from = buf == NULL ? NULL : first_step ? buf : strstr(buf, "\"summary\":");
+    double v = campaign_json_num(from, name);
     free(buf);
-    return v;
+    return isnan(v) ? 0 : v;
 }
 
 static double read_json(const char *json, const char *name)
@@ -391,41 +381,49 @@ static void remove_dir(const char *dir, const struct probe_run *runs, int n)
     rmdir(dir);
 }
 
+/* The runs' folder: --keep-runs (made if missing), else a new $TMPDIR/dmlsim-WHAT-XXXXXX. */
+static int open_dir(const struct camp_probe_opts *o, const char *what, char *dir, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (o->keep) {
+        snprintf(dir, len, "%s", o->keep);
+        if (mkdir(dir, 0755) == 0 || errno == EEXIST) return 0;
+        fprintf(stderr, "%s:0: cannot create the folder: %s; expected a path that can be written\n",
+                dir, strerror(errno));
+        return 1;
+    }
+    snprintf(dir, len, "%s/dmlsim-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
+    if (mkdtemp(dir) != NULL) return 0;
+    fprintf(stderr, "%s:0: cannot create a temporary folder: %s\n", dir, strerror(errno));
+    return 1;
+}
+
+/* The runs' CPU seconds into *cpu_s; 0, or 1 with the first failed run's message printed. */
+static int check_runs(const struct probe_run *runs, int n, double *cpu_s)
+{
+    *cpu_s = 0;
+    for (int i = 0; i < n; i++) {
+        *cpu_s += runs[i].cpu_s;
+        if (runs[i].status != 0) {
+            say_failed(&runs[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int campaign_probe(const struct camp_probe_opts *o, const struct scenario *sc,
                    struct camp_costs *costs, double *cpu_s, FILE *log)
 {
     char dir[PATH_MAX];
-    const char *tmp = getenv("TMPDIR");
-    if (o->keep) {
-        snprintf(dir, sizeof dir, "%s", o->keep);
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr,
-                    "%s:0: cannot create the folder: %s; expected a path that can be "
-                    "written\n",
-                    dir, strerror(errno));
-            return 1;
-        }
-    } else {
-        snprintf(dir, sizeof dir, "%s/dmlsim-campaign-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (mkdtemp(dir) == NULL) {
-            fprintf(stderr, "%s:0: cannot create a temporary folder: %s\n", dir, strerror(errno));
-            return 1;
-        }
-    }
+    if (open_dir(o, "campaign", dir, sizeof dir) != 0) return 1;
     struct probe_run *runs = xbt_new0(struct probe_run, MAX_RUNS);
     int n = plan_runs(sc, dir, runs), st = 0;
     memset(costs, 0, sizeof *costs);
     for (int i = 0; i < n && st == 0; i++)
         st = write_doc(o, sc, &runs[i]);
     if (st == 0) run_all(o, runs, n);
-    *cpu_s = 0;
-    for (int i = 0; i < n && st == 0; i++) {
-        *cpu_s += runs[i].cpu_s;
-        if (runs[i].status != 0) {
-            say_failed(&runs[i]);
-            st = 1;
-        }
-    }
+    if (st == 0) st = check_runs(runs, n, cpu_s);
     if (st == 0) st = read_runs(sc, runs, n, costs, log);
     if (o->keep == NULL) remove_dir(dir, runs, n);
     free(runs);
@@ -436,24 +434,14 @@ int campaign_probe_zoom(const struct camp_probe_opts *o, const struct scenario *
                         int crash_step, double *cost_s, double *cpu_s)
 {
     char dir[PATH_MAX];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/dmlsim-zoom-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (o->keep) snprintf(dir, sizeof dir, "%s", o->keep); /* made by campaign_probe */
-    if (!o->keep && mkdtemp(dir) == NULL) {
-        fprintf(stderr, "%s:0: cannot create a temporary folder: %s\n", dir, strerror(errno));
-        return 1;
-    }
+    if (open_dir(o, "zoom", dir, sizeof dir) != 0) return 1;
     struct probe_run runs[2] = {{.kind = RUN_ZOOM, .steps = steps, .crash_step = crash_step},
                                 {.kind = RUN_BASE, .steps = steps}};
     snprintf(runs[0].base, sizeof runs[0].base, "%.3900s/zoom", dir);
     snprintf(runs[1].base, sizeof runs[1].base, "%.3900s/base", dir);
     int st = write_doc(o, sc, &runs[0]) || write_doc(o, sc, &runs[1]);
     if (st == 0) run_all(o, runs, 2);
-    for (int i = 0; i < 2 && st == 0; i++)
-        if (runs[i].status != 0) {
-            say_failed(&runs[i]);
-            st = 1;
-        }
+    if (st == 0) st = check_runs(runs, 2, cpu_s);
     char f[PATH_MAX + 8];
     double t[2] = {0, 0};
     for (int i = 0; i < 2 && st == 0; i++) {
@@ -461,7 +449,6 @@ int campaign_probe_zoom(const struct camp_probe_opts *o, const struct scenario *
         t[i] = read_json(f, "time_s");
     }
     *cost_s = t[0] - t[1];
-    *cpu_s = runs[0].cpu_s + runs[1].cpu_s;
     if (o->keep == NULL) remove_dir(dir, runs, 2);
     return st;
 }
