@@ -19,6 +19,7 @@
 #include "platform.h"
 #include "report.h"
 #include "report_bench.h"
+#include "scen_emb.h"
 #include "scenario.h"
 #include "sgcfg.h"
 #include "sgguard.h"
@@ -231,7 +232,8 @@ static enum dmlsim_err check_run_outputs(const struct run_opts *o, const struct 
 static void print_model(const struct scenario *sc, const struct model *m)
 {
     const struct train_spec *ts = &sc->train;
-    struct memory_need need = model_memory(m, ts->dtype, ts->opt, ts->batch);
+    struct memory_need need =
+            model_memory_placed(m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts));
     printf("# model         %s: %.0f parameters, %zu layers, %.3f GFLOP forward per sample\n",
            m->name, model_params(m), m->nlayers, model_fwd_flops(m) / 1e9);
     if (ts->strategy == STRAT_HYBRID) return; /* per rank: the strategy's lines */
@@ -239,6 +241,7 @@ static void print_model(const struct scenario *sc, const struct model *m)
            "activations %.2f (batch %d)\n",
            need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
            need.act_B / 1e9, ts->batch);
+    if (m->ntables > 0) memcheck_print_tables(sc, m, &need);
 }
 
 /* The configuration lines of a training run. */

@@ -6,6 +6,7 @@
 #include "model.h"
 #include "par_fit.h"
 #include "parallel.h"
+#include "scen_emb.h"
 #include "strategies.h"
 
 #include <stdio.h>
@@ -92,6 +93,27 @@ static enum dmlsim_err hybrid_lines(const struct scenario *sc, int P, struct dml
 }
 
 /* The other strategies: every GPU a replica of the whole model. */
+/* Where the embedding tables are: on every GPU (part of the memory line), or on the shards. */
+void memcheck_print_tables(const struct scenario *sc, const struct model *m,
+                           const struct memory_need *need)
+{
+    const struct train_spec *ts = &sc->train;
+    double rows = 0, state_B = model_table_params(m) * (model_dtype_bytes(ts->dtype) +
+                                                        model_optimizer_bytes(ts->dtype, ts->opt));
+    for (size_t t = 0; t < m->ntables; t++)
+        rows += m->tables[t].rows;
+    printf("# tables        %zu embedding table(s), %.0f rows, %.2f GB of weights and optimizer "
+           "state: ",
+           m->ntables, rows, state_B / 1e9);
+    if (need->tables_on_gpu)
+        printf("on every GPU (%.2f GB of its memory, with their gradients)\n",
+               need->tables_B / 1e9);
+    else
+        printf("on the %d parameter-server shard(s), %.2f GB each; a GPU holds its batch's rows "
+               "(%.2f GB at most)\n",
+               ts->ps.shards, state_B / ts->ps.shards / 1e9, need->tables_B / 1e9);
+}
+
 static enum dmlsim_err replica_lines(const struct scenario *sc, int P, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &sc->train;
@@ -101,7 +123,8 @@ static enum dmlsim_err replica_lines(const struct scenario *sc, int P, struct dm
         model_preset(ts->numerics.cost_model, NULL, ts->dtype, &m);
     else
         scenario_build_model(sc, &m);
-    struct memory_need need = model_memory(&m, ts->dtype, ts->opt, ts->batch);
+    bool on_gpu = scen_emb_tables_on_gpu(ts);
+    struct memory_need need = model_memory_placed(&m, ts->dtype, ts->opt, ts->batch, on_gpu);
     printf("# memory        %s, %s: %d GPUs each a replica, batch %d, %s, %s; %s: %.2f GB a GPU\n",
            m.name, strategy_name(ts->strategy), P, ts->batch, catalog_dtype_name(ts->dtype),
            model_optimizer_name(ts->opt), gpu->name, gpu->mem_B / 1e9);
@@ -109,9 +132,11 @@ static enum dmlsim_err replica_lines(const struct scenario *sc, int P, struct dm
            "activations %.2f (batch %d)\n",
            need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
            need.act_B / 1e9, ts->batch);
+    if (m.ntables > 0) memcheck_print_tables(sc, &m, &need);
     char why[512];
     enum dmlsim_err rc = DMLSIM_OK;
-    if (model_check_fit(&m, ts->dtype, ts->opt, ts->batch, gpu, why, sizeof why) != 0)
+    if (model_check_fit_placed(&m, ts->dtype, ts->opt, ts->batch, on_gpu, gpu, why, sizeof why) !=
+        0)
         rc = dmlsim_fail(err, DMLSIM_EVALUE,
                          "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
                          sc->path, ts->line, why);

@@ -17,4 +17,9 @@
  * FILE:LINE error for what the check cannot read, in err. */
 enum dmlsim_err memcheck_run(const struct scenario *sc, struct dmlsim_error *err);
 
+/* The "# tables" line: the embedding tables, their memory, and where they are (on every GPU,
+ * or on the parameter server's shards), for `need` (model_memory_placed's). */
+void memcheck_print_tables(const struct scenario *sc, const struct model *m,
+                           const struct memory_need *need);
+
 #endif

@@ -3,7 +3,9 @@
 #include "model.h"
 
 #include "mem.h"
+#include "model_recsys.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@ void model_init(struct model *m, const char *name)
 void model_release(struct model *m)
 {
     free(m->layers);
+    free(m->tables);
     memset(m, 0, sizeof *m);
 }
 
@@ -36,6 +39,32 @@ void model_add(struct model *m, const char *name, double params, double fwd_flop
     l->act_B = act_B;
     l->gemm_m = l->gemm_n = l->gemm_k = 0;
     l->nfwd = l->nbwd = 0;
+    l->emb = 0;
+}
+
+void model_add_table(struct model *m, const struct emb_table *t, double elem_B)
+{
+    m->tables = mem_realloc(m->tables, (m->ntables + 1) * sizeof *m->tables);
+    m->tables[m->ntables++] = *t;
+    char name[48];
+    snprintf(name, sizeof name, "emb.%.40s", t->name);
+    /* the bag's sum: pooling - 1 additions of dim elements; its backward copies the gradient */
+    model_add(m, name, t->rows * t->dim, (t->pooling - 1) * t->dim, 0, t->pooling * 8);
+    model_add_memk(m, KC_EMBED, t->dim, elem_B, t->pooling + 1, 2 * t->pooling + 1);
+    m->layers[m->nlayers - 1].emb = (int)m->ntables;
+}
+
+double model_table_params(const struct model *m)
+{
+    double p = 0;
+    for (size_t l = 0; l < m->nlayers; l++)
+        p += m->layers[l].emb ? m->layers[l].params : 0;
+    return p;
+}
+
+const struct emb_table *model_layer_table(const struct model *m, const struct layer *l)
+{
+    return l->emb > 0 ? &m->tables[l->emb - 1] : NULL;
 }
 
 static struct kernel *push_kernel(struct kernel *list, int *n, enum kernel_class cls)
@@ -685,6 +714,11 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
 {
     static const int r50[4] = {3, 4, 6, 3}, r101[4] = {3, 4, 23, 3}, r152[4] = {3, 8, 36, 3};
     struct gpt_config def = model_gpt_defaults();
+    if (model_recsys_is(name))
+        return model_recsys_preset(name, dtype == DTYPE_FP8 ? 2 : model_dtype_bytes(dtype),
+                                   g ? (enum emb_dist)g->ids : EMB_UNIFORM, g ? g->zipf : 0, m)
+                       ? 0
+                       : -1;
     /* FP8 training keeps activations in BF16 (Transformer Engine casts GEMM inputs only) */
     int layout = g && g->layout != LAYOUT_AUTO ? g->layout
                  : model_dtype_bytes(dtype) < 4  ? LAYOUT_NHWC
@@ -717,7 +751,7 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
 const char *model_preset_names(void)
 {
     return "resnet50, resnet101, vgg16, inception-v3, bert-large, gpt, gpt3-175b, llama3-8b, "
-           "llama3-70b, llama3-405b, mixtral-8x7b, resnet152";
+           "llama3-70b, llama3-405b, mixtral-8x7b, resnet152, dlrm-dcnv2, two-tower";
 }
 
 #define SUM_FIELD(m, field) \
@@ -764,13 +798,33 @@ double model_optimizer_bytes(enum gpu_dtype dtype, enum optimizer opt)
 struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
                                 double batch)
 {
-    double p = model_params(m), e = model_dtype_bytes(dtype);
+    return model_memory_placed(m, dtype, opt, batch, true);
+}
+
+/* Elements of the rows a batch looks up, over every table (before deduplication). */
+static double batch_rows_elems(const struct model *m, double batch)
+{
+    double e = 0;
+    for (size_t t = 0; t < m->ntables; t++)
+        e += batch * m->tables[t].pooling * m->tables[t].dim;
+    return e;
+}
+
+struct memory_need model_memory_placed(const struct model *m, enum gpu_dtype dtype,
+                                       enum optimizer opt, double batch, bool tables_on_gpu)
+{
+    double tp = model_table_params(m), e = model_dtype_bytes(dtype);
+    double st = opt_state_B(opt) + (is_mixed(dtype) ? 4 : 0);
+    double p = model_params(m) - (tables_on_gpu ? 0 : tp);
+    double rows = tables_on_gpu ? 0 : fmin(batch_rows_elems(m, batch), tp);
     struct memory_need need;
-    need.weights_B = p * e;
-    need.grads_B = p * e;
-    need.optimizer_B = p * (opt_state_B(opt) + (is_mixed(dtype) ? 4 : 0));
+    need.weights_B = (p + rows) * e;
+    need.grads_B = (p + rows) * e;
+    need.optimizer_B = p * st;
     need.act_B = model_act_B(m) * batch;
     need.total_B = need.weights_B + need.grads_B + need.optimizer_B + need.act_B;
+    need.tables_B = tables_on_gpu ? tp * (2 * e + st) : rows * 2 * e;
+    need.tables_on_gpu = tables_on_gpu;
     return need;
 }
 
@@ -789,13 +843,25 @@ const char *model_optimizer_name(enum optimizer opt)
 int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer opt, double batch,
                     const struct gpu_model *gpu, char *why, size_t len)
 {
-    struct memory_need need = model_memory(m, dtype, opt, batch);
+    return model_check_fit_placed(m, dtype, opt, batch, true, gpu, why, len);
+}
+
+int model_check_fit_placed(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
+                           double batch, bool tables_on_gpu, const struct gpu_model *gpu,
+                           char *why, size_t len)
+{
+    struct memory_need need = model_memory_placed(m, dtype, opt, batch, tables_on_gpu);
     if (need.total_B <= gpu->mem_B) return 0;
-    snprintf(why, len,
-             "%s (%.0f parameters, %s, %s) with batch %.0f needs %.2f GB per GPU (weights %.2f + "
-             "gradients %.2f + optimizer %.2f + activations %.2f GB); a %s has %.2f GB",
-             m->name, model_params(m), catalog_dtype_name(dtype), model_optimizer_name(opt), batch,
-             need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,
-             need.act_B / 1e9, gpu->name, gpu->mem_B / 1e9);
+    int n = snprintf(why, len,
+                     "%s (%.0f parameters, %s, %s) with batch %.0f needs %.2f GB per GPU (weights "
+                     "%.2f + gradients %.2f + optimizer %.2f + activations %.2f GB); a %s has "
+                     "%.2f GB",
+                     m->name, model_params(m), catalog_dtype_name(dtype), model_optimizer_name(opt),
+                     batch, need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9,
+                     need.optimizer_B / 1e9, need.act_B / 1e9, gpu->name, gpu->mem_B / 1e9);
+    if (m->ntables > 0 && n > 0 && (size_t)n < len)
+        snprintf(why + n, len - (size_t)n, "; of it, %zu embedding table(s) %s: %.2f GB",
+                 m->ntables, tables_on_gpu ? "on every GPU" : "looked up from the parameter server",
+                 need.tables_B / 1e9);
     return -1;
 }

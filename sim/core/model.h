@@ -19,6 +19,7 @@
 #define DMLSIM_MODEL_H
 
 #include "catalog.h"
+#include "emb_ids.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,6 +74,22 @@ struct layer {
                                          fwd_flops at the layer's GEMM shape) */
     struct kernel bwd[LAYER_KERNELS]; /* the backward's */
     int nfwd, nbwd;
+    int emb; /* 1 + the index of the embedding table whose lookups this layer is; 0: dense */
+};
+
+/* An embedding table of a recommendation model: rows x dim parameters, of which each sample looks
+ * up `pooling` rows (summed into one vector: an embedding bag, as DLRM's), their IDs drawn as
+ * emb_ids.h says. A table's lookups are one layer of the model (layer.emb): its parameters are
+ * the table's; its forward gathers the rows, its backward scatters their gradients. */
+struct emb_table {
+    char name[48];
+    double rows;          /* IDs, one row each */
+    double dim;           /* elements per row */
+    double pooling;       /* rows looked up per sample */
+    enum emb_dist dist;   /* how its IDs are drawn */
+    double zipf_s;        /* EMB_ZIPF: the exponent */
+    const uint64_t *file; /* EMB_FILE: the IDs drawn from (not owned: the scenario's) */
+    size_t nfile;         /* ... and how many */
 };
 
 struct model {
@@ -80,6 +97,8 @@ struct model {
     struct layer *layers; /* in forward order */
     size_t nlayers;       /* number of layers */
     size_t cap;           /* allocated layers */
+    struct emb_table *tables; /* embedding tables (owned), in the order of their layers */
+    size_t ntables;           /* number of them */
 };
 
 enum optimizer {
@@ -110,6 +129,8 @@ struct gpt_config {
     int layout;    /* CNNs: enum conv_layout */
     bool autocast; /* 16-bit training as PyTorch's autocast runs it (kcost.h): layer norms and
                       softmaxes in FP32, with casts around them */
+    int ids;       /* recommendation presets: how their tables' IDs are drawn (enum emb_dist) */
+    double zipf;   /* ... the Zipf exponent for EMB_ZIPF */
 };
 
 /* The memory layout of a CNN's activations. cuDNN's tensor-core convolutions work in NHWC; on
@@ -187,6 +208,19 @@ void model_add_memk(struct model *m, enum kernel_class cls, double elems, double
 
 const char *kernel_class_name(enum kernel_class c);
 
+/* Appends table t and the layer of its lookups ("emb.NAME"), for activations of elem_B bytes:
+ * a memory-bound gather forward (the pooled rows read, the bag written: (pooling + 1) x dim
+ * elements) and a scatter-add backward (the bag's gradient read, each row read and written:
+ * (2 pooling + 1) x dim), as FBGEMM's table-batched embedding kernels run them; it keeps the
+ * sample's IDs (8 B each) for its backward. */
+void model_add_table(struct model *m, const struct emb_table *t, double elem_B);
+
+/* The embedding tables' parameters (0 for a dense model). */
+double model_table_params(const struct model *m);
+
+/* The table a layer looks up, or NULL for a dense layer. */
+const struct emb_table *model_layer_table(const struct model *m, const struct layer *l);
+
 /* Appends a layer (bwd_flops < 0 means 2 x fwd_flops). */
 void model_add(struct model *m, const char *name, double params, double fwd_flops, double bwd_flops,
                double act_B);
@@ -212,6 +246,9 @@ struct memory_need {
     double optimizer_B; /* optimizer state, plus an FP32 master copy in mixed precision */
     double act_B;       /* activations for the per-GPU batch */
     double total_B;     /* the sum */
+    double tables_B;    /* of the sum, the embedding tables' weights, gradients and optimizer
+                           state (off the GPU: the rows a batch looks up, at most) */
+    bool tables_on_gpu; /* the tables are on every GPU (else on the parameter server) */
 };
 
 /* Memory per GPU for data parallelism (every GPU holds the whole model). FP32: 4 B weights + 4 B
@@ -220,6 +257,13 @@ struct memory_need {
  * ZeRO, SC'20, section 3.1). */
 struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
                                 double batch);
+
+/* As model_memory, with the embedding tables on the GPU (tables_on_gpu) or off it, on the
+ * parameter server's hosts: the GPU then holds only the rows its batch looks up (batch x pooling
+ * rows of each table, before deduplication: an upper bound), their gradients and no optimizer
+ * state for them (the shards update the rows). */
+struct memory_need model_memory_placed(const struct model *m, enum gpu_dtype dtype,
+                                       enum optimizer opt, double batch, bool tables_on_gpu);
 
 /* Bytes of optimizer state per parameter: its moments in FP32 (SGD 0, momentum 4, Adam 8), plus
  * the FP32 master copy (4) in mixed precision. */
@@ -236,5 +280,11 @@ const char *model_optimizer_name(enum optimizer opt);
  * .. + optimizer .. + activations .. GB); a GPU has Y GB". */
 int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer opt, double batch,
                     const struct gpu_model *gpu, char *why, size_t len);
+
+/* As model_check_fit with the tables placed as model_memory_placed says; the reason then also
+ * says where the tables are and how much of the total they are. */
+int model_check_fit_placed(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
+                           double batch, bool tables_on_gpu, const struct gpu_model *gpu,
+                           char *why, size_t len);
 
 #endif

@@ -4,6 +4,7 @@
 #include "mem.h"
 #include "scen_cluster.h"
 #include "scen_data.h"
+#include "scen_emb.h"
 #include "units.h"
 
 #include <stdlib.h>
@@ -62,8 +63,8 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         model_release(&probe);
         if (has_children)
             return attr_fail(r, n,
-                             "<model preset=\"%s\">: a preset has no <layer> children; "
-                             "expected either a preset or layers",
+                             "<model preset=\"%s\">: a preset has no <layer> or <embedding> "
+                             "children; expected either a preset or layers",
                              ms->preset);
     } else if (!has_children) {
         return attr_fail(r, n,
@@ -85,6 +86,7 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         *field[i] = (int)v;
     }
     DMLSIM_CHECK_GOTO(rc, read_model_impl(r, n, ms, transformer), out);
+    DMLSIM_CHECK_GOTO(rc, scen_emb_read_model(r, n, ms), out);
     if (ms->gpt.hidden % ms->gpt.heads != 0)
         return attr_fail(r, n,
                          "<model hidden=\"%d\" heads=\"%d\">: expected hidden divisible by "
@@ -92,6 +94,10 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
                          ms->gpt.hidden, ms->gpt.heads);
     for (xmlNodePtr c = n->children; c != NULL; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
+        if (strcmp((const char *)c->name, "embedding") == 0) {
+            DMLSIM_CHECK_GOTO(rc, scen_emb_read_table(r, c, ms), out);
+            continue;
+        }
         double params, flops, bwd = -1, act;
         char *lname = attr_dup(c, "name");
         static const char *const num[] = {"params", "flops", "backward-flops"};
@@ -174,6 +180,7 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     ps->bounded = a && strcmp(a, "bounded") == 0;
     free(a);
     DMLSIM_CHECK_GOTO(rc, read_ps_paths(r, n, ps), out);
+    DMLSIM_CHECK_GOTO(rc, scen_emb_read_ps(r, n, ps), out);
     a = attr_dup(n, "transport");
     ps->transport = catalog_transport(a ? a : "ideal");
     if (ps->transport == NULL) {

@@ -10,6 +10,7 @@
 #include "attr.h"
 #include "mem.h"
 #include "scen_campaign.h"
+#include "scen_emb.h"
 #include "scen_check.h"
 #include "scen_cluster.h"
 #include "scen_fault.h"
@@ -250,6 +251,11 @@ void scenario_build_model(const struct scenario *sc, struct model *m)
         model_add(m, l->name, l->params, l->fwd_flops, l->bwd_flops, l->act_B);
         m->layers[m->nlayers - 1] = *l; /* with its GEMM shape and kernels, if any */
     }
+    if (ms->explicit_.ntables > 0) { /* the layers' emb indices name these */
+        m->tables = mem_realloc(NULL, ms->explicit_.ntables * sizeof *m->tables);
+        memcpy(m->tables, ms->explicit_.tables, ms->explicit_.ntables * sizeof *m->tables);
+        m->ntables = ms->explicit_.ntables;
+    }
 }
 
 void scenario_release(struct scenario *sc)
@@ -277,6 +283,7 @@ void scenario_release(struct scenario *sc)
         free(sc->expects[i].metric);
     free(sc->expects);
     model_release(&sc->model.explicit_);
+    scen_emb_release(&sc->model);
     memset(sc, 0, sizeof *sc);
 }
 

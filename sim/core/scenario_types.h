@@ -95,6 +95,8 @@ struct model_spec {
                                against the GPU and dtype (FlashAttention where it runs) */
     bool attn_set;          /* <model attention> was given */
     struct model explicit_; /* explicit layers (activations as given, in bytes) */
+    uint64_t **idfiles;     /* the ID files of explicit tables, read (owned) */
+    size_t nidfiles;        /* number of them */
     int line;               /* line of <model> */
 };
 
@@ -121,6 +123,11 @@ struct ps_spec {
     bool prefetch;     /* sync: the next iteration's parameters are fetched during this one */
     bool local_agg;    /* sync: a node's GPUs reduce to its first GPU, which alone pulls and
                           pushes (and broadcasts the parameters to the others) */
+    bool dense_tables; /* sparse="no": embedding tables pulled and pushed whole, as dense
+                          tensors (else only the rows a batch looks up, with their indices) */
+    enum emb_shard shard_by; /* how a table's rows are placed on the shards */
+    double cache_rows; /* a worker's cache of the hottest rows of each table (0: none) */
+    int cache_staleness; /* ... refreshed from the shards every this many iterations */
     int line;          /* line of <ps>, or of <training> when absent */
 };
 

@@ -233,19 +233,32 @@ static double shard_util(const struct run_record *rec, const struct shard_report
     return cap > 0 ? bytes / cap : 0;
 }
 
+/* A shard's row: the sparse path adds its embedding rows and its pushes' mean queueing. */
+static void print_shard(const struct run_record *rec, const struct ps_record *ps, int k,
+                        FILE *out)
+{
+    const struct shard_report *r = &ps->shards[k];
+    fprintf(out, " %6d %14s %12.0f %14.0f %14.0f %9.4f %9.4f %12.3f", k, r->host, r->params,
+            r->bytes_in, r->bytes_out, shard_util(rec, r, r->bytes_in),
+            shard_util(rec, r, r->bytes_out), r->update_s * 1e3);
+    if (ps->sparse)
+        fprintf(out, " %12.0f %12.0f %10.3f", r->rows_in, r->rows_out,
+                r->pushes > 0 ? r->queue_s / r->pushes * 1e3 : 0);
+    fputc('\n', out);
+}
+
 static void print_shards(const struct run_record *rec, const struct ps_record *ps, FILE *out)
 {
     fprintf(out, "#\n");
-    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "shard", "host", "params", "bytes in",
+    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s", "shard", "host", "params", "bytes in",
             "bytes out", "util in", "util out", "update");
-    fprintf(out, "#%6s %14s %12s %14s %14s %9s %9s %12s\n", "", "", "", "(B)", "(B)", "", "",
+    if (ps->sparse) fprintf(out, " %12s %12s %10s", "rows in", "rows out", "queue");
+    fprintf(out, "\n#%6s %14s %12s %14s %14s %9s %9s %12s", "", "", "", "(B)", "(B)", "", "",
             "(ms)");
-    for (int k = 0; k < ps->nshards; k++) {
-        const struct shard_report *r = &ps->shards[k];
-        fprintf(out, " %6d %14s %12.0f %14.0f %14.0f %9.4f %9.4f %12.3f\n", k, r->host, r->params,
-                r->bytes_in, r->bytes_out, shard_util(rec, r, r->bytes_in),
-                shard_util(rec, r, r->bytes_out), r->update_s * 1e3);
-    }
+    if (ps->sparse) fprintf(out, " %12s %12s %10s", "", "", "(ms/push)");
+    fputc('\n', out);
+    for (int k = 0; k < ps->nshards; k++)
+        print_shard(rec, ps, k, out);
 }
 
 void report_text(const struct run_record *rec, FILE *out)

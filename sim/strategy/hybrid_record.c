@@ -40,5 +40,6 @@ void hybrid_record(struct hy_ctx *c, struct run_record *rec, const struct model 
     /* the memory per GPU: the stage that needs the most, not the tensor share replicated */
     struct par_memory x =
             par_memory(c->p, c->sc->model.preset, &c->sc->model.gpt, ts->dtype, ts->opt, ts->batch);
-    rec->mem = (struct memory_need){x.weights_B, x.grads_B, x.optimizer_B, x.act_B, x.total_B};
+    rec->mem = (struct memory_need){x.weights_B, x.grads_B, x.optimizer_B, x.act_B, x.total_B, 0,
+                                    true};
 }

@@ -6,6 +6,7 @@
 #include "net.h"
 #include "progress.h"
 #include "run_power.h"
+#include "scen_emb.h"
 #include "trace.h"
 
 #include <simgrid/host.h>
@@ -119,7 +120,8 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
         if (rc != DMLSIM_OK) return rc;
         /* a replicated model (the hybrid strategy checks its ranks' shares: parallel.h) */
         if (ts->strategy != STRAT_HYBRID &&
-            model_check_fit(j->m, ts->dtype, ts->opt, ts->batch, g, why, sizeof why) != 0)
+            model_check_fit_placed(j->m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts), g,
+                                   why, sizeof why) != 0)
             return dmlsim_fail(err, DMLSIM_EVALUE,
                                "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
                                sc->path, ts->line, why);

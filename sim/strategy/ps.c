@@ -15,6 +15,7 @@
 #include "ps_results.h"
 #include "ps_rpc.h"
 #include "ps_shard.h"
+#include "ps_sparse.h"
 #include "ps_state.h"
 #include "psnum.h"
 #include "semset.h"
@@ -33,20 +34,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CATALOG_CPU_MEM_BW 204.8e9 /* AMD EPYC 7742: 8 channels of DDR4-3200 x 25.6 GB/s */
-#define CPU_MEM_EFF        0.92    /* memory-bound kernels, as the GPU default (calib.c) */
 
 void ps_split(const struct model *m, int K, bool by_bytes, double *out)
 {
     for (int k = 0; k < K; k++)
         out[k] = 0;
-    if (by_bytes) {
-        for (int k = 0; k < K; k++)
-            out[k] = model_params(m) / K;
-        return;
-    }
+    double tables = model_table_params(m); /* sharded by row over every shard */
+    for (int k = 0; k < K; k++)
+        out[k] = tables / K + (by_bytes ? (model_params(m) - tables) / K : 0);
+    if (by_bytes) return;
+    size_t i = 0;
     for (size_t l = 0; l < m->nlayers; l++)
-        out[l % K] += m->layers[l].params;
+        if (!m->layers[l].emb) out[i++ % K] += m->layers[l].params;
 }
 
 static sg_host_t shard_host(const struct scenario *sc, const struct platform *pf, int k)
@@ -110,13 +109,29 @@ static void trace_tracks(struct ps_ctx *c)
         runkit_track(c->kit, c->P + k, "shard %d", k);
 }
 
+/* Split by layer: the lowest layer whose parameters shard k holds (a table's rows are on every
+ * shard; the dense layers go round-robin), or the last layer when it holds none. */
+static int lowest_layer(const struct model *m, int K, int k)
+{
+    int dense = 0;
+    for (size_t l = 0; l < m->nlayers; l++) {
+        if (m->layers[l].emb) return (int)l;
+        if (dense++ % K == k) return (int)l;
+    }
+    return (int)m->nlayers - 1;
+}
+
 static void setup_shards(struct ps_ctx *c)
 {
     const struct train_spec *ts = &c->sc->train;
     struct run_record *res = c->res;
     double *split = xbt_new0(double, c->K), elem_B = model_dtype_bytes(ts->dtype);
     ps_split(c->m, c->K, ts->ps.split_bytes, split);
-    double cpu_Bps = CATALOG_CPU_MEM_BW * CPU_MEM_EFF;
+    /* the sparse path moves and updates its rows on its own (ps_sparse.h): a slice is dense */
+    double rowwise = model_table_params(c->m) > 0 && !ts->ps.dense_tables
+                             ? model_table_params(c->m) / c->K
+                             : 0;
+    double cpu_Bps = PS_CPU_MEM_BW * PS_CPU_MEM_EFF;
     double per_param_B = model_update_bytes_per_param(ts->dtype, ts->opt), biggest = 0;
     ps_metrics_of(res)->nshards = c->K;
     ps_metrics_of(res)->shards = xbt_new0(struct shard_report, c->K);
@@ -132,8 +147,9 @@ static void setup_shards(struct ps_ctx *c)
         s->id = k;
         s->host = shard_host(c->sc, c->pf, k);
         s->params = split[k];
-        s->bytes = split[k] * elem_B;
-        s->update_amt = split[k] * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
+        s->bytes = (split[k] - rowwise) * elem_B;
+        s->update_amt = (split[k] - rowwise) * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
+        s->applied_rows = xbt_new0(double, (size_t)c->total_versions + 2);
         s->version_s = xbt_new0(double, (size_t)c->total_versions + 2);
         s->applied_at = xbt_new0(double, (size_t)c->total_versions + 2);
         s->applied_smp = xbt_new0(double, (size_t)c->total_versions + 2);
@@ -160,9 +176,7 @@ static void setup_shards(struct ps_ctx *c)
      * shard k holds layers k, k + K, ...; by bytes, a part of every layer */
     c->complete_at = xbt_new0(int, c->K);
     for (int k = 0; k < c->K; k++)
-        c->complete_at[k] = ts->ps.split_bytes       ? 0
-                            : k < (int)c->m->nlayers ? k
-                                                     : (int)c->m->nlayers - 1;
+        c->complete_at[k] = ts->ps.split_bytes ? 0 : lowest_layer(c->m, c->K, k);
     c->ports = xbt_new0(struct port, (size_t)c->K * c->P);
     for (int k = 0; k < c->K; k++)
         ps_fault_start_shard(c, &c->shards[k]);
@@ -258,6 +272,7 @@ static void teardown(struct ps_ctx *c)
         free(s->version_s);
         free(s->applied_at);
         free(s->applied_smp);
+        free(s->applied_rows);
         free(s->waiting);
         free(s->wake);
         free(s->pushed);
@@ -337,7 +352,8 @@ void ps_run(struct runkit *kit)
     assert(c.P >= 1 && shard_host(c.sc, c.pf, 0) != NULL);
     ps_metrics_of(res)->coordinator = ts->ps.coordinator;
     ps_metrics_of(res)->first_push_s = xbt_new0(double, c.P);
-    c.model_B = model_params(c.m) * model_dtype_bytes(ts->dtype);
+    c.model_B = (model_params(c.m) - (ts->ps.dense_tables ? 0 : model_table_params(c.m))) *
+                model_dtype_bytes(ts->dtype); /* a node's reduce: the dense gradient */
     c.workers = xbt_new0(struct ps_worker, c.P);
     int pushers = assign_leaders(&c); /* every worker, or one per node when aggregating */
     c.quorum = ts->ps.mode == PS_SYNC ? pushers - ts->ps.backup : 1;
@@ -369,6 +385,7 @@ void ps_run(struct runkit *kit)
         ps_coord_start(&c);
     }
     setup_workers(&c);
+    ps_sparse_setup(&c);
     runkit_simulate(kit);
 
     if (ts->ps.mode == PS_SYNC)
@@ -380,5 +397,6 @@ void ps_run(struct runkit *kit)
     ps_results_record(&c);
     ps_results_version_spread(&c, res->total_s);
     runkit_finish(kit);
+    ps_sparse_release(&c);
     teardown(&c);
 }

@@ -12,11 +12,12 @@
 
 #include "ps_state.h"
 
-/* n slices lost, covering `samples` samples (read again). */
-void ps_account_lose_slices(struct ps_ctx *c, double n, double samples);
+/* n slices lost, covering `samples` samples (read again) and `rows` embedding rows. */
+void ps_account_lose_slices(struct ps_ctx *c, double n, double samples, double rows);
 
-/* A slice the shard's policy discarded (too stale, or too late for its version's quorum). */
-void ps_account_drop_slice(struct ps_ctx *c, double *counter, double samples);
+/* A slice the shard's policy discarded (too stale, or too late for its version's quorum),
+ * with its `rows` embedding rows. */
+void ps_account_drop_slice(struct ps_ctx *c, double *counter, double samples, double rows);
 
 /* A survivor noticed a failure: the injector times its detection, the run counts the report. */
 void ps_account_noticed(struct ps_ctx *c);

@@ -67,16 +67,18 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
         ps_metrics_of(c->res)->lost_updates += 1;
         c->res->applied -= s->applied_at[v];
         c->res->consumed_samples -= s->applied_smp[v];
-        ps_account_lose_slices(c, s->applied_at[v], s->applied_smp[v]);
+        ps_account_lose_slices(c, s->applied_at[v], s->applied_smp[v], s->applied_rows[v]);
+        ps_metrics_of(c->res)->rows_applied -= s->applied_rows[v];
         s->applied_at[v] = 0;
         s->applied_smp[v] = 0;
+        s->applied_rows[v] = 0;
     }
     s->version = keep;
     restore_numerics(c, s, keep);
     while (s->head) { /* pushes waiting in its queue die with it (and their ports) */
         struct push_rec *r = s->head;
         s->head = r->next;
-        if (!r->empty) ps_account_lose_slices(c, 1, r->samples);
+        if (!r->empty) ps_account_lose_slices(c, 1, r->samples, r->rows);
         sem_set_adopt(&c->sems, r->decided); /* a dying port may wait on it */
         ps_msg_rec_free(c, r);
     }

@@ -24,7 +24,20 @@ GET(coordinator_version, p->coordinator_global)
 GET(coordinator_spread, p->coordinator_spread)
 GET(shard_imbalance, p->imbalance)
 GET(lost_updates, p->lost_updates)
+GET(emb_rows_pushed, p->rows_computed)
+GET(emb_rows_applied, p->rows_applied)
+GET(emb_rows_dropped, p->rows_dropped)
+GET(emb_rows_lost, p->rows_lost)
+GET(emb_rows_pulled, p->rows_pulled)
+GET(emb_rows_cached, p->rows_cached)
+GET(sparse_bytes, p->sparse_B)
+GET(dense_equiv_bytes, p->dense_equiv_B)
 #undef GET
+
+static bool is_sparse(const struct run_record *r)
+{
+    return ps_metrics_of(r) != NULL && ps_metrics_of(r)->sparse;
+}
 
 static bool has_coordinator(const struct run_record *r)
 {
@@ -68,6 +81,39 @@ static const struct metric rows[] = {
          .meaning = "shard versions lost to a shard crash",
          .text_for = METRIC_PS, .label = "lost updates", .line = METRIC_LINE_STALENESS,
          .text = "%.0f (shard versions lost to crashes)", .scale = 1, .get = get_lost_updates},
+        {.name = "emb_rows_pushed", .unit = "1", .order = 421, .schema = "count",
+         .meaning = "sparse: embedding-row gradients pushed (= applied + dropped + lost)",
+         .text_for = METRIC_PS, .label = "embedding rows", .text = "%.0f pushed", .scale = 1,
+         .get = get_emb_rows_pushed, .shown = is_sparse},
+        {.name = "emb_rows_applied", .unit = "1", .order = 422, .schema = "count",
+         .meaning = "sparse: embedding-row gradients applied by their shards",
+         .text_for = METRIC_PS, .text = " = %.0f applied", .scale = 1,
+         .get = get_emb_rows_applied, .shown = is_sparse},
+        {.name = "emb_rows_dropped", .unit = "1", .order = 423, .schema = "count",
+         .meaning = "sparse: embedding-row gradients dropped (stale or late)",
+         .text_for = METRIC_PS, .text = " + %.0f dropped", .scale = 1,
+         .get = get_emb_rows_dropped, .shown = is_sparse},
+        {.name = "emb_rows_lost", .unit = "1", .order = 424, .schema = "count",
+         .meaning = "sparse: embedding-row gradients lost to failures",
+         .text_for = METRIC_PS, .text = " + %.0f lost", .scale = 1, .get = get_emb_rows_lost,
+         .shown = is_sparse},
+        {.name = "emb_rows_pulled", .unit = "1", .order = 425, .schema = "count",
+         .meaning = "sparse: distinct embedding rows pulled from the shards",
+         .text_for = METRIC_PS, .label = "rows pulled", .text = "%.0f", .scale = 1,
+         .get = get_emb_rows_pulled, .shown = is_sparse},
+        {.name = "emb_rows_cached", .unit = "1", .order = 426, .schema = "count",
+         .meaning = "sparse: distinct rows a worker's cache served instead of a pull",
+         .text_for = METRIC_PS, .text = ", %.0f from workers' caches", .scale = 1,
+         .get = get_emb_rows_cached, .shown = is_sparse},
+        {.name = "sparse_bytes", .unit = "B", .order = 427, .schema = "nonneg",
+         .meaning = "sparse: bytes of embedding rows and their indices pulled and pushed",
+         .text_for = METRIC_PS, .label = "sparse bytes", .text = "%.0f B", .scale = 1,
+         .get = get_sparse_bytes, .shown = is_sparse},
+        {.name = "dense_equiv_bytes", .unit = "B", .order = 428, .schema = "nonneg",
+         .meaning = "sparse: what the same pulls and pushes would move with the tables whole "
+                    "(sparse=\"no\")",
+         .text_for = METRIC_PS, .text = " (the tables whole: %.0f B)", .scale = 1,
+         .get = get_dense_equiv_bytes, .shown = is_sparse},
 };
 
 static bool staleness_lag(const struct run_record *r, const char *lag, double *out)

@@ -23,6 +23,10 @@ struct shard_report {
     double link_Bps;  /* bottleneck bandwidth between it and worker 0 */
     double update_s;  /* time spent applying updates */
     double versions;  /* versions it advanced */
+    double queue_s;   /* pushes' time queued before the shard took them (summed) */
+    double pushes;    /* pushes it took */
+    double rows_in;   /* sparse: embedding rows pushed to it */
+    double rows_out;  /* sparse: embedding rows pulled from it */
 };
 
 /* The parameter server's part of the run record (run.h's own). */
@@ -40,6 +44,16 @@ struct ps_record {
     double mixed_pulls;          /* pulls whose shards answered with different versions */
     double lost_updates;         /* shard versions lost to a shard crash */
     double *first_push_s;        /* per worker: duration of its first push (all shards) */
+    bool sparse;                 /* embedding tables moved by rows (the sparse path) */
+    double rows_computed;        /* sparse: embedding-row gradients pushed (posted) ... */
+    double rows_applied;         /* ... applied by their shards ... */
+    double rows_dropped;         /* ... dropped (stale or late) ... */
+    double rows_lost;            /* ... lost to failures (never arrived, or rolled back) */
+    double rows_pulled;          /* sparse: rows pulled from the shards */
+    double rows_cached;          /* sparse: rows a worker's cache served instead */
+    double sparse_B;             /* sparse: bytes of rows and their indices, pulled and pushed */
+    double dense_equiv_B;        /* sparse: what the same pulls and pushes would move with
+                                    sparse="no" (the tables' slices whole) */
 };
 
 /* Gives rec (a parameter-server record, after run_init) its part, zeroed; run_release frees it

@@ -4,6 +4,7 @@
 #include "net.h"
 #include "ps_msg.h"
 #include "ps_rpc.h"
+#include "ps_sparse.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -20,6 +21,7 @@ static void enqueue(struct shard *s, struct push_rec *rec)
     else
         s->head = rec;
     s->tail = rec;
+    rec->queued_s = simgrid_get_clock();
     sg_sem_release(s->arrived);
 }
 
@@ -61,8 +63,9 @@ void ps_port_actor(int argc, char **argv)
         if (net_recv(ps_msg_to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
         double smp = m->samples;
         if (m->type == MSG_PULL) {
-            ps_rpc_shard(c, s, RPC_SERVE, REQUEST_B, 1);
+            ps_rpc_shard(c, s, RPC_SERVE, REQUEST_B + m->rows * SPARSE_INDEX_B, 1);
             hold_pull(p, m->version);
+            double reply_B = m->reply_B, rows = m->rows;
             int v = s->version;
             const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
             if (m->exact && m->version < v) { /* the global version, older than its own */
@@ -76,9 +79,11 @@ void ps_port_actor(int argc, char **argv)
             size_t n = c->j->nm ? s->num.sl.n : 0;
             struct ps_msg *pm = ps_msg_new_data(c, MSG_PARAMS, v, n);
             if (n) memcpy(pm->data, src, n * sizeof *pm->data);
-            ps_rpc_shard(c, s, RPC_SERVE, s->bytes, s->rpcs); /* the parameters serialised */
-            s->rep->bytes_out += s->bytes;
-            ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), pm, s->bytes);
+            pm->reply_B = reply_B;
+            ps_rpc_shard(c, s, RPC_SERVE, reply_B, s->rpcs); /* the parameters serialised */
+            s->rep->bytes_out += reply_B;
+            s->rep->rows_out += rows;
+            ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), pm, reply_B);
             continue;
         }
         if (m->empty) { /* a worker with nothing to push: its shard hears so */
@@ -92,16 +97,23 @@ void ps_port_actor(int argc, char **argv)
             enqueue(s, rec);
             continue;
         }
-        s->rep->bytes_in += s->bytes;
+        double push_B = s->bytes + m->row_elems * ps_sparse_elem_B(c) + m->rows * SPARSE_INDEX_B;
+        s->rep->bytes_in += push_B;
+        s->rep->rows_in += m->rows;
         c->workers[p->worker].delivered++;
+        c->workers[p->worker].rows_delivered += m->rows;
         s->in_port++; /* received, not yet queued: counted if the run ends meanwhile */
         s->in_port_smp += smp;
-        ps_rpc_shard(c, s, RPC_CLIENT, s->bytes, s->rpcs); /* the gradient deserialised */
+        s->in_port_rows += m->rows;
+        ps_rpc_shard(c, s, RPC_CLIENT, push_B, s->rpcs); /* the gradient deserialised */
         s->in_port--;
         s->in_port_smp -= smp;
+        s->in_port_rows -= m->rows;
         struct push_rec *rec = xbt_new0(struct push_rec, 1);
         rec->worker = p->worker;
         rec->samples = smp;
+        rec->rows = m->rows;
+        rec->row_elems = m->row_elems;
         rec->version = m->version;
         rec->it = m->it;
         if (c->j->nm)

@@ -4,6 +4,7 @@
 #include "net.h"
 #include "ps_msg.h"
 #include "ps_rpc.h"
+#include "ps_sparse.h"
 #include "psnum.h"
 #include "runkit.h"
 #include "traffic.h"
@@ -88,6 +89,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
     memset(got, 0, (size_t)c->K * sizeof *got);
     double give_up = simgrid_get_clock() + c->sc->rec.replacement_s, backoff = RETRY_S;
     bool retried = false, rolled_back = false;
+    double smp = (double)ts->batch * (w->nfollow + 1); /* the batches whose rows it pulls */
     int need = ts->ps.mode == PS_SYNC ? it : 0,
         g = ts->ps.enforce ? ask_global(w, b, need) : -1; /* the one version every shard gives */
     for (int left = c->K; left > 0;) {
@@ -95,9 +97,10 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
             if (got[k]) continue;
             req[k] = ps_msg_new(c, MSG_PULL, g >= 0 ? g : need);
             req[k]->exact = g >= 0;
-            ps_rpc_worker(c, w->rank, RPC_CLIENT, REQUEST_B, false, 1);
-            traffic_add(c->kit->traffic, me, c->shards[k].host, REQUEST_B);
-            comms[k] = net_isend(ps_msg_to_port(k, w->rank), req[k], REQUEST_B);
+            double req_B = ps_sparse_pull(c, w, it, smp, k, req[k]); /* the rows' indices */
+            ps_rpc_worker(c, w->rank, RPC_CLIENT, req_B, false, 1);
+            traffic_add(c->kit->traffic, me, c->shards[k].host, req_B);
+            comms[k] = net_isend(ps_msg_to_port(k, w->rank), req[k], req_B);
             comms[c->K + k] = net_irecv(ps_msg_to_worker(w->rank, k), (void **)&in[k]);
         }
         double end = simgrid_get_clock() + ts->timeout_s;
@@ -119,7 +122,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
                 if (b->params) pslice_scatter(&c->shards[k].num.sl, in[k]->data, b->params);
                 got[k] = true;
                 left--;
-                ps_rpc_worker(c, w->rank, RPC_CLIENT, c->shards[k].bytes, true, /* into the GPU */
+                ps_rpc_worker(c, w->rank, RPC_CLIENT, in[k]->reply_B, true, /* into the GPU */
                               c->shards[k].rpcs);
             }
             ps_msg_free(c, in[k]);

@@ -5,6 +5,7 @@
 #include "ps_account.h"
 #include "ps_msg.h"
 #include "ps_rpc.h"
+#include "ps_sparse.h"
 #include "psnum.h"
 #include "trace.h"
 #include "traffic.h"
@@ -27,10 +28,10 @@ static void post_push(struct ps_worker *w, int k, const int *version, sg_comm_t 
     g->it = w->next_it;
     g->samples = w->carry / c->K;
     w->last_key[k] = c->sc->train.ps.prefetch ? g->it : g->version;
-    ps_rpc_worker(c, w->rank, RPC_SERVE, c->shards[k].bytes, true, /* out of the GPU, sent */
-                  c->shards[k].rpcs);
-    traffic_add(c->kit->traffic, c->pf->gpus[w->rank], c->shards[k].host, c->shards[k].bytes);
-    comms[k] = net_isend(ps_msg_to_port(k, w->rank), g, c->shards[k].bytes);
+    double B = ps_sparse_push(c, w, g->it, w->carry, k, g); /* the dense slice and the rows */
+    ps_rpc_worker(c, w->rank, RPC_SERVE, B, true, c->shards[k].rpcs); /* out of the GPU, sent */
+    traffic_add(c->kit->traffic, c->pf->gpus[w->rank], c->shards[k].host, B);
+    comms[k] = net_isend(ps_msg_to_port(k, w->rank), g, B);
 }
 
 /* Every slice is posted (since push0): waits for the sends, counts what was lost, and in async
@@ -55,7 +56,9 @@ static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct 
     sg_actor_yield();
     trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
     if (w->delivered < c->K) ps_account_noticed(c);
-    ps_account_lose_slices(c, c->K - w->delivered, (c->K - w->delivered) * w->carry / c->K);
+    ps_account_lose_slices(c, c->K - w->delivered, (c->K - w->delivered) * w->carry / c->K,
+                           w->rows_handed - w->rows_delivered);
+    w->rows_handed = w->rows_delivered = 0;
     w->in_step = false;
     if (it == 0) ps_metrics_of(c->res)->first_push_s[w->rank] = simgrid_get_clock() - push0;
     if (c->sc->train.ps.mode != PS_ASYNC) return;

@@ -2,7 +2,9 @@
 #include "ps_results.h"
 
 #include "loader.h"
+#include "scen_emb.h"
 #include "ps_account.h"
+#include "ps_sparse.h"
 #include "psnum.h"
 
 #include <xbt/sysdep.h>
@@ -212,10 +214,11 @@ void ps_results_record(struct ps_ctx *c)
     for (int k = 0; k < c->K; k++) {
         for (struct push_rec *r = c->shards[k].head; r; r = r->next)
             if (!r->empty) /* after the shard's last version */
-                ps_account_drop_slice(c, &res->dropped_late, r->samples);
+                ps_account_drop_slice(c, &res->dropped_late, r->samples, r->rows);
         if (c->shards[k].in_port > 0) { /* ... or was still being deserialised */
             res->dropped_late += c->shards[k].in_port;
             res->dropped_samples += c->shards[k].in_port_smp;
+            ps_metrics_of(res)->rows_dropped += c->shards[k].in_port_rows;
         }
     }
     res->steps_completed = INFINITY;
@@ -236,8 +239,8 @@ void ps_results_record(struct ps_ctx *c)
                 res->busy_s[r] += fmax(0, fmin(w->iter_tc[it] + w->iter_busy[it], res->total_s) -
                                                   w->iter_tc[it]);
     }
-    res->grad_B = model_params(c->m) * model_dtype_bytes(ts->dtype);
-    res->mem = model_memory(c->m, ts->dtype, ts->opt, ts->batch);
+    res->grad_B = ps_sparse_grad_B(c);
+    res->mem = model_memory_placed(c->m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts));
     job_record_compute(res, &c->workers[0].amt, c->pf->models[0], ts->dtype);
     job_record_nominal(res, &c->workers[0].amt);
     verdict(c);

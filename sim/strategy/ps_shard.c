@@ -4,6 +4,7 @@
 #include "ckpt.h"
 #include "inject.h"
 #include "ps_account.h"
+#include "ps_sparse.h"
 #include "ps_msg.h"
 #include "psnum.h"
 #include "runkit.h"
@@ -44,6 +45,8 @@ static struct push_rec *take(struct shard *s, double timeout)
     s->head = rec->next;
     if (s->head == NULL) s->tail = NULL;
     rec->next = NULL;
+    s->rep->queue_s += simgrid_get_clock() - rec->queued_s;
+    s->rep->pushes += 1;
     return rec;
 }
 
@@ -103,7 +106,8 @@ static void advance(struct shard *s, bool progress)
 {
     struct ps_ctx *c = s->c;
     double t0 = simgrid_get_clock();
-    if (s->update_amt > 0) sg_actor_execute(s->update_amt);
+    double amt = ps_sparse_update_amt(s); /* the dense slice, and the rows accepted */
+    if (amt > 0) sg_actor_execute(amt);
     s->rep->update_s += simgrid_get_clock() - t0;
     trace_slice(c->res->trace, c->P + s->id, "update", t0, simgrid_get_clock());
     if (c->j->nm && c->sc->train.ps.enforce) keep_history(c, s);
@@ -139,9 +143,14 @@ static void advance(struct shard *s, bool progress)
     }
 }
 
-static void record_applied(struct ps_ctx *c, struct shard *s, int lag, double samples)
+static void record_applied(struct ps_ctx *c, struct shard *s, int lag,
+                           const struct push_rec *rec)
 {
+    double samples = rec->samples;
     c->res->applied += 1;
+    ps_metrics_of(c->res)->rows_applied += rec->rows;
+    s->applied_rows[s->version] += rec->rows;
+    s->pend_elems += rec->row_elems;
     ps_metrics_of(c->res)->stale_hist[lag < RUN_HIST - 1 ? lag : RUN_HIST - 1] += 1;
     c->res->consumed_samples += samples;
     s->applied_at[s->version] += 1;
@@ -233,11 +242,10 @@ static void sync_collect(struct shard *s)
                 if (!rec->empty) {
                     applied++;
                     if (rec->m) psnum_add(&s->num, rec->m->data, rec->m->grads);
-                    record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0,
-                                   rec->samples);
+                    record_applied(c, s, v - rec->version > 0 ? v - rec->version : 0, rec);
                 }
             } else if (!rec->empty) { /* computed from an older version */
-                ps_account_drop_slice(c, &c->res->dropped_late, rec->samples);
+                ps_account_drop_slice(c, &c->res->dropped_late, rec->samples, rec->rows);
             }
             ps_msg_rec_free(c, rec);
         }
@@ -269,10 +277,10 @@ void ps_shard_actor(int argc, char **argv)
             rec->accepted = lag >= 0 && (ps->bounded || lag <= ps->staleness);
             if (rec->accepted) {
                 if (rec->m) psnum_add(&s->num, rec->m->data, rec->m->grads);
-                record_applied(c, s, lag, rec->samples);
+                record_applied(c, s, lag, rec);
                 advance(s, true);
             } else {
-                ps_account_drop_slice(c, &c->res->dropped_stale, rec->samples);
+                ps_account_drop_slice(c, &c->res->dropped_stale, rec->samples, rec->rows);
             }
             s->taken = NULL; /* the port frees it once decided */
             sg_sem_release(rec->decided);

@@ -29,6 +29,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A shard host's memory rate for its updates: an AMD EPYC 7742's 8 channels of DDR4-3200 x
+ * 25.6 GB/s, at the 92% that memory-bound kernels reach (the GPU default, calib.c). */
+#define PS_CPU_MEM_BW  204.8e9
+#define PS_CPU_MEM_EFF 0.92
+
 /* A pull request, a push, a shard's parameters, an async push's verdict, a shard's advance (to
  * the coordinator), a follower's gradient (to its leader), a question for the global version. */
 enum msg_type { MSG_PULL, MSG_PUSH, MSG_PARAMS, MSG_VERDICT, MSG_ADVANCE, MSG_GRAD, MSG_GLOBAL };
@@ -43,6 +48,9 @@ struct push_rec {
     bool empty;            /* sync: a worker with nothing to push says so (no gradient) */
     sg_sem_t decided;      /* async: released when the verdict is set */
     struct ps_msg *m;      /* numerics: the push, with its gradient (freed with the record) */
+    double rows;           /* sparse: the embedding rows it carries gradients for ... */
+    double row_elems;      /* ... and their elements (rows x dimension, over the tables) */
+    double queued_s;       /* when its port queued it (the shard's queueing starts) */
     struct push_rec *next; /* the next push in its shard's queue */
 };
 
@@ -59,6 +67,9 @@ struct ps_msg {
     size_t n;           /* numerics: floats in data */
     int grads;          /* numerics, PUSH and GRAD: the workers' gradients summed in data */
     int empty;          /* PUSH, sync: no gradient (every batch of the push was corrupt) */
+    double rows;        /* sparse, PULL: rows asked for; PUSH: rows it carries gradients for */
+    double row_elems;   /* sparse, PUSH: their elements */
+    double reply_B;     /* PULL: the bytes of the answer (the dense slice and the rows asked) */
     float data[]; /* numerics: PARAMS, the shard's parameters; PUSH, its slice of a gradient */
 };
 
@@ -73,6 +84,8 @@ struct shard_bufs {
 
 struct ps_ctx;
 struct rpc_pool;
+struct ps_sparse;
+struct sparse_batch;
 
 /* Shard k: the parameters it owns, its versions, its queue of pushes, its checkpoints. */
 struct shard {
@@ -110,6 +123,9 @@ struct shard {
     struct nn_states snaps;       /* numerics: the states of its checkpoints, by version */
     struct nn_states hist;        /* numerics, coordinator="enforce": its parameters of the
                                      versions a pull may still be told to take */
+    double pend_elems;            /* sparse: row elements accepted for the next update */
+    double in_port_rows;          /* sparse: the rows of the pushes in_port counts */
+    double *applied_rows;         /* sparse, per version: embedding rows applied into it */
 };
 
 /* Worker r (GPU r): kept across its host's restarts (its actors are not). */
@@ -165,6 +181,9 @@ struct ps_worker {
     struct ps_msg **fmsgs;     /* a leader's: one message per follower */
     struct replica rep;        /* numerics: the parameters it computes with, its gradient */
     int asks;                  /* enforce: questions to the coordinator so far */
+    struct sparse_batch *sp;   /* sparse: its last batches' rows per shard (ps_sparse.c) */
+    double rows_handed;        /* sparse: rows of this iteration's slices posted ... */
+    double rows_delivered;     /* ... and received by their ports */
 };
 
 /* A worker's question to the coordinator: the global version, once it is at least `need`. */
@@ -216,6 +235,7 @@ struct ps_ctx {
     bool in_process;         /* gRPC transport, one process: tensors move without RPCs */
     struct rpc_pool *rpc;    /* gRPC's thread pools, two per process (ps_rpc.h), or NULL */
     int *rpc_proc;           /* per worker: the worker process it is in (first rank of its node) */
+    struct ps_sparse *sparse; /* the sparse embedding path (ps_sparse.h), or NULL: none */
 };
 
 #endif

@@ -45,6 +45,7 @@ static bool read_batch(struct ps_worker *w, int it)
     w->in_step = true;
     w->handed = 0;
     w->delivered = 0;
+    w->rows_handed = w->rows_delivered = 0;
     w->carry = w->good;
     w->ngrads = !corrupt;
     return corrupt;

@@ -1,0 +1,139 @@
+/* scen_emb.c - a scenario's embedding tables and sparse parameter server (see scen_emb.h). */
+#include "scen_emb.h"
+
+#include "mem.h"
+#include "model_recsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EMB_ROWS_MAX (1L << 40) /* 1.1e12 rows: beyond any published table (Persia: 100T params) \
+                                 */
+#define EMB_DIM_MAX  65536
+#define EMB_POOL_MAX 100000
+#define EMB_FILE_MAX (1L << 26) /* IDs read from a file (512 MiB of them) */
+#define ZIPF_DEFAULT 1.0        /* Zipf's law: frequency inversely proportional to rank */
+
+static const char *const dist_names[] = {"uniform", "zipf", "file"};
+
+/* ids= and zipf= of n (an <embedding> or a recommendation preset's <model>). */
+static enum dmlsim_err read_dist(struct reader *r, xmlNodePtr n, const char *elem, bool file_ok,
+                                 enum emb_dist *dist, double *s)
+{
+    *dist = (enum emb_dist)attr_choice(n, "ids", dist_names, 3); /* absent: uniform */
+    if (*dist == EMB_FILE && !file_ok)
+        return attr_fail(r, n,
+                         "<%s ids=\"file\">: a preset's tables have no ID file; expected "
+                         "ids=\"uniform\" or \"zipf\" (or <embedding> tables of your own)",
+                         elem);
+    if (*dist != EMB_ZIPF && xmlHasProp(n, (const xmlChar *)"zipf"))
+        return attr_fail(r, n, "<%s zipf>: only meaningful with ids=\"zipf\"", elem);
+    return attr_real(r, n, "zipf", 0, false, ZIPF_DEFAULT, s);
+}
+
+enum dmlsim_err scen_emb_read_model(struct reader *r, xmlNodePtr n, struct model_spec *ms)
+{
+    bool has = xmlHasProp(n, (const xmlChar *)"ids") || xmlHasProp(n, (const xmlChar *)"zipf");
+    if (!has) return DMLSIM_OK;
+    if (!ms->preset || !model_recsys_is(ms->preset))
+        return attr_fail(r, n,
+                         "<model ids>: only meaningful with a recommendation preset "
+                         "(dlrm-dcnv2, two-tower); expected <embedding ids> on tables of "
+                         "your own");
+    enum emb_dist d;
+    enum dmlsim_err rc = read_dist(r, n, "model", false, &d, &ms->gpt.zipf);
+    ms->gpt.ids = (int)d;
+    return rc;
+}
+
+/* ids="file" file="PATH": the IDs, kept in ms. */
+static enum dmlsim_err read_file_ids(struct reader *r, xmlNodePtr n, struct model_spec *ms,
+                                     struct emb_table *t)
+{
+    char *f = attr_dup(n, "file");
+    enum dmlsim_err rc = DMLSIM_OK;
+    if ((f != NULL) != (t->dist == EMB_FILE)) {
+        rc = attr_fail(r, n, "<embedding%s>: %s", f ? " file" : " ids=\"file\"",
+                       f ? "only meaningful with ids=\"file\"" : "no file; expected file=\"PATH\"");
+        goto out;
+    }
+    if (f == NULL) goto out;
+    char *path = attr_path(r, f), why[256];
+    uint64_t *ids = NULL;
+    size_t nids = 0;
+    if (emb_ids_load(path, (uint64_t)t->rows, EMB_FILE_MAX, &ids, &nids, why, sizeof why) != 0)
+        rc = attr_fail(r, n, "<embedding file=\"%s\">: %s; expected one ID in [0, %.0f) a line", f,
+                       why, t->rows);
+    free(path);
+    if (rc != DMLSIM_OK) goto out;
+    ms->idfiles = mem_realloc(ms->idfiles, (ms->nidfiles + 1) * sizeof *ms->idfiles);
+    ms->idfiles[ms->nidfiles++] = ids;
+    t->file = ids;
+    t->nfile = nids;
+out:
+    free(f);
+    return rc;
+}
+
+enum dmlsim_err scen_emb_read_table(struct reader *r, xmlNodePtr n, struct model_spec *ms)
+{
+    struct emb_table t = {0};
+    enum dmlsim_err rc;
+    long v;
+    char *name = attr_dup(n, "name");
+    snprintf(t.name, sizeof t.name, "%s", name ? name : "table");
+    free(name);
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "rows", 1, EMB_ROWS_MAX, 1, &v), out);
+    t.rows = (double)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "dim", 1, EMB_DIM_MAX, 1, &v), out);
+    t.dim = (double)v;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "pooling", 1, EMB_POOL_MAX, 1, &v), out);
+    t.pooling = (double)v;
+    DMLSIM_CHECK_GOTO(rc, read_dist(r, n, "embedding", true, &t.dist, &t.zipf_s), out);
+    DMLSIM_CHECK_GOTO(rc, read_file_ids(r, n, ms, &t), out);
+    model_add_table(&ms->explicit_, &t, 4); /* activations in bytes are the layers' own */
+out:
+    return rc;
+}
+
+enum dmlsim_err scen_emb_read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
+{
+    static const char *const shard_names[] = {"hash", "range"};
+    enum dmlsim_err rc;
+    long v;
+    ps->dense_tables = attr_is(n, "sparse", "no");
+    ps->shard_by =
+            attr_choice(n, "shard-by", shard_names, 2) == 1 ? EMB_SHARD_RANGE : EMB_SHARD_HASH;
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "cache-rows", 0, EMB_ROWS_MAX, 0, &v), out);
+    ps->cache_rows = (double)v;
+    bool has_st = xmlHasProp(n, (const xmlChar *)"cache-staleness");
+    if (has_st != (ps->cache_rows > 0)) {
+        rc = attr_fail(r, n, "<ps %s>: %s", has_st ? "cache-staleness" : "cache-rows",
+                       has_st ? "only meaningful with cache-rows=\"N\" (N > 0)"
+                              : "a cache needs its staleness bound; expected "
+                                "cache-staleness=\"S\" (iterations between refreshes)");
+        goto out;
+    }
+    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "cache-staleness", 1, 1000000, 1, &v), out);
+    ps->cache_staleness = (int)v;
+    if (ps->dense_tables && (ps->cache_rows > 0 || xmlHasProp(n, (const xmlChar *)"shard-by")))
+        rc = attr_fail(r, n,
+                       "<ps sparse=\"no\">: tables move whole; expected no cache-rows or "
+                       "shard-by (or sparse=\"yes\")");
+out:
+    return rc;
+}
+
+bool scen_emb_tables_on_gpu(const struct train_spec *ts)
+{
+    return !(ts->strategy == STRAT_PS && !ts->ps.dense_tables);
+}
+
+void scen_emb_release(struct model_spec *ms)
+{
+    for (size_t i = 0; i < ms->nidfiles; i++)
+        free(ms->idfiles[i]);
+    free(ms->idfiles);
+    ms->idfiles = NULL;
+    ms->nidfiles = 0;
+}
