@@ -101,7 +101,11 @@ enum dmlsim_err scen_emb_read_ps(struct reader *r, xmlNodePtr n, struct ps_spec 
     static const char *const shard_names[] = {"hash", "range"};
     enum dmlsim_err rc;
     long v;
+    static const char *const given[] = {"sparse", "shard-by", "cache-rows", "dense"};
+    for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
+        ps->sparse_given |= xmlHasProp(n, (const xmlChar *)given[i]) != 0;
     ps->dense_tables = attr_is(n, "sparse", "no");
+    ps->dense_allreduce = attr_is(n, "dense", "allreduce");
     ps->shard_by =
             attr_choice(n, "shard-by", shard_names, 2) == 1 ? EMB_SHARD_RANGE : EMB_SHARD_HASH;
     DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "cache-rows", 0, EMB_ROWS_MAX, 0, &v), out);

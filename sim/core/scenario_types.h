@@ -128,6 +128,9 @@ struct ps_spec {
     enum emb_shard shard_by; /* how a table's rows are placed on the shards */
     double cache_rows; /* a worker's cache of the hottest rows of each table (0: none) */
     int cache_staleness; /* ... refreshed from the shards every this many iterations */
+    bool dense_allreduce; /* dense="allreduce": the dense part all-reduced among the workers,
+                             only the tables on the shards (Persia's hybrid) */
+    bool sparse_given;    /* any of sparse, shard-by, cache-rows, dense was written */
     int line;          /* line of <ps>, or of <training> when absent */
 };
 

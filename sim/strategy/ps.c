@@ -10,6 +10,7 @@
 #include "net.h"
 #include "owned.h"
 #include "ps_coord.h"
+#include "ps_dense.h"
 #include "ps_fault.h"
 #include "ps_msg.h"
 #include "ps_results.h"
@@ -75,6 +76,16 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
                            "%s:%d: <recovery rendezvous=\"per-side\">: the parameter server has no "
                            "rendezvous; expected rendezvous=\"store\" or strategy=\"allreduce\"",
                            sc->path, sc->rec.line);
+    char why[256];
+    if (ps_dense_refuse(j, why, sizeof why))
+        return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <ps dense=\"allreduce\">: %s", sc->path,
+                           ps->line, why);
+    if (ps->sparse_given && j->m->ntables == 0)
+        return dmlsim_fail(err, DMLSIM_EVALUE,
+                           "%s:%d: <ps sparse, shard-by, cache-rows, dense>: the model has no "
+                           "embedding tables; expected <embedding> tables or a recommendation "
+                           "preset (dlrm-dcnv2, two-tower)",
+                           sc->path, ps->line);
     if (ps->mode == PS_SYNC && ps->backup >= P)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would be "
@@ -138,7 +149,7 @@ static void setup_shards(struct ps_ctx *c)
     c->shards = xbt_new0(struct shard, c->K);
     double *size_B = xbt_new0(double, c->K);
     for (int k = 0; k < c->K; k++)
-        size_B[k] = ckpt_size(c->m, split[k], ts->dtype, ts->opt);
+        size_B[k] = ckpt_size(c->m, ts->ps.dense_allreduce ? rowwise : split[k], ts->dtype, ts->opt);
     struct ckpt *ck = runkit_ckpts(c->kit, c->K, size_B, res);
     free(size_B);
     for (int k = 0; k < c->K; k++) {
@@ -146,9 +157,11 @@ static void setup_shards(struct ps_ctx *c)
         s->c = c;
         s->id = k;
         s->host = shard_host(c->sc, c->pf, k);
-        s->params = split[k];
-        s->bytes = (split[k] - rowwise) * elem_B;
-        s->update_amt = (split[k] - rowwise) * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
+        s->params = ts->ps.dense_allreduce ? rowwise : split[k];
+        /* dense="allreduce": the workers hold the dense part, the shards only the rows */
+        double dense = ts->ps.dense_allreduce ? 0 : split[k] - rowwise;
+        s->bytes = dense * elem_B;
+        s->update_amt = dense * per_param_B / cpu_Bps * sg_host_get_speed(s->host);
         s->applied_rows = xbt_new0(double, (size_t)c->total_versions + 2);
         s->version_s = xbt_new0(double, (size_t)c->total_versions + 2);
         s->applied_at = xbt_new0(double, (size_t)c->total_versions + 2);
@@ -157,7 +170,7 @@ static void setup_shards(struct ps_ctx *c)
         s->ckpt = &ck[k];
         s->rep = &ps_metrics_of(res)->shards[k];
         snprintf(s->rep->host, sizeof s->rep->host, "%s", sg_host_get_name(s->host));
-        s->rep->params = split[k];
+        s->rep->params = s->params;
         s->rep->link_Bps = sg_host_get_route_bandwidth(c->pf->gpus[0], s->host);
         if (c->j->nm) psnum_init(&s->num, c->j->nm, c->K, ps_shard_real_by_bytes(c), k);
         biggest = fmax(biggest, split[k]);
@@ -386,6 +399,7 @@ void ps_run(struct runkit *kit)
     }
     setup_workers(&c);
     ps_sparse_setup(&c);
+    ps_dense_setup(&c);
     runkit_simulate(kit);
 
     if (ts->ps.mode == PS_SYNC)
@@ -398,5 +412,6 @@ void ps_run(struct runkit *kit)
     ps_results_version_spread(&c, res->total_s);
     runkit_finish(kit);
     ps_sparse_release(&c);
+    ps_dense_release(&c);
     teardown(&c);
 }

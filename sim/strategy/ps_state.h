@@ -85,6 +85,7 @@ struct shard_bufs {
 struct ps_ctx;
 struct rpc_pool;
 struct ps_sparse;
+struct coll_world;
 struct sparse_batch;
 
 /* Shard k: the parameters it owns, its versions, its queue of pushes, its checkpoints. */
@@ -236,6 +237,7 @@ struct ps_ctx {
     struct rpc_pool *rpc;    /* gRPC's thread pools, two per process (ps_rpc.h), or NULL */
     int *rpc_proc;           /* per worker: the worker process it is in (first rank of its node) */
     struct ps_sparse *sparse; /* the sparse embedding path (ps_sparse.h), or NULL: none */
+    struct coll_world *dense_world; /* dense="allreduce": the workers' world (ps_dense.h) */
 };
 
 #endif

@@ -5,6 +5,7 @@
 #include "net.h"
 #include "ps_account.h"
 #include "ps_agg.h"
+#include "ps_dense.h"
 #include "ps_msg.h"
 #include "ps_pull.h"
 #include "ps_push.h"
@@ -258,6 +259,7 @@ void ps_worker_actor(int argc, char **argv)
             worker_exec(c->res, w->rank, w->work * scale);
             trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
             if (!corrupt) w->iter_samples[it] = w->good;
+            if (c->dense_world) ps_dense_step(w, it); /* Persia: the dense part all-reduced */
             if (w->nfollow > 0) ps_agg_gather_grads(w);
             if (w->carry > 0)
                 ps_push_all(w, it, version, comms, in);
