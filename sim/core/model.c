@@ -3,7 +3,6 @@
 #include "model.h"
 
 #include "mem.h"
-#include "model_recsys.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -714,11 +713,6 @@ int model_preset(const char *name, const struct gpt_config *g, enum gpu_dtype dt
 {
     static const int r50[4] = {3, 4, 6, 3}, r101[4] = {3, 4, 23, 3}, r152[4] = {3, 8, 36, 3};
     struct gpt_config def = model_gpt_defaults();
-    if (model_recsys_is(name))
-        return model_recsys_preset(name, dtype == DTYPE_FP8 ? 2 : model_dtype_bytes(dtype),
-                                   g ? (enum emb_dist)g->ids : EMB_UNIFORM, g ? g->zipf : 0, m)
-                       ? 0
-                       : -1;
     /* FP8 training keeps activations in BF16 (Transformer Engine casts GEMM inputs only) */
     int layout = g && g->layout != LAYOUT_AUTO ? g->layout
                  : model_dtype_bytes(dtype) < 4  ? LAYOUT_NHWC

@@ -159,7 +159,8 @@ enum attention_impl { ATTN_FLASH, ATTN_MATERIALISED };
 int model_preset(const char *name, const struct gpt_config *gpt, enum gpu_dtype dtype,
                  struct model *m);
 
-/* The preset names, "a, b, c". */
+/* The preset names, "a, b, c" (with the recommendation presets, which model_preset_any builds:
+ * model_recsys.h). */
 const char *model_preset_names(void);
 
 /* The defaults of a GPT-style preset (GPT-2 small: 12 x 768, 12 heads, 1024 tokens, 50257). */

@@ -97,6 +97,15 @@ static void two_tower(struct model *m, double elem_B, enum emb_dist dist, double
     model_add_memk(m, KC_ELTWISE, 64, elem_B, 2, 3);
 }
 
+int model_preset_any(const char *name, const struct gpt_config *g, enum gpu_dtype dtype,
+                     struct model *m)
+{
+    if (!model_recsys_is(name)) return model_preset(name, g, dtype, m);
+    double elem_B = dtype == DTYPE_FP8 ? 2 : model_dtype_bytes(dtype); /* activations in BF16 */
+    model_recsys_preset(name, elem_B, g ? (enum emb_dist)g->ids : EMB_UNIFORM, g ? g->zipf : 0, m);
+    return 0;
+}
+
 bool model_recsys_is(const char *name)
 {
     return strcmp(name, "dlrm-dcnv2") == 0 || strcmp(name, "two-tower") == 0;

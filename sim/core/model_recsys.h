@@ -20,6 +20,11 @@
 bool model_recsys_preset(const char *name, double elem_B, enum emb_dist dist, double zipf_s,
                          struct model *m);
 
+/* Builds any preset: a recommendation preset (its tables' IDs as g->ids and g->zipf say), else
+ * model_preset's. Returns 0, or -1 for an unknown name. */
+int model_preset_any(const char *name, const struct gpt_config *g, enum gpu_dtype dtype,
+                     struct model *m);
+
 /* Is `name` a recommendation preset? */
 bool model_recsys_is(const char *name);
 

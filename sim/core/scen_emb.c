@@ -128,6 +128,26 @@ out:
     return rc;
 }
 
+enum dmlsim_err scen_emb_check(struct reader *r, const struct scenario *sc)
+{
+    const struct ps_spec *ps = &sc->train.ps;
+    const struct model_spec *ms = &sc->model;
+    bool tables = ms->present && (ms->explicit_.ntables > 0 ||
+                                  (ms->preset != NULL && model_recsys_is(ms->preset)));
+    if (ps->sparse_given && !tables)
+        return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                           "%s:%d: <ps sparse, shard-by, cache-rows, dense>: the model has no "
+                           "embedding tables; expected <embedding> tables or a recommendation "
+                           "preset (dlrm-dcnv2, two-tower)",
+                           r->path, ps->line);
+    if (ps->dense_allreduce && sc->nfaults > 0)
+        return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                           "%s:%d: <ps dense=\"allreduce\">: its all-reduce has no membership to "
+                           "recover; expected no <faults>",
+                           r->path, ps->line);
+    return DMLSIM_OK;
+}
+
 bool scen_emb_tables_on_gpu(const struct train_spec *ts)
 {
     return !(ts->strategy == STRAT_PS && !ts->ps.dense_tables);

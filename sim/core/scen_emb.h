@@ -17,6 +17,10 @@ enum dmlsim_err scen_emb_read_table(struct reader *r, xmlNodePtr n, struct model
 /* <ps sparse shard-by cache-rows cache-staleness> into ps. */
 enum dmlsim_err scen_emb_read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *ps);
 
+/* What needs the whole scenario: <ps>'s sparse attributes need a model with tables, and
+ * dense="allreduce" no <faults>. */
+enum dmlsim_err scen_emb_check(struct reader *r, const struct scenario *sc);
+
 /* Are a model's embedding tables on every GPU? Not with the parameter server's sparse path (the
  * shards hold them; a GPU holds the rows its batch pulled). */
 bool scen_emb_tables_on_gpu(const struct train_spec *ts);

@@ -2,6 +2,7 @@
 #include "scen_train.h"
 
 #include "mem.h"
+#include "model_recsys.h"
 #include "scen_cluster.h"
 #include "scen_data.h"
 #include "scen_emb.h"
@@ -57,7 +58,7 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         has_children |= c->type == XML_ELEMENT_NODE;
     if (ms->preset != NULL) {
         struct model probe;
-        if (model_preset(ms->preset, NULL, DTYPE_FP32, &probe) != 0)
+        if (model_preset_any(ms->preset, NULL, DTYPE_FP32, &probe) != 0)
             return attr_fail(r, n, "<model preset=\"%s\">: unknown preset; expected one of: %s",
                              ms->preset, model_preset_names());
         model_release(&probe);

@@ -9,6 +9,7 @@
 
 #include "attr.h"
 #include "mem.h"
+#include "model_recsys.h"
 #include "scen_campaign.h"
 #include "scen_emb.h"
 #include "scen_check.h"
@@ -119,7 +120,7 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
                            "checkpoints",
                            name);
     }
-    return DMLSIM_OK;
+    return scen_emb_check(r, sc);
 }
 
 /* ---- load --------------------------------------------------------------------------------- */
@@ -242,7 +243,7 @@ void scenario_build_model(const struct scenario *sc, struct model *m)
     if (ms->preset != NULL) {
         struct gpt_config g = ms->gpt;
         g.autocast = sc->train.autocast;
-        model_preset(ms->preset, &g, dt, m);
+        model_preset_any(ms->preset, &g, dt, m);
         return;
     }
     model_init(m, ms->explicit_.name);

@@ -464,9 +464,14 @@ static void json_lists(const struct run_record *rec, FILE *out)
         fprintf(out,
                 ", \"params\": %.0f, \"bytes_in\": %.0f, \"bytes_out\": %.0f, "
                 "\"link_Bps\": %.9g, \"util_in\": %.9g, \"util_out\": %.9g, \"update_s\": %.9g, "
-                "\"versions\": %.0f}",
+                "\"versions\": %.0f",
                 r->params, r->bytes_in, r->bytes_out, r->link_Bps, shard_util(rec, r, r->bytes_in),
                 shard_util(rec, r, r->bytes_out), r->update_s, r->versions);
+        if (ps->sparse) /* the sparse path's rows, and the pushes' queueing at the shard */
+            fprintf(out, ", \"rows_in\": %.0f, \"rows_out\": %.0f, \"queue_s\": %.9g, "
+                         "\"pushes\": %.0f",
+                    r->rows_in, r->rows_out, r->queue_s, r->pushes);
+        fputc('}', out);
     }
     fprintf(out, "]");
 }

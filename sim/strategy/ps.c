@@ -80,12 +80,6 @@ enum dmlsim_err ps_check(const struct job *j, struct dmlsim_error *err)
     if (ps_dense_refuse(j, why, sizeof why))
         return dmlsim_fail(err, DMLSIM_EVALUE, "%s:%d: <ps dense=\"allreduce\">: %s", sc->path,
                            ps->line, why);
-    if (ps->sparse_given && j->m->ntables == 0)
-        return dmlsim_fail(err, DMLSIM_EVALUE,
-                           "%s:%d: <ps sparse, shard-by, cache-rows, dense>: the model has no "
-                           "embedding tables; expected <embedding> tables or a recommendation "
-                           "preset (dlrm-dcnv2, two-tower)",
-                           sc->path, ps->line);
     if (ps->mode == PS_SYNC && ps->backup >= P)
         return dmlsim_fail(err, DMLSIM_EVALUE,
                            "%s:%d: <ps backup-workers=\"%d\">: with %d worker(s) no push would be "

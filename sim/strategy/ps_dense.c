@@ -18,8 +18,6 @@ const char *ps_dense_refuse(const struct job *j, char *buf, size_t len)
     if (j->m->ntables == 0 || ps->dense_tables)
         why = "the dense part leaves the shards only when the tables stay on them; expected a "
               "model with embedding tables and sparse=\"yes\"";
-    else if (sc->nfaults > 0)
-        why = "its all-reduce has no membership to recover; expected no <faults>";
     else if (ps->local_agg || ps->push_during)
         why = "expected local-aggregation=\"no\" and push=\"after-backward\"";
     else if (j->nm)

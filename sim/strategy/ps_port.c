@@ -49,6 +49,36 @@ static void hold_pull(struct port *p, int need)
     }
 }
 
+/* Answers worker p->worker's pull m (freed here): the shard's parameters of the version it
+ * holds it for, and (sparse) the rows it asked for. */
+static void serve_pull(struct port *p, struct ps_msg *m)
+{
+    struct shard *s = p->s;
+    struct ps_ctx *c = s->c;
+    sg_host_t worker = c->pf->gpus[p->worker];
+    ps_rpc_shard(c, s, RPC_SERVE, REQUEST_B + m->rows * SPARSE_INDEX_B, 1);
+    hold_pull(p, m->version);
+    double reply_B = m->reply_B, rows = m->rows;
+    int v = s->version;
+    const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
+    if (m->exact && m->version < v) {              /* the global version, older than its own */
+        const struct nn_state *h = nn_states_find(&s->hist, m->version);
+        if (h || !c->j->nm) v = m->version;
+        if (h) src = h->params;
+    }
+    ps_msg_free(c, m);
+    /* copied before serialising: the shard may advance, or prune that version, while
+     * the port sleeps */
+    size_t n = c->j->nm ? s->num.sl.n : 0;
+    struct ps_msg *pm = ps_msg_new_data(c, MSG_PARAMS, v, n);
+    if (n) memcpy(pm->data, src, n * sizeof *pm->data);
+    pm->reply_B = reply_B;
+    ps_rpc_shard(c, s, RPC_SERVE, reply_B, s->rpcs); /* the parameters serialised */
+    s->rep->bytes_out += reply_B;
+    s->rep->rows_out += rows;
+    ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), pm, reply_B);
+}
+
 void ps_port_actor(int argc, char **argv)
 {
     (void)argc;
@@ -63,27 +93,7 @@ void ps_port_actor(int argc, char **argv)
         if (net_recv(ps_msg_to_port(s->id, p->worker), (void **)&m, 1e9) != NET_OK) continue;
         double smp = m->samples;
         if (m->type == MSG_PULL) {
-            ps_rpc_shard(c, s, RPC_SERVE, REQUEST_B + m->rows * SPARSE_INDEX_B, 1);
-            hold_pull(p, m->version);
-            double reply_B = m->reply_B, rows = m->rows;
-            int v = s->version;
-            const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
-            if (m->exact && m->version < v) { /* the global version, older than its own */
-                const struct nn_state *h = nn_states_find(&s->hist, m->version);
-                if (h || !c->j->nm) v = m->version;
-                if (h) src = h->params;
-            }
-            ps_msg_free(c, m);
-            /* copied before serialising: the shard may advance, or prune that version, while
-             * the port sleeps */
-            size_t n = c->j->nm ? s->num.sl.n : 0;
-            struct ps_msg *pm = ps_msg_new_data(c, MSG_PARAMS, v, n);
-            if (n) memcpy(pm->data, src, n * sizeof *pm->data);
-            pm->reply_B = reply_B;
-            ps_rpc_shard(c, s, RPC_SERVE, reply_B, s->rpcs); /* the parameters serialised */
-            s->rep->bytes_out += reply_B;
-            s->rep->rows_out += rows;
-            ps_msg_send(c, s->host, worker, ps_msg_to_worker(p->worker, s->id), pm, reply_B);
+            serve_pull(p, m);
             continue;
         }
         if (m->empty) { /* a worker with nothing to push: its shard hears so */
