@@ -4,6 +4,7 @@
 #include "mem.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,14 @@ GET(emb_rows_cached, p->rows_cached)
 GET(sparse_bytes, p->sparse_B)
 GET(dense_equiv_bytes, p->dense_equiv_B)
 #undef GET
+
+/* The rows' identity: every row gradient pushed was applied, dropped or lost (1), else 0. */
+static double get_emb_rows_ok(const struct run_record *r)
+{
+    const struct ps_record *p = ps_metrics_of(r);
+    if (p == NULL) return 1;
+    return fabs(p->rows_computed - p->rows_applied - p->rows_dropped - p->rows_lost) < 0.5;
+}
 
 static bool is_sparse(const struct run_record *r)
 {
@@ -97,19 +106,23 @@ static const struct metric rows[] = {
          .meaning = "sparse: embedding-row gradients lost to failures",
          .text_for = METRIC_PS, .text = " + %.0f lost", .scale = 1, .get = get_emb_rows_lost,
          .shown = is_sparse},
-        {.name = "emb_rows_pulled", .unit = "1", .order = 425, .schema = "count",
+        {.name = "emb_rows_ok", .unit = "1", .order = 425, .schema = "flag",
+         .meaning = "sparse: 1 when embedding rows pushed = applied + dropped + lost",
+         .text_for = METRIC_PS, .scale = 1, .yes = ": the identity holds", .no = ": VIOLATED",
+         .get = get_emb_rows_ok, .shown = is_sparse},
+        {.name = "emb_rows_pulled", .unit = "1", .order = 426, .schema = "count",
          .meaning = "sparse: distinct embedding rows pulled from the shards",
          .text_for = METRIC_PS, .label = "rows pulled", .text = "%.0f", .scale = 1,
          .get = get_emb_rows_pulled, .shown = is_sparse},
-        {.name = "emb_rows_cached", .unit = "1", .order = 426, .schema = "count",
+        {.name = "emb_rows_cached", .unit = "1", .order = 427, .schema = "count",
          .meaning = "sparse: distinct rows a worker's cache served instead of a pull",
          .text_for = METRIC_PS, .text = ", %.0f from workers' caches", .scale = 1,
          .get = get_emb_rows_cached, .shown = is_sparse},
-        {.name = "sparse_bytes", .unit = "B", .order = 427, .schema = "nonneg",
+        {.name = "sparse_bytes", .unit = "B", .order = 428, .schema = "nonneg",
          .meaning = "sparse: bytes of embedding rows and their indices pulled and pushed",
          .text_for = METRIC_PS, .label = "sparse bytes", .text = "%.0f B", .scale = 1,
          .get = get_sparse_bytes, .shown = is_sparse},
-        {.name = "dense_equiv_bytes", .unit = "B", .order = 428, .schema = "nonneg",
+        {.name = "dense_equiv_bytes", .unit = "B", .order = 429, .schema = "nonneg",
          .meaning = "sparse: what the same pulls and pushes would move with the tables whole "
                     "(sparse=\"no\")",
          .text_for = METRIC_PS, .text = " (the tables whole: %.0f B)", .scale = 1,
