@@ -20,7 +20,9 @@
 #             least its bytes / its link's rate.
 #   cache:    rows pulled + rows served by the cache = rows pushed; the cache serves the distinct
 #             rows among the hottest C of each non-refresh batch: sum_{i<C} (1 - (1 - p_i)^n).
-#   faults:   a crashed shard: rows pushed = applied + dropped + lost, with some lost.
+#   faults:   a crashed shard: rows pushed = applied + dropped + lost, with some lost; a
+#             straggling shard (its host 4 x slower) takes 4 x as long for its updates (the same
+#             rows, the host's rate / 4), the other shards as long as without it.
 #   dense="allreduce": the shards hold and receive only rows: bytes in = rows x (dim x 4 + 8).
 # usage: ps_sparse.sh PATH/TO/dmlsim   (run from the repository root)
 set -u
@@ -62,13 +64,15 @@ B=2048 STEPS=8 job cache "$HOT" 'shards="4" placement="dedicated" cache-rows="10
 B=2048 STEPS=6 job crash "$HOT" 'shards="4" placement="dedicated" shard-by="range"' \
     '<recovery replacement-timeout="60s"/><faults><crash host="ps0.cpu" at="5ms" restart-after="10ms"/></faults>'
 B=2048 job dense "$HOT" 'shards="4" placement="dedicated" dense="allreduce"'
-for n in exact exactno uni zipf range hash cache crash dense; do run $n; done
+B=2048 job slow "$HOT" 'shards="4" placement="dedicated" shard-by="hash"' \
+    '<faults><straggler host="ps0" factor="4"/></faults>'
+for n in exact exactno uni zipf range hash cache crash dense slow; do run $n; done
 
 verdict=$(python3 - "$tmp" <<'EOF'
 import json, math, sys
 tmp = sys.argv[1]
 S = {n: json.load(open(f"{tmp}/{n}.json"))["summary"]
-     for n in "exact exactno uni zipf range hash cache crash dense".split()}
+     for n in "exact exactno uni zipf range hash cache crash dense slow".split()}
 out = []
 def check(name, got, want, tol=0.0):
     ok = abs(got - want) <= tol * abs(want) + 1e-9
@@ -119,6 +123,11 @@ out.append(("ok " if k["emb_rows_lost"] + k["emb_rows_dropped"] > 0 else "FAIL "
 d = S["dense"]
 check("dense=allreduce: shards' bytes in", sum(x["bytes_in"] for x in d["shard_table"]), d["emb_rows_pushed"] * (512 * 4 + 8))
 check("dense=allreduce: shard parameters", sum(x["params"] for x in d["shard_table"]), 100000 * 512)
+u0, u1 = S["hash"]["shard_table"], S["slow"]["shard_table"]
+check("straggling shard: its updates 4 x longer", u1[0]["update_s"] / u0[0]["update_s"], 4, 1e-6)
+check("straggling shard: the others' unchanged", u1[1]["update_s"], u0[1]["update_s"], 1e-9)
+out.append(("ok " if S["slow"]["mean_step_s"] > S["hash"]["mean_step_s"] else "FAIL ") +
+           f"straggling shard slows the step: {S['slow']['mean_step_s']:.6g} s")
 print("\n".join(out))
 EOF
 )

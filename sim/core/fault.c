@@ -144,15 +144,22 @@ static int add_crashes(struct builder *b, const struct fault_spec *f, const stru
     return hits;
 }
 
+/* Stragglers: the GPU hosts the spec names; when it names none, the other hosts it names (a
+ * parameter-server machine, "ps0": a straggling shard). */
 static int add_stragglers(struct builder *b, const struct fault_spec *f,
                           const struct fault_names *nm)
 {
     int hits = 0;
-    for (size_t h = 0; h < nm->ngpus; h++) {
-        if (!names(f->host, nm->gpus[h])) continue;
-        hits++;
-        add(b, FAULT_SLOW, f->at_s, -1, nm->gpus[h], f, "straggler");
-        if (f->for_s > 0) add(b, FAULT_SLOW_END, f->at_s + f->for_s, -1, nm->gpus[h], f, "straggler");
+    for (int pass = 0; pass < 2 && hits == 0; pass++) {
+        char **list = pass == 0 ? nm->gpus : nm->hosts;
+        size_t n = pass == 0 ? nm->ngpus : nm->nhosts;
+        for (size_t h = 0; h < n; h++) {
+            if (!names(f->host, list[h])) continue;
+            hits++;
+            add(b, FAULT_SLOW, f->at_s, -1, list[h], f, "straggler");
+            if (f->for_s > 0)
+                add(b, FAULT_SLOW_END, f->at_s + f->for_s, -1, list[h], f, "straggler");
+        }
     }
     return hits;
 }
@@ -288,7 +295,7 @@ static enum dmlsim_err plan_straggler(struct builder *b, const struct scenario *
         b->plan->jitter_sigma = f->sigma;
         return DMLSIM_OK;
     }
-    return add_stragglers(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "GPU host", f->host, err);
+    return add_stragglers(b, f, nm) ? DMLSIM_OK : unknown(sc, f, "host", f->host, err);
 }
 
 /* Every row's plan events (faultkind.h: START and END). */

@@ -193,7 +193,7 @@ double ps_sparse_update_amt(struct shard *s)
     double amt = s->update_amt;
     if (sp != NULL && s->pend_elems > 0)
         amt += s->pend_elems * sp->per_elem_B / (PS_CPU_MEM_BW * PS_CPU_MEM_EFF) *
-               sg_host_get_speed(s->host);
+               sg_host_get_pstate_speed(s->host, 0); /* its nominal rate: a straggler slows it */
     s->pend_elems = 0;
     return amt;
 }
