@@ -320,8 +320,12 @@ START_TEST(test_determinism)
     ck_assert_mem_eq(r1, r2, sizeof r1);
     ck_assert_mem_eq(d1, d2, sizeof d1);
     ck_assert(memcmp(r1, r3, sizeof r1) != 0 || memcmp(d1, d3, sizeof d1) != 0);
-    ck_assert_uint_ne(emb_stream(1, 2, 3, 4), emb_stream(1, 2, 4, 3));
-    ck_assert_uint_ne(emb_stream(1, 0, 0, 0), emb_stream(2, 0, 0, 0));
+    uint64_t base = emb_stream(1, 2, 3, 4); /* each argument changes the stream */
+    ck_assert_uint_ne(base, emb_stream(0, 2, 3, 4));
+    ck_assert_uint_ne(base, emb_stream(1, 3, 3, 4));
+    ck_assert_uint_ne(base, emb_stream(1, 2, 4, 4));
+    ck_assert_uint_ne(base, emb_stream(1, 2, 3, 5));
+    ck_assert_uint_ne(base, emb_stream(1, 2, 4, 3));
     ck_assert_uint_eq(emb_stream(9, 8, 7, 6), emb_stream(9, 8, 7, 6));
     double r0 = 0, d0 = 0; /* no draws: nothing added */
     emb_count(&z, 1, 0, 1, EMB_SHARD_HASH, 0, &r0, &d0, NULL, &fresh);
