@@ -111,7 +111,7 @@ END_TEST
 START_TEST(test_expect_tail)
 {
     static const double S[] = {0.6, 1.0, 1.3};
-    const double N = 6e6, n = 2e6;
+    const double N = 6e6, n = 3e7; /* where 1 - (1 - p)^n turns over: rank ~1e6 to 1e7 at s <= 1 */
     for (int j = 0; j < 3; j++) {
         struct emb_sampler s;
         emb_sampler_init(&s, EMB_ZIPF, (uint64_t)N, S[j], NULL, 0);
