@@ -12,9 +12,11 @@
  *
  * Distinct rows: an open-addressing hash set (linear probing, Fibonacci hashing, load <= 1/2)
  * keyed by id + 1 so that 0 is the empty slot; each slot also keeps the row's shard in its low
- * EMB_SHARD_BITS bits, so a repeated ID costs one probe and no shard computation. Draws are made
- * in batches whose slots are prefetched before they are probed: a set of a million rows is
- * larger than the caches, and the prefetch overlaps the misses. */
+ * SHARD_BITS bits, so a repeated ID costs one probe and no shard computation. Draws are made in
+ * batches of 64 whose slots are prefetched before any is probed: a set of a million rows is
+ * larger than the caches, and the batch's misses overlap. A plain draw-and-probe loop was 3 to
+ * 4 times slower (uniform, N = 4e7, n = 1e6, on the 2-core EPYC VM: 70 ns a draw, against 20
+ * to 25 in batches of 32 or 64 and 50 in batches of 4, measured side by side). */
 #include "emb_ids.h"
 
 #include "mem.h"
@@ -30,7 +32,7 @@
 
 #define GOLDEN      0x9E3779B97F4A7C15ull /* 2^64 / golden ratio: splitmix64's increment */
 #define SHARD_BITS  23                    /* a slot: (id + 1) << 23 | shard */
-#define BATCH       32                    /* draws whose slots are prefetched together */
+#define BATCH       64                    /* draws whose slots are prefetched together */
 #define TAYLOR      1e-8                  /* below it, log1p(t)/t and expm1(t)/t by their series */
 #define EXACT_TERMS (1ull << 22) /* emb_expect_distinct: sums this long are summed exactly */
 #define HEAD_TERMS  (1ull << 20) /* ... longer ones exactly up to this rank, then by E-M */
