@@ -97,13 +97,17 @@ void ar_emb_describe(const struct job *j, FILE *out)
     struct emb_plan p;
     ar_emb_plan(j, &p);
     double e = model_act_bytes(ts->dtype);
+    int most = 0; /* the GPU that sends the most pooled bytes: the one with the widest bags */
+    for (int g = 1; g < p.P; g++)
+        if (p.gpu_dim[g] > p.gpu_dim[most]) most = g;
     emb_plan_print(out, j->m, &p, ts->dtype, ts->opt, ts->batch);
     fprintf(out,
             "# all-to-all    a step, sent per GPU (mean): IDs %.0f B, pooled embeddings %.0f B "
-            "forward and %.0f B of their gradients backward; the dense gradients all-reduced\n",
+            "forward (GPU %d the most: %.0f B) and as many of their gradients backward; the "
+            "dense gradients all-reduced\n",
             a2a_total_B(&p, A2A_IDS, ts->batch, e) / p.P,
-            a2a_total_B(&p, A2A_POOLED, ts->batch, e) / p.P,
-            a2a_total_B(&p, A2A_GRADS, ts->batch, e) / p.P);
+            a2a_total_B(&p, A2A_POOLED, ts->batch, e) / p.P, most,
+            (p.P - 1) * emb_plan_pooled_B(&p, most, (most + 1) % p.P, ts->batch, e));
     emb_plan_release(&p);
 }
 
