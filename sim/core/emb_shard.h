@@ -2,20 +2,25 @@
  * placement, memory and all-to-all bytes (the all-reduce strategy's embeddings="sharded").
  *
  * DLRM runs its embedding tables model-parallel and its MLPs data-parallel (Naumov et al. 2019,
- * "Deep Learning Recommendation Model for Personalization and Recommendation Systems", section
- * 4.2, "Parallelism": each device holds whole tables, and a "butterfly shuffle", an all-to-all,
- * turns the owners' lookups for the global minibatch into each device's slice of the minibatch;
- * the dense gradients are all-reduced). Mudigere et al. (ISCA'22, "Software-Hardware Co-design for
- * Fast and Scalable Training of Deep Learning Recommendation Models", sections 4.1-4.2) shard by
- * table, by rows and by columns with a cost-model planner, and fuse the tables' backward with
- * their optimizer (FBGEMM's table-batched embeddings: no gradient is materialised, only the
- * looked-up rows are updated, with row-wise Adagrad's one FP32 state a row). TorchRec (docs,
- * "Sharding": table-wise, row-wise, column-wise; a sharded module's input_dist, lookup and
- * output_dist) is the open implementation: table-wise, input_dist is an all-to-all of the IDs
- * (KJTAllToAll) and output_dist an all-to-all of the pooled embeddings (PooledEmbeddingsAllToAll),
- * whose backward is the all-to-all of their gradients; row-wise, a table is split into one block
- * of rows per rank of the world, the IDs bucketised to their blocks and the shards' partial bags
- * reduce-scattered.
+ * "Deep Learning Recommendation Model for Personalization and Recommendation Systems",
+ * arXiv:1906.00091, section "Parallelism" and its butterfly-shuffle figure: each device holds
+ * whole tables, and a personalized all-to-all turns the owners' lookups for the global minibatch
+ * into each device's slice of it; the dense gradients are all-reduced). Neo (Mudigere et al.,
+ * ISCA'22, "Software-Hardware Co-design for Fast and Scalable Training of Deep Learning
+ * Recommendation Models") shards tables table-wise, row-wise and column-wise next to data
+ * parallelism ("4D parallelism") and fuses the embeddings' backward with their optimizer (hybrid
+ * kernel fusion, FBGEMM's table-batched embeddings: no table gradient is materialised, only the
+ * looked-up rows are updated; row-wise Adagrad keeps one FP32 state a row: TorchRec's
+ * torchrec/optim/rowwise_adagrad.py, "state for an embedding row, rather than every single
+ * parameter"). TorchRec is the open implementation (docs: "TorchRec Concepts", sharding types;
+ * torchrec.distributed.sharding: each sharding's create_input_dist / create_lookup /
+ * create_output_dist). Table-wise (tw_sharding.py), input_dist is an all-to-all of the IDs
+ * (TwSparseFeaturesDist: KJTAllToAll, split by features per rank) and output_dist an all-to-all of
+ * the pooled embeddings (TwPooledEmbeddingDist: PooledEmbeddingsAllToAll, split by
+ * dim_sum_per_rank), whose backward is the all-to-all of their gradients. Row-wise
+ * (rw_sharding.py), a table is split into one block of rows per rank of the world, the IDs
+ * bucketised to their blocks before the all-to-all, and the shards' partial bags reduce-scattered
+ * (RwPooledEmbeddingDist): each shard sends b x dim of partial sums to every other rank, as here.
  *
  * The placement here is TorchRec's greedy planner reduced to memory: a table whose weights and
  * optimizer state exceed a GPU's room (its memory less the dense replica's) is split by rows over
@@ -24,7 +29,11 @@
  * (uniform IDs over equal blocks: Zipf's hot rows would load the first block more; not modelled).
  * Weights are in the training dtype (FBGEMM's FP32 or FP16 weights, no FP32 master copy: its FP16
  * update rounds stochastically); the optimizer state is row-wise Adagrad's 4 B a row unless the
- * scenario's optimizer is plain SGD (none).
+ * scenario's optimizer is plain SGD (none). Not modelled: TorchRec's planner balances its
+ * estimated lookup and communication costs as well as memory (on DLRM-DCNv2 over 8 GPUs the
+ * memory-only greedy puts the 19 smallest tables on one GPU, whose pooled all-to-all then sends
+ * about 6 x the mean); column-wise and data-parallel (replicated small) tables; MLPerf's
+ * reference optimizer for the tables, FBGEMM's EXACT_ADAGRAD (a state per element, not per row).
  */
 #ifndef DMLSIM_EMB_SHARD_H
 #define DMLSIM_EMB_SHARD_H

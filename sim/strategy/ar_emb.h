@@ -2,9 +2,10 @@
  * model-parallel, their IDs and pooled embeddings exchanged by all-to-alls, the dense part
  * data-parallel.
  *
- * The layout of DLRM (Naumov et al. 2019, section 4.2's butterfly shuffle), of Meta's ZionEX
- * training (Mudigere et al., ISCA'22) and of TorchRec's sharded modules; emb_shard.h places the
- * tables. A worker's step, as TorchRec's table-wise EmbeddingBagCollection runs it:
+ * The layout of DLRM (Naumov et al. 2019, its "Parallelism" section's butterfly shuffle), of
+ * Meta's Neo / ZionEX training (Mudigere et al., ISCA'22) and of TorchRec's sharded modules
+ * (input_dist, lookup, output_dist); emb_shard.h places the tables and cites them. A worker's step,
+ * as TorchRec's table-wise EmbeddingBagCollection runs it:
  *   1. input_dist: an all-to-all of the batch's IDs, each to its table's owner (8 B an ID);
  *   2. the owner's lookups of its tables for the global batch (memory-bound bag gathers);
  *   3. output_dist: an all-to-all of the pooled embeddings, each GPU receiving its own samples'
