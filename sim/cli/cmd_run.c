@@ -236,7 +236,8 @@ static void print_model(const struct scenario *sc, const struct model *m)
             model_memory_placed(m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts));
     printf("# model         %s: %.0f parameters, %zu layers, %.3f GFLOP forward per sample\n",
            m->name, model_params(m), m->nlayers, model_fwd_flops(m) / 1e9);
-    if (ts->strategy == STRAT_HYBRID) return; /* per rank: the strategy's lines */
+    /* per rank: the strategy's lines (sharded embeddings: ar_emb_describe's) */
+    if (ts->strategy == STRAT_HYBRID || ts->emb_sharded) return;
     printf("# memory/gpu    %.2f GB = weights %.2f + gradients %.2f + optimizer %.2f + "
            "activations %.2f (batch %d)\n",
            need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9, need.optimizer_B / 1e9,

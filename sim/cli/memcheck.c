@@ -2,6 +2,7 @@
 #include "memcheck.h"
 
 #include "cmdline.h"
+#include "emb_shard.h"
 #include "hybrid_check.h"
 #include "model.h"
 #include "par_fit.h"
@@ -114,6 +115,37 @@ void memcheck_print_tables(const struct scenario *sc, const struct model *m,
                ts->ps.shards, state_B / ts->ps.shards / 1e9, need->tables_B / 1e9);
 }
 
+/* embeddings="sharded": the tables over the P GPUs (emb_shard.h), each GPU's memory. */
+static enum dmlsim_err sharded_lines(const struct scenario *sc, const struct model *m, int P,
+                                     struct dmlsim_error *err)
+{
+    const struct train_spec *ts = &sc->train;
+    const struct gpu_model *gpu = sc->cluster.gpu;
+    struct emb_plan p;
+    emb_plan_build(m, P, ts->dtype, ts->opt, ts->batch, gpu->mem_B, &p);
+    printf("# memory        %s, %s: %d GPUs, the dense part a replica each, the tables sharded, "
+           "batch %d, %s, %s; %s: %.2f GB a GPU\n",
+           m->name, strategy_name(ts->strategy), P, ts->batch, catalog_dtype_name(ts->dtype),
+           model_optimizer_name(ts->opt), gpu->name, gpu->mem_B / 1e9);
+    emb_plan_print(stdout, m, &p, ts->dtype, ts->opt, ts->batch);
+    char why[640];
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (emb_plan_check(m, &p, ts->dtype, ts->opt, ts->batch, gpu->mem_B, gpu->name, why,
+                       sizeof why) != 0)
+        rc = dmlsim_fail(err, DMLSIM_EVALUE,
+                         "%s:%d: <training embeddings=\"sharded\">: %s; expected more GPUs, a "
+                         "smaller batch-per-gpu or smaller tables",
+                         sc->path, ts->line, why);
+    else {
+        int g = emb_plan_worst(m, &p, ts->dtype, ts->opt, ts->batch);
+        double most = emb_plan_memory(m, &p, ts->dtype, ts->opt, ts->batch, g).total_B;
+        printf("# memory fits   %.2f GB at most a GPU (GPU %d), %.2f GB free of %.2f GB\n",
+               most / 1e9, g, (gpu->mem_B - most) / 1e9, gpu->mem_B / 1e9);
+    }
+    emb_plan_release(&p);
+    return rc;
+}
+
 static enum dmlsim_err replica_lines(const struct scenario *sc, int P, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &sc->train;
@@ -123,6 +155,11 @@ static enum dmlsim_err replica_lines(const struct scenario *sc, int P, struct dm
         model_preset(ts->numerics.cost_model, NULL, ts->dtype, &m);
     else
         scenario_build_model(sc, &m);
+    if (ts->emb_sharded) {
+        enum dmlsim_err rc = sharded_lines(sc, &m, P, err);
+        model_release(&m);
+        return rc;
+    }
     bool on_gpu = scen_emb_tables_on_gpu(ts);
     struct memory_need need = model_memory_placed(&m, ts->dtype, ts->opt, ts->batch, on_gpu);
     printf("# memory        %s, %s: %d GPUs each a replica, batch %d, %s, %s; %s: %.2f GB a GPU\n",

@@ -485,6 +485,29 @@ static enum dmlsim_err check_model_source(struct reader *r, xmlNodePtr n, const 
     return DMLSIM_OK;
 }
 
+/* embeddings="sharded" (all-reduce, a model with embedding tables): the DLRM / TorchRec layout,
+ * tables model-parallel and exchanged by all-to-alls (emb_shard.h); "replicated" (default): on
+ * every GPU, their gradients all-reduced with the rest. */
+static enum dmlsim_err read_embeddings(struct reader *r, xmlNodePtr n, struct scenario *sc)
+{
+    struct train_spec *t = &sc->train;
+    t->emb_sharded = attr_is(n, "embeddings", "sharded");
+    if (!t->emb_sharded) return DMLSIM_OK;
+    const struct model_spec *ms = &sc->model;
+    bool tables = ms->explicit_.ntables > 0 || (ms->preset && model_recsys_is(ms->preset));
+    if (t->strategy != STRAT_ALLREDUCE)
+        return attr_fail(r, n,
+                         "<training embeddings=\"sharded\">: only the all-reduce strategy shards "
+                         "tables over its GPUs; expected strategy=\"allreduce\" (or no "
+                         "embeddings attribute)");
+    if (!tables || t->numerics.present)
+        return attr_fail(r, n,
+                         "<training embeddings=\"sharded\">: the model has no embedding tables; "
+                         "expected a recommendation preset (dlrm-dcnv2, two-tower) or <embedding> "
+                         "tables in <model>");
+    return DMLSIM_OK;
+}
+
 /* A child of <training>: <ps>, <parallel>, <data> or <numerics> (the DTD admits no other). */
 static enum dmlsim_err read_training_child(struct reader *r, xmlNodePtr c, struct scenario *sc)
 {
@@ -555,7 +578,8 @@ enum dmlsim_err scen_train_read(struct reader *r, xmlNodePtr n, struct scenario 
     DMLSIM_CHECK_GOTO(rc, read_costs(r, n, t), out);
     DMLSIM_CHECK_GOTO(rc, hybrid_numerics_model(r, sc), out);
     DMLSIM_CHECK_GOTO(rc, resolve_attention(r, sc), out);
-    rc = check_model_source(r, n, sc);
+    DMLSIM_CHECK_GOTO(rc, check_model_source(r, n, sc), out);
+    rc = read_embeddings(r, n, sc);
     /* what needs the platform (GPU count, dtype support, memory, placement hosts, backup
      * workers) is checked once, against the loaded platform, by the strategy (strategy.h) */
 out:

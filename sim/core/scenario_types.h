@@ -293,6 +293,9 @@ struct train_spec {
     bool horovod;              /* all-reduce: Horovod's tensor fusion instead of DDP's buckets */
     double cycle_s;            /* Horovod: the background thread's cycle time */
     double fusion_B;           /* Horovod: the fusion buffer (the largest fused all-reduce) */
+    bool emb_sharded;          /* all-reduce, embeddings="sharded": the embedding tables
+                                  model-parallel, exchanged by all-to-alls (emb_shard.h); else
+                                  replicated on every GPU */
     bool trace;                /* record a trace of the run (set by --trace) */
     int line;                  /* line of <training> */
 };

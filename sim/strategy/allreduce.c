@@ -2,6 +2,7 @@
 #include "allreduce.h"
 
 #include "allreduce_metrics.h"
+#include "ar_emb.h"
 #include "ar_horovod.h"
 #include "ar_state.h"
 #include "ckpt.h"
@@ -141,6 +142,8 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     /* Layers run back to back on one GPU, so the forward is one exec of all their work and the
      * backward one exec per stretch between bucket boundaries: the same simulated times as one
      * exec per layer, with far fewer simulation events at large P. */
+    int me = rdzv_index(ms, w->rank);
+    if (t->emb && !ar_emb_forward(t->emb, world_of(ms)->emb, me, w->rank, scale)) failed = 1;
     double t0 = simgrid_get_clock();
     w->fwd_t0 = t0; /* the host and the GPU start the step together (kcost.h) */
     worker_exec(rec, w->rank, w->amt.fwd_all * scale);
@@ -148,6 +151,7 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     t0 = simgrid_get_clock();
     backward(w, ms, scale, corrupt, &failed);
     trace_slice(rec->trace, 2 * w->rank, "backward", t0, simgrid_get_clock());
+    if (t->emb && !ar_emb_backward(t->emb, world_of(ms)->emb, me, w->rank, scale)) failed = 1;
     t0 = simgrid_get_clock();
     for (size_t k = 0; k < t->nbuckets; k++)
         sg_sem_acquire(w->done);
@@ -396,6 +400,7 @@ static void formed(void *ctx, struct membership *ms)
         aw->algo = collective_get(COLL_ALGO_RING);
     }
     ms->data = aw;
+    if (t->emb) aw->emb = ar_emb_formed(t->emb, ms);
 }
 
 static void dispose(void *ctx, struct membership *ms)
@@ -404,6 +409,7 @@ static void dispose(void *ctx, struct membership *ms)
     struct ar_world *aw = ms->data;
     collective_world_release(&aw->world);
     horovod_table_free(aw->hv);
+    ar_emb_world_free(aw->emb);
     elastic_dispose(&aw->ew);
     free(aw->commits);
     free(aw->failed);
@@ -533,6 +539,7 @@ enum dmlsim_err allreduce_check(const struct job *j, struct dmlsim_error *err)
 {
     const struct train_spec *ts = &j->sc->train;
     enum dmlsim_err rc = job_check(j, err);
+    if (rc == DMLSIM_OK) rc = ar_emb_check(j, err);
     if (rc != DMLSIM_OK) return rc;
     struct coll_world w;
     collective_world_init(&w, job_workers(j), j->pf->gpus, 1);
@@ -561,6 +568,7 @@ void allreduce_describe(const struct job *j, FILE *out)
             "# buckets       %.0f B (the first %.0f B), overlap %s, gradient as bucket view %s\n",
             ts->bucket_B, DDP_FIRST_BUCKET_B, ts->overlap ? "on" : "off",
             ts->grad_as_view ? "yes" : "no");
+    if (ts->emb_sharded) ar_emb_describe(j, out);
 }
 
 static void trace_tracks(struct ar_ctx *t)
@@ -633,6 +641,9 @@ void allreduce_run(struct runkit *kit)
     struct run_record *rec = kit->rec;
     const struct train_spec *ts = &j->sc->train;
     struct ar_ctx t = {.j = j, .sc = j->sc, .P = job_workers(j), .rec = rec, .kit = kit};
+    struct job dj; /* sharded embeddings: the job of the dense view of its model */
+    struct model dm;
+    if ((t.emb = ar_emb_new(kit, &dj, &dm)) != NULL) t.j = &dj;
     assert(t.P >= 1 && t.P <= (int)j->pf->ngpus);
     trace_tracks(&t);
     setup(&t);
@@ -649,6 +660,7 @@ void allreduce_run(struct runkit *kit)
     for (size_t b = 0; b < t.nbuckets; b++)
         rec->grad_B += t.bucket_B[b];
     rec->mem = model_memory(j->m, ts->dtype, ts->opt, ts->batch);
+    ar_emb_free(t.emb, &dm, rec); /* the sharded memory, the all-to-alls' figures */
     job_record_compute(rec, &t.workers[0].amt, j->pf->models[0], ts->dtype);
     job_record_nominal(rec, &t.workers[0].amt);
     rec->steps_completed = done;

@@ -17,6 +17,19 @@ static double get_buckets(const struct run_record *r)
 {
     return allreduce_metrics_of(r) != NULL ? allreduce_metrics_of(r)->nbuckets : 0;
 }
+/* a sharded-embeddings figure: 0 without the all-reduce part */
+#define EMB(name) \
+    static double get_##name(const struct run_record *r) \
+    { \
+        const struct allreduce_record *p = allreduce_metrics_of(r); \
+        return p != NULL ? p->name : 0; \
+    }
+EMB(emb_a2a_s)
+EMB(emb_lookup_s)
+EMB(emb_update_s)
+EMB(emb_ids_B)
+EMB(emb_pooled_B)
+#undef EMB
 GET(failed_collectives, r->failures)
 GET(sides, r->sides)
 GET(divergence_l2, r->divergence_l2)
@@ -25,6 +38,11 @@ GET(divergence_l2, r->divergence_l2)
 static bool split_brain(const struct run_record *r)
 {
     return r->sides > 1;
+}
+
+static bool emb_sharded(const struct run_record *r)
+{
+    return allreduce_metrics_of(r) != NULL && allreduce_metrics_of(r)->emb_sharded > 0;
 }
 
 static bool split_numerics(const struct run_record *r)
@@ -37,6 +55,31 @@ static const struct metric rows[] = {
          .meaning = "all-reduce: gradient buckets per step",
          .text_for = METRIC_ALLREDUCE, .text = " in %.0f bucket(s)", .scale = 1,
          .get = get_buckets},
+        {.name = "emb_a2a_s", .unit = "s", .order = 301, .schema = "nonneg",
+         .meaning = "all-reduce, embeddings=\"sharded\": a rank's all-to-alls of IDs, pooled "
+                    "embeddings and their gradients in a step (exposed; mean over ranks and steps)",
+         .text_for = METRIC_ALLREDUCE, .label = "embeddings", .text = "all-to-all %.3f ms",
+         .scale = 1000, .get = get_emb_a2a_s, .shown = emb_sharded},
+        {.name = "emb_lookup_s", .unit = "s", .order = 302, .schema = "nonneg",
+         .meaning = "all-reduce, embeddings=\"sharded\": a rank's lookups of its tables for the "
+                    "global batch in a step (mean over ranks and steps)",
+         .text_for = METRIC_ALLREDUCE, .text = " + lookups %.3f ms", .scale = 1000,
+         .get = get_emb_lookup_s, .shown = emb_sharded},
+        {.name = "emb_update_s", .unit = "s", .order = 303, .schema = "nonneg",
+         .meaning = "all-reduce, embeddings=\"sharded\": a rank's fused backward and sparse "
+                    "update of its tables' looked-up rows in a step (mean over ranks and steps)",
+         .text_for = METRIC_ALLREDUCE, .text = " + fused updates %.3f ms a step", .scale = 1000,
+         .get = get_emb_update_s, .shown = emb_sharded},
+        {.name = "emb_ids_bytes", .unit = "B", .order = 304, .schema = "nonneg",
+         .meaning = "all-reduce, embeddings=\"sharded\": bytes a GPU sends in a step's "
+                    "all-to-all of IDs (mean over GPUs)",
+         .text_for = METRIC_ALLREDUCE, .text = "; sent per GPU: IDs %.0f B", .scale = 1,
+         .get = get_emb_ids_B, .shown = emb_sharded},
+        {.name = "emb_pooled_bytes", .unit = "B", .order = 305, .schema = "nonneg",
+         .meaning = "all-reduce, embeddings=\"sharded\": bytes a GPU sends in a step's "
+                    "all-to-all of pooled embeddings (mean over GPUs; their gradients' as many)",
+         .text_for = METRIC_ALLREDUCE, .text = ", pooled %.0f B (and as many backward)",
+         .scale = 1, .get = get_emb_pooled_B, .shown = emb_sharded},
         {.name = "failed_collectives", .unit = "1", .order = 340, .schema = "count",
          .meaning = "collectives that ended in a timeout or failure",
          .text_for = METRIC_ALLREDUCE, .label = "failed collectives", .text = "%.0f", .scale = 1,

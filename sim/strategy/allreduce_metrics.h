@@ -16,7 +16,13 @@ extern const struct metric_table allreduce_metrics; /* rows and families, in ord
 
 /* The all-reduce strategy's part of the run record (run.h's own). */
 struct allreduce_record {
-    double nbuckets; /* gradient buckets per step */
+    double nbuckets;     /* gradient buckets per step */
+    double emb_sharded;  /* 1: embeddings="sharded" (ar_emb.h), 0: replicated or none */
+    double emb_a2a_s;    /* sharded: the embeddings' all-to-alls a step (mean over ranks) */
+    double emb_lookup_s; /* ... the owners' lookups for the global batch */
+    double emb_update_s; /* ... the owners' fused backward and sparse updates */
+    double emb_ids_B;    /* ... bytes of the IDs' all-to-all a step, sent per GPU (mean) */
+    double emb_pooled_B; /* ... of the pooled embeddings' (forward; backward as many) */
 };
 
 /* Gives rec (an all-reduce record, after run_init) its part, zeroed (run_release frees it);

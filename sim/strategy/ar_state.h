@@ -31,6 +31,8 @@
 struct ar_ctx;
 struct hv_table;
 struct hv_rank;
+struct ar_emb;
+struct ar_emb_world;
 
 /* The collective state of one membership (membership.data). */
 struct ar_world {
@@ -43,6 +45,7 @@ struct ar_world {
                                      refuses this membership */
     struct hv_table *hv;          /* Horovod: its coordinator's message table (ar_horovod.h),
                                      NULL until the first negotiation */
+    struct ar_emb_world *emb;     /* embeddings="sharded": its all-to-alls (ar_emb.h), else NULL */
 };
 
 struct bucket_req {
@@ -96,6 +99,7 @@ struct ar_ctx {
     double last_ckpt_s;     /* when the last one was started */
     struct sem_set sems;    /* every worker semaphore, of every incarnation */
     struct run_record *rec;
+    struct ar_emb *emb; /* embeddings="sharded" (ar_emb.h), else NULL */
 };
 
 static inline struct ar_world *world_of(const struct membership *ms)

@@ -119,9 +119,9 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
         enum dmlsim_err rc = j->cal ? calib_check_gpu(j->cal, g, err) : DMLSIM_OK;
         if (rc != DMLSIM_OK) return rc;
         /* a replicated model (the hybrid strategy checks its ranks' shares: parallel.h) */
-        if (ts->strategy != STRAT_HYBRID &&
-            model_check_fit_placed(j->m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts), g,
-                                   why, sizeof why) != 0)
+        if (ts->strategy != STRAT_HYBRID && !ts->emb_sharded && /* sharded: ar_emb_check */
+            model_check_fit_placed(j->m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts),
+                                   g, why, sizeof why) != 0)
             return dmlsim_fail(err, DMLSIM_EVALUE,
                                "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
                                sc->path, ts->line, why);
