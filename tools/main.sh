@@ -12,6 +12,8 @@
 #   plan/plan.png   dmlsim plan on Llama 3 70B on 64 H100: the best 8 layouts simulated, with
 #                   their estimates and MFU (tools/plan.sh; out/plan/ holds the table and the
 #                   scenario of each)
+#   recsys/recsys.png  DLRM-DCNv2 on 8 to 32 H100: the sparse parameter server, Persia's hybrid
+#                   and the DLRM / TorchRec layout in one sweep (tools/recsys.sh)
 # and, training a real MLP on Fashion-MNIST through the simulated protocols (tools/tta.sh):
 #   tta.png         test accuracy over time: ring, sync PS, async PS at tau 0, 2, 8, 32
 #   accuracy-faults.png  accuracy through a crash and a partition, rolled back to checkpoints
@@ -87,5 +89,7 @@ echo
 tools/parallel.sh
 echo
 tools/plan.sh
+echo
+tools/recsys.sh build/dmlsim out/recsys
 echo
 tools/tta.sh
