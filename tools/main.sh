@@ -14,6 +14,8 @@
 #                   scenario of each)
 #   recsys/recsys.png  DLRM-DCNv2 on 8 to 32 H100: the sparse parameter server, Persia's hybrid
 #                   and the DLRM / TorchRec layout in one sweep (tools/recsys.sh)
+# and a recommender trained for real on generated click data through the sync and async
+# parameter server (tools/clicks.sh: its accuracy against the Bayes classifier's),
 # and, training a real MLP on Fashion-MNIST through the simulated protocols (tools/tta.sh):
 #   tta.png         test accuracy over time: ring, sync PS, async PS at tau 0, 2, 8, 32
 #   accuracy-faults.png  accuracy through a crash and a partition, rolled back to checkpoints
@@ -91,5 +93,7 @@ echo
 tools/plan.sh
 echo
 tools/recsys.sh build/dmlsim out/recsys
+echo
+tools/clicks.sh build/dmlsim out/clicks
 echo
 tools/tta.sh
