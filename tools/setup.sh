@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 # parsing and validation), xmllint (independent DTD check in tests), gnuplot (plots), GSL
 # (random distributions of the fault plans: exponential, Weibull, lognormal), OpenBLAS and zlib
 # (training numerics: matrix products, gzipped IDX files), jemalloc (SimGrid's allocations, 1.5 times
-# as fast as glibc's at scale), Fashion-MNIST (the real data).
+# as fast as glibc's at scale), Fashion-MNIST (the real data), python3 (tools/clicks.py: the
+# generated click data of the recommender's numerics; the tests' closed forms).
 packages=(gcc g++ make cmake pkg-config libsimgrid-dev check libxml2-dev libxml2-utils gnuplot-nox
-    libgsl-dev libopenblas-serial-dev zlib1g-dev libjemalloc2 dataset-fashion-mnist)
+    libgsl-dev libopenblas-serial-dev zlib1g-dev libjemalloc2 dataset-fashion-mnist python3)
 # tools/setup.sh --test: also clang and its runtimes, for the libFuzzer harnesses (tools/fuzz.sh)
 [ "${1:-}" = --test ] && packages+=(clang libclang-rt-14-dev parallel python3-jsonschema)
 
