@@ -23,7 +23,12 @@
 #   faults:   a crashed shard: rows pushed = applied + dropped + lost, with some lost; a
 #             straggling shard (its host 4 x slower) takes 4 x as long for its updates (the same
 #             rows, the host's rate / 4), the other shards as long as without it.
-#   dense="allreduce": the shards hold and receive only rows: bytes in = rows x (dim x 4 + 8).
+#   dense="allreduce": the shards hold and receive only rows: bytes in = rows x (dim x 4 + 8), and
+#             a push's gradient bytes are its rows' alone (grad_bytes: the mean push to the K
+#             shards, so P steps K grad_bytes / K = the rows' bytes over the run).
+#   prefetch: the pull fetched during an iteration is the next batch's rows: pulled = pushed.
+#   a shard crashed while it collects a version (the reviewer's case): the pushes it had accepted
+#             for it are lost, not applied (applied <= steps x workers x shards).
 # usage: ps_sparse.sh PATH/TO/dmlsim   (run from the repository root)
 set -u
 dmlsim=${1:?usage: ps_sparse.sh PATH/TO/dmlsim}
@@ -41,7 +46,7 @@ job() {
     <layer name="mlp" params="1e6" flops="2e6"/>
   </model>
   <training strategy="ps" batch-per-gpu="${B:-1024}" steps="${STEPS:-3}" dtype="fp32"
-            optimizer="sgd" timeout="30s">
+            optimizer="sgd" timeout="${TIMEOUT:-30s}">
     <ps $3/>
   </training>
   ${4:-}
@@ -66,13 +71,18 @@ B=2048 STEPS=6 job crash "$HOT" 'shards="4" placement="dedicated" shard-by="rang
 B=2048 job dense "$HOT" 'shards="4" placement="dedicated" dense="allreduce"'
 B=2048 job slow "$HOT" 'shards="4" placement="dedicated" shard-by="hash"' \
     '<faults><straggler host="ps0" factor="4"/></faults>'
-for n in exact exactno uni zipf range hash cache crash dense slow; do run $n; done
+B=2048 STEPS=4 job prefetch "$HOT" 'shards="4" placement="dedicated" prefetch="yes"'
+B=1024 STEPS=6 TIMEOUT=200ms job midcrash \
+    '<embedding name="t" rows="100000" dim="64" pooling="8" ids="zipf" zipf="1.1"/>' \
+    'shards="4" placement="dedicated"' \
+    '<checkpoint every="2 steps" mode="sync" target="remote"/><recovery replacement-timeout="60s"/><faults><crash host="ps1" at="2.5ms" restart-after="1ms"/></faults>'
+for n in exact exactno uni zipf range hash cache crash dense slow prefetch midcrash; do run $n; done
 
 verdict=$(python3 - "$tmp" <<'EOF'
 import json, math, sys
 tmp = sys.argv[1]
 S = {n: json.load(open(f"{tmp}/{n}.json"))["summary"]
-     for n in "exact exactno uni zipf range hash cache crash dense slow".split()}
+     for n in "exact exactno uni zipf range hash cache crash dense slow prefetch midcrash".split()}
 out = []
 def check(name, got, want, tol=0.0):
     ok = abs(got - want) <= tol * abs(want) + 1e-9
@@ -123,6 +133,13 @@ out.append(("ok " if k["emb_rows_lost"] + k["emb_rows_dropped"] > 0 else "FAIL "
 d = S["dense"]
 check("dense=allreduce: shards' bytes in", sum(x["bytes_in"] for x in d["shard_table"]), d["emb_rows_pushed"] * (512 * 4 + 8))
 check("dense=allreduce: shard parameters", sum(x["params"] for x in d["shard_table"]), 100000 * 512)
+f = S["prefetch"]
+check("prefetch: rows pulled = pushed (each batch's own rows)", f["emb_rows_pulled"], f["emb_rows_pushed"])
+m = S["midcrash"]
+out.append(("ok " if m["applied"] <= 6 * 4 * 4 else "FAIL ") +
+           f"a shard crashed while collecting: {m['applied']} slices applied, at most 6 steps x 4 workers x 4 shards = 96")
+check("a shard crashed while collecting: rows pushed = applied + dropped + lost", m["emb_rows_applied"] + m["emb_rows_dropped"] + m["emb_rows_lost"], m["emb_rows_pushed"])
+check("dense=allreduce: gradient bytes are the rows' only", d["grad_bytes"] * 4 * 3 * 4 / 4, d["emb_rows_pushed"] * (512 * 4 + 8) / 1, 1e-6)
 u0, u1 = S["hash"]["shard_table"], S["slow"]["shard_table"]
 check("straggling shard: its updates 4 x longer", u1[0]["update_s"] / u0[0]["update_s"], 4, 1e-6)
 check("straggling shard: the others' unchanged", u1[1]["update_s"], u0[1]["update_s"], 1e-9)

@@ -233,7 +233,8 @@ static void print_model(const struct scenario *sc, const struct model *m)
 {
     const struct train_spec *ts = &sc->train;
     struct memory_need need =
-            model_memory_placed(m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts));
+            model_memory_placed(m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts),
+                                ts->ps.cache_rows);
     printf("# model         %s: %.0f parameters, %zu layers, %.3f GFLOP forward per sample\n",
            m->name, model_params(m), m->nlayers, model_fwd_flops(m) / 1e9);
     /* per rank: the strategy's lines (sharded embeddings: ar_emb_describe's) */

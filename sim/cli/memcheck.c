@@ -110,7 +110,8 @@ void memcheck_print_tables(const struct scenario *sc, const struct model *m,
         printf("on every GPU (%.2f GB of its memory, with their gradients)\n",
                need->tables_B / 1e9);
     else
-        printf("on the %d parameter-server shard(s), %.2f GB each; a GPU holds its batch's rows "
+        printf("on the %d parameter-server shard(s), %.2f GB each; a GPU holds its batch's (and "
+               "cached) rows "
                "(%.2f GB at most)\n",
                ts->ps.shards, state_B / ts->ps.shards / 1e9, need->tables_B / 1e9);
 }
@@ -161,7 +162,8 @@ static enum dmlsim_err replica_lines(const struct scenario *sc, int P, struct dm
         return rc;
     }
     bool on_gpu = scen_emb_tables_on_gpu(ts);
-    struct memory_need need = model_memory_placed(&m, ts->dtype, ts->opt, ts->batch, on_gpu);
+    struct memory_need need =
+            model_memory_placed(&m, ts->dtype, ts->opt, ts->batch, on_gpu, ts->ps.cache_rows);
     printf("# memory        %s, %s: %d GPUs each a replica, batch %d, %s, %s; %s: %.2f GB a GPU\n",
            m.name, strategy_name(ts->strategy), P, ts->batch, catalog_dtype_name(ts->dtype),
            model_optimizer_name(ts->opt), gpu->name, gpu->mem_B / 1e9);
@@ -172,8 +174,8 @@ static enum dmlsim_err replica_lines(const struct scenario *sc, int P, struct dm
     if (m.ntables > 0) memcheck_print_tables(sc, &m, &need);
     char why[512];
     enum dmlsim_err rc = DMLSIM_OK;
-    if (model_check_fit_placed(&m, ts->dtype, ts->opt, ts->batch, on_gpu, gpu, why, sizeof why) !=
-        0)
+    if (model_check_fit_placed(&m, ts->dtype, ts->opt, ts->batch, on_gpu, ts->ps.cache_rows, gpu,
+                               why, sizeof why) != 0)
         rc = dmlsim_fail(err, DMLSIM_EVALUE,
                          "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
                          sc->path, ts->line, why);

@@ -792,25 +792,29 @@ double model_optimizer_bytes(enum gpu_dtype dtype, enum optimizer opt)
 struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
                                 double batch)
 {
-    return model_memory_placed(m, dtype, opt, batch, true);
+    return model_memory_placed(m, dtype, opt, batch, true, 0);
 }
 
-/* Elements of the rows a batch looks up, over every table (before deduplication). */
-static double batch_rows_elems(const struct model *m, double batch)
+/* Elements of the rows a batch looks up (before deduplication), and of a cache of cache_rows rows
+ * of each table, over every table: at most the table. */
+static double batch_rows_elems(const struct model *m, double batch, double cache_rows)
 {
     double e = 0;
-    for (size_t t = 0; t < m->ntables; t++)
-        e += batch * m->tables[t].pooling * m->tables[t].dim;
+    for (size_t t = 0; t < m->ntables; t++) {
+        const struct emb_table *x = &m->tables[t];
+        e += fmin(batch * x->pooling + cache_rows, x->rows) * x->dim;
+    }
     return e;
 }
 
 struct memory_need model_memory_placed(const struct model *m, enum gpu_dtype dtype,
-                                       enum optimizer opt, double batch, bool tables_on_gpu)
+                                       enum optimizer opt, double batch, bool tables_on_gpu,
+                                       double cache_rows)
 {
     double tp = model_table_params(m), e = model_dtype_bytes(dtype);
     double st = opt_state_B(opt) + (is_mixed(dtype) ? 4 : 0);
     double p = model_params(m) - (tables_on_gpu ? 0 : tp);
-    double rows = tables_on_gpu ? 0 : fmin(batch_rows_elems(m, batch), tp);
+    double rows = tables_on_gpu ? 0 : batch_rows_elems(m, batch, cache_rows);
     struct memory_need need;
     need.weights_B = (p + rows) * e;
     need.grads_B = (p + rows) * e;
@@ -837,14 +841,15 @@ const char *model_optimizer_name(enum optimizer opt)
 int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer opt, double batch,
                     const struct gpu_model *gpu, char *why, size_t len)
 {
-    return model_check_fit_placed(m, dtype, opt, batch, true, gpu, why, len);
+    return model_check_fit_placed(m, dtype, opt, batch, true, 0, gpu, why, len);
 }
 
 int model_check_fit_placed(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
-                           double batch, bool tables_on_gpu, const struct gpu_model *gpu,
-                           char *why, size_t len)
+                           double batch, bool tables_on_gpu, double cache_rows,
+                           const struct gpu_model *gpu, char *why, size_t len)
 {
-    struct memory_need need = model_memory_placed(m, dtype, opt, batch, tables_on_gpu);
+    struct memory_need need =
+            model_memory_placed(m, dtype, opt, batch, tables_on_gpu, cache_rows);
     if (need.total_B <= gpu->mem_B) return 0;
     int n = snprintf(why, len,
                      "%s (%.0f parameters, %s, %s) with batch %.0f needs %.2f GB per GPU (weights "
@@ -854,8 +859,8 @@ int model_check_fit_placed(const struct model *m, enum gpu_dtype dtype, enum opt
                      batch, need.total_B / 1e9, need.weights_B / 1e9, need.grads_B / 1e9,
                      need.optimizer_B / 1e9, need.act_B / 1e9, gpu->name, gpu->mem_B / 1e9);
     if (m->ntables > 0 && n > 0 && (size_t)n < len)
-        snprintf(why + n, len - (size_t)n, "; of it, %zu embedding table(s) %s: %.2f GB",
-                 m->ntables, tables_on_gpu ? "on every GPU" : "looked up from the parameter server",
-                 need.tables_B / 1e9);
+        snprintf(why + n, len - (size_t)n, "; of it, %s of %zu embedding table(s): %.2f GB",
+                 tables_on_gpu ? "the whole" : "the rows a batch pulls and a cache keeps",
+                 m->ntables, need.tables_B / 1e9);
     return -1;
 }

@@ -261,10 +261,12 @@ struct memory_need model_memory(const struct model *m, enum gpu_dtype dtype, enu
 
 /* As model_memory, with the embedding tables on the GPU (tables_on_gpu) or off it, on the
  * parameter server's hosts: the GPU then holds only the rows its batch looks up (batch x pooling
- * rows of each table, before deduplication: an upper bound), their gradients and no optimizer
- * state for them (the shards update the rows). */
+ * rows of each table, before deduplication: an upper bound) and their gradients, and a cache of
+ * cache_rows rows of each table (0: none), no optimizer state for them (the shards update the
+ * rows). */
 struct memory_need model_memory_placed(const struct model *m, enum gpu_dtype dtype,
-                                       enum optimizer opt, double batch, bool tables_on_gpu);
+                                       enum optimizer opt, double batch, bool tables_on_gpu,
+                                       double cache_rows);
 
 /* Bytes of optimizer state per parameter: its moments in FP32 (SGD 0, momentum 4, Adam 8), plus
  * the FP32 master copy (4) in mixed precision. */
@@ -285,7 +287,7 @@ int model_check_fit(const struct model *m, enum gpu_dtype dtype, enum optimizer 
 /* As model_check_fit with the tables placed as model_memory_placed says; the reason then also
  * says where the tables are and how much of the total they are. */
 int model_check_fit_placed(const struct model *m, enum gpu_dtype dtype, enum optimizer opt,
-                           double batch, bool tables_on_gpu, const struct gpu_model *gpu,
-                           char *why, size_t len);
+                           double batch, bool tables_on_gpu, double cache_rows,
+                           const struct gpu_model *gpu, char *why, size_t len);
 
 #endif

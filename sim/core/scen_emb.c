@@ -12,7 +12,10 @@
 #define EMB_DIM_MAX  65536
 #define EMB_POOL_MAX 100000
 #define EMB_FILE_MAX (1L << 26) /* IDs read from a file (512 MiB of them) */
-#define ZIPF_DEFAULT 1.0        /* Zipf's law: frequency inversely proportional to rank */
+#define ZIPF_DEFAULT  1.0        /* Zipf's law: frequency inversely proportional to rank */
+#define ZIPF_MAX      64.0       /* emb_ids.h's sampler's bound */
+#define DRAWS_MAX     (1L << 26) /* IDs a worker draws for one table a batch (67M; the sparse
+                                    path's hash set then takes 1 GiB) */
 
 static const char *const dist_names[] = {"uniform", "zipf", "file"};
 
@@ -28,7 +31,11 @@ static enum dmlsim_err read_dist(struct reader *r, xmlNodePtr n, const char *ele
                          elem);
     if (*dist != EMB_ZIPF && xmlHasProp(n, (const xmlChar *)"zipf"))
         return attr_fail(r, n, "<%s zipf>: only meaningful with ids=\"zipf\"", elem);
-    return attr_real(r, n, "zipf", 0, false, ZIPF_DEFAULT, s);
+    enum dmlsim_err rc = attr_real(r, n, "zipf", 0, false, ZIPF_DEFAULT, s);
+    if (rc == DMLSIM_OK && *s > ZIPF_MAX)
+        rc = attr_fail(r, n, "<%s zipf=\"%g\">: expected an exponent in (0, %g]", elem, *s,
+                       ZIPF_MAX);
+    return rc;
 }
 
 enum dmlsim_err scen_emb_read_model(struct reader *r, xmlNodePtr n, struct model_spec *ms)
@@ -62,8 +69,8 @@ static enum dmlsim_err read_file_ids(struct reader *r, xmlNodePtr n, struct mode
     uint64_t *ids = NULL;
     size_t nids = 0;
     if (emb_ids_load(path, (uint64_t)t->rows, EMB_FILE_MAX, &ids, &nids, why, sizeof why) != 0)
-        rc = attr_fail(r, n, "<embedding file=\"%s\">: %s; expected one ID in [0, %.0f) a line", f,
-                       why, t->rows);
+        rc = attr_fail(r, n, "<embedding file=\"%s\">: %s%s", f, why,
+                       strstr(why, "expected") ? "" : "; expected one decimal ID a line");
     free(path);
     if (rc != DMLSIM_OK) goto out;
     ms->idfiles = mem_realloc(ms->idfiles, (ms->nidfiles + 1) * sizeof *ms->idfiles);
@@ -128,12 +135,49 @@ out:
     return rc;
 }
 
+/* The sparse path's limits on the tables (the model's, a preset's built here): IDs drawn a batch,
+ * and a cache only over ranked IDs. */
+static enum dmlsim_err check_tables(struct reader *r, const struct scenario *sc)
+{
+    const struct ps_spec *ps = &sc->train.ps;
+    struct model m;
+    if (sc->model.preset) model_preset_any(sc->model.preset, &sc->model.gpt, DTYPE_FP32, &m);
+    const struct model *x = sc->model.preset ? &m : &sc->model.explicit_;
+    const char *why = NULL;
+    const struct emb_table *t = NULL;
+    for (size_t i = 0; i < x->ntables && why == NULL; i++) {
+        t = &x->tables[i];
+        if ((double)sc->train.batch * t->pooling > (double)DRAWS_MAX)
+            why = "batch-per-gpu x pooling IDs a batch; expected at most 2^26";
+        else if (ps->cache_rows > 0 && t->dist == EMB_FILE)
+            why = "a cache keeps the lowest IDs, the hottest only when IDs are ranked (zipf) or "
+                  "alike (uniform); expected no cache-rows with ids=\"file\"";
+    }
+    enum dmlsim_err rc = DMLSIM_OK;
+    if (why)
+        rc = dmlsim_fail(r->err, DMLSIM_EVALUE, "%s:%d: <ps> with table %s: %s", r->path,
+                         ps->line, t->name, why);
+    if (sc->model.preset) model_release(&m);
+    return rc;
+}
+
 enum dmlsim_err scen_emb_check(struct reader *r, const struct scenario *sc)
 {
     const struct ps_spec *ps = &sc->train.ps;
     const struct model_spec *ms = &sc->model;
     bool tables = ms->present && (ms->explicit_.ntables > 0 ||
                                   (ms->preset != NULL && model_recsys_is(ms->preset)));
+    bool sparse = tables && sc->train.strategy == STRAT_PS && !ps->dense_tables;
+    if (sparse && ps->local_agg)
+        return dmlsim_fail(r->err, DMLSIM_EVALUE,
+                           "%s:%d: <ps local-aggregation=\"yes\">: a node's leader would pull "
+                           "and push its followers' rows, which the node's own transfers do not "
+                           "carry; expected local-aggregation=\"no\" or sparse=\"no\"",
+                           r->path, ps->line);
+    if (sparse) {
+        enum dmlsim_err rc = check_tables(r, sc);
+        if (rc != DMLSIM_OK) return rc;
+    }
     if (ps->sparse_given && !tables)
         return dmlsim_fail(r->err, DMLSIM_EVALUE,
                            "%s:%d: <ps sparse, shard-by, cache-rows, dense>: the model has no "

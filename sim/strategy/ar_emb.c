@@ -238,10 +238,10 @@ static void run_exec(struct ar_emb *e, int rank, double amount, const char *name
 
 bool ar_emb_forward(struct ar_emb *e, struct ar_emb_world *ew, int pos, int rank, double scale)
 {
-    bool ok = exchange(e, ew, A2A_IDS, pos, rank, "ids all-to-all");
+    /* a failed exchange (a peer gone) ends the step: the next would wait its own timeout */
+    if (!exchange(e, ew, A2A_IDS, pos, rank, "ids all-to-all")) return false;
     run_exec(e, rank, ew->fwd[pos] * scale, "lookups", &e->lookup_s);
-    ok = exchange(e, ew, A2A_POOLED, pos, rank, "pooled all-to-all") && ok;
-    return ok;
+    return exchange(e, ew, A2A_POOLED, pos, rank, "pooled all-to-all");
 }
 
 bool ar_emb_backward(struct ar_emb *e, struct ar_emb_world *ew, int pos, int rank, double scale)

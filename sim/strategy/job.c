@@ -121,7 +121,7 @@ enum dmlsim_err job_check(const struct job *j, struct dmlsim_error *err)
         /* a replicated model (the hybrid strategy checks its ranks' shares: parallel.h) */
         if (ts->strategy != STRAT_HYBRID && !ts->emb_sharded && /* sharded: ar_emb_check */
             model_check_fit_placed(j->m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts),
-                                   g, why, sizeof why) != 0)
+                                   ts->ps.cache_rows, g, why, sizeof why) != 0)
             return dmlsim_fail(err, DMLSIM_EVALUE,
                                "%s:%d: <training>: %s; expected a smaller batch-per-gpu or model",
                                sc->path, ts->line, why);
@@ -276,7 +276,7 @@ void job_watch(const struct job *j, struct run_record *rec)
     longest = fmax(longest, fmax(sc->rec.rendezvous_s, sc->rec.replacement_s));
     for (size_t i = 0; j->plan && i < j->plan->n; i++) {
         const struct fault_event *e = &j->plan->ev[i];
-        quiet = fmax(quiet, e->t_s);                   /* timed events: a restart to come */
+        quiet = fmax(quiet, e->t_s);                    /* timed events: a restart to come */
         longest = fmax(longest, fmax(e->restart_s, 0)); /* a step-triggered crash's restart */
     }
     progress_watch(rec, job_store_host(j), 10 * longest, quiet);

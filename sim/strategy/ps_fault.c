@@ -63,8 +63,9 @@ static void restore_numerics(struct ps_ctx *c, struct shard *s, int keep)
 static void shard_crashed(struct ps_ctx *c, struct shard *s)
 {
     int keep = c->sc->ckpt.present ? (int)s->ckpt_version : 0;
-    for (int v = keep; v < s->version; v++) {
-        ps_metrics_of(c->res)->lost_updates += 1;
+    /* the versions since the checkpoint, and what the one being collected had accepted */
+    for (int v = keep; v <= s->version; v++) {
+        if (v < s->version) ps_metrics_of(c->res)->lost_updates += 1;
         c->res->applied -= s->applied_at[v];
         c->res->consumed_samples -= s->applied_smp[v];
         ps_account_lose_slices(c, s->applied_at[v], s->applied_smp[v], s->applied_rows[v]);
@@ -74,6 +75,7 @@ static void shard_crashed(struct ps_ctx *c, struct shard *s)
         s->applied_rows[v] = 0;
     }
     s->version = keep;
+    s->pend_elems = 0; /* the rows accepted for its next update died with it */
     restore_numerics(c, s, keep);
     while (s->head) { /* pushes waiting in its queue die with it (and their ports) */
         struct push_rec *r = s->head;

@@ -58,7 +58,7 @@ static void serve_pull(struct port *p, struct ps_msg *m)
     sg_host_t worker = c->pf->gpus[p->worker];
     ps_rpc_shard(c, s, RPC_SERVE, REQUEST_B + m->rows * SPARSE_INDEX_B, 1);
     hold_pull(p, m->version);
-    double reply_B = m->reply_B, rows = m->rows;
+    double reply_B = m->reply_B, rows = m->rows, cached = m->row_elems;
     int v = s->version;
     const float *src = c->j->nm ? s->num.w : NULL; /* numerics: the values now */
     if (m->exact && m->version < v) {              /* the global version, older than its own */
@@ -73,6 +73,8 @@ static void serve_pull(struct port *p, struct ps_msg *m)
     struct ps_msg *pm = ps_msg_new_data(c, MSG_PARAMS, v, n);
     if (n) memcpy(pm->data, src, n * sizeof *pm->data);
     pm->reply_B = reply_B;
+    pm->rows = rows;
+    pm->row_elems = cached;
     ps_rpc_shard(c, s, RPC_SERVE, reply_B, s->rpcs); /* the parameters serialised */
     s->rep->bytes_out += reply_B;
     s->rep->rows_out += rows;

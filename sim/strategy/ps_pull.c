@@ -78,7 +78,7 @@ static bool recv_params(struct ps_ctx *c, int rank, int k, sg_comm_t *comm, stru
  * version[]; false if some shard never answered, answered only after a retry, or answered with
  * a version older than one it gave before (it restarted from an older state): a failure
  * noticed. */
-static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *version)
+static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int batch, int *version)
 {
     struct ps_ctx *c = w->c;
     const struct train_spec *ts = &c->sc->train;
@@ -97,7 +97,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
             if (got[k]) continue;
             req[k] = ps_msg_new(c, MSG_PULL, g >= 0 ? g : need);
             req[k]->exact = g >= 0;
-            double req_B = ps_sparse_pull(c, w, it, smp, k, req[k]); /* the rows' indices */
+            double req_B = ps_sparse_pull(c, w, batch, smp, k, req[k]); /* the rows' indices */
             ps_rpc_worker(c, w->rank, RPC_CLIENT, req_B, false, 1);
             traffic_add(c->kit->traffic, me, c->shards[k].host, req_B);
             comms[k] = net_isend(ps_msg_to_port(k, w->rank), req[k], req_B);
@@ -116,6 +116,7 @@ static bool pull_all(struct ps_worker *w, struct shard_bufs *b, int it, int *ver
             double until = asked && ts->ps.mode == PS_SYNC ? end + ts->timeout_s : end;
             if (recv_params(c, w->rank, k, &comms[c->K + k], &in[k], until)) {
                 version[k] = in[k]->version;
+                ps_sparse_pulled(c, k, in[k]);
                 /* a shard whose version went back restarted from an older state: noticed */
                 if (version[k] < w->seen[k] && !ts->ps.enforce) rolled_back = true;
                 w->seen[k] = version[k];
@@ -151,7 +152,8 @@ void ps_pull_actor(int argc, char **argv)
     struct ps_worker *w = sg_actor_self_get_data();
     for (;;) { /* a daemon */
         sg_sem_acquire(w->pull_go);
-        w->pull_ok = pull_all(w, &w->bufs[1], w->pull_needed, w->pf_version);
+        /* the version the current iteration computes from, for the next iteration's batch */
+        w->pull_ok = pull_all(w, &w->bufs[1], w->pull_needed, w->pull_needed + 1, w->pf_version);
         sg_sem_release(w->pull_done);
     }
 }
@@ -162,7 +164,7 @@ bool ps_pull_get_params(struct ps_worker *w, int need, int *version)
     const struct shard_bufs *b = &w->bufs[0];
     bool ok = true;
     if (!c->sc->train.ps.prefetch || !w->pf_pending) {
-        ok = pull_all(w, &w->bufs[0], need, version);
+        ok = pull_all(w, &w->bufs[0], need, need, version);
     } else {
         sg_sem_acquire(w->pull_done);
         memcpy(version, w->pf_version, (size_t)c->K * sizeof *version);

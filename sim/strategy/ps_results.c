@@ -2,10 +2,10 @@
 #include "ps_results.h"
 
 #include "loader.h"
-#include "scen_emb.h"
 #include "ps_account.h"
 #include "ps_sparse.h"
 #include "psnum.h"
+#include "scen_emb.h"
 
 #include <xbt/sysdep.h>
 
@@ -194,8 +194,7 @@ static void verdict(struct ps_ctx *c)
         int n = snprintf(res->failure, sizeof res->failure,
                          "no gradient applied by the shards: %.0f computed, %.0f dropped stale, "
                          "%.0f dropped late, %.0f lost",
-                         res->computed, res->dropped_stale, res->dropped_late,
-                         res->lost_gradients);
+                         res->computed, res->dropped_stale, res->dropped_late, res->lost_gradients);
         if (res->dropped_late > 0 && step_s > ts->timeout_s && n > 0 &&
             (size_t)n < sizeof res->failure)
             snprintf(res->failure + n, sizeof res->failure - (size_t)n,
@@ -240,7 +239,8 @@ void ps_results_record(struct ps_ctx *c)
                                                   w->iter_tc[it]);
     }
     res->grad_B = ps_sparse_grad_B(c);
-    res->mem = model_memory_placed(c->m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts));
+    res->mem = model_memory_placed(c->m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts),
+                                   ts->ps.cache_rows);
     job_record_compute(res, &c->workers[0].amt, c->pf->models[0], ts->dtype);
     job_record_nominal(res, &c->workers[0].amt);
     verdict(c);

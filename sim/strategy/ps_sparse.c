@@ -145,13 +145,9 @@ double ps_sparse_pull(struct ps_ctx *c, struct ps_worker *w, int key, double sam
     bool refresh = st > 0 && key % st == 0; /* the cache's rows are fetched anew */
     double rows = b->rows[k] + (refresh ? b->crows[k] : 0);
     double elems = b->elems[k] + (refresh ? b->celems[k] : 0);
-    struct ps_record *pr = ps_metrics_of(c->res);
     req->rows = rows;
+    req->row_elems = refresh ? 0 : b->crows[k]; /* PULL: the rows its cache serves instead */
     req->reply_B += elems * sp->elem_B;
-    pr->rows_pulled += rows;
-    pr->rows_cached += refresh ? 0 : b->crows[k];
-    pr->sparse_B += elems * sp->elem_B + rows * SPARSE_INDEX_B;
-    pr->dense_equiv_B += sp->table_B[k];
     return REQUEST_B + rows * SPARSE_INDEX_B;
 }
 
@@ -175,9 +171,23 @@ double ps_sparse_push(struct ps_ctx *c, struct ps_worker *w, int key, double sam
     return c->shards[k].bytes + B;
 }
 
+void ps_sparse_pulled(struct ps_ctx *c, int k, const struct ps_msg *answer)
+{
+    struct ps_sparse *sp = c->sparse;
+    if (sp == NULL) return;
+    struct ps_record *pr = ps_metrics_of(c->res);
+    pr->rows_pulled += answer->rows;
+    pr->rows_cached += answer->row_elems;
+    pr->sparse_B += answer->reply_B - c->shards[k].bytes + answer->rows * SPARSE_INDEX_B;
+    pr->dense_equiv_B += sp->table_B[k];
+}
+
 double ps_sparse_grad_B(const struct ps_ctx *c)
 {
-    double dense = ps_sparse_dense_params(c) * model_dtype_bytes(c->sc->train.dtype);
+    /* dense="allreduce": the dense gradient goes to the other workers, not to the shards */
+    double dense = c->sc->train.ps.dense_allreduce
+                           ? 0
+                           : ps_sparse_dense_params(c) * model_dtype_bytes(c->sc->train.dtype);
     struct ps_sparse *sp = c->sparse;
     return sp && sp->pushes > 0 ? dense + sp->push_B / sp->pushes * c->K : dense;
 }

@@ -33,11 +33,15 @@ void ps_sparse_release(struct ps_ctx *c);
 /* The model's dense parameters (all but the tables') when c has a sparse path, else all. */
 double ps_sparse_dense_params(const struct ps_ctx *c);
 
-/* Worker w's pull request to shard k for batch `key` of `samples` samples: sets req->rows and
- * req->reply_B (the answer's bytes), counts the rows pulled and cached; returns the request's
- * bytes. */
+/* Worker w's pull request to shard k for batch `key` of `samples` samples: sets req->rows (the
+ * rows asked for), req->row_elems (here: the rows its cache serves instead) and req->reply_B
+ * (the answer's bytes); returns the request's bytes. */
 double ps_sparse_pull(struct ps_ctx *c, struct ps_worker *w, int key, double samples, int k,
                       struct ps_msg *req);
+
+/* Shard k's answer to a pull came (the port copied the request's rows and cached rows into it):
+ * counts the rows pulled and cached and their bytes (a retried request counts once). */
+void ps_sparse_pulled(struct ps_ctx *c, int k, const struct ps_msg *answer);
 
 /* Worker w's push g to shard k of batch `key`'s gradient over `samples` samples: sets g->rows
  * and g->row_elems, counts them; returns the push's bytes. */

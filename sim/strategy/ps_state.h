@@ -68,7 +68,8 @@ struct ps_msg {
     int grads;          /* numerics, PUSH and GRAD: the workers' gradients summed in data */
     int empty;          /* PUSH, sync: no gradient (every batch of the push was corrupt) */
     double rows;        /* sparse, PULL: rows asked for; PUSH: rows it carries gradients for */
-    double row_elems;   /* sparse, PUSH: their elements */
+    double row_elems;   /* sparse, PUSH: their elements; PULL and its PARAMS answer: the rows
+                           the worker's cache serves instead */
     double reply_B;     /* PULL: the bytes of the answer (the dense slice and the rows asked) */
     float data[]; /* numerics: PARAMS, the shard's parameters; PUSH, its slice of a gradient */
 };
