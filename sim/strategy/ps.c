@@ -133,9 +133,7 @@ static void setup_shards(struct ps_ctx *c)
     double *split = xbt_new0(double, c->K), elem_B = model_dtype_bytes(ts->dtype);
     ps_split(c->m, c->K, ts->ps.split_bytes, split);
     /* the sparse path moves and updates its rows on its own (ps_sparse.h): a slice is dense */
-    double rowwise = model_table_params(c->m) > 0 && !ts->ps.dense_tables
-                             ? model_table_params(c->m) / c->K
-                             : 0;
+    double rowwise = ps_sparse_rowwise(c);
     double cpu_Bps = PS_CPU_MEM_BW * PS_CPU_MEM_EFF;
     double per_param_B = model_update_bytes_per_param(ts->dtype, ts->opt), biggest = 0;
     ps_metrics_of(res)->nshards = c->K;
@@ -359,8 +357,7 @@ void ps_run(struct runkit *kit)
     assert(c.P >= 1 && shard_host(c.sc, c.pf, 0) != NULL);
     ps_metrics_of(res)->coordinator = ts->ps.coordinator;
     ps_metrics_of(res)->first_push_s = xbt_new0(double, c.P);
-    c.model_B = (model_params(c.m) - (ts->ps.dense_tables ? 0 : model_table_params(c.m))) *
-                model_dtype_bytes(ts->dtype); /* a node's reduce: the dense gradient */
+    c.model_B = ps_sparse_dense_params(&c) * model_dtype_bytes(ts->dtype); /* a node's reduce */
     c.workers = xbt_new0(struct ps_worker, c.P);
     int pushers = assign_leaders(&c); /* every worker, or one per node when aggregating */
     c.quorum = ts->ps.mode == PS_SYNC ? pushers - ts->ps.backup : 1;

@@ -25,7 +25,7 @@ struct ps_sparse {
     double *t_rows, *t_draws, *t_cached; /* K each: one table's counts */
     double elem_B;                       /* bytes an element */
     double per_elem_B;                   /* update traffic an element (weights, gradient, state) */
-    double *table_B;       /* K: shard k's share of the tables, in bytes (sparse="no") */
+    double share_B;        /* a shard's share of the tables, in bytes (what sparse="no" moves) */
     double push_B, pushes; /* the rows' bytes of every push, and the pushes (to one shard) */
 };
 
@@ -50,7 +50,7 @@ void ps_sparse_setup(struct ps_ctx *c)
 {
     const struct model *m = c->m;
     const struct train_spec *ts = &c->sc->train;
-    if (m->ntables == 0 || ts->ps.dense_tables) return;
+    if (ps_sparse_rowwise(c) == 0) return;
     struct ps_sparse *sp = xbt_new0(struct ps_sparse, 1);
     sp->smp = xbt_new0(struct emb_sampler, m->ntables);
     for (size_t t = 0; t < m->ntables; t++) {
@@ -60,11 +60,9 @@ void ps_sparse_setup(struct ps_ctx *c)
     sp->t_rows = xbt_new0(double, (size_t)c->K);
     sp->t_draws = xbt_new0(double, (size_t)c->K);
     sp->t_cached = xbt_new0(double, (size_t)c->K);
-    sp->table_B = xbt_new0(double, (size_t)c->K);
     sp->elem_B = model_dtype_bytes(ts->dtype);
     sp->per_elem_B = model_update_bytes_per_param(ts->dtype, ts->opt);
-    for (int k = 0; k < c->K; k++)
-        sp->table_B[k] = model_table_params(m) / c->K * sp->elem_B;
+    sp->share_B = ps_sparse_rowwise(c) * sp->elem_B;
     for (int r = 0; r < c->P; r++) {
         c->workers[r].sp = xbt_new0(struct sparse_batch, 2);
         batch_alloc(&c->workers[r].sp[0], c->K);
@@ -88,14 +86,19 @@ void ps_sparse_release(struct ps_ctx *c)
     free(sp->t_rows);
     free(sp->t_draws);
     free(sp->t_cached);
-    free(sp->table_B);
     free(sp);
     c->sparse = NULL;
 }
 
+double ps_sparse_rowwise(const struct ps_ctx *c)
+{
+    bool on = c->m->ntables > 0 && !c->sc->train.ps.dense_tables;
+    return on ? model_table_params(c->m) / c->K : 0;
+}
+
 double ps_sparse_dense_params(const struct ps_ctx *c)
 {
-    return model_params(c->m) - (c->sparse ? model_table_params(c->m) : 0);
+    return model_params(c->m) - ps_sparse_rowwise(c) * c->K;
 }
 
 /* Draws worker w's batch `key` of `samples` samples (or finds it drawn): its distinct rows on
@@ -164,7 +167,7 @@ double ps_sparse_push(struct ps_ctx *c, struct ps_worker *w, int key, double sam
     struct ps_record *pr = ps_metrics_of(c->res);
     pr->rows_computed += g->rows;
     pr->sparse_B += B;
-    pr->dense_equiv_B += sp->table_B[k];
+    pr->dense_equiv_B += sp->share_B;
     w->rows_handed += g->rows;
     sp->push_B += B;
     sp->pushes += 1;
@@ -179,7 +182,7 @@ void ps_sparse_pulled(struct ps_ctx *c, int k, const struct ps_msg *answer)
     pr->rows_pulled += answer->rows;
     pr->rows_cached += answer->row_elems;
     pr->sparse_B += answer->reply_B - c->shards[k].bytes + answer->rows * SPARSE_INDEX_B;
-    pr->dense_equiv_B += sp->table_B[k];
+    pr->dense_equiv_B += sp->share_B;
 }
 
 double ps_sparse_grad_B(const struct ps_ctx *c)

@@ -30,6 +30,11 @@
 void ps_sparse_setup(struct ps_ctx *c);
 void ps_sparse_release(struct ps_ctx *c);
 
+/* A shard's share of the tables' parameters when c's model has tables and <ps sparse> is not
+ * "no" (the rows the sparse path moves and updates on its own), else 0: the one rule of whether
+ * the sparse path runs, valid before ps_sparse_setup. */
+double ps_sparse_rowwise(const struct ps_ctx *c);
+
 /* The model's dense parameters (all but the tables') when c has a sparse path, else all. */
 double ps_sparse_dense_params(const struct ps_ctx *c);
 
