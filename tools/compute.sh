@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 extra=("$@")
 only=""
 if [ "${1:-}" = --calib ]; then
-    only=$(build/dmlsim calib "$2" | sed -n 's/^# gpu .*(catalog: \([a-z0-9-]*\)).*/\1/p')
+    only=$("${DMLSIM:-build/dmlsim}" calib "$2" | sed -n 's/^# gpu .*(catalog: \([a-z0-9-]*\)).*/\1/p')
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -86,7 +86,7 @@ while IFS='|' read -r what gpu dt batch opt mattr pub src tattr; do
   <training strategy="allreduce" batch-per-gpu="$batch" steps="1" dtype="$dt" optimizer="$opt" $tattr/>
 </scenario>
 XML
-    build/dmlsim run "$tmp/s.xml" --json "$tmp/s.json" "${extra[@]}" >/dev/null
+    "${DMLSIM:-build/dmlsim}" run "$tmp/s.xml" --json "$tmp/s.json" "${extra[@]}" >/dev/null
     sim=$(sed -n 's/^ *"throughput": \([-0-9.e+]*\),$/\1/p' "$tmp/s.json")
     frac=$(sed -n 's/^ *"compute_peak_fraction": \([-0-9.e+]*\),$/\1/p' "$tmp/s.json")
     awk -v w="$what" -v g="$gpu" -v d="$dt" -v b="$batch" -v s="$sim" -v p="$pub" -v f="$frac" \

@@ -28,7 +28,7 @@ sim() {
             host="$6" overlap="no"/>
 </scenario>
 XML
-    build/dmlsim run "$tmp/$1.xml" --json "$tmp/$1.json" >/dev/null
+    "${DMLSIM:-build/dmlsim}" run "$tmp/$1.xml" --json "$tmp/$1.json" >/dev/null
     python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
 print("%.1f %.0f %.0f" % (100 * s["gpu_util"], s["gpu_power_w"], s["gpu_tdp_w"]))' "$tmp/$1.json"
 }
