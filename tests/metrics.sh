@@ -3,7 +3,7 @@
 # sim/strategy/*_metrics.c) and must not drift from them (issue 30):
 #   - schemas/run.schema.json ends with `dmlsim metrics schema` (its $defs metricName,
 #     metricFamily and metricValues), byte for byte;
-#   - README.md's table, between the lines <!-- metrics:begin --> and <!-- metrics:end -->, is
+#   - docs/outputs.md's table, between the lines <!-- metrics:begin --> and <!-- metrics:end -->, is
 #     `dmlsim metrics markdown`, byte for byte. A README without the markers is reported, not
 #     failed (the table is checked once they are there).
 # tools/metrics.sh rewrites both after a change of a table.
@@ -31,16 +31,16 @@ cmp -s "$tmp/schema" "$tmp/broken" && ko "a schema without a row compares equal"
 "$dmlsim" metrics >"$tmp/text" || ko "dmlsim metrics: exit $?"
 [ "$(sed '1d;$d' "$tmp/md")" = "$(cat "$tmp/text")" ] && ok || ko "markdown is not the text listing in a fenced block"
 "$dmlsim" metrics nonesuch >/dev/null 2>&1 && ko "dmlsim metrics nonesuch: exit 0" || ok
-begin=$(grep -c '^<!-- metrics:begin -->$' README.md)
-end=$(grep -c '^<!-- metrics:end -->$' README.md)
+begin=$(grep -c '^<!-- metrics:begin -->$' docs/outputs.md)
+end=$(grep -c '^<!-- metrics:end -->$' docs/outputs.md)
 if [ "$begin" != 1 ] || [ "$end" != 1 ]; then
-    ko "README.md: expected one <!-- metrics:begin --> and one <!-- metrics:end --> line"
+    ko "docs/outputs.md: expected one <!-- metrics:begin --> and one <!-- metrics:end --> line"
 else
-    sed -n '/^<!-- metrics:begin -->$/,/^<!-- metrics:end -->$/p' README.md | sed '1d;$d' >"$tmp/readme"
+    sed -n '/^<!-- metrics:begin -->$/,/^<!-- metrics:end -->$/p' docs/outputs.md | sed '1d;$d' >"$tmp/readme"
     if cmp -s "$tmp/md" "$tmp/readme"; then
         ok
     else
-        ko "README.md's metric table differs from the metric tables (intended? tools/metrics.sh $dmlsim):"
+        ko "docs/outputs.md's metric table differs from the metric tables (intended? tools/metrics.sh $dmlsim):"
         diff -u "$tmp/readme" "$tmp/md" | head -20
     fi
 fi

@@ -133,7 +133,7 @@ done
 # Output blocks outside figures: a ```text or bare ``` opening fence not between fig markers.
 for f in $files; do
     awk -v f="$f" '
-        /^<!-- fig / { infig = 1 } /^<!-- \/fig -->$/ { infig = 0 }
+        /^<!-- (fig |metrics:begin)/ { infig = 1 } /^<!-- (\/fig|metrics:end) -->$/ { infig = 0 }
         /^```/ { if (!fence && !infig && ($0 == "```" || $0 == "```text"))
                      print f ":" NR ": an output block outside <!-- fig -->; wrap it with its command, or give the fence a language (sh, xml, none)"
                  fence = !fence }
@@ -172,10 +172,11 @@ else
     for p in $(git ls-files 'plots/*.png'); do
         grep -q "^$p[[:space:]]" plots/MANIFEST || ko "$p: a committed plot not in plots/MANIFEST"
     done
-    grep -v '^#' plots/MANIFEST | while read -r png script cost rest; do
+    grep -v '^#' plots/MANIFEST | while read -r png script cost gp rest; do
         [ -z "$png" ] && continue
         [ -e "$png" ] || echo "plots/MANIFEST: $png: no such plot"
         [ -e "$script" ] || echo "plots/MANIFEST: $png: its script $script is missing"
+        [ -z "$gp" ] || [ -e "$gp" ] || echo "plots/MANIFEST: $png: its gnuplot file $gp is missing"
         case "$cost" in cheap | long) ;; *) echo "plots/MANIFEST: $png: expected cheap or long, not '$cost'" ;; esac
     done >"$tmp/manifest"
     [ -s "$tmp/manifest" ] && { sed 's/^/docs.sh: /' "$tmp/manifest"; fail=1; }
