@@ -11,7 +11,9 @@
 #
 # `<!-- fig NAME md: COMMAND -->` quotes COMMAND's output as it is (a markdown table, no fence);
 # `<!-- fig NAME long COMMIT: COMMAND -->` is a figure too slow to rerun here (minutes to hours):
-# it was produced by COMMAND at COMMIT, and only that COMMIT is checked to name a commit.
+# it was produced by COMMAND at COMMIT, and only that COMMIT is checked to name a commit;
+# `<!-- fig NAME md long COMMIT: COMMAND -->` a table written from what COMMAND printed at COMMIT.
+# Rerun a long figure by hand (its COMMAND), paste what it prints, and give it the new commit.
 # COMMAND runs with bash from the repository root with `dmlsim` on PATH (the binary given, or
 # build/dmlsim) and $DMLSIM set to it; it must print the same bytes every run (dmlsim's stdout
 # carries no wall time), so a figure is an excerpt of a deterministic output (`| sed -n`, `| grep`).
@@ -60,12 +62,12 @@ figs() {
             if (open) bad("a figure inside the figure of line " start)
             line = $0; sub(/^<!-- fig /, "", line); sub(/ -->$/, "", line)
             c = index(line, ": ")
-            if (c == 0 || $0 !~ / -->$/) { bad("expected <!-- fig NAME [md|long COMMIT]: COMMAND -->"); next }
+            if (c == 0 || $0 !~ / -->$/) { bad("expected <!-- fig NAME [md] [long COMMIT]: COMMAND -->"); next }
             head = substr(line, 1, c - 1); cmd = substr(line, c + 2)
-            n = split(head, w, " "); kind = "text"; commit = "-"
-            if (n == 2 && w[2] == "md") kind = "md"
-            else if (n == 3 && w[2] == "long") { kind = "long"; commit = w[3] }
-            else if (n != 1) { bad("expected <!-- fig NAME [md|long COMMIT]: COMMAND -->"); next }
+            n = split(head, w, " "); kind = "text"; commit = "-"; k = 2
+            if (k <= n && w[k] == "md") { kind = "md"; k++ }
+            if (k < n && w[k] == "long") { kind = "long"; commit = w[k + 1]; k += 2 }
+            if (k <= n) { bad("expected <!-- fig NAME [md] [long COMMIT]: COMMAND -->"); next }
             name = w[1]; start = NR; open = 1; next
         }
         /^<!-- \/fig -->$/ {
