@@ -18,11 +18,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Defaults and limits that more than one element reader applies. */
-#define DEFAULT_TIMEOUT_S      3600.0
-#define DEFAULT_MAX_RESTARTS  200   /* memberships after the first before a job gives up */
-#define MAX_JITTER_SIGMA 4 /* lognormal compute jitter: larger spreads are not a cluster */
-
 #define ATTR_N_OF(a) (sizeof(a) / sizeof(a)[0])
 
 struct reader {

@@ -17,6 +17,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Defaults and limits that more than one row or reader applies (attr.h's readers see them too). */
+#define DEFAULT_TIMEOUT_S    3600.0
+#define DEFAULT_MAX_RESTARTS 200 /* memberships after the first before a job gives up */
+#define MAX_JITTER_SIGMA     4   /* lognormal compute jitter: larger spreads are not a cluster */
+
 /* What an attribute's value is. */
 enum attr_type {
     ATTR_TEXT,     /* free text, checked by its reader (a name, a list, a host) */

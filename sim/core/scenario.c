@@ -37,7 +37,7 @@ extern const size_t dmlsim_scenario_dtd_len;
 
 /* ---- elements ----------------------------------------------------------------------------- */
 
-/* <recovery>'s defaults (attr_specs.c), which apply when a scenario has none. */
+/* <recovery>'s defaults (attr_spec.c), which apply when a scenario has none. */
 static struct recovery_spec recovery_defaults(int line)
 {
     static const char *const num[] = {"rendezvous-timeout", "replacement-timeout",

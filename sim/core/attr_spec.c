@@ -1,11 +1,11 @@
-/* attr_specs.c - the scenario attributes' table: type, unit, range, default, meaning (attr_spec.h).
+/* attr_spec.c - the scenario attributes' table: type, unit, range, default, meaning (attr_spec.h).
  *
  * The rows follow the DTD's order. A default written here is the one the loader applies (the
  * readers take it from the row); a "depends: ..." default is computed by the reader, and the words
  * say from what. Every constant cites its source beside it.
  */
-#include "attr.h"
 #include "attr_spec.h"
+
 #include "catalog.h"
 #include "kcost.h"
 #include "nccl_socket.h"
@@ -494,8 +494,7 @@ const struct attr_spec *attr_spec_get(const char *elem, const char *name)
 {
     const struct attr_spec *s = attr_spec_find(elem, name);
     if (s == NULL) { /* a bug, whatever NDEBUG says: a reader parses an attribute without a row */
-        fprintf(stderr, "internal error: <%s %s> has no row in sim/core/attr_specs.c\n", elem,
-                name);
+        fprintf(stderr, "internal error: <%s %s> has no row in sim/core/attr_spec.c\n", elem, name);
         abort();
     }
     return s;
