@@ -114,7 +114,7 @@ static const struct attr_spec specs[] = {
                "port: a port link a machine; fatpipe: one FATPIPE link, every route explicit "
                "(slower)"),
         QTY("cluster", "store-bw", UNIT_BANDWIDTH, UNIT_POSITIVE, 0,
-            "none: one 3 GB/s SSD behind one NIC of the cluster's class",
+            "none: one SSD (catalog.h) behind one NIC of the cluster's class",
             "the checkpoint store's aggregate sustained rate (a parallel file system as one "
             "machine)"),
         /* <platform> */
@@ -142,15 +142,15 @@ static const struct attr_spec specs[] = {
                "a model computed from its architecture"),
         TEXT("model", "name", "depends: the preset's name, else model",
              "the model's name in outputs"),
-        INT("model", "layers", 1, 1L << 24, 0, "depends: the preset's (gpt: 12, GPT-2 small)",
+        INT("model", "layers", 1, 1L << 24, 0, "depends: the preset's (see Presets)",
             "gpt: transformer blocks"),
-        INT("model", "hidden", 1, 1L << 24, 0, "depends: the preset's (gpt: 768)",
+        INT("model", "hidden", 1, 1L << 24, 0, "depends: the preset's (see Presets)",
             "gpt: the model width, a multiple of heads"),
-        INT("model", "heads", 1, 1L << 24, 0, "depends: the preset's (gpt: 12)",
+        INT("model", "heads", 1, 1L << 24, 0, "depends: the preset's (see Presets)",
             "gpt: attention heads"),
-        INT("model", "seq", 1, 1L << 24, 0, "depends: the preset's (gpt: 1024, bert-large: 512)",
+        INT("model", "seq", 1, 1L << 24, 0, "depends: the preset's (see Presets)",
             "a transformer preset: sequence length"),
-        INT("model", "vocab", 1, 1L << 24, 0, "depends: the preset's (gpt: 50257)",
+        INT("model", "vocab", 1, 1L << 24, 0, "depends: the preset's (see Presets)",
             "gpt: vocabulary size"),
         CHOICE("model", "attention",
                "depends: flash where it runs (compute capability 8.0 and 16-bit), else "
@@ -336,7 +336,8 @@ static const struct attr_spec specs[] = {
         CHOICE("data", "source", "local-nvme",
                "where the data lives: local-nvme, remote (object store) or memory"),
         QTY("data", "request-latency", UNIT_TIME, UNIT_NONNEG, 0,
-            "depends: remote 10ms, local-nvme 88us, memory 0s (catalog.h)",
+            "depends: the source's: an object-store request (remote), an NVMe read (local-nvme), "
+            "0s (memory); catalog.h",
             "the latency of each read request"),
         QTY("data", "connection-rate", UNIT_BANDWIDTH, UNIT_POSITIVE, CATALOG_OBJECT_CONN_BPS, NULL,
             "remote: the most one connection carries"),
