@@ -288,7 +288,7 @@ enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum col
     char *name = attr_dup(n, "algo");
     char *na = attr_dup(n, "nccl-algo"), *pr = attr_dup(n, "proto");
     bool known = true;
-    *algo = COLL_ALGO_DEFAULT;
+    coll_algo_find(attr_spec_get(el, "algo")->def_text, algo); /* the row's default: nccl */
     if (name) known = coll_algo_find(name, algo);
     int lv = attr_get_choice(n, "level", levels, ATTR_N_OF(levels)); /* auto: <training> only */
     *level = lv == 1 ? COLL_FLOW : lv == 2 ? COLL_AUTO : COLL_MESSAGE;

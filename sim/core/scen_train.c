@@ -98,12 +98,13 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         double *dst[] = {&params, &flops, &bwd};
         for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
             char *val = attr_dup(c, num[i]);
+            const struct attr_spec *sp = attr_spec_get("layer", num[i]);
             if (val &&
-                (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0 || *dst[i] > UNITS_REAL_CEILING))
+                (units_parse_real(val, dst[i]) != 0 || *dst[i] < sp->min || *dst[i] > sp->max))
                 rc = attr_fail(r, c,
-                               "<layer %s=\"%s\">: expected a number in [0, %g] (a count, such "
+                               "<layer %s=\"%s\">: expected a number in [%g, %g] (a count, such "
                                "as 2.5e9)",
-                               num[i], val, UNITS_REAL_CEILING);
+                               num[i], val, sp->min, sp->max);
             free(val);
         }
         if (rc == DMLSIM_OK) rc = attr_get_quantity(r, c, "activation", &act);
