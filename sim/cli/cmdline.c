@@ -200,8 +200,11 @@ static const struct cli_cmd cmds[] = {
          "FORMAT: text (the default), markdown (the README's table: the same in a fenced block) "
          "or schema (the metric part of schemas/run.schema.json, which ends that file).",
          none_opts},
-        {"manpage", "[SECTION]", 0, 1,
-         "print a manual page (roff): 1 (default) dmlsim(1), 5 dmlsim-scenario(5)", NULL,
+        {"manpage", "[SECTION] [FORMAT]", 0, 2,
+         "print a manual page (roff): 1 (default) dmlsim(1), 5 dmlsim-scenario(5)",
+         "FORMAT: roff (the default) or markdown (section 5 only: docs/scenario-reference.md, "
+         "the same reference: every attribute's type, range, default and meaning, every "
+         "preset).",
          none_opts},
         {"completion", "", 0, 0, "print the bash completion script", NULL, none_opts},
 };

@@ -26,18 +26,24 @@ static int usage_error(const char *what)
     return 1;
 }
 
-/* dmlsim manpage [1|5]. */
+/* dmlsim manpage [1|5] [roff|markdown]. */
 static int cmd_manpage(const struct cli_args *a)
 {
-    const char *sec = a->nargs ? a->args[0] : "1";
-    if (strcmp(sec, "1") == 0) {
+    const char *sec = a->nargs ? a->args[0] : "1", *fmt = a->nargs > 1 ? a->args[1] : "roff";
+    bool md = strcmp(fmt, "markdown") == 0;
+    if (!md && strcmp(fmt, "roff") != 0)
+        return cli_error(a->cmd, "expected FORMAT roff (the default) or markdown");
+    if (strcmp(sec, "1") == 0 && !md) {
         cli_write_man(stdout, DMLSIM_VERSION);
         return 0;
     }
     if (strcmp(sec, "5") != 0)
-        return cli_error(a->cmd, "expected SECTION 1 (dmlsim) or 5 (dmlsim-scenario)");
-    if (!scenario_doc_write_man(stdout, DMLSIM_VERSION))
-        return cli_error(a->cmd, "cannot parse the compiled-in DTD (out of memory)");
+        return cli_error(a->cmd, md ? "expected SECTION 5 with markdown"
+                                    : "expected SECTION 1 (dmlsim) or 5 (dmlsim-scenario)");
+    if (!scenario_doc_write(stdout, md ? SCENARIO_DOC_MARKDOWN : SCENARIO_DOC_ROFF,
+                            DMLSIM_VERSION))
+        return cli_error(a->cmd, "the attribute table and the DTD disagree (above), or out of "
+                                 "memory");
     return 0;
 }
 

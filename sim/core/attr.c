@@ -4,6 +4,8 @@
 #include "mem.h"
 #include "units.h"
 
+#include <assert.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,4 +165,82 @@ int attr_choice(xmlNodePtr n, const char *name, const char *const *names, size_t
     for (size_t i = 0; i < count; i++)
         if (attr_is(n, name, names[i])) return (int)i;
     return 0;
+}
+
+/* ---- parsers driven by the attribute table ------------------------------------------------ */
+
+static const struct attr_spec *spec_of(xmlNodePtr n, const char *name)
+{
+    return attr_spec_get((const char *)n->name, name);
+}
+
+static long as_long(double v)
+{
+    return v >= (double)LONG_MAX ? LONG_MAX : (long)v;
+}
+
+enum dmlsim_err attr_get_int_within(struct reader *r, xmlNodePtr n, const char *name, long max,
+                                    long def, long *out)
+{
+    const struct attr_spec *s = spec_of(n, name);
+    assert(s->type == ATTR_INT);
+    return attr_int(r, n, name, (long)s->min, max, def, out);
+}
+
+enum dmlsim_err attr_get_int_def(struct reader *r, xmlNodePtr n, const char *name, long def,
+                                 long *out)
+{
+    return attr_get_int_within(r, n, name, as_long(spec_of(n, name)->max), def, out);
+}
+
+enum dmlsim_err attr_get_int(struct reader *r, xmlNodePtr n, const char *name, long *out)
+{
+    return attr_get_int_def(r, n, name, (long)spec_of(n, name)->def, out);
+}
+
+enum dmlsim_err attr_get_real(struct reader *r, xmlNodePtr n, const char *name, double *out)
+{
+    const struct attr_spec *s = spec_of(n, name);
+    assert(s->type == ATTR_REAL);
+    return attr_real(r, n, name, s->min, s->min_incl, s->def, out);
+}
+
+enum dmlsim_err attr_get_quantity_def(struct reader *r, xmlNodePtr n, const char *name, double def,
+                                      double *out)
+{
+    const struct attr_spec *s = spec_of(n, name);
+    assert(s->type == ATTR_QUANTITY);
+    return attr_quantity(r, n, name, s->unit, s->bound, def, out);
+}
+
+enum dmlsim_err attr_get_quantity(struct reader *r, xmlNodePtr n, const char *name, double *out)
+{
+    return attr_get_quantity_def(r, n, name, spec_of(n, name)->def, out);
+}
+
+double attr_get_max(xmlNodePtr n, const char *name)
+{
+    return spec_of(n, name)->max;
+}
+
+int attr_get_choice(xmlNodePtr n, const char *name, const char *const *names, size_t count)
+{
+    const struct attr_spec *s = spec_of(n, name);
+    char *v = attr_dup(n, name);
+    const char *want = v ? v : s->def_text;
+    int found = 0;
+    for (size_t i = 0; want && i < count; i++)
+        if (strcmp(want, names[i]) == 0) found = (int)i;
+    free(v);
+    return found;
+}
+
+bool attr_get_is(xmlNodePtr n, const char *name, const char *value)
+{
+    const struct attr_spec *s = spec_of(n, name);
+    char *v = attr_dup(n, name);
+    const char *is = v ? v : s->def_text;
+    bool eq = is && strcmp(is, value) == 0;
+    free(v);
+    return eq;
 }

@@ -9,6 +9,7 @@
 #ifndef DMLSIM_ATTR_H
 #define DMLSIM_ATTR_H
 
+#include "attr_spec.h"
 #include "scenario_types.h"
 #include "units.h"
 
@@ -16,11 +17,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Defaults and limits that more than one element reader applies. */
-#define DEFAULT_TIMEOUT_S      3600.0
-#define DEFAULT_MAX_RESTARTS  200   /* memberships after the first before a job gives up */
-#define MAX_JITTER_SIGMA 4 /* lognormal compute jitter: larger spreads are not a cluster */
 
 #define ATTR_N_OF(a) (sizeof(a) / sizeof(a)[0])
 
@@ -71,5 +67,30 @@ char *attr_path(const struct reader *r, const char *file);
 
 /* Which of names[0..n) attribute `name` is (the DTD admits no other), or 0 when absent. */
 int attr_choice(xmlNodePtr n, const char *name, const char *const *names, size_t count);
+
+/* ---- parsers driven by the attribute table (attr_spec.h) ----------------------------------
+ * Each takes the range and the default from the row of <n's element, name>; the _def forms take
+ * a default the reader computes (a row whose default "depends: ..."), the _within form a maximum
+ * it computes. The messages are those of attr_int, attr_real and attr_quantity. */
+enum dmlsim_err attr_get_int(struct reader *r, xmlNodePtr n, const char *name, long *out);
+enum dmlsim_err attr_get_int_def(struct reader *r, xmlNodePtr n, const char *name, long def,
+                                 long *out);
+enum dmlsim_err attr_get_int_within(struct reader *r, xmlNodePtr n, const char *name, long max,
+                                    long def, long *out);
+enum dmlsim_err attr_get_real(struct reader *r, xmlNodePtr n, const char *name, double *out);
+enum dmlsim_err attr_get_quantity(struct reader *r, xmlNodePtr n, const char *name, double *out);
+enum dmlsim_err attr_get_quantity_def(struct reader *r, xmlNodePtr n, const char *name, double def,
+                                      double *out);
+
+/* The row's maximum of a number <n's element, name> (the bound a reader checks beyond the
+ * parser's). */
+double attr_get_max(xmlNodePtr n, const char *name);
+
+/* Which of names[0..count) the attribute is, or, when absent, which the row's default is (0 when
+ * the default is none of them). */
+int attr_get_choice(xmlNodePtr n, const char *name, const char *const *names, size_t count);
+
+/* Whether the attribute, or when absent the row's default, equals `value`. */
+bool attr_get_is(xmlNodePtr n, const char *name, const char *value);
 
 #endif

@@ -8,12 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_REPLICATIONS 20
-#define MAX_REPLICATIONS     100000
-/* Llama 3 §3.3.1: "Each rack hosts 16 GPUs split between two servers and connected by a single
-   Minipack2 top-of-the-rack (ToR) switch" */
-#define DEFAULT_RACK_NODES 2
-
 /* The job this campaign plays: hybrid, with a step-counted checkpoint to the remote store. */
 static enum dmlsim_err check_job(struct reader *r, xmlNodePtr n, const struct scenario *sc)
 {
@@ -60,9 +54,8 @@ static enum dmlsim_err read_detect(struct reader *r, xmlNodePtr n, double *out)
 static enum dmlsim_err read_slow(struct reader *r, xmlNodePtr n, struct camp_cause *c)
 {
     enum dmlsim_err rc;
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "slow-factor", 1, false, 0, &c->slow_factor), out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "slow-for", UNIT_TIME, UNIT_POSITIVE, 0, &c->slow_s),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "slow-factor", &c->slow_factor), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "slow-for", &c->slow_s), out);
     if (c->kind == CAMP_SLOW && (c->slow_factor <= 1 || c->slow_s <= 0))
         return attr_fail(r, n,
                          "<failure kind=\"slow\">: expected slow-factor > 1 (how many times "
@@ -75,8 +68,7 @@ out:
 
 static enum dmlsim_err read_failure(struct reader *r, xmlNodePtr n, struct campaign_spec *cs)
 {
-    struct camp_cause c = {
-            .kind = CAMP_CRASH, .scope = CAMP_SCOPE_GPU, .detect_s = -1, .source = "the scenario"};
+    struct camp_cause c = {.detect_s = -1, .source = "the scenario"}; /* kind, scope: below */
     enum dmlsim_err rc;
     char *name = attr_dup(n, "cause");
     bool ok = good_name(name);
@@ -86,13 +78,11 @@ static enum dmlsim_err read_failure(struct reader *r, xmlNodePtr n, struct campa
         return attr_fail(r, n,
                          "<failure cause>: expected a name of 1 to 31 characters a-z, 0-9 "
                          "and -");
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "per-gpu-hour", 0, true, 0, &c.per_gpu_hour), out);
-    c.kind = (enum camp_kind)attr_choice(n, "kind", campaign_kind_names, CAMP_KINDS);
-    if (xmlHasProp(n, (const xmlChar *)"scope"))
-        c.scope = (enum camp_scope)attr_choice(n, "scope", campaign_scope_names, CAMP_SCOPES);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "per-gpu-hour", &c.per_gpu_hour), out);
+    c.kind = (enum camp_kind)attr_get_choice(n, "kind", campaign_kind_names, CAMP_KINDS);
+    c.scope = (enum camp_scope)attr_get_choice(n, "scope", campaign_scope_names, CAMP_SCOPES);
     DMLSIM_CHECK_GOTO(rc, read_detect(r, n, &c.detect_s), out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0, &c.repair_s),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "repair", &c.repair_s), out);
     DMLSIM_CHECK_GOTO(rc, read_slow(r, n, &c), out);
     int i = 0;
     while (i < cs->ncauses && strcmp(cs->causes[i].name, c.name) != 0)
@@ -110,22 +100,20 @@ static enum dmlsim_err read_sizes(struct reader *r, xmlNodePtr n, struct campaig
 {
     enum dmlsim_err rc;
     long v;
-    DMLSIM_CHECK_GOTO(
-            rc, attr_quantity(r, n, "duration", UNIT_TIME, UNIT_POSITIVE, 0, &cs->duration_s), out);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "steps", 1, 1000000000L, 0, &cs->steps), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "duration", &cs->duration_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "steps", &cs->steps), out);
     if (cs->steps == 0 && cs->duration_s == 0)
         return attr_fail(r, n,
                          "<campaign>: expected duration=\"TIME\" (such as 54d), "
                          "steps=\"N\", or both (it ends at the first)");
-    DMLSIM_CHECK_GOTO(
-            rc, attr_int(r, n, "replications", 1, MAX_REPLICATIONS, DEFAULT_REPLICATIONS, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "replications", &v), out);
     cs->replications = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "spares", 0, 1000000, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "spares", &v), out);
     cs->spares = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "rack-nodes", 1, 1024, DEFAULT_RACK_NODES, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "rack-nodes", &v), out);
     cs->rack_nodes = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "failure-scale", 0, true, 1, &cs->failure_scale), out);
-    cs->policy = attr_is(n, "on-shortage", "shrink") ? CAMP_SHRINK : CAMP_WAIT;
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "failure-scale", &cs->failure_scale), out);
+    cs->policy = attr_get_is(n, "on-shortage", "shrink") ? CAMP_SHRINK : CAMP_WAIT;
 out:
     return rc;
 }
@@ -140,7 +128,8 @@ enum dmlsim_err scen_campaign_read(struct reader *r, xmlNodePtr n, struct scenar
     DMLSIM_CHECK_GOTO(rc, check_job(r, n, sc), out);
     DMLSIM_CHECK_GOTO(rc, read_sizes(r, n, cs), out);
     char *mix = attr_dup(n, "failures");
-    snprintf(cs->mix, sizeof cs->mix, "%s", mix ? mix : "none");
+    snprintf(cs->mix, sizeof cs->mix, "%s",
+             mix ? mix : attr_spec_get("campaign", "failures")->def_text);
     free(mix);
     size_t nrows = 0;
     const struct camp_cause *rows = campaign_causes(cs->mix, &nrows);

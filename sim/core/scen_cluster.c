@@ -13,11 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define DEFAULT_FACTOR         2.0
-#define DEFAULT_SPINES         2
-#define DEFAULT_NODES_PER_LEAF 16
-#define DEFAULT_CHUNKS         8
-#define MAX_BENCH_SIZES        1000 /* rows per pair; more is a typo in factor, not a benchmark */
+#define MAX_BENCH_SIZES 1000 /* rows per pair; more is a typo in factor, not a benchmark */
 
 #define KIND(k) (1u << (k))
 
@@ -72,9 +68,7 @@ out:
 static enum dmlsim_err read_cluster_store(struct reader *r, xmlNodePtr n, struct cluster_spec *c)
 {
     enum dmlsim_err rc;
-    DMLSIM_CHECK_GOTO(
-            rc, attr_quantity(r, n, "store-bw", UNIT_BANDWIDTH, UNIT_POSITIVE, 0, &c->store_bw_Bps),
-            out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "store-bw", &c->store_bw_Bps), out);
     if (c->store_bw_Bps > 0 && (c->nic == NULL || c->topology == TOPO_FLAT))
         rc = attr_fail(r, n,
                        "<cluster store-bw>: the checkpoint store is a machine on the cluster's "
@@ -87,9 +81,9 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
 {
     enum dmlsim_err rc;
     long v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes", 1, 1L << 20, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "nodes", &v), out);
     c->nodes = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus-per-node", 1, 256, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "gpus-per-node", &v), out);
     c->gpus_per_node = (int)v;
 
     c->nic = NULL;
@@ -98,7 +92,7 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
                       attr_link(r, n, "nic", KIND(LINK_IB) | KIND(LINK_ROCE) | KIND(LINK_TCP),
                                 "a network class", &c->nic),
                       out);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ps-nodes", 0, 4096, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "ps-nodes", &v), out);
     c->ps_nodes = (int)v;
     if (c->nic == NULL && c->nodes + c->ps_nodes > 1) {
         rc = attr_fail(r, n,
@@ -107,14 +101,12 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
                        c->nodes + c->ps_nodes);
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nics-per-node", 1, 64, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "nics-per-node", &v), out);
     c->nics_per_node = (int)v;
 
-    char *topo = attr_dup(n, "topology"); /* the DTD allows only the names topology_name gives */
-    c->topology = TOPO_STAR;
-    for (enum topology t = TOPO_STAR; topo && t <= TOPO_FLAT; t++)
-        if (strcmp(topo, topology_name(t)) == 0) c->topology = t;
-    free(topo);
+    c->topology = TOPO_STAR; /* the DTD allows only the names topology_name gives */
+    for (enum topology t = TOPO_STAR; t <= TOPO_FLAT; t++)
+        if (attr_get_is(n, "topology", topology_name(t))) c->topology = t;
     if (c->topology == TOPO_FLAT && (c->gpus_per_node != 1 || c->ps_nodes != 0 || !c->nic)) {
         rc = attr_fail(r, n,
                        "<cluster topology=\"flat\">: a flat cluster has one GPU per node, no "
@@ -131,19 +123,17 @@ enum dmlsim_err scen_cluster_read(struct reader *r, xmlNodePtr n, struct cluster
                 goto out;
             }
     }
-    long def_npl = c->nodes < DEFAULT_NODES_PER_LEAF ? c->nodes : DEFAULT_NODES_PER_LEAF;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nodes-per-leaf", 1, c->nodes + c->ps_nodes, def_npl, &v),
-                      out);
+    long leaf = (long)attr_spec_get("cluster", "nodes-per-leaf")->def,
+         def_npl = c->nodes < leaf ? c->nodes : leaf;
+    DMLSIM_CHECK_GOTO(
+            rc, attr_get_int_within(r, n, "nodes-per-leaf", c->nodes + c->ps_nodes, def_npl, &v),
+            out);
     c->nodes_per_leaf = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "spines", 1, 1024, DEFAULT_SPINES, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "spines", &v), out);
     c->spines = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "oversubscription", 1.0, true, 1.0, &c->oversubscription),
-                      out);
-    char *sharp = attr_dup(n, "sharp"), *sw = attr_dup(n, "switch");
-    c->sharp = sharp && strcmp(sharp, "yes") == 0;
-    c->fatpipe_switch = sw && strcmp(sw, "fatpipe") == 0; /* the DTD allows port | fatpipe */
-    free(sharp);
-    free(sw);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "oversubscription", &c->oversubscription), out);
+    c->sharp = attr_get_is(n, "sharp", "yes");
+    c->fatpipe_switch = attr_get_is(n, "switch", "fatpipe"); /* the DTD allows port | fatpipe */
     if (c->sharp && (c->nic == NULL || c->nic->kind != LINK_IB || c->topology == TOPO_FLAT))
         rc = attr_fail(r, n,
                        "<cluster sharp=\"yes\">: in-network reduction (SHARP) is an InfiniBand "
@@ -203,14 +193,12 @@ enum dmlsim_err scen_cluster_read_benchmark(struct reader *r, xmlNodePtr n, stru
                                                  : COLL_ALLREDUCE;
     free(kind);
     b->line = (int)attr_line(n);
-    b->level = COLL_MESSAGE;
     DMLSIM_CHECK_GOTO(rc,
                       scen_cluster_coll_attrs(r, n, b->op, &b->algo, &b->nccl, &b->level, &b->gpus,
                                               &b->chunks),
                       out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "begin", UNIT_SIZE, UNIT_POSITIVE, 0, &b->begin_B),
-                      out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "end", UNIT_SIZE, UNIT_POSITIVE, 0, &b->end_B), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "begin", &b->begin_B), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "end", &b->end_B), out);
     if (b->end_B < b->begin_B) {
         rc = attr_fail(r, n,
                        "<benchmark end=\"...\">: end (%.0f B) is below begin (%.0f B); "
@@ -218,7 +206,7 @@ enum dmlsim_err scen_cluster_read_benchmark(struct reader *r, xmlNodePtr n, stru
                        b->end_B, b->begin_B);
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1.0, false, DEFAULT_FACTOR, &b->factor), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "factor", &b->factor), out);
     if (b->end_B / b->begin_B > 1 && b->end_B > b->begin_B &&
         1 + log(b->end_B / b->begin_B) / log(b->factor) > MAX_BENCH_SIZES) {
         rc = attr_fail(r, n,
@@ -227,10 +215,7 @@ enum dmlsim_err scen_cluster_read_benchmark(struct reader *r, xmlNodePtr n, stru
                        b->factor, MAX_BENCH_SIZES);
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
-                                    &b->timeout_s),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "timeout", &b->timeout_s), out);
     for (xmlNodePtr p = n->children; p != NULL; p = p->next) {
         if (p->type != XML_ELEMENT_NODE) continue;
         if (b->kind != BENCH_P2P) {
@@ -274,11 +259,9 @@ static enum dmlsim_err socket_attrs(struct reader *r, xmlNodePtr n, struct nccl_
 {
     enum dmlsim_err rc = DMLSIM_OK;
     long v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "nccl-socket-nthreads", 1, NCCL_SOCKET_MAX_THREADS, 0, &v),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "nccl-socket-nthreads", &v), out);
     nccl->socket_nthreads = (int)v;
-    DMLSIM_CHECK_GOTO(
-            rc, attr_int(r, n, "nccl-nsocks-perthread", 1, NCCL_SOCKET_MAX_SOCKETS, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "nccl-nsocks-perthread", &v), out);
     nccl->nsocks_perthread = (int)v;
     if (nccl_socket_count(nccl) > NCCL_SOCKET_MAX_SOCKETS)
         rc = attr_fail(r, n,
@@ -301,15 +284,14 @@ enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum col
     enum dmlsim_err rc = DMLSIM_OK;
     long v;
     const char *el = (const char *)n->name;
-    char *name = attr_dup(n, "algo"), *lv = attr_dup(n, "level");
+    static const char *const levels[] = {"message", "flow", "auto"}; /* enum coll_level's */
+    char *name = attr_dup(n, "algo");
     char *na = attr_dup(n, "nccl-algo"), *pr = attr_dup(n, "proto");
     bool known = true;
-    *algo = COLL_ALGO_DEFAULT;
+    coll_algo_find(attr_spec_get(el, "algo")->def_text, algo); /* the row's default: nccl */
     if (name) known = coll_algo_find(name, algo);
-    if (lv) /* the DTD admits "auto" for <training> only */
-        *level = strcmp(lv, "flow") == 0   ? COLL_FLOW
-                 : strcmp(lv, "auto") == 0 ? COLL_AUTO
-                                           : COLL_MESSAGE;
+    int lv = attr_get_choice(n, "level", levels, ATTR_N_OF(levels)); /* auto: <training> only */
+    *level = lv == 1 ? COLL_FLOW : lv == 2 ? COLL_AUTO : COLL_MESSAGE;
     *nccl = (struct nccl_opts){.algo = -1, .proto = -1, .max_channels = 0};
     if (!known)
         rc = attr_fail(r, n, "<%s algo=\"%s\">: unknown algorithm; expected one of: %s", el, name,
@@ -341,16 +323,15 @@ enum dmlsim_err scen_cluster_coll_attrs(struct reader *r, xmlNodePtr n, enum col
                        "or none of them",
                        el);
     free(name);
-    free(lv);
     free(na);
     free(pr);
     if (rc != DMLSIM_OK) return rc;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "channels", 1, 32, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "channels", &v), out);
     nccl->max_channels = (int)v;
     DMLSIM_CHECK_GOTO(rc, socket_attrs(r, n, nccl), out);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "gpus", 1, 1L << 24, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "gpus", &v), out);
     *gpus = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "chunks", 1, 4096, DEFAULT_CHUNKS, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "chunks", &v), out);
     *chunks = (int)v;
 out:
     return rc;

@@ -29,9 +29,6 @@ static enum dmlsim_err read_hidden(struct reader *r, xmlNodePtr n, struct numeri
     return rc;
 }
 
-/* Debian's dataset-fashion-mnist package */
-#define FASHION_MNIST_DIR "/usr/share/datasets/fashion-mnist"
-
 enum dmlsim_err scen_data_read_numerics(struct reader *r, xmlNodePtr n, struct numerics_spec *nm)
 {
     enum dmlsim_err rc;
@@ -39,29 +36,29 @@ enum dmlsim_err scen_data_read_numerics(struct reader *r, xmlNodePtr n, struct n
     nm->present = true;
     nm->line = (int)attr_line(n);
     char *dir = attr_dup(n, "dir");
-    if (dir == NULL && attr_is(n, "dataset", "idx")) {
+    if (dir == NULL && attr_get_is(n, "dataset", "idx")) {
         rc = attr_fail(r, n,
                        "<numerics dataset=\"idx\">: expected dir=\"FOLDER\" of its IDX files");
         goto out;
     }
-    nm->dir = dir ? attr_path(r, dir) : mem_strdup(FASHION_MNIST_DIR);
+    nm->dir = dir ? attr_path(r, dir) : mem_strdup(attr_spec_get("numerics", "dir")->def_text);
     free(dir);
     DMLSIM_CHECK_GOTO(rc, read_hidden(r, n, nm), out);
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "lr", 0, false, 0.05, &nm->lr), out);
-    nm->lr_linear = attr_is(n, "lr-scaling", "linear");
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "warmup", 0, 100000000, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "lr", &nm->lr), out);
+    nm->lr_linear = attr_get_is(n, "lr-scaling", "linear");
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "warmup", &v), out);
     nm->warmup = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "target-accuracy", 0, true, 0, &nm->target), out);
-    if (nm->target > 1) {
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "target-accuracy", &nm->target), out);
+    if (nm->target > attr_get_max(n, "target-accuracy")) {
         rc = attr_fail(r, n, "<numerics target-accuracy=\"%g\">: expected a fraction in [0, 1]",
                        nm->target);
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "eval-every", 1, 1000000, 20, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "eval-every", &v), out);
     nm->eval_every = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "train-examples", 1, 10000000, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "train-examples", &v), out);
     nm->train_n = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "test-examples", 1, 10000000, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "test-examples", &v), out);
     nm->test_n = (int)v;
     nm->cost_model = attr_dup(n, "cost-model");
     struct model probe;
@@ -88,26 +85,34 @@ static enum dmlsim_err data_dataset(struct reader *r, xmlNodePtr n, struct data_
     if (rc != DMLSIM_OK) return rc;
     long v;
     DMLSIM_CHECK_GOTO(
-            rc, attr_int(r, n, "samples", 1, 1L << 40, ds ? (long)ds->samples : 1L << 20, &v), out);
+            rc,
+            attr_get_int_def(r, n, "samples",
+                             ds ? (long)ds->samples : (long)attr_spec_get("data", "samples")->def,
+                             &v),
+            out);
     d->samples = (double)v;
+    DMLSIM_CHECK_GOTO(
+            rc,
+            attr_get_quantity_def(r, n, "sample-size",
+                                  ds ? ds->sample_B : attr_spec_get("data", "sample-size")->def,
+                                  &d->sample_B),
+            out);
     DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "sample-size", UNIT_SIZE, UNIT_POSITIVE,
-                                    ds ? ds->sample_B : 1, &d->sample_B),
+                      attr_get_quantity_def(r, n, "decoded-size", ds ? ds->decoded_B : d->sample_B,
+                                            &d->decoded_B),
                       out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "decoded-size", UNIT_SIZE, UNIT_POSITIVE,
-                                    ds ? ds->decoded_B : d->sample_B, &d->decoded_B),
-                      out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "decode", UNIT_TIME, UNIT_NONNEG, ds ? ds->decode_s : 0,
-                                    &d->decode_s),
-                      out);
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sample-sigma", 0, true, 0, &d->sample_sigma), out);
-    if (d->sample_sigma > MAX_JITTER_SIGMA)
+    DMLSIM_CHECK_GOTO(
+            rc,
+            attr_get_quantity_def(r, n, "decode",
+                                  ds ? ds->decode_s : attr_spec_get("data", "decode")->def,
+                                  &d->decode_s),
+            out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "sample-sigma", &d->sample_sigma), out);
+    if (d->sample_sigma > attr_get_max(n, "sample-sigma"))
         rc = attr_fail(r, n,
                        "<data sample-sigma=\"%g\">: expected at most %g (the mean of the "
                        "largest of a batch's samples grows as e^(sigma^2))",
-                       d->sample_sigma, (double)MAX_JITTER_SIGMA);
+                       d->sample_sigma, attr_get_max(n, "sample-sigma"));
 out:
     return rc;
 }
@@ -136,9 +141,8 @@ const char *scenario_data_cache_name(enum data_cache c)
 static enum dmlsim_err data_cache(struct reader *r, xmlNodePtr n, struct data_spec *d)
 {
     enum dmlsim_err rc = DMLSIM_OK;
-    d->cache = (enum data_cache)attr_choice(n, "cache", data_caches, ATTR_N_OF(data_caches));
-    DMLSIM_CHECK_GOTO(
-            rc, attr_quantity(r, n, "cache-capacity", UNIT_SIZE, UNIT_NONNEG, 0, &d->cache_B), out);
+    d->cache = (enum data_cache)attr_get_choice(n, "cache", data_caches, ATTR_N_OF(data_caches));
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "cache-capacity", &d->cache_B), out);
     if (d->cache != CACHE_NONE && d->source != DATA_REMOTE)
         rc = attr_fail(r, n,
                        "<data cache=\"%s\">: a cache tier sits in front of the remote store; "
@@ -178,15 +182,18 @@ static enum dmlsim_err data_shards(struct reader *r, xmlNodePtr n, struct data_s
                          "shard-samples and shard-bytes");
     /* MDS: MDSWriter's size_limit, 1 << 26 B (mosaicml/streaming, "Dataset Conversion Guide") */
     DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "shard-bytes", UNIT_SIZE, UNIT_POSITIVE,
-                                    d->format == DATA_MDS && !by_samples ? 67108864.0 : 0,
-                                    &d->shard_B),
+                      attr_get_quantity_def(r, n, "shard-bytes",
+                                            d->format == DATA_MDS && !by_samples ? 67108864.0 : 0,
+                                            &d->shard_B),
                       out);
     /* webdataset: 5,000 samples a shard (the seed notes' SHARD_SIZE); parquet: pyarrow's row
      * group of 1 Mi rows (apache/arrow #34280) */
     DMLSIM_CHECK_GOTO(rc,
-                      attr_int(r, n, "shard-samples", 1, 1L << 40,
-                               d->format == DATA_PARQUET ? 1L << 20 : 5000, &v),
+                      attr_get_int_def(r, n, "shard-samples",
+                                       d->format == DATA_PARQUET
+                                               ? 1L << 20
+                                               : (long)attr_spec_get("data", "shard-samples")->def,
+                                       &v),
                       out);
     d->shard_samples =
             d->shard_B > 0 ? shard_of_bytes(d->format, d->shard_B, d->sample_B) : (double)v;
@@ -208,11 +215,13 @@ enum dmlsim_err scen_data_read(struct reader *r, xmlNodePtr n, struct scenario *
     d->seed = sc->seed;
     d->line = (int)attr_line(n);
     DMLSIM_CHECK_GOTO(rc, data_dataset(r, n, d), out);
-    d->format = (enum data_format)attr_choice(n, "format", data_formats, ATTR_N_OF(data_formats));
-    d->source = (enum data_source)attr_choice(n, "source", data_sources, ATTR_N_OF(data_sources));
+    d->format =
+            (enum data_format)attr_get_choice(n, "format", data_formats, ATTR_N_OF(data_formats));
+    d->source =
+            (enum data_source)attr_get_choice(n, "source", data_sources, ATTR_N_OF(data_sources));
     DMLSIM_CHECK_GOTO(rc, data_shards(r, n, d), out);
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "columns", 0, false, 1, &d->columns), out);
-    if (d->columns > 1) {
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "columns", &d->columns), out);
+    if (d->columns > attr_get_max(n, "columns")) {
         rc = attr_fail(r, n,
                        "<data columns=\"%g\">: expected the selected columns' share of a "
                        "row's bytes, in (0, 1]",
@@ -220,29 +229,26 @@ enum dmlsim_err scen_data_read(struct reader *r, xmlNodePtr n, struct scenario *
         goto out;
     }
     DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "request-latency", UNIT_TIME, UNIT_NONNEG,
-                                    d->source == DATA_REMOTE       ? CATALOG_OBJECT_REQUEST_S
-                                    : d->source == DATA_LOCAL_NVME ? CATALOG_NVME_REQUEST_S
-                                                                   : 0,
-                                    &d->request_s),
+                      attr_get_quantity_def(r, n, "request-latency",
+                                            d->source == DATA_REMOTE ? CATALOG_OBJECT_REQUEST_S
+                                            : d->source == DATA_LOCAL_NVME ? CATALOG_NVME_REQUEST_S
+                                                                           : 0,
+                                            &d->request_s),
                       out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "connection-rate", UNIT_BANDWIDTH, UNIT_POSITIVE,
-                                    CATALOG_OBJECT_CONN_BPS, &d->conn_Bps),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "connection-rate", &d->conn_Bps), out);
     DMLSIM_CHECK_GOTO(rc, data_cache(r, n, d), out);
-    d->shuffle = attr_choice(n, "shuffle", data_shuffles, ATTR_N_OF(data_shuffles));
-    d->by_class = attr_is(n, "layout", "by-class");
+    d->shuffle = attr_get_choice(n, "shuffle", data_shuffles, ATTR_N_OF(data_shuffles));
+    d->by_class = attr_get_is(n, "layout", "by-class");
     /* WebDataset's default buffer: _shuffle(data, bufsize=1000, ...), webdataset/filters.py */
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shuffle-buffer", 1, 1L << 24, 1000, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "shuffle-buffer", &v), out);
     d->shuffle_buffer = (int)v;
     /* PyTorch's DataLoader defaults: num_workers 0 (in the training loop), prefetch_factor 2 */
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "loader-workers", 0, 1024, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "loader-workers", &v), out);
     d->workers = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "prefetch", 1, 1024, 2, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "prefetch", &v), out);
     d->prefetch = (int)v;
-    d->pinned = attr_is(n, "pin-memory", "yes");
-    d->gds = attr_is(n, "gds", "yes");
+    d->pinned = attr_get_is(n, "pin-memory", "yes");
+    d->gds = attr_get_is(n, "gds", "yes");
     if (d->gds && (d->source != DATA_LOCAL_NVME || d->decode_s > 0))
         rc = attr_fail(r, n,
                        "<data gds=\"yes\">: GPUDirect Storage reads a node's NVMe into GPU "

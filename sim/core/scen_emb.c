@@ -7,13 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMB_ROWS_MAX (1L << 40) /* 1.1e12 rows: beyond any published table (Persia: 100T params) \
-                                 */
-#define EMB_DIM_MAX  65536
-#define EMB_POOL_MAX 100000
 #define EMB_FILE_MAX (1L << 26) /* IDs read from a file (512 MiB of them) */
-#define ZIPF_DEFAULT  1.0        /* Zipf's law: frequency inversely proportional to rank */
-#define ZIPF_MAX      64.0       /* emb_ids.h's sampler's bound */
 #define DRAWS_MAX     (1L << 26) /* IDs a worker draws for one table a batch (67M; the sparse
                                     path's hash set then takes 1 GiB) */
 
@@ -23,7 +17,7 @@ static const char *const dist_names[] = {"uniform", "zipf", "file"};
 static enum dmlsim_err read_dist(struct reader *r, xmlNodePtr n, const char *elem, bool file_ok,
                                  enum emb_dist *dist, double *s)
 {
-    *dist = (enum emb_dist)attr_choice(n, "ids", dist_names, 3); /* absent: uniform */
+    *dist = (enum emb_dist)attr_get_choice(n, "ids", dist_names, 3);
     if (*dist == EMB_FILE && !file_ok)
         return attr_fail(r, n,
                          "<%s ids=\"file\">: a preset's tables have no ID file; expected "
@@ -31,10 +25,10 @@ static enum dmlsim_err read_dist(struct reader *r, xmlNodePtr n, const char *ele
                          elem);
     if (*dist != EMB_ZIPF && xmlHasProp(n, (const xmlChar *)"zipf"))
         return attr_fail(r, n, "<%s zipf>: only meaningful with ids=\"zipf\"", elem);
-    enum dmlsim_err rc = attr_real(r, n, "zipf", 0, false, ZIPF_DEFAULT, s);
-    if (rc == DMLSIM_OK && *s > ZIPF_MAX)
+    enum dmlsim_err rc = attr_get_real(r, n, "zipf", s);
+    if (rc == DMLSIM_OK && *s > attr_get_max(n, "zipf"))
         rc = attr_fail(r, n, "<%s zipf=\"%g\">: expected an exponent in (0, %g]", elem, *s,
-                       ZIPF_MAX);
+                       attr_get_max(n, "zipf"));
     return rc;
 }
 
@@ -90,11 +84,11 @@ enum dmlsim_err scen_emb_read_table(struct reader *r, xmlNodePtr n, struct model
     char *name = attr_dup(n, "name");
     snprintf(t.name, sizeof t.name, "%s", name ? name : "table");
     free(name);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "rows", 1, EMB_ROWS_MAX, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "rows", &v), out);
     t.rows = (double)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "dim", 1, EMB_DIM_MAX, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "dim", &v), out);
     t.dim = (double)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "pooling", 1, EMB_POOL_MAX, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "pooling", &v), out);
     t.pooling = (double)v;
     DMLSIM_CHECK_GOTO(rc, read_dist(r, n, "embedding", true, &t.dist, &t.zipf_s), out);
     DMLSIM_CHECK_GOTO(rc, read_file_ids(r, n, ms, &t), out);
@@ -111,11 +105,11 @@ enum dmlsim_err scen_emb_read_ps(struct reader *r, xmlNodePtr n, struct ps_spec 
     static const char *const given[] = {"sparse", "shard-by", "cache-rows", "dense"};
     for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
         ps->sparse_given |= xmlHasProp(n, (const xmlChar *)given[i]) != 0;
-    ps->dense_tables = attr_is(n, "sparse", "no");
-    ps->dense_allreduce = attr_is(n, "dense", "allreduce");
+    ps->dense_tables = attr_get_is(n, "sparse", "no");
+    ps->dense_allreduce = attr_get_is(n, "dense", "allreduce");
     ps->shard_by =
-            attr_choice(n, "shard-by", shard_names, 2) == 1 ? EMB_SHARD_RANGE : EMB_SHARD_HASH;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "cache-rows", 0, EMB_ROWS_MAX, 0, &v), out);
+            attr_get_choice(n, "shard-by", shard_names, 2) == 1 ? EMB_SHARD_RANGE : EMB_SHARD_HASH;
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "cache-rows", &v), out);
     ps->cache_rows = (double)v;
     bool has_st = xmlHasProp(n, (const xmlChar *)"cache-staleness");
     if (has_st != (ps->cache_rows > 0)) {
@@ -125,7 +119,7 @@ enum dmlsim_err scen_emb_read_ps(struct reader *r, xmlNodePtr n, struct ps_spec 
                                 "cache-staleness=\"S\" (iterations between refreshes)");
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "cache-staleness", 1, 1000000, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "cache-staleness", &v), out);
     ps->cache_staleness = (int)v;
     if (ps->dense_tables && (ps->cache_rows > 0 || xmlHasProp(n, (const xmlChar *)"shard-by")))
         rc = attr_fail(r, n,

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A time attribute that may be absent (-1). */
-static enum dmlsim_err opt_time(struct reader *r, xmlNodePtr n, const char *name,
-                                enum unit_bound bound, double *out)
+/* A time attribute that may be absent (its row's default, -1), or that this element does not
+ * have (the common attributes of scen_fault_read; the DTD admits no value then). */
+static enum dmlsim_err opt_time(struct reader *r, xmlNodePtr n, const char *name, double *out)
 {
-    return attr_quantity(r, n, name, UNIT_TIME, bound, -1, out);
+    *out = -1;
+    if (attr_spec_find((const char *)n->name, name) == NULL) return DMLSIM_OK;
+    return attr_get_quantity(r, n, name, out);
 }
 
 enum dmlsim_err scen_fault_read_checkpoint(struct reader *r, xmlNodePtr n, struct scenario *sc)
@@ -33,14 +35,10 @@ enum dmlsim_err scen_fault_read_checkpoint(struct reader *r, xmlNodePtr n, struc
                        every, units_expected(UNIT_TIME));
     }
     free(every);
-    char *a = attr_dup(n, "mode");
-    c->async = a && strcmp(a, "async") == 0;
-    free(a);
-    a = attr_dup(n, "target");
-    c->target = !a || strcmp(a, "remote") == 0 ? CKPT_REMOTE
-                : strcmp(a, "cache") == 0      ? CKPT_CACHE
-                                               : CKPT_LOCAL_NVME;
-    free(a);
+    c->async = attr_get_is(n, "mode", "async");
+    c->target = attr_get_is(n, "target", "remote")  ? CKPT_REMOTE
+                : attr_get_is(n, "target", "cache") ? CKPT_CACHE
+                                                    : CKPT_LOCAL_NVME;
     return rc;
 }
 
@@ -50,34 +48,20 @@ enum dmlsim_err scen_fault_read_recovery(struct reader *r, xmlNodePtr n, struct 
     enum dmlsim_err rc;
     long v;
     rs->line = (int)attr_line(n);
-    char *a = attr_dup(n, "policy");
-    rs->elastic = !a || strcmp(a, "elastic") == 0;
-    free(a);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "rendezvous-timeout", UNIT_TIME, UNIT_POSITIVE,
-                                    rs->rendezvous_s, &rs->rendezvous_s),
+    rs->elastic = attr_get_is(n, "policy", "elastic");
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "rendezvous-timeout", &rs->rendezvous_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "replacement-timeout", &rs->replacement_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "straggler-threshold", &rs->straggler_threshold),
                       out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "replacement-timeout", UNIT_TIME, UNIT_POSITIVE,
-                                    rs->replacement_s, &rs->replacement_s),
-                      out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_real(r, n, "straggler-threshold", 1.0, false, rs->straggler_threshold,
-                                &rs->straggler_threshold),
-                      out);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "straggler-steps", 0, 1000000, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "straggler-steps", &v), out);
     rs->straggler_steps = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "max-restarts", 0, 1000000, DEFAULT_MAX_RESTARTS, &v),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "max-restarts", &v), out);
     rs->max_restarts = (int)v;
-    rs->from_survivor = attr_is(n, "restore-from", "survivor");
-    rs->skip_lost = attr_is(n, "lost-batches", "skip");
-    rs->per_side = attr_is(n, "rendezvous", "per-side");
+    rs->from_survivor = attr_get_is(n, "restore-from", "survivor");
+    rs->skip_lost = attr_get_is(n, "lost-batches", "skip");
+    rs->per_side = attr_get_is(n, "rendezvous", "per-side");
     rs->present = true;
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "restart-time", UNIT_TIME, UNIT_NONNEG, rs->restart_s,
-                                    &rs->restart_s),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "restart-time", &rs->restart_s), out);
     if (rs->restart_s > DEFAULT_TIMEOUT_S)
         rc = attr_fail(r, n, "<recovery restart-time=\"%gs\">: expected at most %gs (an hour)",
                        rs->restart_s, DEFAULT_TIMEOUT_S);
@@ -91,23 +75,23 @@ static enum dmlsim_err read_straggler(struct reader *r, xmlNodePtr n, struct sce
     (void)sc;
     enum dmlsim_err rc;
     double until = -1, from = -1;
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "sigma", 0, false, 0, &f->sigma), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "sigma", &f->sigma), out);
     if (xmlHasProp(n, (const xmlChar *)"jitter")) {
         /* sigma 4: the mean slow-down factor is already e^8 ~ 3000 (jitter's mean, README) */
-        if (f->sigma <= 0 || f->sigma > MAX_JITTER_SIGMA)
+        if (f->sigma <= 0 || f->sigma > attr_get_max(n, "sigma"))
             return attr_fail(r, n,
                              "<straggler jitter=\"lognormal\" sigma=\"%g\">: expected sigma in "
                              "(0, %g]",
-                             f->sigma, (double)MAX_JITTER_SIGMA);
+                             f->sigma, attr_get_max(n, "sigma"));
         return DMLSIM_OK;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 1, false, 0, &f->factor), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "factor", &f->factor), out);
     if (f->host == NULL || f->factor <= 1)
         return attr_fail(r, n,
                          "<straggler>: expected host=\"...\" and factor > 1, or "
                          "jitter=\"lognormal\" sigma=\"...\"");
-    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", UNIT_NONNEG, &from), out);
-    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "until", UNIT_NONNEG, &until), out);
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "from", &from), out);
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "until", &until), out);
     f->at_s = from < 0 ? 0 : from;
     if (until >= 0 && until <= f->at_s)
         return attr_fail(r, n, "<straggler until=\"...\">: expected until after from");
@@ -129,7 +113,7 @@ static enum dmlsim_err read_window(struct reader *r, xmlNodePtr n, struct scenar
                          "<%s>: expected at=\"TIME\" and exactly one of host=\"NAME\", "
                          "link=\"NAME\" and node=\"NAME\"",
                          (const char *)n->name);
-    return opt_time(r, n, "for", UNIT_POSITIVE, &f->for_s);
+    return opt_time(r, n, "for", &f->for_s);
 }
 
 /* link-down and degrade: a window (read_window) on a link or a node's NIC links. */
@@ -142,8 +126,8 @@ static enum dmlsim_err read_link_fault(struct reader *r, xmlNodePtr n, struct sc
                          (const char *)n->name);
     DMLSIM_CHECK_GOTO(rc, read_window(r, n, sc, f), out);
     if (f->kind == FS_DEGRADE) {
-        DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "factor", 0, false, 1, &f->factor), out);
-        if (f->factor > 1)
+        DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "factor", &f->factor), out);
+        if (f->factor > attr_get_max(n, "factor"))
             return attr_fail(r, n, "<degrade factor=\"%g\">: expected a bandwidth factor in (0, 1]",
                              f->factor);
     }
@@ -156,16 +140,11 @@ static enum dmlsim_err read_mtbf(struct reader *r, xmlNodePtr n, struct scenario
 {
     (void)sc;
     enum dmlsim_err rc;
-    char *d = attr_dup(n, "distribution");
-    f->weibull = d && strcmp(d, "weibull") == 0;
-    free(d);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "mtbf", UNIT_TIME, UNIT_POSITIVE, 0, &f->mtbf_s),
-                      out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "repair", UNIT_TIME, UNIT_NONNEG, 0, &f->restart_s),
-                      out);
-    DMLSIM_CHECK_GOTO(rc, attr_quantity(r, n, "until", UNIT_TIME, UNIT_POSITIVE, 0, &f->until_s),
-                      out);
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "shape", 0, false, 1, &f->shape), out);
+    f->weibull = attr_get_is(n, "distribution", "weibull");
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "mtbf", &f->mtbf_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "repair", &f->restart_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "until", &f->until_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "shape", &f->shape), out);
 out:
     return rc;
 }
@@ -236,7 +215,7 @@ static enum dmlsim_err read_partition(struct reader *r, xmlNodePtr n, struct sce
 {
     (void)sc;
     enum dmlsim_err rc = DMLSIM_OK;
-    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", UNIT_POSITIVE, &f->for_s), out);
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "heal-after", &f->for_s), out);
     return check_groups(r, n, f->groups);
 out:
     return rc;
@@ -247,8 +226,9 @@ static enum dmlsim_err read_corrupt(struct reader *r, xmlNodePtr n, struct scena
 {
     (void)sc;
     enum dmlsim_err rc = DMLSIM_OK;
-    DMLSIM_CHECK_GOTO(rc, attr_real(r, n, "probability", 0, true, 0, &f->probability), out);
-    if (f->probability > 1 || ((f->step < 0 || f->host == NULL) && f->probability <= 0))
+    DMLSIM_CHECK_GOTO(rc, attr_get_real(r, n, "probability", &f->probability), out);
+    if (f->probability > attr_get_max(n, "probability") ||
+        ((f->step < 0 || f->host == NULL) && f->probability <= 0))
         return attr_fail(r, n,
                          "<corrupt-batch>: expected host=\"...\" step=\"N\", or a "
                          "probability in (0, 1]");
@@ -267,7 +247,7 @@ static enum dmlsim_err read_corrupt_shard(struct reader *r, xmlNodePtr n, struct
                          "<corrupt-shard>: a shard of the input pipeline's files; expected a "
                          "<data format=\"webdataset\", \"mds\" or \"parquet\"> in <training>");
     long v, shards = (long)ceil(d->samples / d->shard_samples);
-    enum dmlsim_err rc = attr_int(r, n, "shard", 0, shards - 1, 0, &v);
+    enum dmlsim_err rc = attr_get_int_within(r, n, "shard", shards - 1, 0, &v);
     f->shard = v;
     return rc;
 }
@@ -345,10 +325,12 @@ enum dmlsim_err scen_fault_read(struct reader *r, xmlNodePtr n, struct scenario 
     f->node = attr_dup(n, "node");
     f->groups = attr_dup(n, "groups");
     f->step = -1;
-    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "at", UNIT_NONNEG, &f->at_s), out);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "step", 0, 100000000, -1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "at", &f->at_s), out);
+    v = -1; /* a step: <crash> and <corrupt-batch> only */
+    if (attr_spec_find((const char *)n->name, "step") != NULL)
+        DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "step", &v), out);
     f->step = (int)v;
-    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "restart-after", UNIT_NONNEG, &f->restart_s), out);
+    DMLSIM_CHECK_GOTO(rc, opt_time(r, n, "restart-after", &f->restart_s), out);
     if (f->step >= 0 && sc->train.strategy != STRAT_NONE && f->step >= sc->train.steps)
         return attr_fail(r, n,
                          "<%s step=\"%d\">: the run has steps 0 to %d, so it would never "

@@ -11,15 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_LAUNCH_S KCOST_LAUNCH_S
-#define DEFAULT_BUCKET_S DEFAULT_LAUNCH_S /* a bucket's collective is one more kernel launch */
-#define DEFAULT_STEPS    10
-#define DEFAULT_BUCKET_B (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
-
 /* <model attention> (transformers), <model head> (bert-large), <model layout> (CNNs). */
 static enum dmlsim_err read_model_impl(struct reader *r, xmlNodePtr n, struct model_spec *ms,
                                        bool transformer)
 {
+    static const char *const heads[] = {"none", "pretraining", "squad"}; /* enum bert_head */
     char *at = attr_dup(n, "attention"), *hd = attr_dup(n, "head"), *ly = attr_dup(n, "layout");
     enum dmlsim_err rc = DMLSIM_OK;
     if (ly && (!ms->preset || transformer))
@@ -30,10 +26,7 @@ static enum dmlsim_err read_model_impl(struct reader *r, xmlNodePtr n, struct mo
         rc = attr_fail(r, n, "<model head>: only meaningful with preset=\"bert-large\"");
     ms->attn_set = at != NULL;
     ms->gpt.attention = at && strcmp(at, "materialised") == 0 ? ATTN_MATERIALISED : ATTN_FLASH;
-    ms->gpt.head = !hd                              ? BERT_HEAD_NONE
-                   : strcmp(hd, "pretraining") == 0 ? BERT_HEAD_PRETRAINING
-                   : strcmp(hd, "squad") == 0       ? BERT_HEAD_SQUAD
-                                                    : BERT_HEAD_NONE;
+    ms->gpt.head = (enum bert_head)attr_get_choice(n, "head", heads, ATTR_N_OF(heads));
     ms->gpt.layout = !ly ? LAYOUT_AUTO : strcmp(ly, "nchw") == 0 ? LAYOUT_NCHW : LAYOUT_NHWC;
     free(at);
     free(hd);
@@ -83,7 +76,7 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         if (!ok)
             return attr_fail(r, n, "<model %s>: only meaningful with preset=\"gpt\"%s", shape[i],
                              i == 3 ? " or another transformer preset" : "");
-        DMLSIM_CHECK_GOTO(rc, attr_int(r, n, shape[i], 1, 1L << 24, 0, &v), out);
+        DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, shape[i], &v), out);
         *field[i] = (int)v;
     }
     DMLSIM_CHECK_GOTO(rc, read_model_impl(r, n, ms, transformer), out);
@@ -105,16 +98,16 @@ enum dmlsim_err scen_train_read_model(struct reader *r, xmlNodePtr n, struct sce
         double *dst[] = {&params, &flops, &bwd};
         for (int i = 0; i < 3 && rc == DMLSIM_OK; i++) {
             char *val = attr_dup(c, num[i]);
+            const struct attr_spec *sp = attr_spec_get("layer", num[i]);
             if (val &&
-                (units_parse_real(val, dst[i]) != 0 || *dst[i] < 0 || *dst[i] > UNITS_REAL_CEILING))
+                (units_parse_real(val, dst[i]) != 0 || *dst[i] < sp->min || *dst[i] > sp->max))
                 rc = attr_fail(r, c,
-                               "<layer %s=\"%s\">: expected a number in [0, %g] (a count, such "
+                               "<layer %s=\"%s\">: expected a number in [%g, %g] (a count, such "
                                "as 2.5e9)",
-                               num[i], val, UNITS_REAL_CEILING);
+                               num[i], val, sp->min, sp->max);
             free(val);
         }
-        if (rc == DMLSIM_OK)
-            rc = attr_quantity(r, c, "activation", UNIT_SIZE, UNIT_NONNEG, 0, &act);
+        if (rc == DMLSIM_OK) rc = attr_get_quantity(r, c, "activation", &act);
         if (rc == DMLSIM_OK) model_add(&ms->explicit_, lname, params, flops, bwd, act);
         free(lname);
         if (rc != DMLSIM_OK) goto out;
@@ -127,14 +120,14 @@ out:
  * ps->mode (and backup-workers read from the element). */
 static enum dmlsim_err read_ps_paths(struct reader *r, xmlNodePtr n, struct ps_spec *ps)
 {
-    ps->prefetch = attr_is(n, "prefetch", "yes");
+    ps->prefetch = attr_get_is(n, "prefetch", "yes");
     if (ps->prefetch && ps->mode == PS_ASYNC)
         return attr_fail(r, n,
                          "<ps prefetch=\"yes\">: only with mode=\"sync\" (async workers take "
                          "each shard's verdict on the mailbox the parameters come on)");
-    ps->per_tensor_rpc = attr_is(n, "rpc", "per-tensor");
-    ps->push_during = attr_is(n, "push", "during-backward");
-    ps->local_agg = attr_is(n, "local-aggregation", "yes");
+    ps->per_tensor_rpc = attr_get_is(n, "rpc", "per-tensor");
+    ps->push_during = attr_get_is(n, "push", "during-backward");
+    ps->local_agg = attr_get_is(n, "local-aggregation", "yes");
     if (!ps->local_agg) return DMLSIM_OK;
     if (ps->mode == PS_ASYNC || ps->push_during)
         return attr_fail(r, n,
@@ -152,21 +145,13 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
     enum dmlsim_err rc;
     long v;
     ps->line = (int)attr_line(n);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "shards", 1, 4096, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "shards", &v), out);
     ps->shards = (int)v;
-    char *a = attr_dup(n, "placement");
-    ps->dedicated = a && strcmp(a, "dedicated") == 0;
-    free(a);
-    a = attr_dup(n, "split");
-    ps->split_bytes = !a || strcmp(a, "bytes") == 0;
-    free(a);
-    a = attr_dup(n, "mode");
-    ps->mode = a && strcmp(a, "async") == 0 ? PS_ASYNC : PS_SYNC;
-    free(a);
-    a = attr_dup(n, "coordinator");
-    ps->coordinator = a && (strcmp(a, "yes") == 0 || strcmp(a, "enforce") == 0);
-    ps->enforce = a && strcmp(a, "enforce") == 0;
-    free(a);
+    ps->dedicated = attr_get_is(n, "placement", "dedicated");
+    ps->split_bytes = attr_get_is(n, "split", "bytes");
+    ps->mode = attr_get_is(n, "mode", "async") ? PS_ASYNC : PS_SYNC;
+    ps->enforce = attr_get_is(n, "coordinator", "enforce");
+    ps->coordinator = ps->enforce || attr_get_is(n, "coordinator", "yes");
     if (ps->mode == PS_SYNC && xmlHasProp(n, (const xmlChar *)"staleness")) {
         rc = attr_fail(r, n, "<ps staleness>: only meaningful with mode=\"async\"");
         goto out;
@@ -175,15 +160,13 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
         rc = attr_fail(r, n, "<ps backup-workers>: only meaningful with mode=\"sync\"");
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "staleness", 0, 1000000, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "staleness", &v), out);
     ps->staleness = (int)v;
-    a = attr_dup(n, "consistency");
-    ps->bounded = a && strcmp(a, "bounded") == 0;
-    free(a);
+    ps->bounded = attr_get_is(n, "consistency", "bounded");
     DMLSIM_CHECK_GOTO(rc, read_ps_paths(r, n, ps), out);
     DMLSIM_CHECK_GOTO(rc, scen_emb_read_ps(r, n, ps), out);
-    a = attr_dup(n, "transport");
-    ps->transport = catalog_transport(a ? a : "ideal");
+    char *a = attr_dup(n, "transport");
+    ps->transport = catalog_transport(a ? a : attr_spec_get("ps", "transport")->def_text);
     if (ps->transport == NULL) {
         rc = attr_fail(r, n, "<ps transport=\"%s\">: unknown; expected one of: %s", a,
                        catalog_transport_names());
@@ -195,7 +178,7 @@ static enum dmlsim_err read_ps(struct reader *r, xmlNodePtr n, struct ps_spec *p
         rc = attr_fail(r, n, "<ps consistency>: only meaningful with mode=\"async\"");
         goto out;
     }
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "backup-workers", 0, 1L << 20, 0, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "backup-workers", &v), out);
     ps->backup = (int)v;
 out:
     return rc;
@@ -256,47 +239,21 @@ static enum dmlsim_err hybrid_numerics_model(struct reader *r, struct scenario *
 static enum dmlsim_err read_costs(struct reader *r, xmlNodePtr n, struct train_spec *t)
 {
     enum dmlsim_err rc;
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "kernel-launch", UNIT_TIME, UNIT_NONNEG, DEFAULT_LAUNCH_S,
-                                    &t->kernel_launch_s),
-                      out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "bucket-overhead", UNIT_TIME, UNIT_NONNEG,
-                                    DEFAULT_BUCKET_S, &t->bucket_overhead_s),
-                      out);
-    DMLSIM_CHECK_GOTO(
-            rc,
-            attr_quantity(r, n, "step-overhead", UNIT_TIME, UNIT_NONNEG, 0, &t->step_overhead_s),
-            out);
-    char *ok = attr_dup(n, "optimizer-kernels");
-    t->per_tensor_opt = ok && strcmp(ok, "per-tensor") == 0;
-    free(ok);
-    char *amp = attr_dup(n, "amp");
-    t->autocast = amp && strcmp(amp, "autocast") == 0;
-    free(amp);
-    char *ho = attr_dup(n, "host");
-    t->host = !ho                           ? HOST_EAGER
-              : strcmp(ho, "graphs") == 0   ? HOST_GRAPHS
-              : strcmp(ho, "compiled") == 0 ? HOST_COMPILED
-                                            : HOST_EAGER;
-    free(ho);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "kernel-launch", &t->kernel_launch_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "bucket-overhead", &t->bucket_overhead_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "step-overhead", &t->step_overhead_s), out);
+    static const char *const hosts[] = {"eager", "graphs", "compiled"}; /* enum host_mode */
+    t->per_tensor_opt = attr_get_is(n, "optimizer-kernels", "per-tensor");
+    t->autocast = attr_get_is(n, "amp", "autocast");
+    t->host = attr_get_choice(n, "host", hosts, ATTR_N_OF(hosts));
     /* PyTorch DDP syncs the module's state from rank 0 at construction (torch/nn/parallel/
      * distributed.py, _sync_module_states) */
-    char *bc = attr_dup(n, "broadcast");
-    t->broadcast = !bc || strcmp(bc, "yes") == 0;
-    free(bc);
-    char *fu = attr_dup(n, "fusion");
-    t->horovod = fu && strcmp(fu, "horovod") == 0;
-    free(fu);
+    t->broadcast = attr_get_is(n, "broadcast", "yes");
+    t->horovod = attr_get_is(n, "fusion", "horovod");
     /* Horovod >= 0.21 defaults: 1 ms cycle, 128 MiB fusion buffer (horovod/horovod #2468,
      * horovod/common/operations.cc) */
-    DMLSIM_CHECK_GOTO(
-            rc, attr_quantity(r, n, "cycle-time", UNIT_TIME, UNIT_POSITIVE, 1e-3, &t->cycle_s),
-            out);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "fusion-threshold", UNIT_SIZE, UNIT_POSITIVE,
-                                    128 * 1048576.0, &t->fusion_B),
-                      out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "cycle-time", &t->cycle_s), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "fusion-threshold", &t->fusion_B), out);
 out:
     return rc;
 }
@@ -311,10 +268,10 @@ static const char *const recomputes[] = {"none", "selective", "full"};      /* e
 static enum dmlsim_err read_overlap(struct reader *r, xmlNodePtr n, struct parallel_spec *p)
 {
     long v;
-    enum dmlsim_err rc = attr_int(r, n, "bucket-size", 1, 1L << 40, 0, &v);
+    enum dmlsim_err rc = attr_get_int(r, n, "bucket-size", &v); /* 0: hy_dpov's max(40M, 1M dp) */
     p->bucket_params = v;
-    p->overlap_grad = attr_is(n, "overlap-grad-reduce", "yes");
-    p->overlap_params = attr_is(n, "overlap-param-gather", "yes");
+    p->overlap_grad = attr_get_is(n, "overlap-grad-reduce", "yes");
+    p->overlap_params = attr_get_is(n, "overlap-param-gather", "yes");
     if (rc == DMLSIM_OK && p->overlap_grad && p->zero >= 2)
         rc = attr_fail(r, n,
                        "<parallel overlap-grad-reduce=\"yes\" zero=\"%d\">: ZeRO-2 and -3 "
@@ -358,12 +315,12 @@ static enum dmlsim_err read_stages(struct reader *r, xmlNodePtr n, struct parall
 {
     enum dmlsim_err rc;
     long f, l;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "first-stage-layers", 1, 1L << 20, 0, &f), out);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "last-stage-layers", 1, 1L << 20, 0, &l), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "first-stage-layers", &f), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "last-stage-layers", &l), out);
     p->first_blocks = (int)f;
     p->last_blocks = (int)l;
-    p->embed_split = attr_is(n, "account-for-embedding", "yes");
-    p->loss_split = attr_is(n, "account-for-loss", "yes");
+    p->embed_split = attr_get_is(n, "account-for-embedding", "yes");
+    p->loss_split = attr_get_is(n, "account-for-loss", "yes");
     char *list = attr_dup(n, "stage-layers");
     if (list) rc = read_stage_list(r, n, p, list);
     free(list);
@@ -391,22 +348,22 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
     long v[4];
     static const char *const dims[] = {"tp", "pp", "dp", "microbatches"};
     for (int i = 0; i < 4; i++)
-        DMLSIM_CHECK_GOTO(rc, attr_int(r, n, dims[i], 1, 1L << 20, 1, &v[i]), out);
+        DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, dims[i], &v[i]), out);
     p->tp = (int)v[0];
     p->pp = (int)v[1];
     p->dp = (int)v[2];
     p->microbatches = (int)v[3];
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "ep", 1, 1L << 20, 1, &v[0]), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "ep", &v[0]), out);
     p->ep = (int)v[0];
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "cp", 1, 1L << 20, 1, &v[0]), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "cp", &v[0]), out);
     p->cp = (int)v[0];
-    p->cp_allgather = attr_is(n, "cp-comm", "all-gather");
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "zero", 0, 3, 0, &v[0]), out);
+    p->cp_allgather = attr_get_is(n, "cp-comm", "all-gather");
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "zero", &v[0]), out);
     p->zero = (int)v[0];
     p->schedule =
-            (enum pp_schedule)attr_choice(n, "schedule", pp_schedules, ATTR_N_OF(pp_schedules));
+            (enum pp_schedule)attr_get_choice(n, "schedule", pp_schedules, ATTR_N_OF(pp_schedules));
     bool interleaved = p->schedule == PP_INTERLEAVED;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "virtual-stages", 1, 1L << 10, interleaved ? 2 : 1, &v[0]),
+    DMLSIM_CHECK_GOTO(rc, attr_get_int_def(r, n, "virtual-stages", interleaved ? 2 : 1, &v[0]),
                       out);
     p->vstages = (int)v[0];
     if (p->vstages > 1 && !interleaved) {
@@ -429,12 +386,13 @@ static enum dmlsim_err read_parallel(struct reader *r, xmlNodePtr n, struct para
                        p->microbatches, p->pp);
         goto out;
     }
-    p->recompute = (enum recompute)attr_choice(n, "recompute", recomputes, ATTR_N_OF(recomputes));
-    p->sp = attr_is(n, "sequence-parallel", "yes");
-    p->no_prefetch = attr_is(n, "prefetch", "no");
-    p->tp_overlap = attr_is(n, "tp-comm-overlap", "yes");
-    p->no_scatter_gather = attr_is(n, "scatter-gather", "no");
-    p->dp_outer = attr_is(n, "order", "tp-pp-dp");
+    p->recompute =
+            (enum recompute)attr_get_choice(n, "recompute", recomputes, ATTR_N_OF(recomputes));
+    p->sp = attr_get_is(n, "sequence-parallel", "yes");
+    p->no_prefetch = attr_get_is(n, "prefetch", "no");
+    p->tp_overlap = attr_get_is(n, "tp-comm-overlap", "yes");
+    p->no_scatter_gather = attr_get_is(n, "scatter-gather", "no");
+    p->dp_outer = attr_get_is(n, "order", "tp-pp-dp");
     p->line = (int)attr_line(n);
     DMLSIM_CHECK_GOTO(rc, read_stages(r, n, p), out);
     if (p->sp && p->tp < 2)
@@ -491,7 +449,7 @@ static enum dmlsim_err check_model_source(struct reader *r, xmlNodePtr n, const 
 static enum dmlsim_err read_embeddings(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
     struct train_spec *t = &sc->train;
-    t->emb_sharded = attr_is(n, "embeddings", "sharded");
+    t->emb_sharded = attr_get_is(n, "embeddings", "sharded");
     if (!t->emb_sharded) return DMLSIM_OK;
     const struct model_spec *ms = &sc->model;
     bool tables = ms->explicit_.ntables > 0 || (ms->preset && model_recsys_is(ms->preset));
@@ -541,40 +499,26 @@ enum dmlsim_err scen_train_read(struct reader *r, xmlNodePtr n, struct scenario 
                              .line = t->line};
     for (xmlNodePtr c = n->children; c != NULL; c = c->next)
         if (c->type == XML_ELEMENT_NODE) DMLSIM_CHECK_GOTO(rc, read_training_child(r, c, sc), out);
-    t->level = COLL_AUTO;
     DMLSIM_CHECK_GOTO(rc,
                       scen_cluster_coll_attrs(r, n, COLL_ALLREDUCE, &t->algo, &t->nccl, &t->level,
                                               &t->gpus, &t->chunks),
                       out);
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "batch-per-gpu", 1, 1L << 24, 1, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "batch-per-gpu", &v), out);
     t->batch = (int)v;
-    DMLSIM_CHECK_GOTO(rc, attr_int(r, n, "steps", 1, 1000000, DEFAULT_STEPS, &v), out);
+    DMLSIM_CHECK_GOTO(rc, attr_get_int(r, n, "steps", &v), out);
     t->steps = (int)v;
-    char *dt = attr_dup(n, "dtype");
     t->dtype = DTYPE_FP32;
-    for (int d = 0; dt && d < DTYPE_COUNT; d++)
-        if (strcmp(dt, catalog_dtype_name((enum gpu_dtype)d)) == 0) t->dtype = (enum gpu_dtype)d;
-    free(dt);
-    char *opt = attr_dup(n, "optimizer");
-    t->opt = !opt || strcmp(opt, "momentum") == 0 ? OPT_MOMENTUM
-             : strcmp(opt, "adam") == 0           ? OPT_ADAM
-                                                  : OPT_SGD;
-    free(opt);
-    DMLSIM_CHECK_GOTO(
-            rc,
-            attr_quantity(r, n, "bucket", UNIT_SIZE, UNIT_POSITIVE, DEFAULT_BUCKET_B, &t->bucket_B),
-            out);
-    char *ov = attr_dup(n, "overlap"), *rp = attr_dup(n, "replay");
-    t->overlap = !ov || strcmp(ov, "yes") == 0;
+    for (int d = 0; d < DTYPE_COUNT; d++)
+        if (attr_get_is(n, "dtype", catalog_dtype_name((enum gpu_dtype)d))) t->dtype = d;
+    t->opt = attr_get_is(n, "optimizer", "adam")       ? OPT_ADAM
+             : attr_get_is(n, "optimizer", "momentum") ? OPT_MOMENTUM
+                                                       : OPT_SGD;
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "bucket", &t->bucket_B), out);
+    t->overlap = attr_get_is(n, "overlap", "yes");
     /* DDP's gradient_as_bucket_view, False by default (torch/nn/parallel/distributed.py) */
-    t->grad_as_view = attr_is(n, "gradient-as-bucket-view", "yes");
-    t->replay = !rp || strcmp(rp, "yes") == 0;
-    free(ov);
-    free(rp);
-    DMLSIM_CHECK_GOTO(rc,
-                      attr_quantity(r, n, "timeout", UNIT_TIME, UNIT_POSITIVE, DEFAULT_TIMEOUT_S,
-                                    &t->timeout_s),
-                      out);
+    t->grad_as_view = attr_get_is(n, "gradient-as-bucket-view", "yes");
+    t->replay = attr_get_is(n, "replay", "yes");
+    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "timeout", &t->timeout_s), out);
     DMLSIM_CHECK_GOTO(rc, read_costs(r, n, t), out);
     DMLSIM_CHECK_GOTO(rc, hybrid_numerics_model(r, sc), out);
     DMLSIM_CHECK_GOTO(rc, resolve_attention(r, sc), out);

@@ -34,15 +34,28 @@
 extern const unsigned char dmlsim_scenario_dtd[];
 extern const size_t dmlsim_scenario_dtd_len;
 
-#define DEFAULT_SEED           1UL
-#define DEFAULT_RDZV_S         1.0 /* rendezvous wait for survivors to report */
-/* hybrid: a job restart (processes, CUDA contexts, NCCL communicators): MegaScale (Jiang et al.,
-   NSDI '24, "collective communication group initialization") brought a job's communicator set-up
-   from 1047 s to under 5 s at 2,048 GPUs and under 30 s beyond 10,000 GPUs */
-#define DEFAULT_RESTART_S     30.0
-#define DEFAULT_REPLACEMENT_S 600.0 /* policy wait: how long to wait for a crashed worker */
 
 /* ---- elements ----------------------------------------------------------------------------- */
+
+/* <recovery>'s defaults (attr_spec.c), which apply when a scenario has none. */
+static struct recovery_spec recovery_defaults(int line)
+{
+    static const char *const num[] = {"rendezvous-timeout", "replacement-timeout",
+                                       "straggler-threshold", "straggler-steps", "max-restarts",
+                                       "restart-time"};
+    double d[6];
+    for (int i = 0; i < 6; i++)
+        d[i] = attr_spec_get("recovery", num[i])->def;
+    return (struct recovery_spec){
+            .elastic = strcmp(attr_spec_get("recovery", "policy")->def_text, "elastic") == 0,
+            .rendezvous_s = d[0],
+            .replacement_s = d[1],
+            .straggler_threshold = d[2],
+            .straggler_steps = (int)d[3],
+            .max_restarts = (int)d[4],
+            .restart_s = d[5],
+            .line = line};
+}
 
 static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct scenario *sc)
 {
@@ -57,23 +70,15 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
         sc->name[len] = '\0';
     }
     char *seed = attr_dup(root, "seed");
-    long s = (long)DEFAULT_SEED;
-    if (seed != NULL && units_parse_long(seed, 0, LONG_MAX, &s) != 0)
+    const struct attr_spec *ss = attr_spec_get("scenario", "seed");
+    long s = (long)ss->def;
+    if (seed != NULL && units_parse_long(seed, (long)ss->min, LONG_MAX, &s) != 0)
         rc = attr_fail(r, root, "<scenario seed=\"%s\">: expected an integer >= 0", seed);
     free(seed);
     if (rc != DMLSIM_OK) return rc;
     sc->seed = (unsigned long)s;
-    sc->rec = (struct recovery_spec){.elastic = true,
-                                     .rendezvous_s = DEFAULT_RDZV_S,
-                                     .replacement_s = DEFAULT_REPLACEMENT_S,
-                                     .straggler_threshold = 2,
-                                     .straggler_steps = 0,
-                                     .max_restarts = DEFAULT_MAX_RESTARTS,
-                                     .restart_s = DEFAULT_RESTART_S,
-                                     .line = (int)attr_line(root)};
-    char *model = attr_dup(root, "network-model");
-    sc->net_model = (model && strcmp(model, "LV08") == 0) ? NET_LV08 : NET_CM02;
-    free(model);
+    sc->rec = recovery_defaults((int)attr_line(root));
+    sc->net_model = attr_get_is(root, "network-model", "LV08") ? NET_LV08 : NET_CM02;
 
     for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
         if (n->type != XML_ELEMENT_NODE) continue;
