@@ -210,7 +210,7 @@ static enum dmlsim_err data_store(struct reader *r, xmlNodePtr n, const struct s
     enum data_source want = (*st)->kind == STORE_LOCAL ? DATA_LOCAL_NVME : DATA_REMOTE;
     if (xmlHasProp(n, (const xmlChar *)"source") && d->source != want)
         return attr_fail(r, n,
-                         "<data store=\"%s\">: a %s store and source=\"%s\"; expected "
+                         "<data store=\"%s\">: a store of kind %s and source=\"%s\"; expected "
                          "source=\"%s\" or none",
                          (*st)->name, storage_kind_name((*st)->kind),
                          scenario_data_source_name(d->source), scenario_data_source_name(want));

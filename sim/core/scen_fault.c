@@ -46,10 +46,12 @@ enum dmlsim_err scen_fault_read_checkpoint(struct reader *r, xmlNodePtr n, struc
     if (rc == DMLSIM_OK && st && a == NULL && st->kind == STORE_LOCAL)
         c->target = CKPT_LOCAL_NVME; /* a local store's checkpoints go to the node's drive */
     if (rc == DMLSIM_OK && st && (st->kind == STORE_LOCAL) != (c->target == CKPT_LOCAL_NVME))
-        rc = attr_fail(r, n, "<checkpoint store=\"%s\">: a %s store and target=\"%s\"; expected %s",
-                       st->name, storage_kind_name(st->kind), a ? a : "remote",
-                       st->kind == STORE_LOCAL ? "target=\"local-nvme\""
-                                               : "target=\"remote\" or \"cache\"");
+        rc = attr_fail(
+                r, n,
+                "<checkpoint store=\"%s\">: a store of kind %s and target=\"%s\"; expected %s",
+                st->name, storage_kind_name(st->kind), a ? a : "remote",
+                st->kind == STORE_LOCAL ? "target=\"local-nvme\""
+                                        : "target=\"remote\" or \"cache\"");
     free(a);
     return rc;
 }
