@@ -21,6 +21,13 @@
 #     blocked = a + W / P + W / B
 # and in parts of size p written one at a time with latency L each (n = ceil(W / p) parts of
 # W / n bytes): a + W / P + n L + W / B.
+# Restores: the same job with node1 crashing at step 12 (store_bw.sh's restart), a store of
+# read and write rate B2 = 2 GB/s (so the storage machine's network side is 2 GB/s too): both
+# ranks' CPU hosts read the step-10 checkpoint, R = W bytes each, at once through the store
+# (its disk and its side of the network shared by dp = 2 streams, the route's latency
+# a' = 3.85 us as in store_bw.sh), then each sends it to its GPU over PCIe:
+#     reload = a' + dp R / B2 + a + R / P
+# from the event "restart 1 from step 10" to "checkpoint of step 10 reloaded".
 # usage: storage.sh PATH/TO/dmlsim   (run from the repository root)
 set -u
 dmlsim=${1:?usage: storage.sh PATH/TO/dmlsim}
@@ -64,7 +71,10 @@ cat >"$tmp/ck.xml" <<'EOF'
 </scenario>
 EOF
 sed 's/part-size="0B"/part-size="16MB"/; s/latency="0s"/latency="5ms"/' "$tmp/ck.xml" >"$tmp/ckparts.xml"
-for n in ck ckparts; do
+sed 's/write-bw="1GBps"/read-bw="2GBps" write-bw="2GBps"/; s/steps="10"/steps="20"/;
+     s#</scenario>#<recovery restart-time="2s"/><faults><crash host="node1" step="12"/></faults></scenario>#' \
+    "$tmp/ck.xml" >"$tmp/restore.xml"
+for n in ck ckparts restore; do
     "$dmlsim" run "$tmp/$n.xml" --csv "$tmp/$n.csv" --json "$tmp/$n.json" >/dev/null \
         2>"$tmp/$n.err" || ko "$n: exited $?: $(cat "$tmp/$n.err")"
 done
@@ -96,12 +106,17 @@ for name, L, part in (("ck", 0, 0), ("ckparts", 5e-3, 16e6)):
     r = steps(name)
     n = math.ceil(W / part) if part else 1
     check(f"{name} checkpoint of {W:.0f} B in {n} part(s)", r[5] - r[4], a + W / P + n * L + W / B)
+ev = {r["what"].split(":")[0]: float(r["t_s"]) for r in csv.DictReader(open(f"{tmp}/restore.csv"))
+      if r["kind"] == "recovery"}
+W = json.load(open(f"{tmp}/restore.json"))["summary"]["checkpoint_bytes"]
+t0, t1 = ev.get("restart 1 from step 10", 0), ev.get("checkpoint of step 10 reloaded", 0)
+check(f"restore of {W:.0f} B by 2 ranks", t1 - t0, 3.85e-6 + 2 * W / 2e9 + a + W / P)
 print("\n".join(out))
 EOF
 )
 echo "$verdict"
 n=$(grep -c '^ok' <<<"$verdict")
-[ "$n" -eq 14 ] && ok || ko "$((14 - n)) closed-form check(s) off"
+[ "$n" -eq 15 ] && ok || ko "$((15 - n)) closed-form check(s) off"
 
 # the catalog lists every preset with a source; an unknown table is refused
 "$dmlsim" catalog stores >"$tmp/cat.out" || ko "catalog stores: exited $?"
