@@ -95,6 +95,7 @@ shorten() {
     numerics-shuffle | numerics-split) echo "--set training.steps=100" ;;
     numerics) echo "--set training.steps=200" ;;
     scaling) echo "--set training.steps=1" ;;
+    input-store) echo "--set training.steps=5" ;;
     esac
 }
 

@@ -194,7 +194,9 @@ static const struct cli_cmd cmds[] = {
          "NCCL_MAX_NCHANNELS did for the measured run; the textbook algorithms are not "
          "calibrated.",
          validate_opts},
-        {"catalog", "", 0, 0, "list the link classes and GPU models, with their sources", NULL,
+        {"catalog", "[TABLE]", 0, 1, "list the link classes and GPU models, with their sources",
+         "TABLE: stores lists the storage presets (<storage preset>) instead: object stores, "
+         "parallel file systems and local NVMe, with each number's source.",
          none_opts},
         {"metrics", "[FORMAT]", 0, 1, "list the run metrics: name, unit, where shown, meaning",
          "FORMAT: text (the default), markdown (the README's table: the same in a fenced block) "

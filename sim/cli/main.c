@@ -61,7 +61,7 @@ static int run_command(const struct cli_args *a, const char *self)
     if (strcmp(name, "validate") == 0) return validate_main(a);
     if (strcmp(name, "platform") == 0) return cmd_platform_main(a);
     if (strcmp(name, "metrics") == 0) return cmd_metrics_main(a);
-    if (strcmp(name, "catalog") == 0) return cmd_catalog_main();
+    if (strcmp(name, "catalog") == 0) return cmd_catalog_main(a);
     if (strcmp(name, "manpage") == 0) return cmd_manpage(a);
     if (strcmp(name, "completion") == 0) cli_write_completion(stdout);
     return 0;

@@ -2,6 +2,7 @@
 #include "scen_data.h"
 
 #include "mem.h"
+#include "scen_store.h"
 #include "units.h"
 
 #include <math.h>
@@ -205,6 +206,25 @@ out:
     return rc;
 }
 
+/* <data store>: the store's kind is the source (a local drive: local-nvme, else remote); *st is
+ * the store, or NULL. */
+static enum dmlsim_err data_store(struct reader *r, xmlNodePtr n, const struct scenario *sc,
+                                  struct data_spec *d, const struct store_spec **st)
+{
+    enum dmlsim_err rc = scen_store_ref(r, n, sc, "data", &d->store_id);
+    *st = scenario_store(sc, d->store_id);
+    if (rc != DMLSIM_OK || *st == NULL) return rc;
+    enum data_source want = (*st)->kind == STORE_LOCAL ? DATA_LOCAL_NVME : DATA_REMOTE;
+    if (xmlHasProp(n, (const xmlChar *)"source") && d->source != want)
+        return attr_fail(r, n,
+                         "<data store=\"%s\">: a store of kind %s and source=\"%s\"; expected "
+                         "source=\"%s\" or none",
+                         (*st)->name, storage_kind_name((*st)->kind),
+                         scenario_data_source_name(d->source), scenario_data_source_name(want));
+    d->source = want;
+    return rc;
+}
+
 /* <data>: the format's access pattern, where it lives, and the loader. */
 enum dmlsim_err scen_data_read(struct reader *r, xmlNodePtr n, struct scenario *sc)
 {
@@ -228,14 +248,21 @@ enum dmlsim_err scen_data_read(struct reader *r, xmlNodePtr n, struct scenario *
                        d->columns);
         goto out;
     }
+    const struct store_spec *st;
+    DMLSIM_CHECK_GOTO(rc, data_store(r, n, sc, d, &st), out);
     DMLSIM_CHECK_GOTO(rc,
                       attr_get_quantity_def(r, n, "request-latency",
-                                            d->source == DATA_REMOTE ? CATALOG_OBJECT_REQUEST_S
+                                            st                             ? st->p.latency_s
+                                            : d->source == DATA_REMOTE     ? CATALOG_OBJECT_REQUEST_S
                                             : d->source == DATA_LOCAL_NVME ? CATALOG_NVME_REQUEST_S
                                                                            : 0,
                                             &d->request_s),
                       out);
-    DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "connection-rate", &d->conn_Bps), out);
+    DMLSIM_CHECK_GOTO(rc,
+                      attr_get_quantity_def(r, n, "connection-rate",
+                                            st ? st->p.conn_Bps : CATALOG_OBJECT_CONN_BPS,
+                                            &d->conn_Bps),
+                      out);
     DMLSIM_CHECK_GOTO(rc, data_cache(r, n, d), out);
     d->shuffle = attr_get_choice(n, "shuffle", data_shuffles, ATTR_N_OF(data_shuffles));
     d->by_class = attr_get_is(n, "layout", "by-class");

@@ -2,6 +2,7 @@
 #include "scen_fault.h"
 
 #include "mem.h"
+#include "scen_store.h"
 #include "units.h"
 
 #include <math.h>
@@ -35,10 +36,25 @@ enum dmlsim_err scen_fault_read_checkpoint(struct reader *r, xmlNodePtr n, struc
                        every, units_expected(UNIT_TIME));
     }
     free(every);
-    c->async = attr_get_is(n, "mode", "async");
-    c->target = attr_get_is(n, "target", "remote")  ? CKPT_REMOTE
-                : attr_get_is(n, "target", "cache") ? CKPT_CACHE
-                                                    : CKPT_LOCAL_NVME;
+    char *a = attr_dup(n, "mode");
+    c->async = a && strcmp(a, "async") == 0;
+    free(a);
+    a = attr_dup(n, "target");
+    c->target = !a || strcmp(a, "remote") == 0 ? CKPT_REMOTE
+                : strcmp(a, "cache") == 0      ? CKPT_CACHE
+                                               : CKPT_LOCAL_NVME;
+    if (rc == DMLSIM_OK) rc = scen_store_ref(r, n, sc, "checkpoint", &c->store_id);
+    const struct store_spec *st = scenario_store(sc, c->store_id);
+    if (rc == DMLSIM_OK && st && a == NULL && st->kind == STORE_LOCAL)
+        c->target = CKPT_LOCAL_NVME; /* a local store's checkpoints go to the node's drive */
+    if (rc == DMLSIM_OK && st && (st->kind == STORE_LOCAL) != (c->target == CKPT_LOCAL_NVME))
+        rc = attr_fail(
+                r, n,
+                "<checkpoint store=\"%s\">: a store of kind %s and target=\"%s\"; expected %s",
+                st->name, storage_kind_name(st->kind), a ? a : "remote",
+                st->kind == STORE_LOCAL ? "target=\"local-nvme\""
+                                        : "target=\"remote\" or \"cache\"");
+    free(a);
     return rc;
 }
 

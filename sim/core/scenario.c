@@ -12,6 +12,7 @@
 #include "model_recsys.h"
 #include "scen_campaign.h"
 #include "scen_emb.h"
+#include "scen_store.h"
 #include "scen_check.h"
 #include "scen_cluster.h"
 #include "scen_fault.h"
@@ -90,6 +91,8 @@ static enum dmlsim_err read_scenario(struct reader *r, xmlNodePtr root, struct s
         } else if (strcmp(name, "platform") == 0) {
             sc->cluster_line = (int)attr_line(n);
             rc = scen_cluster_read_platform(r, n, sc);
+        } else if (strcmp(name, "storage") == 0) {
+            rc = scen_store_read(r, n, sc);
         } else if (strcmp(name, "benchmark") == 0) {
             rc = scen_cluster_read_benchmark(r, n, sc);
         } else if (strcmp(name, "model") == 0) {

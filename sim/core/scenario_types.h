@@ -16,6 +16,7 @@
 #include "kcost.h"
 #include "model.h"
 #include "nccl_tune.h"
+#include "storage.h"
 #include "strategies.h"
 
 #include <stdbool.h>
@@ -252,6 +253,8 @@ struct data_spec {
     int prefetch;            /* batches each worker loads in advance (PyTorch prefetch_factor) */
     bool pinned;             /* batches in pinned host memory (else pageable: a staging copy) */
     bool gds;                /* GPUDirect Storage: NVMe straight into GPU memory */
+    int store_id;            /* <data store>: 1 + its index in scenario.stores, 0: none (the
+                                source's built-in numbers, as before stores existed) */
     int line;                /* line of <data> */
 };
 
@@ -339,7 +342,19 @@ struct checkpoint_spec {
     double every_s;  /* every T simulated seconds (first step boundary after), or 0 */
     bool async;      /* snapshot, then write in the background */
     enum ckpt_target target;
+    int store_id; /* <checkpoint store>: 1 + its index in scenario.stores, 0: none */
     int line;
+};
+
+/* A <storage> element: a named store, a preset's numbers with the attributes given over them
+ * (storage.h). <data store> and <checkpoint store> name it. */
+#define SCEN_MAX_STORES 8
+struct store_spec {
+    char name[32];          /* its name attribute */
+    const char *preset;     /* the preset it starts from (static storage) */
+    enum store_kind kind;   /* the preset's */
+    struct store_params p;  /* the preset's numbers, the attributes given over them */
+    int line;               /* line of <storage> */
 };
 
 struct recovery_spec {
@@ -406,6 +421,8 @@ struct scenario {
     struct fault_spec *faults;   /* <faults> children */
     size_t nfaults;              /* number of them */
     struct checkpoint_spec ckpt; /* <checkpoint> */
+    struct store_spec stores[SCEN_MAX_STORES]; /* <storage> elements */
+    int nstores;                 /* number of them */
     struct recovery_spec rec;    /* <recovery> (defaults when absent) */
     struct campaign_spec camp;   /* <campaign> */
     struct expect_spec *expects; /* <expect> elements */
@@ -417,6 +434,9 @@ struct scenario {
 const char *scenario_data_format_name(enum data_format f);
 const char *scenario_data_source_name(enum data_source s);
 const char *scenario_data_cache_name(enum data_cache c);
+
+/* The store of a store_id (<data>'s or <checkpoint>'s), or NULL for 0 (scen_store.c). */
+const struct store_spec *scenario_store(const struct scenario *sc, int id);
 
 /* A cache tier keeps a bit per sample and node: at most this many samples (16 MiB a node). */
 #define DATA_CACHE_MAX_SAMPLES (1L << 27)

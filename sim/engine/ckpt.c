@@ -2,6 +2,7 @@
 #include "ckpt.h"
 
 #include "net.h"
+#include "storeio.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/disk.h>
@@ -37,6 +38,8 @@ void ckpt_init(struct ckpt *c, const struct scenario *sc, const struct platform 
     c->pf = pf;
     c->size_B = size_B;
     c->rec = rec;
+    const struct store_spec *st = scenario_store(sc, sc->ckpt.store_id);
+    if (st) c->store = storeio_new(st, &st->p, pf);
 }
 
 bool ckpt_due(struct ckpt *c, int steps_done, double last_time_s, double now_s)
@@ -87,6 +90,8 @@ static void sync_unref(struct ckpt *c, struct ckpt_sync *y)
 
 void ckpt_release(struct ckpt *c)
 {
+    storeio_free(c->store);
+    c->store = NULL;
     while (c->live) {
         struct ckpt_sync *y = c->live;
         c->live = y->next;
@@ -97,20 +102,21 @@ void ckpt_release(struct ckpt *c)
 /* One stage of a write or restore, run by an actor on the stage's host. */
 struct job {
     struct ckpt *c;
-    char in[32];          /* mailbox to receive the data from, or "" to start with it */
-    int disk_read;        /* read it from this host's disk first */
-    int disk_write;       /* write it to this host's disk after receiving */
-    sg_host_t next;       /* forward to this host next (another job there), or NULL */
-    char out[32];         /* or send it to this mailbox (a waiting actor), or "" */
-    sg_sem_t received;    /* released once the data is here (the snapshot point), or NULL */
-    sg_sem_t counted;     /* released when the checkpoint counts, or NULL */
-    int counts_after;     /* 1: after the disk write, 2: on receipt (the cache) */
-    int steps;            /* steps it captures */
-    double t0_s;          /* when the write began (the trace's checkpoint slice) */
-    int epoch;            /* the checkpoint's epoch when it was started (ckpt_abandon) */
-    double version;       /* version it captures (PS) */
-    double *version_slot; /* where to record the version when it counts */
-    int flush_to_store;   /* cache: after counting, flush to the storage host */
+    char in[32];            /* mailbox to receive the data from, or "" to start with it */
+    int disk_read;          /* read it from this host's disk first */
+    int disk_write;         /* write it to this host's disk after receiving */
+    sg_host_t next;         /* forward to this host next (another job there), or NULL */
+    char out[32];           /* or send it to this mailbox (a waiting actor), or "" */
+    sg_sem_t received;      /* released once the data is here (the snapshot point), or NULL */
+    sg_sem_t counted;       /* released when the checkpoint counts, or NULL */
+    int counts_after;       /* 1: after the disk write, 2: on receipt (the cache) */
+    int steps;              /* steps it captures */
+    double t0_s;            /* when the write began (the trace's checkpoint slice) */
+    int epoch;              /* the checkpoint's epoch when it was started (ckpt_abandon) */
+    double version;         /* version it captures (PS) */
+    double *version_slot;   /* where to record the version when it counts */
+    int flush_to_store;     /* cache: after counting, flush to the storage host */
+    int store_write;        /* <checkpoint store>: this host writes it through the store's parts */
     struct ckpt_sync *sync; /* the write's semaphores (one reference), or NULL (a restore) */
 };
 
@@ -192,6 +198,14 @@ static void job_actor(int argc, char **argv)
         if (net_recv(sg_mailbox_by_name(j->in), &p, timeout) != NET_OK) return;
         if (j->received) sg_sem_release(j->received);
     }
+    if (j->store_write) { /* the store's client: its parts, then it counts (cache: before) */
+        if (j->counts_after == 2) count(j);
+        bool ok = storeio_transfer(c->store, STOREIO_WRITE, sg_host_self(),
+                                   storeio_parts(c->store, c->size_B), c->size_B,
+                                   simgrid_get_clock() + timeout);
+        if (ok && j->counts_after == 1) count(j);
+        return;
+    }
     if (j->disk_read && disk) sg_disk_read(disk, (sg_size_t)c->size_B);
     if (j->counts_after == 2) count(j);
     if (j->disk_write && disk) sg_disk_write(disk, (sg_size_t)c->size_B);
@@ -230,7 +244,11 @@ double ckpt_write(struct ckpt *c, sg_host_t host, int steps_done, double version
     j->received = y->received;
     j->counted = y->counted;
     sg_host_t first;
-    if (s->target == CKPT_REMOTE && !s->async) { /* straight to the store */
+    if (c->store) { /* the node's CPU host writes it through the store */
+        first = cpu ? cpu : host;
+        j->store_write = 1;
+        j->counts_after = s->target == CKPT_CACHE ? 2 : 1;
+    } else if (s->target == CKPT_REMOTE && !s->async) { /* straight to the store */
         first = store ? store : cpu;
         j->disk_write = 1;
         j->counts_after = 1;
@@ -270,10 +288,32 @@ void ckpt_abandon(struct ckpt *c, int step)
     c->epoch += 1;
 }
 
+/* A restore from <checkpoint store>: the node's CPU host reads the parts, then sends the state
+ * to `host`; its time, or -1 when the client is down or a transfer failed. */
+static double restore_store(struct ckpt *c, sg_host_t host, sg_host_t cpu)
+{
+    double t0 = simgrid_get_clock(), deadline = t0 + CKPT_IO_DEADLINE_S;
+    sg_host_t client = cpu ? cpu : host;
+    if (!sg_host_is_on(client)) {
+        if (c->rec)
+            run_event_add(c->rec, t0, RUN_CHECKPOINT, c->last_step, 0,
+                          "checkpoint of step %d not restored: %s is down", c->last_step,
+                          sg_host_get_name(client));
+        return -1;
+    }
+    bool ok = storeio_transfer(c->store, STOREIO_READ, client, storeio_parts(c->store, c->size_B),
+                               c->size_B, deadline);
+    if (ok && client != host)
+        ok = net_wait(net_sendto(client, host, c->size_B), deadline) == NET_OK;
+    return ok ? simgrid_get_clock() - t0 : -1;
+}
+
 double ckpt_restore(struct ckpt *c, sg_host_t host)
 {
     if (c->completed == 0) return 0;
     const struct checkpoint_spec *s = &c->sc->ckpt;
+    if (c->store && s->target != CKPT_CACHE)
+        return restore_store(c, host, platform_node_cpu(c->pf, host));
     double t0 = simgrid_get_clock();
     sg_host_t cpu = platform_node_cpu(c->pf, host), src;
     src = s->target == CKPT_REMOTE || cpu == NULL ? c->pf->storage : cpu;

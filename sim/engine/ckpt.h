@@ -8,6 +8,12 @@
  *   cache       GPU -> node CPU memory (the cache: the checkpoint counts once it is there), then
  *               a background flush to the storage host over the network and its disk;
  *   remote      GPU -> storage host over the network -> its disk; restored from there.
+ * With <checkpoint store="NAME"> (storeio.h) the node's CPU host is the store's client: the
+ * snapshot goes GPU -> CPU host (PCIe), then the CPU host writes it in the store's parts
+ * (part-size; a request each, over its connections, each paced, with its latency and its
+ * bytes through the network, the store's disk and the connection's rate), and counts when the
+ * last part is written (cache: on receipt, the parts a background flush); a restore reads the
+ * parts back to the CPU host and sends the state to the GPU.
  * Sync mode: the writer waits until the checkpoint counts (durable on disk, or in the cache).
  * Async mode: the writer waits only for the snapshot to reach its node's memory; the rest runs in
  * the background and the checkpoint counts when it is durable. Only counted checkpoints are
@@ -37,6 +43,7 @@ struct ckpt {
     int seq;             /* unique mailbox names */
     int epoch;           /* writes started before the last ckpt_abandon do not count */
     struct ckpt_sync *live; /* the writes whose semaphores someone still holds (ckpt.c) */
+    struct storeio *store;  /* <checkpoint store>: its requests (storeio.h), or NULL */
 };
 
 /* Bytes of the state of `params` parameters (a replica or a shard). */
@@ -68,7 +75,7 @@ void ckpt_abandon(struct ckpt *c, int step);
 double ckpt_restore(struct ckpt *c, sg_host_t host);
 
 /* After simgrid_run: destroys what the writes left (the semaphores of a write whose writer died
- * waiting on them). */
+ * waiting on them) and the store's runtime. */
 void ckpt_release(struct ckpt *c);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "catalog.h"
 #include "net.h"
+#include "storeio.h"
 #include "trace.h"
 
 #include <simgrid/actor.h>
@@ -22,8 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOADER_RETRY_S 0.05 /* a failed read or copy is tried again (as the rendezvous retries:
-                              rendezvous.h, RDZV_RETRY_S) */
+#define LOADER_RETRY_S \
+    0.05 /* a failed read or copy is tried again (as the rendezvous retries: \
+           rendezvous.h, RDZV_RETRY_S) */
 
 enum { STAGE_READ, STAGE_DECODE, STAGE_COPY }; /* run_stage_names' order */
 enum { RES_NVME, RES_STORE, RES_NET, RES_CPU, RES_PCIE }; /* run_resource_names' order */
@@ -93,10 +95,11 @@ struct loader {
     struct run_record *rec;
     struct traffic *traffic;
     int P, batch;
-    int W;               /* worker actors per lane (1 when loading in the training loop) */
-    int ahead;           /* batches a worker may start beyond the last taken (W x prefetch) */
-    double core_flops;   /* one core of a node's CPU */
-    sg_disk_t store_disk; /* the storage host's disk (remote reads), or NULL */
+    int W;                 /* worker actors per lane (1 when loading in the training loop) */
+    int ahead;             /* batches a worker may start beyond the last taken (W x prefetch) */
+    double core_flops;     /* one core of a node's CPU */
+    sg_disk_t store_disk;  /* the storage host's disk (remote reads), or NULL */
+    struct storeio *store; /* <data store>: its requests (storeio.h), or NULL */
     struct lane *lanes;
     struct order order;        /* which sample a slot holds (<data shuffle>) */
     long long samples;         /* in the dataset */
@@ -190,6 +193,20 @@ static void read_remote(struct worker_arg *a, double bytes)
         sg_actor_sleep_for(LOADER_RETRY_S);
     }
     traffic_add(l->traffic, store, ln->cpu, bytes);
+}
+
+/* A read of `bytes` in `req` requests from <data store> (storeio.h); a read the network fails
+ * is tried again after LOADER_RETRY_S, as read_remote's. */
+static void read_store(struct worker_arg *a, double req, double bytes)
+{
+    struct lane *ln = a->ln;
+    struct loader *l = ln->l;
+    while (!storeio_transfer(l->store, STOREIO_READ, ln->cpu, req, bytes,
+                             simgrid_get_clock() + LOADER_FETCH_S)) {
+        if (l->over) return;
+        sg_actor_sleep_for(LOADER_RETRY_S);
+    }
+    if (storeio_remote(l->store)) traffic_add(l->traffic, l->pf->storage, ln->cpu, bytes);
 }
 
 /* The bytes of batch k to GPU memory straight from the NVMe (GPUDirect Storage). */
@@ -290,8 +307,14 @@ static double read_batch(struct worker_arg *a, int k, double pos, struct slot *s
     *size = z.good;
     double bytes = z.missed * sample_B, hit_B = (z.all - z.missed) * sample_B;
     double req = requests(d, pos, l->batch);
-    if (bytes > 0 && req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
-    if (d->gds) {
+    bool store = l->store && !d->gds && bytes > 0;
+    if (!store && bytes > 0 && req > 0 && d->request_s > 0) sg_actor_sleep_for(req * d->request_s);
+    if (store) {
+        read_store(a, req, bytes);
+        bool remote = storeio_remote(l->store);
+        sl->res[remote ? RES_STORE : RES_NVME] = bytes;
+        sl->res[RES_NET] = remote ? bytes : 0;
+    } else if (d->gds) {
         read_gds(ln, bytes);
         sl->res[RES_NVME] = sl->res[RES_PCIE] = bytes;
     } else if (d->source == DATA_REMOTE && bytes > 0) {
@@ -800,9 +823,20 @@ void loader_report(const struct loader *l, struct run_record *rec)
     }
 }
 
+void loader_set_store(struct loader *l, const struct store_spec *s)
+{
+    if (s == NULL || l->store != NULL) return;
+    struct store_params p = s->p; /* <data request-latency, connection-rate> over the store's */
+    p.latency_s = l->d->request_s;
+    p.conn_Bps = l->d->conn_Bps;
+    l->store = storeio_new(s, &p, l->pf);
+    if (s->kind != STORE_LOCAL) l->store_disk = storeio_disk(l->store); /* its own disk */
+}
+
 void loader_free(struct loader *l)
 {
     if (l == NULL) return;
+    storeio_free(l->store);
     for (int r = 0; r < l->P; r++) {
         free(l->lanes[r].slots);
         free(l->lanes[r].waits);

@@ -68,6 +68,11 @@ struct loader *loader_new(const struct data_spec *d, const struct fault_plan *pl
                           const struct platform *pf, int P, int batch, long long samples,
                           struct run_record *rec, struct traffic *traffic);
 
+/* <data store>: the pipeline reads through store s's requests (storeio.h), its request-latency
+ * and connection-rate those of <data> (the store's unless given); NULL: none. Call before
+ * loader_start. */
+void loader_set_store(struct loader *l, const struct store_spec *s);
+
 /* Where the trace puts the pipeline (before loader_start): its lanes' tracks from `first` on (W
  * loaders and the copier a lane), lane r's waits for a batch on wait_track[r] (kept by the
  * caller; NULL: track 2 r), a lane named "LANE_NAME r" in its tracks' names. By default the

@@ -4,6 +4,7 @@
 #include "platform_gen.h"
 
 #include "platform.h"
+#include "platform_store.h"
 #include "sgcfg.h"
 #include "xmldoc.h"
 
@@ -230,8 +231,11 @@ static int node_hops(const struct cluster_spec *c, int n, int s, int d, struct h
     return h;
 }
 
-static void write_node_hosts(FILE *out, const struct cluster_spec *c, int n)
+static void write_node_hosts(FILE *out, const struct scenario *sc, int n)
 {
+    const struct cluster_spec *c = &sc->cluster;
+    double nvme_r, nvme_w;
+    platform_store_nvme(sc, &nvme_r, &nvme_w);
     for (int j = 0; j < c->gpus_per_node; j++)
         fprintf(out,
                 "    <host id=\"node%d.gpu%d\" speed=\"%.17gf\" core=\"1\"><prop id=\"gpu\" "
@@ -241,7 +245,7 @@ static void write_node_hosts(FILE *out, const struct cluster_spec *c, int n)
             "    <host id=\"node%d.cpu\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
             "value=\"cpu\"/><prop id=\"node\" value=\"%d\"/><disk id=\"nvme\" "
             "read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/></host>\n",
-            n, CATALOG_CPU_FLOPS, n, CATALOG_NVME_BPS, CATALOG_NVME_BPS);
+            n, CATALOG_CPU_FLOPS, n, nvme_r, nvme_w);
     if (c->intra->fabric == FABRIC_SHARP)
         fprintf(out,
                 "    <host id=\"node%d.nvs\" speed=\"%.17gf\" core=\"1\"><prop id=\"role\" "
@@ -292,7 +296,7 @@ static void write_node(FILE *out, const struct scenario *sc, int n)
     assert(c->intra->fabric != FABRIC_MESH ||
            (G <= CATALOG_MESH_MAX_GPUS && mesh_is_sane(c->intra)));
     fprintf(out, "  <zone id=\"node%d\" routing=\"Full\">\n", n);
-    write_node_hosts(out, c, n);
+    write_node_hosts(out, sc, n);
     for (int s = 0; s < points; s++) {
         for (int d = 0; d < points; d++) {
             if (s == d) continue;
@@ -315,10 +319,11 @@ static void write_node(FILE *out, const struct scenario *sc, int n)
     fprintf(out, "  </zone>\n");
 }
 
-/* Whether zone is the checkpoint store's machine with <cluster store-bw> given. */
-static bool store_scaled(const struct cluster_spec *c, const char *zone)
+/* Whether zone is the checkpoint store's machine with <cluster store-bw> given, or stores
+ * (platform_store.h). */
+static bool store_scaled(const struct scenario *sc, const char *zone)
 {
-    return c->store_bw_Bps > 0 && strcmp(zone, "storage") == 0;
+    return platform_store_side_Bps(sc) > 0 && strcmp(zone, "storage") == 0;
 }
 
 /* The links of a machine with one CPU host and one NIC (write_cpu_zone): its PCIe and its NIC.
@@ -327,13 +332,14 @@ static bool store_scaled(const struct cluster_spec *c, const char *zone)
 static void write_cpu_links(FILE *out, const struct scenario *sc, const char *zone)
 {
     const struct cluster_spec *c = &sc->cluster;
-    bool scaled = store_scaled(c, zone);
+    bool scaled = store_scaled(sc, zone);
+    double side = platform_store_side_Bps(sc);
     char id[96];
     snprintf(id, sizeof id, "%s.cpu.%s", zone, c->pcie->name);
-    write_link(out, sc, c->pcie, "    ", id, scaled ? c->store_bw_Bps : c->pcie->bw_Bps,
+    write_link(out, sc, c->pcie, "    ", id, scaled ? side : c->pcie->bw_Bps,
                c->pcie->hop_lat_s / 2);
     snprintf(id, sizeof id, "%s.nic0.%s", zone, c->nic->name);
-    write_link(out, sc, c->nic, "    ", id, scaled ? c->store_bw_Bps : c->nic->bw_Bps,
+    write_link(out, sc, c->nic, "    ", id, scaled ? side : c->nic->bw_Bps,
                c->nic->hop_lat_s / 2);
 }
 
@@ -363,6 +369,7 @@ static void write_cpu_zone(FILE *out, const struct scenario *sc, const char *zon
     if (disk)
         fprintf(out, "<disk id=\"store\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>", disk_Bps,
                 disk_Bps);
+    if (disk) platform_store_disks(out, sc);
     fprintf(out, "</host>\n    <router id=\"%s.net\"/>\n", zone);
     struct hop up[2], down[2];
     set_hop(&up[0], "UP", "%s.cpu.%s", zone, c->pcie->name);
@@ -585,7 +592,8 @@ static void write_ports(FILE *out, const struct scenario *sc)
         zone_name(c, z, zone, sizeof zone);
         bool sharp = strcmp(zone, "sharp") == 0;
         int nics = z < c->nodes ? c->nics_per_node : 1;
-        double port = store_scaled(c, zone) ? wire_bw(sc, c->nic, c->store_bw_Bps) : nics * line;
+        double port = store_scaled(sc, zone) ? wire_bw(sc, c->nic, platform_store_side_Bps(sc))
+                                             : nics * line;
         for (int up = 1; up >= 0; up--)
             fprintf(out,
                     "  <link id=\"%s.port.%s_%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "

@@ -92,6 +92,7 @@ void hyin_open(struct hy_input *in, struct runkit *kit, const struct parallel_sp
     long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples; /* as runkit_open's */
     struct loader *l =
             loader_new(&ts->data, j->plan, &in->pf, in->dp, in->b, N, kit->rec, kit->traffic);
+    loader_set_store(l, scenario_store(j->sc, ts->data.store_id));
     /* traced: a replica's waits on its reader's track, the lanes' tracks after the P ranks' */
     in->reader_track = xbt_new(int, in->dp);
     for (int d = 0; d < in->dp; d++)

@@ -351,6 +351,7 @@ bool hyrec_reload(struct hyrec *h, int rank, double size_B)
         rd->last_step = h->from;
         rd->seq = HYREC_SEQ_BASE + h->restarts * h->P0 + rank;
         took = ckpt_restore(rd, h->gpus[rank]);
+        ckpt_release(rd); /* its store's runtime, if any */
         if (took >= 0) h->read_B += size_B;
     }
     if (h->reload_broken) return false; /* a rank died during the reload: a failed wait */

@@ -33,6 +33,7 @@ void runkit_open(struct runkit *kit, const struct job *j, struct run_record *rec
         long long N = j->nm ? j->nm->train.n : (long long)ts->data.samples;
         kit->loader = loader_new(&ts->data, j->plan, j->pf, job_workers(j), ts->batch, N, rec,
                                  kit->traffic);
+        loader_set_store(kit->loader, scenario_store(j->sc, ts->data.store_id));
         kit->input = loader_hook(kit->loader);
         if (uses & RUNKIT_INJECT) inject_set_input(&kit->inj, loader_fault_hooks(kit->loader));
     }
