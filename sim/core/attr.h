@@ -17,8 +17,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Defaults and limits that more than one element reader applies. */
-#define DEFAULT_TIMEOUT_S      3600.0
+/* Defaults and limits that more than one element reader applies (DEFAULT_TIMEOUT_S: scenario_types.h,
+ * which the report's warning names too). */
+#define MAX_RESTART_S         3600.0 /* <recovery restart-time>: at most an hour */
 #define DEFAULT_MAX_RESTARTS  200   /* memberships after the first before a job gives up */
 #define MAX_JITTER_SIGMA 4 /* lognormal compute jitter: larger spreads are not a cluster */
 

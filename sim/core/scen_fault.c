@@ -78,9 +78,9 @@ enum dmlsim_err scen_fault_read_recovery(struct reader *r, xmlNodePtr n, struct 
                       attr_quantity(r, n, "restart-time", UNIT_TIME, UNIT_NONNEG, rs->restart_s,
                                     &rs->restart_s),
                       out);
-    if (rs->restart_s > DEFAULT_TIMEOUT_S)
+    if (rs->restart_s > MAX_RESTART_S)
         rc = attr_fail(r, n, "<recovery restart-time=\"%gs\">: expected at most %gs (an hour)",
-                       rs->restart_s, DEFAULT_TIMEOUT_S);
+                       rs->restart_s, MAX_RESTART_S);
 out:
     return rc;
 }

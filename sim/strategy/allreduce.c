@@ -259,6 +259,7 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
         run_gpu_span_add(rec, k, s->last_commit_s, now, t->last_compute[k],
                          fmax(0, now - s->last_commit_s - t->last_compute[k] - t->last_input[k]));
     }
+    rec->step_compute = "the slowest member's compute (forward, backward, update)";
     run_step_add(rec, now, step + 1, now - s->last_commit_s, slowest, s->committed_samples[step],
                  ms->n, s->index)
             ->input_s = input;

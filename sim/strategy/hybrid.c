@@ -527,6 +527,7 @@ static void rank_actor(int argc, char **argv)
                     ->start_s = r->last_ckpt_s; /* when rank 0 began its shard's write */
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > c->from ? c->start[step] : c->end_s;
+            c->rec->step_compute = "a rank's mean compute (all ranks' compute / ranks)";
             struct run_event *e =
                     run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
                                  c->in.step_good[step], c->P, 0);
