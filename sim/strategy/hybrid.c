@@ -480,8 +480,14 @@ static void run_schedule(struct hy_rank *r)
             backward(r, r->ops[k].chunk);
         else
             forward(r, r->ops[k].chunk);
-        trace_slice(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
-                    simgrid_get_clock());
+        struct trace_args a = TRACE_ARGS;
+        a.step = r->step + 1;
+        a.microbatch = r->ops[k].mb;
+        a.chunk = r->ops[k].chunk;
+        a.layer_first = r->first[a.chunk];
+        a.layer_last = r->last[a.chunk];
+        trace_slice_args(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
+                         simgrid_get_clock(), a);
     }
     /* a receive posted for an operation the failure skipped: a zero-length wait releases it
      * (an unref of a transfer still running made SimGrid print a backtrace, issue 28) */
