@@ -40,17 +40,16 @@ void trace_slice(struct trace *tr, int track, const char *name, double t0_s, dou
 /* What a slice did, written as its "args" (the fields set; Perfetto shows them in the slice's
  * details): start from TRACE_ARGS and set what applies. */
 struct trace_args {
-    double bytes;     /* "bytes": the bytes it moved (a collective: each rank's buffer); < 0: none */
+    double bytes; /* "bytes": the bytes it moved (a collective: each rank's buffer); < 0: none */
     const char *algo; /* "algorithm": a collective's, as the scenario names it; NULL: none */
     int step;         /* "step": the training step, from 1; 0: none */
     int microbatch;   /* "microbatch": from 0; < 0: none */
-    int chunk;        /* "chunk": a pipeline stage's model chunk (interleaving), from 0; < 0: none */
+    int chunk; /* "chunk": a pipeline stage's model chunk (interleaving), from 0; < 0: none */
     int layer_first, layer_last; /* "layers": "FIRST-LAST", the layers [first, last) it ran;
                                     last <= first: none */
     int peer;                    /* "peer": the other end (a rank or a shard); < 0: none */
 };
-#define TRACE_ARGS \
-    ((struct trace_args){.bytes = -1, .microbatch = -1, .chunk = -1, .peer = -1})
+#define TRACE_ARGS ((struct trace_args){.bytes = -1, .microbatch = -1, .chunk = -1, .peer = -1})
 
 /* trace_slice with the slice's arguments. */
 void trace_slice_args(struct trace *tr, int track, const char *name, double t0_s, double t1_s,

@@ -35,8 +35,10 @@ static double mean_over(const struct trace_point *pts, const struct point_key *k
         long long end = next < b ? next : b;
         sum += pts[k[i].i].value * (double)(end - t);
         t = end;
-        if (next <= b && i + 1 < n) i++;
-        else break;
+        if (next <= b && i + 1 < n)
+            i++;
+        else
+            break;
     }
     *at = i;
     return sum / (double)(b - a);

@@ -3,7 +3,7 @@
 
 bool warn_detect_dominates(const struct run_record *rec)
 {
-    return rec->max_detect_s > 0 && rec->max_detect_s + rec->max_recover_s > rec->total_s / 2;
+    return rec->max_detect_s > 0 && rec->max_detect_s > rec->total_s - rec->max_recover_s;
 }
 
 void warn_print(const struct scenario *sc, const struct run_record *rec, FILE *out, FILE *err)
