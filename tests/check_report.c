@@ -119,7 +119,9 @@ static void json_of(const struct run_record *r, FILE *f)
     struct scenario sc = test_cluster(1, 4, "h100", "nvlink4", NULL, 1);
     struct model m;
     model_init(&m, "toy");
-    report_json(&sc, &m, r, f);
+    struct provenance pv = {.version = "test", .scenario = "toy.xml", .scenario_sha256 = "",
+                            .gpu = "h100", .gpu_long = "H100", .platform = "toy"};
+    report_json(&sc, &m, r, &pv, f);
     model_release(&m);
     scenario_release(&sc);
 }

@@ -4,7 +4,8 @@
 # fields and types, complete slices that nest or stay apart on a track, balanced begin/end,
 # instant scopes, numeric counters), and carry what the README promises: checkpoints and
 # recoveries as slices (one per row of the CSV's events log), counter tracks of throughput,
-# samples trained and bytes in flight; the same run gives the same trace byte for byte.
+# samples trained and bytes in flight; the same run gives the same trace byte for byte; slices
+# carry their arguments and counter tracks stay bounded (issue 35).
 # usage: trace.sh PATH/TO/dmlsim PATH/TO/trace_rules   (run from the repository root)
 set -u
 dmlsim=${1:?usage: trace.sh PATH/TO/dmlsim PATH/TO/trace_rules}
@@ -85,6 +86,35 @@ wall=$(grep -c '"name": "input wait"' "$h")
     ko "hybrid-input-slow-store: input waits $w0 on rank 0, $w2 on rank 2, $wall in all; expected 40, 40, 80"
 [ "$(tids_of "$h" 'replica 0 loader')" = 8 ] && [ "$(tids_of "$h" 'replica 1 copy to GPU')" = 11 ] &&
     ok || ko "hybrid-input-slow-store: the lanes' tracks must follow the 8 ranks' (8..11)"
+# Slices carry their arguments (issue 35). ResNet-50's gradient in fp32 is 25,557,032 x 4 B =
+# 102,228,128 B: rank 0's all-reduces of step 1 (its buckets) add up to it, each names its
+# algorithm (the scenario's nccl), and every forward says its step and the model's layers.
+r=$tmp/resnet50-ring.json
+ar=$(grep '^{"ph": "X", "pid": 0, "tid": 1, "name": "all-reduce"' "$r" | grep '"step": 1[,}]' |
+    sed -n 's/.*"args": {"bytes": \([0-9]*\), "algorithm": "nccl", "step": 1}}.*/\1/p' |
+    awk '{ s += $1; n++ } END { printf "%d %.0f", n, s }')
+[ "${ar#* }" = $((25557032 * 4)) ] && [ "${ar% *}" -gt 0 ] && ok ||
+    ko "resnet50-ring: rank 0's step-1 all-reduces (count, bytes) $ar; expected their bytes to add up to 25557032 x 4"
+[ "$(grep -c '"name": "forward", .*"args": {"step": [1-5], "layers": "0-53"}' "$r")" -eq $((16 * 5)) ] && ok ||
+    ko "resnet50-ring: expected 16 x 5 forward slices with their step and layers 0-53 (54 layers)"
+# The hybrid's operations: rank 0 (stage 0 of pp 2: the embedding and 8 / 2 = 4 blocks, layers
+# 0-4) runs each of its 4 microbatches' forward once a step, 10 steps: 10 per microbatch.
+for mb in 0 1 2 3; do
+    n=$(grep -c "^{\"ph\": \"X\", \"pid\": 0, \"tid\": 0, \"name\": \"forward\", .*\"microbatch\": $mb, \"chunk\": 0, \"layers\": \"0-4\"}}" "$h")
+    [ "$n" -eq 10 ] && ok || ko "hybrid-input-slow-store: rank 0 has $n forwards of microbatch $mb with layers 0-4; expected 10"
+done
+# Counters are bounded (trace_sample.h): a track keeps at most 2000 changes, else one mean per
+# each of 2000 intervals and its last value, 2001 samples at most. faults.xml's bytes in flight
+# changed about 450,000 times: it is written sampled, so 1000 to 2001 samples; every track is
+# within the bound, and the whole trace stays under 100,000 events (it had 527,445).
+f=$tmp/faults.json
+nf=$(counter "$f" 'bytes in flight (B)' | wc -l)
+[ "$nf" -ge 1000 ] && [ "$nf" -le 2001 ] && ok ||
+    ko "faults: $nf bytes-in-flight samples; expected 1000..2001 (sampled to 2000 intervals)"
+most=$(sed -n 's/^{"ph": "C", "pid": 0, "tid": 0, "name": "\([^"]*\)".*/\1/p' "$f" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
+[ "${most:-0}" -le 2001 ] && [ "$(grep -c '^{"ph"' "$f")" -lt 100000 ] && ok ||
+    ko "faults: a counter track has $most samples (at most 2001), or the trace has 100,000 events or more"
+
 # Deterministic: the same scenario and seed give the same trace.
 "$dmlsim" run scenarios/ci/ring-split-brain.xml --trace "$tmp/again.json" >/dev/null 2>&1
 cmp -s "$tmp/ring-split-brain.json" "$tmp/again.json" && ok ||

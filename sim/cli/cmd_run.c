@@ -26,6 +26,7 @@
 #include "strategy.h"
 #include "trace.h"
 #include "validate.h"
+#include "warn.h"
 
 #include <xbt/log.h>
 
@@ -168,17 +169,19 @@ struct run_output {
     const struct scenario *sc;    /* the scenario */
     const struct model *m;        /* its model */
     const struct run_record *rec; /* the run */
+    const struct provenance *pv;  /* what produced it (the JSON's and the CSV's) */
 };
 
 static void write_csv(const void *ctx, FILE *out)
 {
-    report_csv(((const struct run_output *)ctx)->rec, out);
+    const struct run_output *r = ctx;
+    report_csv(r->pv, r->rec, out);
 }
 
 static void write_json(const void *ctx, FILE *out)
 {
     const struct run_output *r = ctx;
-    report_json(r->sc, r->m, r->rec, out);
+    report_json(r->sc, r->m, r->rec, r->pv, out);
 }
 
 static void write_summary(const void *ctx, FILE *out)
@@ -365,9 +368,12 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     strategy_run(st, j, &rec);
     progress_end(); /* before the report: stdout and stderr may be one terminal */
     report_text(&rec, stdout);
+    warn_print(sc, &rec, stdout, stderr);
     if (sc->nexpects > 0 && expect_check(sc, &rec, stdout) > 0)
         *status = dmlsim_err_status(DMLSIM_EEXPECT);
-    struct run_output r = {sc, j->m, &rec};
+    struct provenance pv;
+    provenance_init(&pv, sc, j->pf);
+    struct run_output r = {sc, j->m, &rec, &pv};
     struct outfile outs[4];
     rc = outfile_write(outs, run_outputs(o, &r, outs), err);
     if (rc == DMLSIM_OK && rec.job_failed) {

@@ -18,7 +18,7 @@
 #include <stddef.h>
 
 /* Defaults and limits that more than one row or reader applies (attr.h's readers see them too). */
-#define DEFAULT_TIMEOUT_S    3600.0
+#define MAX_RESTART_S        3600.0 /* <recovery restart-time>: at most an hour */
 #define DEFAULT_MAX_RESTARTS 200 /* memberships after the first before a job gives up */
 #define MAX_JITTER_SIGMA     4   /* lognormal compute jitter: larger spreads are not a cluster */
 

@@ -155,7 +155,9 @@ void run_finish(struct run_record *r)
     r->mean_step_s = r->steps > 0 ? T / r->steps : 0;
     r->compute1_s = r->steps > 0 ? compute / r->steps : 0;
     r->exposed_s = r->steps > 0 ? exposed / r->steps : 0;
-    r->one_gpu_s = r->nominal_step_s > 0 ? r->nominal_step_s : r->compute1_s;
+    /* No fallback to the rows' compute (compute1_s): with a straggler that is the slow GPU's,
+     * so an efficiency against it rose as the straggler slowed (issue 35). */
+    r->one_gpu_s = r->nominal_step_s > 0 ? r->nominal_step_s : 0;
     double one_gpu = r->one_gpu_s > 0 ? r->batch / r->one_gpu_s : 0;
     r->efficiency = one_gpu > 0 ? r->throughput / (r->workers * one_gpu) : 0;
     r->idle_frac = T > 0 && r->workers > 0 ? fmin(1, fmax(0, 1 - busy / (r->workers * T))) : 0;

@@ -112,6 +112,8 @@ struct run_config {
 struct run_record {
     enum strategy_id strategy_id;         /* who filled it */
     const char *strategy;                 /* its name: "allreduce", "ps" */
+    const char *step_compute;             /* what a step row's compute_s is, in words (the
+                                             per-step table's legend); NULL: not said */
     struct run_config config[RUN_CONFIG]; /* what the strategy says of its configuration */
     size_t nconfig;
     int workers;            /* P */
@@ -175,7 +177,7 @@ struct run_record {
     /* derived by run_finish */
     double steps; /* step rows */
     double throughput, goodput, mean_step_s, compute1_s, efficiency, idle_frac, exposed_s;
-    double one_gpu_s; /* the scaling baseline: nominal_step_s, or compute1_s when unknown */
+    double one_gpu_s; /* the scaling baseline: nominal_step_s; 0 when unknown (hybrid) */
     double compute_flops_s;   /* step_flops / the mean compute of a step: effective FLOP/s */
     double compute_peak_frac; /* that / peak_flops */
     double host_wait_frac;    /* the GPU's step time spent waiting for the host to issue kernels

@@ -78,9 +78,9 @@ enum dmlsim_err scen_fault_read_recovery(struct reader *r, xmlNodePtr n, struct 
     rs->per_side = attr_get_is(n, "rendezvous", "per-side");
     rs->present = true;
     DMLSIM_CHECK_GOTO(rc, attr_get_quantity(r, n, "restart-time", &rs->restart_s), out);
-    if (rs->restart_s > DEFAULT_TIMEOUT_S)
+    if (rs->restart_s > MAX_RESTART_S)
         rc = attr_fail(r, n, "<recovery restart-time=\"%gs\">: expected at most %gs (an hour)",
-                       rs->restart_s, DEFAULT_TIMEOUT_S);
+                       rs->restart_s, MAX_RESTART_S);
 out:
     return rc;
 }

@@ -147,6 +147,14 @@ enum recompute {
     RECOMPUTE_FULL,      /* a block's input kept, the block recomputed in its backward */
 };
 
+/* The collectives' watchdog when <training timeout> (or <benchmark timeout>) is absent: PyTorch's
+ * NCCL process group default, 10 minutes (torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp
+ * kProcessGroupNCCLDefaultTimeout = 10 * 60 * 1000 ms, surfaced as
+ * torch/distributed/constants.py default_pg_nccl_timeout and the timeout= default of
+ * init_process_group: "10 minutes for NCCL"). The campaign's "watchdog" detection is measured
+ * from a run of the scenario (campaign_probe.h), so it follows this default: one constant. */
+#define DEFAULT_TIMEOUT_S 600.0
+
 #define PAR_STAGES_MAX 128 /* stage-layers: the most stages a list names */
 
 /* <parallel> (strategy="hybrid"): tensor x pipeline x data parallelism on a transformer. */

@@ -1,6 +1,8 @@
 /* trace.c - Chrome / Perfetto trace recording and output (see trace.h). */
 #include "trace.h"
 
+#include "trace_sample.h"
+
 #include <xbt/sysdep.h>
 
 #include <math.h>
@@ -12,6 +14,7 @@ struct slice {
     int track;              /* numbered track */
     const char *name;       /* a literal */
     long long t0_ns, t1_ns; /* begin, end */
+    struct trace_args args; /* what it did (TRACE_ARGS: nothing said) */
 };
 
 struct span {
@@ -26,14 +29,8 @@ struct instant {
     long long t_ns; /* when */
 };
 
-struct counter {
-    char name[48]; /* the track */
-    double value;  /* from t on */
-    long long t_ns;
-};
-
 struct trace {
-    struct counter *counters;
+    struct trace_point *counters; /* every change, in record order */
     size_t ncounters, ccap;
     struct slice *slices;
     size_t nslices, cap;
@@ -107,12 +104,18 @@ static void *grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
     return xbt_realloc(arr, *cap * size);
 }
 
-void trace_slice(struct trace *tr, int track, const char *name, double t0_s, double t1_s)
+void trace_slice_args(struct trace *tr, int track, const char *name, double t0_s, double t1_s,
+                      struct trace_args args)
 {
     if (tr == NULL || t1_s < t0_s) return;
     tr->slices = grow(tr->slices, &tr->cap, tr->nslices, sizeof *tr->slices, 1024);
-    tr->slices[tr->nslices++] = (struct slice){track, name, ns_of(t0_s), ns_of(t1_s)};
+    tr->slices[tr->nslices++] = (struct slice){track, name, ns_of(t0_s), ns_of(t1_s), args};
     if (track >= tr->top) tr->top = track + 1;
+}
+
+void trace_slice(struct trace *tr, int track, const char *name, double t0_s, double t1_s)
+{
+    trace_slice_args(tr, track, name, t0_s, t1_s, TRACE_ARGS);
 }
 
 void trace_span(struct trace *tr, const char *group, const char *name, double t0_s, double t1_s)
@@ -140,16 +143,17 @@ void trace_counter(struct trace *tr, const char *name, double value, double t_s)
 {
     if (tr == NULL) return;
     long long t_ns = ns_of(t_s);
-    struct counter *last = tr->ncounters ? &tr->counters[tr->ncounters - 1] : NULL;
+    struct trace_point *last = tr->ncounters ? &tr->counters[tr->ncounters - 1] : NULL;
     if (last && last->t_ns == t_ns && strncmp(last->name, name, sizeof last->name - 1) == 0) {
         last->value = value; /* several changes at one time: the counter's value after them */
         return;
     }
     tr->counters = grow(tr->counters, &tr->ccap, tr->ncounters, sizeof *tr->counters, 64);
-    struct counter *c = &tr->counters[tr->ncounters++];
+    struct trace_point *c = &tr->counters[tr->ncounters];
     snprintf(c->name, sizeof c->name, "%s", name);
     c->value = value;
     c->t_ns = t_ns;
+    c->seq = tr->ncounters++;
 }
 
 void trace_json_string(FILE *out, const char *s)
@@ -282,7 +286,50 @@ static void write_tracks(const struct trace *tr, const struct layout *l, int bas
     }
 }
 
-static void write_x(FILE *out, int tid, const char *name, long long t0_ns, long long t1_ns)
+/* Opens the "args" object before its first field, or separates the next one. */
+static void arg_key(FILE *out, bool *open, const char *key)
+{
+    fprintf(out, "%s\"%s\": ", *open ? ", " : ", \"args\": {", key);
+    *open = true;
+}
+
+/* A slice's "args": the fields of a that are set (none: nothing written). */
+static void write_args(FILE *out, const struct trace_args *a)
+{
+    bool open = false;
+    if (a->bytes >= 0) {
+        arg_key(out, &open, "bytes");
+        fprintf(out, "%.0f", a->bytes);
+    }
+    if (a->algo != NULL) {
+        arg_key(out, &open, "algorithm");
+        trace_json_string(out, a->algo);
+    }
+    if (a->step > 0) {
+        arg_key(out, &open, "step");
+        fprintf(out, "%d", a->step);
+    }
+    if (a->microbatch >= 0) {
+        arg_key(out, &open, "microbatch");
+        fprintf(out, "%d", a->microbatch);
+    }
+    if (a->chunk >= 0) {
+        arg_key(out, &open, "chunk");
+        fprintf(out, "%d", a->chunk);
+    }
+    if (a->layer_last > a->layer_first) {
+        arg_key(out, &open, "layers");
+        fprintf(out, "\"%d-%d\"", a->layer_first, a->layer_last - 1);
+    }
+    if (a->peer >= 0) {
+        arg_key(out, &open, "peer");
+        fprintf(out, "%d", a->peer);
+    }
+    if (open) fputc('}', out);
+}
+
+static void write_x(FILE *out, int tid, const char *name, long long t0_ns, long long t1_ns,
+                    const struct trace_args *a)
 {
     fprintf(out, ",\n{\"ph\": \"X\", \"pid\": 0, \"tid\": %d, \"name\": ", tid);
     trace_json_string(out, name);
@@ -290,7 +337,22 @@ static void write_x(FILE *out, int tid, const char *name, long long t0_ns, long 
     put_us(out, t0_ns);
     fprintf(out, ", \"dur\": ");
     put_us(out, t1_ns - t0_ns);
+    if (a != NULL) write_args(out, a);
     fputc('}', out);
+}
+
+/* One counter sample (trace_sample's emit): Chrome's counter event, ph "C". */
+static void write_counter(void *ctx, const char *name, long long t_ns, double value)
+{
+    FILE *out = ctx;
+    fprintf(out, ",\n{\"ph\": \"C\", \"pid\": 0, \"tid\": 0, \"name\": ");
+    trace_json_string(out, name);
+    fprintf(out, ", \"ts\": ");
+    put_us(out, t_ns);
+    if (value == floor(value) && fabs(value) < 1e15) /* bytes, samples: exact */
+        fprintf(out, ", \"args\": {\"value\": %.0f}}", value);
+    else
+        fprintf(out, ", \"args\": {\"value\": %.9g}}", value);
 }
 
 static void write_marks(const struct trace *tr, FILE *out)
@@ -305,17 +367,7 @@ static void write_marks(const struct trace *tr, FILE *out)
         put_us(out, in->t_ns);
         fputc('}', out);
     }
-    for (size_t i = 0; i < tr->ncounters; i++) { /* Chrome's counter events: ph "C" */
-        const struct counter *c = &tr->counters[i];
-        fprintf(out, ",\n{\"ph\": \"C\", \"pid\": 0, \"tid\": 0, \"name\": ");
-        trace_json_string(out, c->name);
-        fprintf(out, ", \"ts\": ");
-        put_us(out, c->t_ns);
-        if (c->value == floor(c->value) && fabs(c->value) < 1e15) /* bytes, samples: exact */
-            fprintf(out, ", \"args\": {\"value\": %.0f}}", c->value);
-        else
-            fprintf(out, ", \"args\": {\"value\": %.9g}}", c->value);
-    }
+    trace_sample(tr->counters, tr->ncounters, write_counter, out);
 }
 
 void trace_write(const struct trace *tr, const char *title, FILE *out)
@@ -331,11 +383,11 @@ void trace_write(const struct trace *tr, const char *title, FILE *out)
     write_tracks(tr, &l, base, out);
     for (size_t i = 0; i < tr->nslices; i++) {
         const struct slice *s = &tr->slices[i];
-        write_x(out, s->track, s->name, s->t0_ns, s->t1_ns);
+        write_x(out, s->track, s->name, s->t0_ns, s->t1_ns, &s->args);
     }
     for (size_t k = 0; k < tr->nspans; k++) {
         const struct span *s = &tr->spans[l.order[k]];
-        write_x(out, base + l.lane_of[l.order[k]], s->name, s->t0_ns, s->t1_ns);
+        write_x(out, base + l.lane_of[l.order[k]], s->name, s->t0_ns, s->t1_ns, NULL);
     }
     write_marks(tr, out);
     fprintf(out, "\n]}\n");

@@ -37,6 +37,24 @@ void trace_track(struct trace *tr, int track, const char *name);
  * The caller keeps a track's slices nested or apart (one strategy actor per track). */
 void trace_slice(struct trace *tr, int track, const char *name, double t0_s, double t1_s);
 
+/* What a slice did, written as its "args" (the fields set; Perfetto shows them in the slice's
+ * details): start from TRACE_ARGS and set what applies. */
+struct trace_args {
+    double bytes; /* "bytes": the bytes it moved (a collective: each rank's buffer); < 0: none */
+    const char *algo; /* "algorithm": a collective's, as the scenario names it; NULL: none */
+    int step;         /* "step": the training step, from 1; 0: none */
+    int microbatch;   /* "microbatch": from 0; < 0: none */
+    int chunk; /* "chunk": a pipeline stage's model chunk (interleaving), from 0; < 0: none */
+    int layer_first, layer_last; /* "layers": "FIRST-LAST", the layers [first, last) it ran;
+                                    last <= first: none */
+    int peer;                    /* "peer": the other end (a rank or a shard); < 0: none */
+};
+#define TRACE_ARGS ((struct trace_args){.bytes = -1, .microbatch = -1, .chunk = -1, .peer = -1})
+
+/* trace_slice with the slice's arguments. */
+void trace_slice_args(struct trace *tr, int track, const char *name, double t0_s, double t1_s,
+                      struct trace_args args);
+
 /* A slice [t0, t1] on the named track `group` (e.g. "checkpoints"; both strings copied, up to 31
  * and 95 characters), laid out on lanes by the writer (see above). */
 void trace_span(struct trace *tr, const char *group, const char *name, double t0_s, double t1_s);
@@ -45,7 +63,8 @@ void trace_span(struct trace *tr, const char *group, const char *name, double t0
 void trace_instant(struct trace *tr, const char *category, const char *text, double t_s);
 
 /* A counter track's value from time t on (`name` is copied, up to 47 characters). A value at the
- * same time as the previous one recorded, on the same track, replaces it. */
+ * same time as the previous one recorded, on the same track, replaces it. A track that changes
+ * more than TRACE_COUNTER_MAX times is written as its means over intervals (trace_sample.h). */
 void trace_counter(struct trace *tr, const char *name, double value, double t_s);
 
 /* Writes the trace as Chrome JSON. */

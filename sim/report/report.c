@@ -18,10 +18,23 @@ static bool step_input(const struct run_record *rec)
     return rec->input && (rec->strategy_id == STRAT_ALLREDUCE || rec->strategy_id == STRAT_HYBRID);
 }
 
+/* What each column of the per-step table is, one line before it. */
+static void print_step_legend(const struct run_record *rec, bool input, FILE *out)
+{
+    fprintf(out,
+            "# per step: time = from the previous step row's end to this one's; compute = %s; "
+            "exposed = time - compute (communication, waits%s not hidden behind compute); ",
+            rec->step_compute ? rec->step_compute : "the step's compute",
+            input ? ", the input" : "");
+    if (input) fprintf(out, "input = the slowest member's wait for its batch; ");
+    fprintf(out, "samples/s = the step's samples / its time; workers = the workers it counts\n");
+}
+
 /* The per-step table; with step_input, the input wait too (part of the exposed time). */
 static void print_steps(const struct run_record *rec, FILE *out)
 {
     bool input = step_input(rec);
+    print_step_legend(rec, input, out);
     const char *in = input ? "        input" : "", *unit = input ? "         (ms)" : "";
     fprintf(out, "#%7s %12s %12s%s %12s %12s %8s\n", "step", "time", "compute", in, "exposed",
             "samples/s", "workers");
@@ -279,8 +292,9 @@ static void csv_text(FILE *out, const char *s)
     fputc('"', out);
 }
 
-void report_csv(const struct run_record *rec, FILE *out)
+void report_csv(const struct provenance *pv, const struct run_record *rec, FILE *out)
 {
+    provenance_csv(pv, out);
     fprintf(out, "kind,t_s,step,time_s,compute_s,exposed_s,samples_per_s,workers,what\n");
     for (size_t i = 0; i < rec->nev; i++) {
         const struct run_event *e = &rec->ev[i];
@@ -336,10 +350,12 @@ void report_trace(const struct scenario *sc, const struct run_record *rec, FILE 
 }
 
 static void json_config(const struct scenario *sc, const struct model *m,
-                        const struct run_record *rec, FILE *out)
+                        const struct run_record *rec, const struct provenance *pv, FILE *out)
 {
     const struct train_spec *ts = &sc->train;
-    fprintf(out, "{\n  \"scenario\": ");
+    fprintf(out, "{\n");
+    provenance_json(pv, out);
+    fprintf(out, "  \"scenario\": ");
     trace_json_string(out, sc->name);
     fprintf(out, ",\n  \"seed\": %lu,\n  \"model\": ", sc->seed);
     trace_json_string(out, m->name);
@@ -510,9 +526,9 @@ static void json_expects(const struct scenario *sc, const struct run_record *rec
 }
 
 void report_json(const struct scenario *sc, const struct model *m, const struct run_record *rec,
-                 FILE *out)
+                 const struct provenance *pv, FILE *out)
 {
-    json_config(sc, m, rec, out);
+    json_config(sc, m, rec, pv, out);
     json_events(rec, out);
     fprintf(out, "  \"summary\": {");
     for (size_t i = 0; i < metrics_count(); i++) {

@@ -14,6 +14,7 @@
 
 #include "error.h"
 #include "model.h"
+#include "provenance.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -21,9 +22,10 @@
 #include <stdio.h>
 
 void report_text(const struct run_record *rec, FILE *out);
-void report_csv(const struct run_record *rec, FILE *out);
+/* The CSV opens with pv's "# key: value" lines, the JSON with its "provenance" object. */
+void report_csv(const struct provenance *pv, const struct run_record *rec, FILE *out);
 void report_json(const struct scenario *sc, const struct model *m, const struct run_record *rec,
-                 FILE *out);
+                 const struct provenance *pv, FILE *out);
 void report_summary(const struct run_record *rec, FILE *out);
 void report_trace(const struct scenario *sc, const struct run_record *rec, FILE *out);
 

@@ -45,8 +45,12 @@ static bool reduce(struct worker *w, struct membership *ms, double size_B, float
     struct ar_world *aw = world_of(ms);
     double t0 = simgrid_get_clock();
     enum net_status st = collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, size_B, data);
-    trace_slice(t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
-                simgrid_get_clock());
+    struct trace_args a = TRACE_ARGS;
+    a.bytes = size_B;
+    a.algo = aw->algo->name;
+    a.step = w->in_step_no + 1;
+    trace_slice_args(t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
+                     simgrid_get_clock(), a);
     if (st != NET_OK && idx == 0) t->rec->failures += 1;
     return st == NET_OK;
 }
@@ -145,12 +149,15 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     int me = rdzv_index(ms, w->rank);
     if (t->emb && !ar_emb_forward(t->emb, world_of(ms)->emb, me, w->rank, scale)) failed = 1;
     double t0 = simgrid_get_clock();
+    struct trace_args a = TRACE_ARGS;
+    a.step = step + 1;
+    a.layer_last = (int)t->j->m->nlayers; /* every layer: a whole replica */
     w->fwd_t0 = t0; /* the host and the GPU start the step together (kcost.h) */
     worker_exec(rec, w->rank, w->amt.fwd_all * scale);
-    trace_slice(rec->trace, 2 * w->rank, "forward", t0, simgrid_get_clock());
+    trace_slice_args(rec->trace, 2 * w->rank, "forward", t0, simgrid_get_clock(), a);
     t0 = simgrid_get_clock();
     backward(w, ms, scale, corrupt, &failed);
-    trace_slice(rec->trace, 2 * w->rank, "backward", t0, simgrid_get_clock());
+    trace_slice_args(rec->trace, 2 * w->rank, "backward", t0, simgrid_get_clock(), a);
     if (t->emb && !ar_emb_backward(t->emb, world_of(ms)->emb, me, w->rank, scale)) failed = 1;
     t0 = simgrid_get_clock();
     for (size_t k = 0; k < t->nbuckets; k++)
@@ -161,7 +168,8 @@ static bool run_step(struct worker *w, struct membership *ms, int step, int *goo
     if (!failed) worker_exec(rec, w->rank, w->amt.update);
     if (!failed && t->j->nm) /* the mean of the gradients the collectives reduced */
         replica_apply(t->j->nm, &w->rep, 1.0f / (float)ms->n);
-    trace_slice(rec->trace, 2 * w->rank, "update", t0, simgrid_get_clock());
+    a.layer_last = 0;
+    trace_slice_args(rec->trace, 2 * w->rank, "update", t0, simgrid_get_clock(), a);
     w->in_step = false;
     t->last_compute[w->rank] = rec->busy_s[w->rank] - busy0;
     *good_out = good;
@@ -259,6 +267,7 @@ static void commit(struct worker *w, struct membership *ms, int step, int good)
         run_gpu_span_add(rec, k, s->last_commit_s, now, t->last_compute[k],
                          fmax(0, now - s->last_commit_s - t->last_compute[k] - t->last_input[k]));
     }
+    rec->step_compute = "the slowest member's compute (forward, backward, update)";
     run_step_add(rec, now, step + 1, now - s->last_commit_s, slowest, s->committed_samples[step],
                  ms->n, s->index)
             ->input_s = input;
@@ -339,8 +348,11 @@ static bool broadcast_model(struct worker *w, struct membership *ms)
     double bytes = model_params(w->t->j->m) * model_dtype_bytes(ts->dtype),
            t0 = simgrid_get_clock();
     enum net_status st = collective_run(&aw->world, algo, COLL_BROADCAST, idx, bytes, NULL);
-    trace_slice(w->t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "broadcast" : "failed", t0,
-                simgrid_get_clock());
+    struct trace_args a = TRACE_ARGS;
+    a.bytes = bytes;
+    a.algo = algo->name;
+    trace_slice_args(w->t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "broadcast" : "failed", t0,
+                     simgrid_get_clock(), a);
     if (st != NET_OK && idx == 0) w->t->rec->failures += 1;
     return st == NET_OK;
 }

@@ -253,8 +253,11 @@ static bool fused_allreduce(struct hv_rank *r, const struct hv_job *j)
     double t0 = simgrid_get_clock();
     enum net_status st =
             collective_run(&aw->world, aw->algo, COLL_ALLREDUCE, idx, j->size_B, j->data);
-    trace_slice(w->t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
-                simgrid_get_clock());
+    struct trace_args a = TRACE_ARGS;
+    a.bytes = j->size_B;
+    a.algo = aw->algo->name;
+    trace_slice_args(w->t->rec->trace, 2 * w->rank + 1, st == NET_OK ? "all-reduce" : "failed", t0,
+                     simgrid_get_clock(), a);
     if (st != NET_OK) {
         if (idx == 0) w->t->rec->failures += 1;
         return false;

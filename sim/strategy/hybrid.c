@@ -480,8 +480,14 @@ static void run_schedule(struct hy_rank *r)
             backward(r, r->ops[k].chunk);
         else
             forward(r, r->ops[k].chunk);
-        trace_slice(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
-                    simgrid_get_clock());
+        struct trace_args a = TRACE_ARGS;
+        a.step = r->step + 1;
+        a.microbatch = r->ops[k].mb;
+        a.chunk = r->ops[k].chunk;
+        a.layer_first = r->first[a.chunk];
+        a.layer_last = r->last[a.chunk];
+        trace_slice_args(c->rec->trace, r->rank, r->ops[k].backward ? "backward" : "forward", o0,
+                         simgrid_get_clock(), a);
     }
     /* a receive posted for an operation the failure skipped: a zero-length wait releases it
      * (an unref of a transfer still running made SimGrid print a backtrace, issue 28) */
@@ -527,6 +533,7 @@ static void rank_actor(int argc, char **argv)
                     ->start_s = r->last_ckpt_s; /* when rank 0 began its shard's write */
         if (r->rank == 0) {
             double now = simgrid_get_clock(), prev = step > c->from ? c->start[step] : c->end_s;
+            c->rec->step_compute = "a rank's mean compute (all ranks' compute / ranks)";
             struct run_event *e =
                     run_step_add(c->rec, now, step + 1, now - prev, c->compute[step] / c->P,
                                  c->in.step_good[step], c->P, 0);

@@ -54,7 +54,9 @@ static void finish_pushes(struct ps_worker *w, int it, sg_comm_t *comms, struct 
     /* a transfer that ends exactly at the deadline can still reach its port: let the ports
      * that run at this same instant count it before we count what was lost */
     sg_actor_yield();
-    trace_slice(c->res->trace, w->rank, "push", push0, simgrid_get_clock());
+    struct trace_args a = TRACE_ARGS;
+    a.step = it + 1;
+    trace_slice_args(c->res->trace, w->rank, "push", push0, simgrid_get_clock(), a);
     if (w->delivered < c->K) ps_account_noticed(c);
     ps_account_lose_slices(c, c->K - w->delivered, (c->K - w->delivered) * w->carry / c->K,
                            w->rows_handed - w->rows_delivered);

@@ -116,6 +116,7 @@ void ps_results_sync_rows(struct ps_ctx *c)
             }
         }
         /* a PS worker's time off compute runs no kernel (RPCs, no NCCL): run_power.h */
+        c->res->step_compute = "the compute of the last worker the version waited for";
         run_step_add(c->res, t, s + 1, t - prev, compute, samples, done, 0)->nccl_s = 0;
         prev = t;
     }
@@ -161,6 +162,7 @@ void ps_results_async_rows(struct ps_ctx *c)
             in[f[i].rank] = true;
         }
         double t = f[end - 1].end_s;
+        c->res->step_compute = "the longest compute among the row's pushes";
         run_step_add(c->res, t, (int)row + 1, t - prev, compute, samples, workers, 0)->nccl_s = 0;
         prev = t;
         c->res->total_s = t;

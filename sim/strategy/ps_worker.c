@@ -182,11 +182,13 @@ void ps_worker_follower_actor(int argc, char **argv)
             memcpy(w->rep.params, pm->data, pm->n * sizeof *pm->data);
         ps_msg_free(c, pm);
         if (c->j->nm && !corrupt) replica_gradient(c->j->nm, &w->rep, w->rank, it);
-        trace_slice(c->res->trace, w->rank, "pull", t0, simgrid_get_clock());
+        struct trace_args a = TRACE_ARGS;
+        a.step = it + 1;
+        trace_slice_args(c->res->trace, w->rank, "pull", t0, simgrid_get_clock(), a);
         worker_before_forward(&c->kit->input, w->rank, it);
         double tc = w->iter_tc[it] = simgrid_get_clock();
         worker_exec(c->res, w->rank, w->work * scale);
-        trace_slice(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock());
+        trace_slice_args(c->res->trace, w->rank, "forward+backward", tc, simgrid_get_clock(), a);
         if (!corrupt) w->iter_samples[it] = w->good;
         ps_agg_hand_to_leader(w, corrupt);
         w->iter_end[it] = simgrid_get_clock();
