@@ -63,8 +63,10 @@ static const struct cli_opt sweep_opts[] = {
         {"unset", CLI_UNSET, "ELEM.ATTR", "remove an attribute at every point (repeatable)"},
         RUN_CALIB,
         RUN_CFG,
-        {"csv", CLI_CSV, "FILE", "with --point: also write that point's CSV (as run --csv)"},
-        {"json", CLI_JSON, "FILE", "with --point: also write that point's JSON (as run --json)"},
+        {"csv", CLI_CSV, "FILE",
+         "also write the table as CSV (with --point: that point's run --csv)"},
+        {"json", CLI_JSON, "FILE",
+         "also write the table as JSON (with --point: that point's run --json)"},
         {"trace", CLI_TRACE, "FILE", "with --point: also write that point's trace (as --trace)"},
         {0}};
 
