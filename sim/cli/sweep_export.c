@@ -1,8 +1,6 @@
 /* sweep_export.c - a sweep's merged table as CSV and JSON (see sweep_export.h). */
 #include "sweep_export.h"
 
-#include "sweep_table.h"
-
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>

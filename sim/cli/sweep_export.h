@@ -18,9 +18,18 @@
 #ifndef DMLSIM_SWEEP_EXPORT_H
 #define DMLSIM_SWEEP_EXPORT_H
 
+#include "sweep_grid.h"
+
 #include <stdio.h>
 
-/* The table (ctx: a struct sweep_table, sweep_table.h) as CSV; an outfile writer (outfile.h). */
+/* What the merged table is made from (sweep_table_print's arguments, as an outfile ctx). */
+struct sweep_table {
+    const struct sweep *sw; /* the sweep: its axes, and each point's status and message */
+    char **rows;            /* per point, its summary values, or NULL: none */
+    const char *header;     /* the summary's column names, or NULL: no point gave any */
+};
+
+/* The table (ctx: a struct sweep_table) as CSV; an outfile writer (outfile.h). */
 void sweep_export_csv(const void *ctx, FILE *out);
 
 /* The table (ctx: a struct sweep_table) as JSON; an outfile writer. */

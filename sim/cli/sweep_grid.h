@@ -56,7 +56,7 @@ struct sweep {
     int nextra;                /* how many */
     int point;                 /* --point K: only point K - 1; else 0 */
     bool list;                 /* --list: print the points' command lines */
-    int files;                 /* --csv, --json and --trace given (only with --point) */
+    int files;                 /* the points' own --csv, --json, --trace (only with --point) */
     char dir[PATH_MAX];        /* temporary folder for the children's files, "" while none */
     int npoints;               /* product of the axes' sizes, at most SWEEP_MAX_POINTS */
     pid_t *pids;               /* per point: its child process while unreaped, else 0 */

@@ -13,6 +13,7 @@
 #ifndef DMLSIM_SWEEP_TABLE_H
 #define DMLSIM_SWEEP_TABLE_H
 
+#include "sweep_export.h" /* struct sweep_table */
 #include "sweep_grid.h"
 
 #include <stdio.h>
@@ -24,13 +25,6 @@
 struct sweep_text {
     char **line; /* the lines, without their newlines */
     int n;       /* how many */
-};
-
-/* What the merged table is made from (sweep_table_print's arguments, as an outfile ctx). */
-struct sweep_table {
-    const struct sweep *sw; /* the sweep: its axes, and each point's status and message */
-    char **rows;            /* per point, its summary values, or NULL: none */
-    const char *header;     /* the summary's column names, or NULL: no point gave any */
 };
 
 /* Frees t's lines; t is then empty. */
