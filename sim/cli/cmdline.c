@@ -156,7 +156,10 @@ static const struct cli_cmd cmds[] = {
          "The grid is the product of the --set axes (first slowest) and of the --zip axes taken "
          "together. --list and --point share a large sweep among machines (GNU parallel, a "
          "Slurm job array: tools/sweep-slurm.sh); dmlsim merge joins the points' summaries "
-         "into the table a local sweep prints.",
+         "into the table a local sweep prints. A point that fails keeps its row, with its status "
+         "(ok, job-failed, expect-failed, refused, error) and one-line message; the whole table "
+         "is printed, then the sweep exits 0 when every point gave a result, 3 when the worst "
+         "point failed an <expect>, 1 when a point was refused or failed otherwise.",
          sweep_opts},
         {"plan", "FILE.xml", 1, 1,
          "find the fastest layouts of a hybrid scenario that fit: enumerate, estimate, simulate "
