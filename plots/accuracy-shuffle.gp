@@ -1,7 +1,8 @@
 # accuracy-shuffle.gp - what a shuffle is worth on files stored by class
 # (scenarios/numerics-shuffle.xml, tools/tta.sh): test accuracy over simulated time for the
-# pipeline's three orders. `dir` holds accuracy-shuffle-none.dat, -buffer.dat and -epoch.dat,
-# "t_s step accuracy loss" from each run's CSV eval rows; this computes nothing.
+# pipeline's three orders. `dir` holds accuracy-shuffle-none-evals.csv, -buffer-evals.csv and
+# -epoch-evals.csv (header t_s,step,accuracy,loss: each run's CSV eval rows), read by column
+# name; this computes nothing.
 #   gnuplot -e "dir='out'; out='out/accuracy-shuffle.png'" plots/accuracy-shuffle.gp
 if (!exists("dir")) dir = 'out'
 if (!exists("out")) out = 'out/accuracy-shuffle.png'
@@ -14,6 +15,7 @@ set ylabel 'test accuracy'
 set yrange [0:1]
 set grid
 set key outside bottom center horizontal
-plot dir.'/accuracy-shuffle-none.dat' using 1:3 with linespoints lw 2 pt 7 ps 0.5 lc rgb '#d62728' title "shuffle none (the files' order: a class at a time)", \
-     dir.'/accuracy-shuffle-buffer.dat' using 1:3 with linespoints lw 2 pt 5 ps 0.5 lc rgb '#ff7f0e' title 'WebDataset buffer, 1,000 samples', \
-     dir.'/accuracy-shuffle-epoch.dat' using 1:3 with linespoints lw 2 pt 9 ps 0.5 lc rgb '#2ca02c' title "MDS epoch shuffle"
+set datafile separator comma
+plot dir.'/accuracy-shuffle-none-evals.csv' using "t_s":"accuracy" with linespoints lw 2 pt 7 ps 0.5 lc rgb '#d62728' title "shuffle none (the files' order: a class at a time)", \
+     dir.'/accuracy-shuffle-buffer-evals.csv' using "t_s":"accuracy" with linespoints lw 2 pt 5 ps 0.5 lc rgb '#ff7f0e' title 'WebDataset buffer, 1,000 samples', \
+     dir.'/accuracy-shuffle-epoch-evals.csv' using "t_s":"accuracy" with linespoints lw 2 pt 9 ps 0.5 lc rgb '#2ca02c' title "MDS epoch shuffle"

@@ -1,11 +1,12 @@
 # campaign.gp - `dmlsim campaign --every LIST --spares LIST`: the effective training time ratio
 # (mean over replications, with its 95% confidence interval) against the checkpoint interval,
-# one line a spare-node count; `dat` is the campaign's campaign.dat, one block a spare count
-# ("every_steps interval_h ettr ci_lo ci_hi", its first line the title "N spare node(s)"); this
-# computes nothing.
-#   gnuplot -e "dat='campaign-x/campaign.dat'; out='campaign-x/campaign.png'" plots/campaign.gp
-if (!exists("dat")) dat = 'campaign.dat'
+# one line a spare-node count; `dat` is the campaign's campaign.csv (header
+# spares,every_steps,interval_h,ettr,ci_lo,ci_hi; a row a point, a spare count's rows together),
+# read by column name, `spares` the spare counts ("0 1 2"); this computes nothing.
+#   gnuplot -e "dat='campaign-x/campaign.csv'; out='campaign-x/campaign.png'; spares='0 1'" plots/campaign.gp
+if (!exists("dat")) dat = 'campaign.csv'
 if (!exists("out")) out = 'campaign.png'
+if (!exists("spares")) spares = '0'
 W = 900; H = 560; fs = 11
 load ARG0[1:strlen(ARG0) - strlen('campaign.gp')] . 'terminal.gp'
 set title "dmlsim campaign: effective training time against the checkpoint interval"
@@ -14,7 +15,7 @@ set ylabel 'ETTR (productive step time / wall time)'
 set grid
 set logscale x
 set key bottom right
-stats dat using 1 nooutput
-nb = STATS_blocks
-plot for [i=0:nb-1] dat index i using 2:3:4:5 with yerrorlines lw 2 pt 7 \
-     title columnheader(1)
+set datafile separator comma
+on(s) = column("spares") == s ? 1 : NaN
+plot for [s in spares] dat using (column("interval_h") * on(s + 0)):"ettr":"ci_lo":"ci_hi" \
+     with yerrorlines lw 2 pt 7 title s . ' spare node(s)'

@@ -1,6 +1,6 @@
 # faults.gp - throughput over simulated time through faults and recoveries, drawn from a run's
-# CSV (dmlsim run FILE --csv out.csv: columns 1 kind, 2 t_s, 3 step, 4 time_s, 5 compute_s,
-# 6 exposed_s, 7 samples_per_s, 8 workers, 9 what; rows in time order).
+# CSV (dmlsim run FILE --csv out.csv: a header row kind,t_s,step,time_s,compute_s,exposed_s,
+# samples_per_s,workers,what, read by column name; rows in time order).
 #
 # Three panels on one time axis:
 #  - above, each fault and each recovery that re-forms the job as a text label (the row's `what`,
@@ -35,7 +35,7 @@ sub = exists("seed") ? scen . ', seed ' . seed : scen
 # gnuplot 5.4 splits a quoted CSV field at its commas ("membership 1: 15 worker(s), resume at
 # step 10"), so `what` is read apart with '"' as the separator: the text is field 2 of every row
 # but a step's (which has none). Row r of every pass below is the same line of the file (the
-# header skipped).
+# header: with '"' as the separator it is skipped, with ',' it names the columns).
 set datafile separator '"'
 nr = 0
 stats in using (nr = nr + 1, 1) skip 1 nooutput
@@ -66,13 +66,13 @@ many(w, n) = word(w, 1) . sprintf(' x%d', n) . \
 # --- pass 1: counts, ranges, the checkpoint period -----------------------------------------------
 nst = 0; nev = 0; nout = 0; nck = 0; ck1 = 0; ck2 = 0; tend = 0; tlast = 0; thrmax = 0; wmax = 0
 count(k, w, t, s) = (tend = t > tend ? t : tend, \
-    k eq 'step' ? (nst = nst + 1, thrmax = column(7) > thrmax ? column(7) : thrmax, \
-                   wmax = column(8) > wmax ? column(8) : wmax) : 0, \
+    k eq 'step' ? (nst = nst + 1, thrmax = column("samples_per_s") > thrmax ? column("samples_per_s") : thrmax, \
+                   wmax = column("workers") > wmax ? column("workers") : wmax) : 0, \
     is_label(k, w) ? (nev = nev + 1, tlast = t) : 0, \
     k eq 'fault' && out_subject(w) ne '' ? nout = nout + 1 : 0, \
     k eq 'checkpoint' ? (nck = nck + 1, ck1 = nck == 1 ? s : ck1, ck2 = nck == 2 ? s : ck2) : 0, 1)
 r = 0
-stats in using (r = r + 1, count(strcol(1), TX[r], column(2), column(3))) skip 1 nooutput
+stats in using (r = r + 1, count(strcol("kind"), TX[r], column("t_s"), column("step"))) nooutput
 if (!exists("win")) win = nck >= 2 && ck2 > ck1 ? int(ck2 - ck1) : 1
 if (win < 1) win = 1
 
@@ -106,9 +106,9 @@ i = 0; c = 0; j = 0; o = 0; m = 0; lastf = -1; done = 0
 close(s, t) = sum [q = 1:o] (OW[o + 1 - q] eq s && OE[o + 1 - q] == tend && !done ? \
                              (OE[o + 1 - q] = t, done = 1) : 0)
 fill(k, w, t) = ( \
-    k eq 'step' ? (i = i + 1, ST[i] = t, SR[i] = column(7), SW[i] = column(8), \
-                   SC[i] = (i > 1 ? SC[i - 1] : 0) + column(7) * column(4), \
-                   STC[i] = (i > 1 ? STC[i - 1] : 0) + column(4)) : 0, \
+    k eq 'step' ? (i = i + 1, ST[i] = t, SR[i] = column("samples_per_s"), SW[i] = column("workers"), \
+                   SC[i] = (i > 1 ? SC[i - 1] : 0) + column("samples_per_s") * column("time_s"), \
+                   STC[i] = (i > 1 ? STC[i - 1] : 0) + column("time_s")) : 0, \
     k eq 'checkpoint' ? (c = c + 1, CK[c] = t) : 0, \
     is_label(k, w) ? ( \
         j > 0 && ET[j] == t && EF[j] == (k eq 'fault') && \
@@ -122,7 +122,7 @@ fill(k, w, t) = ( \
         (o = o + 1, OS[o] = t, OW[o] = out_subject(w)) : 0, \
     k eq 'fault' && back_subject(w) ne '' ? (done = 0, close(back_subject(w), t)) : 0, 1)
 r = 0
-stats in using (r = r + 1, fill(strcol(1), TX[r], column(2))) skip 1 nooutput
+stats in using (r = r + 1, fill(strcol("kind"), TX[r], column("t_s"))) nooutput
 do for [q = 1:j] { if (EN[q] > 1) { EL[q] = many(EL[q], EN[q]) } }
 # the throughput over the last `win` step rows: their samples over their time
 roll(q) = q > win ? (SC[q] - SC[q - win]) / (STC[q] - STC[q - win]) : SC[q] / STC[q]

@@ -1,11 +1,11 @@
 # lr-scaling.gp - final test accuracy after 500 steps and time to 82% against the worker count,
 # with lr-scaling none and linear (scenarios/numerics-lr.xml, tools/tta.sh). Drawn from two
-# one-axis `dmlsim sweep` tables over training.gpus (columns: gpus, gpus, batch, step_ms,
-# samples/s, eff, exposed_ms, messages, idle, dropped, goodput, failed, accuracy, tta_ms). It
-# computes nothing.
-#   gnuplot -e "none='out/lr-none.txt'; linear='out/lr-linear.txt'; out='out/lr-scaling.png'" plots/lr-scaling.gp
-if (!exists("none")) none = 'out/lr-none.txt'
-if (!exists("linear")) linear = 'out/lr-linear.txt'
+# `dmlsim sweep --csv` tables over training.gpus, read by column name (gpus, accuracy, tta_ms:
+# sim/cli/sweep_export.h; a point that never reached the target has no tta_ms). It computes
+# nothing.
+#   gnuplot -e "none='out/lr-none.csv'; linear='out/lr-linear.csv'; out='out/lr-scaling.png'" plots/lr-scaling.gp
+if (!exists("none")) none = 'out/lr-none.csv'
+if (!exists("linear")) linear = 'out/lr-linear.csv'
 if (!exists("out")) out = 'out/lr-scaling.png'
 W = 1000; H = 600; fs = 11
 load ARG0[1:strlen(ARG0) - strlen('lr-scaling.gp')] . 'terminal.gp'
@@ -19,7 +19,8 @@ set ytics nomirror
 set y2tics
 set grid
 set key bottom right
-plot none   using 2:13 with linespoints lw 2 pt 7 title 'accuracy, lr 0.05 (no scaling)', \
-     linear using 2:13 with linespoints lw 2 pt 5 title 'accuracy, lr 0.05 x workers (linear)', \
-     none   using 2:14 axes x1y2 with linespoints lw 1 dt 2 pt 6 title 'time to 82%, no scaling', \
-     linear using 2:14 axes x1y2 with linespoints lw 1 dt 2 pt 4 title 'time to 82%, linear'
+set datafile separator comma
+plot none   using "gpus":"accuracy" with linespoints lw 2 pt 7 title 'accuracy, lr 0.05 (no scaling)', \
+     linear using "gpus":"accuracy" with linespoints lw 2 pt 5 title 'accuracy, lr 0.05 x workers (linear)', \
+     none   using "gpus":"tta_ms" axes x1y2 with linespoints lw 1 dt 2 pt 6 title 'time to 82%, no scaling', \
+     linear using "gpus":"tta_ms" axes x1y2 with linespoints lw 1 dt 2 pt 4 title 'time to 82%, linear'

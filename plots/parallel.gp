@@ -1,7 +1,8 @@
-# parallel.gp - MFU against the split tp x pp x dp of 16 GPUs (tools/parallel.sh): `dat` holds
-# "SPLIT mfu% tensor_ms bubble_ms data_ms step_ms" per run; this computes nothing.
-#   gnuplot -e "dat='out/parallel.dat'; out='out/parallel.png'" plots/parallel.gp
-if (!exists("dat")) dat = 'out/parallel.dat'
+# parallel.gp - MFU against the split tp x pp x dp of 16 GPUs (tools/parallel.sh): `dat` is a
+# CSV with the header split,mfu_pct,tensor_ms,bubble_ms,data_ms,step_ms, a row per run, read by
+# column name; this computes nothing.
+#   gnuplot -e "dat='out/parallel.csv'; out='out/parallel.png'" plots/parallel.gp
+if (!exists("dat")) dat = 'out/parallel.csv'
 if (!exists("out")) out = 'out/parallel.png'
 W = 1100; H = 560; fs = 11
 load ARG0[1:strlen(ARG0) - strlen('parallel.gp')] . 'terminal.gp'
@@ -19,8 +20,10 @@ set y2tics
 set y2range [0:*]
 set grid y
 set key outside bottom center horizontal
-plot dat using ($6 - $3 - $4 - $5):xtic(1) title 'compute and update' lc rgb '#1f77b4', \
-     '' using 3 title 'tensor-parallel collectives' lc rgb '#ff7f0e', \
-     '' using 4 title 'pipeline bubble and waits' lc rgb '#2ca02c', \
-     '' using 5 title 'data-parallel collectives' lc rgb '#9467bd', \
-     '' using 0:2 axes x1y2 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'MFU (right axis)'
+set datafile separator comma
+plot dat using (column("step_ms") - column("tensor_ms") - column("bubble_ms") - column("data_ms")):xtic(stringcolumn("split")) \
+        title 'compute and update' lc rgb '#1f77b4', \
+     '' using "tensor_ms" title 'tensor-parallel collectives' lc rgb '#ff7f0e', \
+     '' using "bubble_ms" title 'pipeline bubble and waits' lc rgb '#2ca02c', \
+     '' using "data_ms" title 'data-parallel collectives' lc rgb '#9467bd', \
+     '' using 0:"mfu_pct" axes x1y2 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'MFU (right axis)'

@@ -1,14 +1,14 @@
 # staleness.gp - asynchronous PS against the staleness bound tau, for both consistencies: drop
 # (a push lagging more than tau versions is dropped and redone) and bounded delay (a worker waits
 # so that it is at most tau iterations ahead; Li et al. OSDI'14). Drawn from two one-axis
-# `dmlsim sweep` tables over ps.staleness (columns: tau, gpus, batch, step_ms, samples/s, eff,
-# exposed_ms, messages, idle, dropped, goodput, failed). It computes nothing.
-#   gnuplot -e "in='out/staleness.txt'; bd='out/staleness-bounded.txt'; out='out/staleness.png'; \
+# `dmlsim sweep --csv` tables over ps.staleness, read by column name (ps.staleness, samples/s,
+# goodput, idle: sim/cli/sweep_export.h). It computes nothing.
+#   gnuplot -e "in='out/staleness.csv'; bd='out/staleness-bounded.csv'; out='out/staleness.png'; \
 #               scen='scenarios/staleness.xml'; seed='1'" plots/staleness.gp
 # `scen` and `seed` go under the title; `out` ending in .svg or .pdf picks that format
 # (plots/terminal.gp).
-if (!exists("in")) in = 'out/staleness.txt'
-if (!exists("bd")) bd = 'out/staleness-bounded.txt'
+if (!exists("in")) in = 'out/staleness.csv'
+if (!exists("bd")) bd = 'out/staleness-bounded.csv'
 if (!exists("out")) out = 'out/staleness.png'
 if (!exists("name")) name = 'ResNet-50, async PS'
 if (!exists("scen")) scen = in
@@ -25,8 +25,10 @@ set yrange [0:*]
 set y2range [0:1]
 set grid
 set key top left
-plot in using 1:5 with linespoints lw 2 pt 7 title 'drop: throughput (computed)', \
-     in using 1:11 with linespoints lw 2 pt 5 title 'drop: goodput (applied)', \
-     in using 1:9 axes x1y2 with linespoints lw 2 pt 9 dt 2 title 'drop: idle fraction', \
-     bd using 1:11 with linespoints lw 2 pt 4 title 'bounded delay: goodput (= throughput)', \
-     bd using 1:9 axes x1y2 with linespoints lw 2 pt 8 dt 2 title 'bounded delay: idle fraction'
+set datafile separator comma
+tau = 'ps.staleness'
+plot in using tau:"samples/s" with linespoints lw 2 pt 7 title 'drop: throughput (computed)', \
+     in using tau:"goodput" with linespoints lw 2 pt 5 title 'drop: goodput (applied)', \
+     in using tau:"idle" axes x1y2 with linespoints lw 2 pt 9 dt 2 title 'drop: idle fraction', \
+     bd using tau:"goodput" with linespoints lw 2 pt 4 title 'bounded delay: goodput (= throughput)', \
+     bd using tau:"idle" axes x1y2 with linespoints lw 2 pt 8 dt 2 title 'bounded delay: idle fraction'

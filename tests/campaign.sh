@@ -69,7 +69,7 @@ done
     ko "sweep failed: $(cat "$tmp/sw.out")"
 [ "$(grep -cE '^ +(500|2000) ' "$tmp/sw.out")" -eq 4 ] && ok || ko "sweep: expected 4 rows"
 [ "$(grep -c '^# best ' "$tmp/sw.out")" -eq 2 ] && ok || ko "sweep: expected 2 best lines"
-[ "$(grep -cE '^[0-9]' "$tmp/sw/campaign.dat")" -eq 4 ] && ok || ko "sweep: campaign.dat rows"
+[ "$(grep -cE '^[0-9]' "$tmp/sw/campaign.csv")" -eq 4 ] && head -1 "$tmp/sw/campaign.csv" | grep -q "^spares,every_steps,interval_h,ettr,ci_lo,ci_hi$" && ok || ko "sweep: campaign.csv rows"
 
 # Determinism, and the JSON against the text.
 "$dmlsim" campaign "$sc" --json "$tmp/a.json" >"$tmp/a" 2>/dev/null &&

@@ -21,10 +21,11 @@ cd "$tmp" || exit 1
 "$d" run "$share/scenarios/resnet50-ring.xml" >run.txt 2>&1 && grep -q "accounting       both identities hold" run.txt &&
     ok || ko "installed run: $(tail -2 run.txt)"
 "$d" sweep "$share/scenarios/scaling.xml" --set training.gpus=8,16 --set training.steps=1 \
-    -o scaling.txt >/dev/null 2>&1 && [ "$(grep -vc '^#' scaling.txt)" -eq 2 ] && ok ||
+    -o scaling.txt --csv scaling.csv >/dev/null 2>&1 && [ "$(grep -vc '^#' scaling.txt)" -eq 2 ] &&
+    [ "$(wc -l <scaling.csv)" -eq 3 ] && ok ||
     ko "installed sweep: $(cat scaling.txt 2>/dev/null | head -3)"
 if command -v gnuplot >/dev/null; then
-    gnuplot -e "in='scaling.txt'; out='scaling.png'; name='installed'" "$share/plots/scaling.gp" \
+    gnuplot -e "in='scaling.csv'; out='scaling.png'; name='installed'" "$share/plots/scaling.gp" \
         >gp.log 2>&1 && [ -s scaling.png ] && ok || ko "installed scaling.gp: $(head -3 gp.log)"
 else
     ko "gnuplot is not installed (tools/setup.sh installs gnuplot-nox)"

@@ -93,7 +93,9 @@ for p in "llama70-64 llama70-64-ring" "gpt3-64 gpt3-64-ring" "llama8-16 llama8-1
             'BEGIN {printf "# %s: nccl / textbook ring CPU = %.2f\n", n, a / b}'
 done
 if [ -n "${PLOT:-}" ]; then
-    grep -v '^#' "$tmp/table" >"$tmp/plot.txt"
-    gnuplot -e "in='$tmp/plot.txt'; out='$PLOT'" plots/simcost.gp
+    # the table as a CSV with a header row, for the plot (by column name)
+    awk 'BEGIN { print "row,gpus,cpu_s,peak_rss_mib,step_ms,level" }
+        !/^#/ { print $1 "," $2 "," $3 "," $4 "," $5 "," $6 " " $7 }' "$tmp/table" >"$tmp/plot.csv"
+    gnuplot -e "in='$tmp/plot.csv'; out='$PLOT'" plots/simcost.gp
 fi
 true

@@ -49,23 +49,25 @@ build/dmlsim run scenarios/resnet50-ring.xml
 mkdir -p out
 j=$(nproc)
 gpus=1,2,4,8,16,32,64
+# each sweep's table as text (-o) and as CSV with a header row (--csv): the plots read the CSVs
+# by column name
 sweep() { build/dmlsim sweep "$@" -j "$j"; echo; }
 
 echo
 sweep scenarios/ps-vs-ring.xml --set training.strategy=ps --set ps.shards=1 \
-    --set training.gpus=$gpus -o out/ps1.txt
+    --set training.gpus=$gpus -o out/ps1.txt --csv out/ps1.csv
 shards=8
 sweep scenarios/ps-vs-ring.xml --set training.strategy=ps --set ps.shards=$shards \
-    --set training.gpus=$gpus -o out/psk.txt
+    --set training.gpus=$gpus -o out/psk.txt --csv out/psk.csv
 sweep scenarios/ps-vs-ring.xml --set training.strategy=allreduce \
-    --set training.gpus=$gpus -o out/ring.txt
-sweep scenarios/scaling.xml --set training.gpus=$gpus -o out/scaling.txt
-sweep scenarios/staleness.xml --set ps.staleness=0,1,2,4,8,16 -o out/staleness.txt
+    --set training.gpus=$gpus -o out/ring.txt --csv out/ring.csv
+sweep scenarios/scaling.xml --set training.gpus=$gpus -o out/scaling.txt --csv out/scaling.csv
+sweep scenarios/staleness.xml --set ps.staleness=0,1,2,4,8,16 -o out/staleness.txt --csv out/staleness.csv
 sweep scenarios/staleness.xml --set ps.consistency=bounded --set ps.staleness=0,1,2,4,8,16 \
-    -o out/staleness-bounded.txt
+    -o out/staleness-bounded.txt --csv out/staleness-bounded.csv
 for p in 1 2 4; do
     sweep scenarios/input.xml --set data.loader-workers=0,1,2,3,4,6,8,12 --set data.prefetch=$p \
-        -o out/input-p$p.txt
+        -o out/input-p$p.txt --csv out/input-p$p.csv
 done
 
 build/dmlsim run scenarios/faults.xml --csv out/faults.csv |
@@ -78,10 +80,10 @@ dm=build/dmlsim
 export DMLSIM_PLOT_FORMAT=$fmt
 . tools/plot.sh
 plot ps-vs-ring scenarios/ps-vs-ring.xml \
-    "ps1='out/ps1.txt'; psk='out/psk.txt'; ring='out/ring.txt'; k='$shards'; name='ResNet-50 on 8 x 8 A100, HDR'"
+    "ps1='out/ps1.csv'; psk='out/psk.csv'; ring='out/ring.csv'; k='$shards'; name='ResNet-50 on 8 x 8 A100, HDR'"
 plot scaling scenarios/scaling.xml \
-    "in='out/scaling.txt'; name='ResNet-50, NCCL all-reduce, H100 fat-tree'"
-plot staleness scenarios/staleness.xml "in='out/staleness.txt'; bd='out/staleness-bounded.txt'"
+    "in='out/scaling.csv'; name='ResNet-50, NCCL all-reduce, H100 fat-tree'"
+plot staleness scenarios/staleness.xml "in='out/staleness.csv'; bd='out/staleness-bounded.csv'"
 plot faults scenarios/faults.xml \
     "in='out/faults.csv'; name='ResNet-50 on 16 A100: crash, partition, straggler'"
 plot input scenarios/input.xml "dir='out'"

@@ -13,15 +13,20 @@
 # and draws out/tta.png, out/accuracy-faults.png, out/accuracy-split.png, out/accuracy-shuffle.png
 # and out/lr-scaling.png (.svg or .pdf with DMLSIM_PLOT_FORMAT, tools/plot.sh);
 # prints a table of each
-# run's time to target. Every figure is a row of a run's CSV or a sweep's table. Build first
-# (tools/main.sh calls it).
+# run's time to target. Every figure is a row of a run's CSV or a sweep's table; the plots read
+# CSVs with a header row by column name (out/*.csv: the evaluations "t_s,step,accuracy,loss", the
+# events "t_s,kind", the sweeps' --csv). Build first (tools/main.sh calls it).
 #   tools/tta.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p out
 dm=build/dmlsim
-# evals of a run's CSV (kind eval: t_s, step, ..., what "accuracy=A;loss=L") as "t_s step A L"
-evals() { awk -F, '$1 == "eval" { split($9, a, /[=;]/); print $2, $3, a[2], a[4] }' "$1"; }
+# evals of a run's CSV (kind eval: t_s, step, ..., what "accuracy=A;loss=L") as a CSV with the
+# header t_s,step,accuracy,loss
+evals() {
+    awk -F, 'BEGIN { print "t_s,step,accuracy,loss" }
+        $1 == "eval" { split($9, a, /[=;]/); print $2 "," $3 "," a[2] "," a[4] }' "$1"
+}
 runs=("ring|--set training.strategy=allreduce"
       "sync-ps|--set training.strategy=ps"
       "async-0|--set training.strategy=ps --set ps.mode=async --set ps.staleness=0"
@@ -33,7 +38,7 @@ one() { # NAME ARGS...: runs scenarios/tta.xml, keeps its CSV, JSON and text
     shift
     $dm run scenarios/tta.xml "$@" --csv "out/tta-$name.csv" --json "out/tta-$name.json" \
         >"out/tta-$name.txt"
-    evals "out/tta-$name.csv" >"out/tta-$name.dat"
+    evals "out/tta-$name.csv" >"out/tta-$name-evals.csv"
 }
 j=$(nproc)
 n=0
@@ -54,20 +59,21 @@ for sh in none buffer epoch; do
 done
 wait
 for sh in none buffer epoch; do
-    evals "out/accuracy-shuffle-$sh.csv" >"out/accuracy-shuffle-$sh.dat"
+    evals "out/accuracy-shuffle-$sh.csv" >"out/accuracy-shuffle-$sh-evals.csv"
     printf "# shuffle %-7s on files by class: accuracy %s\n" "$sh" \
         "$(sed -n 's/^#   accuracy *//p' "out/accuracy-shuffle-$sh.txt")"
 done
 # split brain: the store side's evaluations and the other side's (";side=K" rows), and the
-# partition, heal and merge times as "t_s kind"
-awk -F, '$1 == "eval" { split($9, a, /[=;]/); f = $9 ~ /side=/ ? "1" : "0"
-    print $2, $3, a[2], a[4] >"out/accuracy-split-" f ".dat" }' out/accuracy-split.csv
-awk -F, '($1 == "fault" && $9 ~ /g0/) || ($1 == "recovery" && $9 ~ /^"merge/) {
-    print $2, ($1 == "fault" ? "fault" : "merge") }' out/accuracy-split.csv >out/accuracy-split-events.dat
-evals out/accuracy-faults.csv >out/accuracy-faults.dat
-# its faults, new memberships and counted checkpoints as "t_s kind"
-awk -F, '$1 == "fault" || $1 == "checkpoint" || ($1 == "recovery" && $9 ~ /membership/) {
-    print $2, $1 }' out/accuracy-faults.csv >out/accuracy-faults-events.dat
+# partition, heal and merge times as "t_s,kind"
+awk -F, 'BEGIN { for (f = 0; f < 2; f++) print "t_s,step,accuracy,loss" >"out/accuracy-split-" f ".csv" }
+    $1 == "eval" { split($9, a, /[=;]/); f = $9 ~ /side=/ ? "1" : "0"
+    print $2 "," $3 "," a[2] "," a[4] >"out/accuracy-split-" f ".csv" }' out/accuracy-split.csv
+awk -F, 'BEGIN { print "t_s,kind" } ($1 == "fault" && $9 ~ /g0/) || ($1 == "recovery" && $9 ~ /^"merge/) {
+    print $2 "," ($1 == "fault" ? "fault" : "merge") }' out/accuracy-split.csv >out/accuracy-split-events.csv
+evals out/accuracy-faults.csv >out/accuracy-faults-evals.csv
+# its faults, new memberships and counted checkpoints as "t_s,kind"
+awk -F, 'BEGIN { print "t_s,kind" } $1 == "fault" || $1 == "checkpoint" || ($1 == "recovery" && $9 ~ /membership/) {
+    print $2 "," $1 }' out/accuracy-faults.csv >out/accuracy-faults-events.csv
 
 field() { sed -n "s/^#   $2 *//p" "$1" | head -1; }
 for proxy in "" -resnet50; do
@@ -83,17 +89,24 @@ for proxy in "" -resnet50; do
 done
 echo
 $dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 --set numerics.lr-scaling=none \
-    -j "$j" -o out/lr-none.txt
+    -j "$j" -o out/lr-none.txt --csv out/lr-none.csv
 $dm sweep scenarios/numerics-lr.xml --set training.gpus=1,2,4,8,16 \
-    --set numerics.lr-scaling=linear -j "$j" -o out/lr-linear.txt
+    --set numerics.lr-scaling=linear -j "$j" -o out/lr-linear.txt --csv out/lr-linear.csv
 
 . tools/plot.sh
-plot tta scenarios/tta.xml "dir='out'"
-plot tta-resnet50 scenarios/tta.xml "dir='out'; sfx='-resnet50'; unit='s'" tta
+# the target line's value, from the scenario; runs whose evaluations are the same (async PS at
+# tau 8 and 32 when no worker lags 8 versions) named in the key as one curve
+target=$(sed -n 's/.*target-accuracy="\([0-9.]*\)".*/\1/p' scenarios/tta.xml)
+same() { # SUFFIX: "tau 8 = tau 32" when their evaluations are the same
+    cmp -s "out/tta-async-8$1-evals.csv" "out/tta-async-32$1-evals.csv" && echo 1 || echo 0
+}
+plot tta scenarios/tta.xml "dir='out'; target=$target; same832=$(same '')"
+plot tta-resnet50 scenarios/tta.xml \
+    "dir='out'; sfx='-resnet50'; unit='s'; target=$target; same832=$(same -resnet50)" tta
 plot accuracy-faults scenarios/numerics-faults.xml \
-    "ev='out/accuracy-faults-events.dat'; dat='out/accuracy-faults.dat'"
+    "ev='out/accuracy-faults-events.csv'; dat='out/accuracy-faults-evals.csv'"
 plot accuracy-split scenarios/numerics-split.xml "dir='out'"
 plot accuracy-shuffle scenarios/numerics-shuffle.xml "dir='out'"
-plot lr-scaling scenarios/numerics-lr.xml "none='out/lr-none.txt'; linear='out/lr-linear.txt'"
+plot lr-scaling scenarios/numerics-lr.xml "none='out/lr-none.csv'; linear='out/lr-linear.csv'"
 echo "plots: out/tta.$fmt out/tta-resnet50.$fmt out/accuracy-faults.$fmt out/accuracy-split.$fmt" \
     "out/accuracy-shuffle.$fmt out/lr-scaling.$fmt (data: out/)"

@@ -11,7 +11,7 @@
  * Young's and Daly's optima for the job's MTBF and the checkpoint's block.
  * --every LIST and --spares LIST sweep the interval (steps) and the spare nodes over the same
  * replications (common random numbers), print ETTR for each and the best interval per spare
- * count, and write DIR/campaign.dat and the plot DIR/campaign.png (plots/campaign.gp).
+ * count, and write DIR/campaign.csv (a header row) and the plot DIR/campaign.png (plots/campaign.gp).
  * --json FILE writes the summary as JSON (schemas/campaign.schema.json).
  */
 #ifndef DMLSIM_CAMPAIGN_CMD_H

@@ -263,15 +263,20 @@ struct sweep_pt {
     struct camp_agg g;
 };
 
-static void sweep_plot(FILE *out, const struct camp_opts *o)
+/* plots/campaign.gp on campaign.csv, a line a spare count (the counts in `spares`). */
+static void sweep_plot(FILE *out, const struct camp_opts *o, const struct sweep_pt *pts, int ne,
+                       int ns)
 {
-    char vars[3 * PATH_MAX];
-    snprintf(vars, sizeof vars, "dat='%s/campaign.dat'; out='%s/campaign.png'", o->out, o->out);
+    char vars[3 * PATH_MAX + 256], list[256] = "";
+    for (int s = 0, n = 0; s < ns && n >= 0 && (size_t)n < sizeof list; s++)
+        n += snprintf(list + n, sizeof list - (size_t)n, "%s%d", s ? " " : "", pts[s * ne].spares);
+    snprintf(vars, sizeof vars, "dat='%s/campaign.csv'; out='%s/campaign.png'; spares='%s'", o->out,
+             o->out, list);
     enum gnuplot_status s = gnuplot_draw("plots/campaign.gp", vars);
     if (s == GNUPLOT_OK)
         fprintf(out, "# plot          %s/campaign.png\n", o->out);
     else
-        fprintf(out, "# plot          %s: %s/campaign.dat left to draw with plots/campaign.gp\n",
+        fprintf(out, "# plot          %s: %s/campaign.csv left to draw with plots/campaign.gp\n",
                 s == GNUPLOT_NO_SCRIPT ? "plots/campaign.gp not found"
                                        : "gnuplot failed or is not installed",
                 o->out);
@@ -282,21 +287,16 @@ static int sweep_write(const struct camp_opts *o, const struct sweep_pt *pts, in
 {
     char file[PATH_MAX];
     if (mkdir(o->out, 0755) != 0 && errno != EEXIST) return 1;
-    snprintf(file, sizeof file, "%.4000s/campaign.dat", o->out);
+    snprintf(file, sizeof file, "%.4000s/campaign.csv", o->out);
     FILE *f = fopen(file, "w");
     if (f == NULL) return 1;
-    for (int s = 0; s < ns; s++) {
-        if (s > 0) fprintf(f, "\n\n"); /* gnuplot's index blocks */
-        fprintf(f,
-                "# every_steps interval_h ettr ci_lo ci_hi, then the block's title\n"
-                "\"%d spare node(s)\" interval_h ettr ci_lo ci_hi\n",
-                pts[s * ne].spares);
+    fprintf(f, "spares,every_steps,interval_h,ettr,ci_lo,ci_hi\n"); /* one row a point */
+    for (int s = 0; s < ns; s++)
         for (int e = 0; e < ne; e++) {
             const struct sweep_pt *p = &pts[s * ne + e];
-            fprintf(f, "%d %.6g %.6f %.6f %.6f\n", p->every, p->every * step_s / 3600,
+            fprintf(f, "%d,%d,%.6g,%.6f,%.6f,%.6f\n", p->spares, p->every, p->every * step_s / 3600,
                     p->g.ettr.mean, p->g.ettr.ci_lo, p->g.ettr.ci_hi);
         }
-    }
     return fclose(f) != 0;
 }
 
@@ -349,7 +349,7 @@ static int sweep(FILE *out, const struct camp_opts *o, const struct camp_config 
                 "written\n",
                 o->out);
     else
-        sweep_plot(out, o);
+        sweep_plot(out, o, pts, ne, ns);
     free(reps);
     free(pts);
     return st;

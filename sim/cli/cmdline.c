@@ -63,8 +63,10 @@ static const struct cli_opt sweep_opts[] = {
         {"unset", CLI_UNSET, "ELEM.ATTR", "remove an attribute at every point (repeatable)"},
         RUN_CALIB,
         RUN_CFG,
-        {"csv", CLI_CSV, "FILE", "with --point: also write that point's CSV (as run --csv)"},
-        {"json", CLI_JSON, "FILE", "with --point: also write that point's JSON (as run --json)"},
+        {"csv", CLI_CSV, "FILE",
+         "also write the table as CSV (with --point: that point's run --csv)"},
+        {"json", CLI_JSON, "FILE",
+         "also write the table as JSON (with --point: that point's run --json)"},
         {"trace", CLI_TRACE, "FILE", "with --point: also write that point's trace (as --trace)"},
         {0}};
 
@@ -154,7 +156,10 @@ static const struct cli_cmd cmds[] = {
          "The grid is the product of the --set axes (first slowest) and of the --zip axes taken "
          "together. --list and --point share a large sweep among machines (GNU parallel, a "
          "Slurm job array: tools/sweep-slurm.sh); dmlsim merge joins the points' summaries "
-         "into the table a local sweep prints.",
+         "into the table a local sweep prints. A point that fails keeps its row, with its status "
+         "(ok, job-failed, expect-failed, refused, error) and one-line message; the whole table "
+         "is printed, then the sweep exits 0 when every point gave a result, 3 when the worst "
+         "point failed an <expect>, 1 when a point was refused or failed otherwise.",
          sweep_opts},
         {"plan", "FILE.xml", 1, 1,
          "find the fastest layouts of a hybrid scenario that fit: enumerate, estimate, simulate "

@@ -10,7 +10,7 @@
  * <faults> element) the K are simulated again with those faults and ranked by that step, so
  * the choice holds up under a crash or a straggler. Written to -o DIR (default plan-NAME): each
  * ranked layout's scenario (DIR/rank-K.xml: the scenario with its <parallel> and batch-per-gpu
- * set), the table (DIR/plan.txt), the plot's data (DIR/plan.dat) and, when gnuplot is on the
+ * set), the table (DIR/plan.txt), the plot's data (DIR/plan.csv, a header row) and, when gnuplot is on the
  * PATH, DIR/plan.png drawn by plots/plan.gp.
  */
 #ifndef DMLSIM_PLAN_H

@@ -19,7 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 int plan_out_parse(const struct cli_args *a, struct plan_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -249,41 +248,41 @@ static void print_table(FILE *out, const struct plan_opts *o, const struct plan_
                 left, o->limit_s);
 }
 
-/* DIR/plan.dat: per rank its layout's short label (tp x pp x dp, v chunks, cp, microbatch size,
- * ZeRO, recomputation, sp), the simulated and estimated steps (ms), the
- * step under the faults and MFU (%), for plots/plan.gp. */
+/* DIR/plan.csv: a header row, then per rank its layout's short label (tp x pp x dp, v chunks, cp,
+ * microbatch size, ZeRO, recomputation, sp: no comma), the simulated and estimated steps (ms),
+ * the step under the faults and MFU (%), for plots/plan.gp, which reads it by column name. */
 static int write_dat(const struct plan_opts *o, const struct plan_result *res, int k)
 {
     char file[PATH_MAX];
-    snprintf(file, sizeof file, "%s/plan.dat", o->out);
+    snprintf(file, sizeof file, "%s/plan.csv", o->out);
     FILE *f = fopen(file, "w");
     if (f == NULL) return 1;
-    fprintf(f, "# rank label step_ms est_ms under_ms mfu_pct\n");
+    fprintf(f, "rank,label,step_ms,est_ms,under_ms,mfu_pct\n");
     for (int i = 0; i < k; i++) {
         const struct parallel_spec *p = &res[i].c->p;
         char sched[8] = "", cp[12] = "";
         if (p->schedule == PP_INTERLEAVED) snprintf(sched, sizeof sched, "v%d", p->vstages);
         if (par_cp(p) > 1) snprintf(cp, sizeof cp, " cp%d", p->cp);
-        fprintf(f, "%d \"%dx%dx%d%s%s b%d z%d %s%s\" %.3f %.3f %.3f %.2f\n", i + 1, p->tp, p->pp,
-                p->dp, sched, cp, res[i].c->b, p->zero, scenario_recompute_name(p->recompute),
+        fprintf(f, "%d,%dx%dx%d%s%s b%d z%d %s%s,%.3f,%.3f,%.3f,%.2f\n", i + 1, p->tp, p->pp, p->dp,
+                sched, cp, res[i].c->b, p->zero, scenario_recompute_name(p->recompute),
                 p->sp ? " sp" : "", res[i].sim[0].step_s * 1e3, res[i].c->est_s * 1e3,
                 res[i].sim[1].step_s * 1e3, res[i].sim[0].mfu * 100);
     }
     return fclose(f) != 0;
 }
 
-/* plots/plan.gp on plan.dat, when gnuplot is on the PATH; a line says. */
+/* plots/plan.gp on plan.csv, when gnuplot is on the PATH; a line says. */
 static void plot(FILE *out, const struct plan_opts *o)
 {
     char vars[3 * PATH_MAX];
-    snprintf(vars, sizeof vars, "dat='%s/plan.dat'; out='%s/plan.png'; under=%d", o->out, o->out,
+    snprintf(vars, sizeof vars, "dat='%s/plan.csv'; out='%s/plan.png'; under=%d", o->out, o->out,
              o->under != NULL);
     enum gnuplot_status g = gnuplot_draw("plots/plan.gp", vars);
     if (g == GNUPLOT_NO_SCRIPT)
-        fprintf(out, "# plot          plots/plan.gp not found: %s/plan.dat left to draw\n", o->out);
+        fprintf(out, "# plot          plots/plan.gp not found: %s/plan.csv left to draw\n", o->out);
     else if (g == GNUPLOT_FAILED)
         fprintf(out,
-                "# plot          gnuplot failed or is not installed: %s/plan.dat left to "
+                "# plot          gnuplot failed or is not installed: %s/plan.csv left to "
                 "draw with plots/plan.gp\n",
                 o->out);
     else

@@ -57,6 +57,8 @@ static void remove_files(const struct sweep *sw)
         unlink(path);
         point_path(sw, p, ".err", path);
         unlink(path);
+        point_path(sw, p, ".out", path);
+        unlink(path);
     }
     rmdir(sw->dir);
 }
@@ -74,10 +76,10 @@ void sweep_interrupt(void)
 }
 
 /* The child of a point: interrupts as by default (unless ignored) until its dmlsim sets its
- * own handler, ended with its parent, stdout to /dev/null, stderr to ERRF. Only
+ * own handler, ended with its parent, stdout to OUTF (its <expect> lines), stderr to ERRF. Only
  * async-signal-safe calls. */
-static void exec_point(const char *exe, char **argv, const char *errf, pid_t parent,
-                       const sigset_t *mask, double cpu_limit_s)
+static void exec_point(const char *exe, char **argv, const char *outf, const char *errf,
+                       pid_t parent, const sigset_t *mask, double cpu_limit_s)
 {
     if (cpu_limit_s > 0) { /* SIGXCPU ends it at the soft limit, SIGKILL a second later */
         struct rlimit rl = {(rlim_t)ceil(cpu_limit_s), (rlim_t)ceil(cpu_limit_s) + 1};
@@ -89,8 +91,9 @@ static void exec_point(const char *exe, char **argv, const char *errf, pid_t par
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(127); /* the sweep has ended already */
     sigprocmask(SIG_SETMASK, mask, NULL);
-    int null = open("/dev/null", O_WRONLY), e = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(null, 1);
+    int o = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(o, 1);
     dup2(e, 2);
     execv(exe, argv);
     _exit(127);
@@ -101,7 +104,7 @@ static void exec_point(const char *exe, char **argv, const char *errf, pid_t par
 static pid_t spawn(struct sweep *sw, const char *exe, int p)
 {
     char **argv = xbt_new0(char *, 8 + 2 * SWEEP_MAX_AXES + (size_t)sw->nextra), sum[PATH_MAX],
-         errf[PATH_MAX];
+         errf[PATH_MAX], outf[PATH_MAX];
     int n = 0;
     argv[n++] = (char *)exe;
     argv[n++] = "run";
@@ -116,12 +119,13 @@ static pid_t spawn(struct sweep *sw, const char *exe, int p)
     argv[n++] = sum;
     point_path(sw, p, ".sum", sum);
     point_path(sw, p, ".err", errf);
+    point_path(sw, p, ".out", outf);
     fflush(NULL);
     sigset_t old;
     pid_t parent = getpid();
     outfile_hold_interrupts(&old);
     pid_t pid = fork();
-    if (pid == 0) exec_point(exe, argv, errf, parent, &old, sw->cpu_limit_s);
+    if (pid == 0) exec_point(exe, argv, outf, errf, parent, &old, sw->cpu_limit_s);
     sw->pids[p] = pid > 0 ? pid : 0;
     sw->nspawned = p + 1;
     outfile_release_interrupts(&old);
@@ -197,8 +201,67 @@ static void run_points(struct sweep *sw, const char *exe, int lo, int hi, int *r
     }
 }
 
-/* Reads each point's summary line into rows; a point that failed (any status but 0, or 4: a
- * simulated job that failed is a result too) stops the sweep with its first error line. */
+/* The first (has NULL: the last) non-empty line of path that starts with `prefix` and holds
+ * `has` (NULL: any line), from its character `skip` on, into msg (len), without its newline;
+ * how many such lines there are. */
+static int find_line(const char *path, const char *prefix, const char *has, size_t skip, char *msg,
+                     size_t len)
+{
+    char line[1024];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '\0' || strncmp(line, prefix, strlen(prefix)) != 0) continue;
+        if (has && strstr(line, has) == NULL) continue;
+        if (n++ == 0 || has == NULL) snprintf(msg, len, "%s", line + skip);
+    }
+    if (f) fclose(f);
+    return n;
+}
+
+/* Runs of blanks in s to one (an <expect> line's aligned columns, as a message). */
+static void squeeze(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; r++)
+        if (*r != ' ' || w == s || w[-1] != ' ') *w++ = *r;
+    *w = '\0';
+}
+
+/* Point p's status from its exit status rc and its files, and its one-line message (its
+ * first failed <expect>, or the last line it wrote to stderr). */
+static enum sweep_status point_status(struct sweep *sw, int p, int rc, bool has_row)
+{
+    char path[PATH_MAX], msg[1024] = "";
+    enum sweep_status st = !has_row  ? (rc == 1 ? SWEEP_REFUSED : SWEEP_ERROR)
+                           : rc == 3 ? SWEEP_EXPECT_FAILED
+                           : rc == 4 ? SWEEP_JOB_FAILED
+                                     : SWEEP_OK;
+    if (st == SWEEP_EXPECT_FAILED) { /* "expect METRIC in [MIN, MAX]: V FAILED (FILE:LINE)" */
+        point_path(sw, p, ".out", path);
+        int n = find_line(path, "# expect ", " FAILED ", 2, msg, sizeof msg - 32);
+        squeeze(msg);
+        if (n > 1) snprintf(msg + strlen(msg), 32, " (+%d more failed)", n - 1);
+    } else if (st != SWEEP_OK) {
+        point_path(sw, p, ".err", path);
+        find_line(path, "", NULL, 0, msg, sizeof msg);
+    }
+    if (st == SWEEP_ERROR && rc == 128 + SIGXCPU)
+        snprintf(msg, sizeof msg, "over its %.0f CPU s", sw->cpu_limit_s);
+    else if (st == SWEEP_ERROR && msg[0] == '\0')
+        snprintf(msg, sizeof msg, rc > 128 ? "killed by signal %d" : "exit %d, no summary written",
+                 rc > 128 ? rc - 128 : rc);
+    free(sw->msg[p]);
+    sw->msg[p] = st == SWEEP_OK ? NULL : xbt_strdup(msg);
+    sw->status[p] = st;
+    return st;
+}
+
+/* Reads each point's summary line into rows and its status into sw (0, 3 or 4: a simulated job
+ * that failed is a result too, a failed <expect> one to report); a failed point's message goes
+ * to stderr, and the others go on. For `dmlsim plan` (keep_going), only 0 and 4 give a row. 1
+ * when two points give other columns (no table can hold them), else 0. */
 static int collect_rows(struct sweep *sw, int lo, int hi, const int *rcs, char **rows,
                         char **header)
 {
@@ -206,32 +269,26 @@ static int collect_rows(struct sweep *sw, int lo, int hi, const int *rcs, char *
     for (int p = lo; p < hi; p++) {
         struct sweep_text t = {0};
         point_path(sw, p, ".sum", path);
-        if ((rcs[p] == 0 || rcs[p] == 4) && sweep_table_read_text(path, 2, &t) == 0 && t.n == 2) {
+        bool result = rcs[p] == 0 || rcs[p] == 4 || (rcs[p] == 3 && !sw->keep_going);
+        if (result && sweep_table_read_text(path, 2, &t) == 0 && t.n == 2) {
             if (*header == NULL) *header = xbt_strdup(t.line[0]);
             bool same = strcmp(*header, t.line[0]) == 0;
             if (same) rows[p] = xbt_strdup(t.line[1]);
             sweep_table_text_free(&t);
-            if (same) continue;
-            fprintf(stderr, "dmlsim sweep: point %d has other summary columns than point %d; "
-                            "expected one table\n", p + 1, lo + 1);
-            return 1;
+            if (!same) {
+                fprintf(stderr,
+                        "dmlsim sweep: point %d has other summary columns than point %d; "
+                        "expected one table\n",
+                        p + 1, lo + 1);
+                return 1;
+            }
         }
         sweep_table_text_free(&t);
-        char msg[1024] = "";
-        point_path(sw, p, ".err", path);
-        FILE *f = fopen(path, "r");
-        if (f) {
-            if (!fgets(msg, sizeof msg, f)) msg[0] = '\0';
-            fclose(f);
-        }
-        msg[strcspn(msg, "\n")] = '\0';
-        if (sw->keep_going && rcs[p] == 128 + SIGXCPU)
-            snprintf(msg, sizeof msg, "over its %.0f CPU s", sw->cpu_limit_s);
-        fprintf(stderr, "dmlsim %s: point %d failed (exit %d): %s\n",
-                sw->keep_going ? "plan" : "sweep", p + 1, rcs[p],
-                msg[0] ? msg : "no summary written");
-        if (sw->keep_going) continue;
-        return 1;
+        enum sweep_status st = point_status(sw, p, rcs[p], rows[p] != NULL);
+        if (st == SWEEP_OK || st == SWEEP_JOB_FAILED) continue;
+        fprintf(stderr, "dmlsim %s: point %d failed (exit %d, %s): %s\n",
+                sw->keep_going ? "plan" : "sweep", p + 1, rcs[p], sweep_status_name(st),
+                sw->msg[p][0] ? sw->msg[p] : "no summary written");
     }
     return 0;
 }
@@ -306,11 +363,13 @@ static int run_grid(struct sweep *sw, const char *self)
     int lo = sw->point ? sw->point - 1 : 0, hi = sw->point ? sw->point : sw->npoints;
     run_points(sw, exe, lo, hi, rcs);
     int status = collect_rows(sw, lo, hi, rcs, rows, &header);
-    if (status == 0 && sw->point) {
-        status = sweep_merge_write_point(sw, rows[lo], header);
-    } else if (status == 0) {
+    if (status == 0 && sw->point) { /* a point's file holds a result: none for a failed point */
+        status = sweep_exit_status(sw);
+        if (status == 0) status = sweep_merge_write_point(sw, rows[lo], header);
+    } else if (status == 0) { /* every point's row, failed ones too; then the worst status */
         sweep_table_print(sw, stdout, rows, header);
-        if (sw->out) status = sweep_table_write(sw, rows, header);
+        status = sweep_table_write(sw, rows, header);
+        if (status == 0) status = sweep_exit_status(sw);
     }
     for (int p = 0; p < sw->npoints; p++)
         free(rows[p]);

@@ -112,6 +112,20 @@ static void set_strides(struct sweep *sw, int zip)
     }
 }
 
+const char *sweep_status_name(enum sweep_status s)
+{
+    static const char *const names[] = {"ok", "job-failed", "expect-failed", "refused", "error"};
+    return names[s];
+}
+
+int sweep_exit_status(const struct sweep *sw)
+{
+    enum sweep_status worst = SWEEP_OK;
+    for (int p = 0; p < sw->npoints; p++)
+        if (sw->status[p] > worst) worst = sw->status[p];
+    return worst <= SWEEP_JOB_FAILED ? 0 : worst == SWEEP_EXPECT_FAILED ? 3 : 1;
+}
+
 bool sweep_grid_count(struct sweep *sw, char *why, size_t len)
 {
     int zip;
@@ -138,6 +152,8 @@ bool sweep_grid_count(struct sweep *sw, char *why, size_t len)
     sw->npoints = (int)n;
     set_strides(sw, zip);
     sw->pids = xbt_new0(pid_t, sw->npoints);
+    sw->status = xbt_new0(enum sweep_status, sw->npoints);
+    sw->msg = xbt_new0(char *, sw->npoints);
     return true;
 }
 
@@ -192,6 +208,23 @@ static bool sweep_option(struct sweep *sw, const struct cli_hit *h, char *why, s
     }
 }
 
+/* Without --point, --csv and --json are the merged table's files, not the points': out of the
+ * options passed to every point, into sw->csv and sw->json. */
+static void take_table_files(struct sweep *sw)
+{
+    int n = 0;
+    for (int e = 0; e + 1 < sw->nextra; e += 2) {
+        bool csv = strcmp(sw->extra[e], "--csv") == 0, json = strcmp(sw->extra[e], "--json") == 0;
+        if (csv) sw->csv = sw->extra[e + 1];
+        if (json) sw->json = sw->extra[e + 1];
+        sw->files -= csv || json;
+        if (csv || json) continue;
+        sw->extra[n++] = sw->extra[e];
+        sw->extra[n++] = sw->extra[e + 1];
+    }
+    sw->nextra = n;
+}
+
 int sweep_grid_parse(struct sweep *sw, const struct cli_args *a)
 {
     char why[256];
@@ -208,14 +241,19 @@ int sweep_grid_parse(struct sweep *sw, const struct cli_args *a)
                  sw->npoints, sw->npoints);
         return sweep_usage(why);
     }
+    if (!sw->point) take_table_files(sw);
     if (sw->files && !sw->point)
-        return sweep_usage("--csv, --json and --trace name one file; expected them with --point K");
+        return sweep_usage("--trace names one point's file; expected it with --point K");
     return sw->list && sw->point ? sweep_usage("--list and --point exclude each other") : 0;
 }
 
 void sweep_grid_release(struct sweep *sw)
 {
     free(sw->pids);
+    for (int p = 0; sw->msg && p < sw->npoints; p++)
+        free(sw->msg[p]);
+    free(sw->msg);
+    free(sw->status);
     free(sw->extra);
     for (int a = 0; a < sw->naxes; a++) {
         for (int v = 0; v < sw->axes[a].nvalues; v++)

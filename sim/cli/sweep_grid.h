@@ -26,6 +26,16 @@ struct cli_args;
 #define SWEEP_MAX_AXES  16  /* axes (--set and --zip) in one sweep (dmlsim plan uses 12) */
 #define SWEEP_MAX_EXTRA 128 /* option and value pairs passed to every point, 2 entries each */
 
+/* What became of a point: its row's status column (sweep_status_name), in the order of the
+ * sweep's exit status (the worst point's: sweep_exit_status). */
+enum sweep_status {
+    SWEEP_OK,            /* its summary row */
+    SWEEP_JOB_FAILED,    /* its summary row; the simulated job failed (run's exit 4): a result */
+    SWEEP_EXPECT_FAILED, /* its summary row; an <expect> failed (run's exit 3) */
+    SWEEP_REFUSED,       /* the run refused its input (run's exit 1): no summary */
+    SWEEP_ERROR,         /* anything else (a signal, no summary written, a CPU limit): none */
+};
+
 struct sweep_axis {
     char path[128]; /* ELEM.ATTR */
     char **values;  /* the values */
@@ -39,20 +49,32 @@ struct sweep {
     struct sweep_axis axes[SWEEP_MAX_AXES]; /* the grid */
     int naxes;                              /* how many axes */
     int jobs;                               /* children at a time */
-    const char *out;    /* merged table file (with --point: the point's), or NULL */
-    const char **extra; /* what every point's `dmlsim run` gets besides its --set */
-    int nextra;         /* how many */
-    int point;          /* --point K: only point K - 1; else 0 */
-    bool list;          /* --list: print the points' command lines */
-    int files;          /* --csv, --json and --trace given (only with --point) */
-    char dir[PATH_MAX]; /* temporary folder for the children's files, "" while none */
-    int npoints;        /* product of the axes' sizes, at most SWEEP_MAX_POINTS */
-    pid_t *pids;        /* per point: its child process while unreaped, else 0 */
-    int nspawned;       /* points started so far (0 .. nspawned-1 may have files) */
+    const char *out;           /* merged table file (with --point: the point's), or NULL */
+    const char *csv;           /* --csv: the merged table as CSV (not with --point), or NULL */
+    const char *json;          /* --json: the merged table as JSON (not with --point), or NULL */
+    const char **extra;        /* what every point's `dmlsim run` gets besides its --set */
+    int nextra;                /* how many */
+    int point;                 /* --point K: only point K - 1; else 0 */
+    bool list;                 /* --list: print the points' command lines */
+    int files;                 /* the points' own --csv, --json, --trace (only with --point) */
+    char dir[PATH_MAX];        /* temporary folder for the children's files, "" while none */
+    int npoints;               /* product of the axes' sizes, at most SWEEP_MAX_POINTS */
+    pid_t *pids;               /* per point: its child process while unreaped, else 0 */
+    enum sweep_status *status; /* per point: what became of it (SWEEP_OK until it ran) */
+    char **msg;                /* per point: its one-line message, or NULL (owned: freed) */
+    int nspawned;              /* points started so far (0 .. nspawned-1 may have files) */
     double cpu_limit_s; /* each point's CPU seconds at most (RLIMIT_CPU), 0: none (dmlsim plan) */
     bool keep_going;    /* a failed point leaves its row NULL, its message printed, and the
                            others go on (dmlsim plan); else it stops the sweep */
 };
+
+/* "ok", "job-failed", "expect-failed", "refused" or "error". */
+const char *sweep_status_name(enum sweep_status s);
+
+/* The sweep's exit status for its points' statuses: 0 when every point gave its row as a
+ * result (ok, job-failed), 3 when the worst is a failed <expect>, 1 when a point was refused
+ * or failed otherwise (as `dmlsim run`'s: error.h). */
+int sweep_exit_status(const struct sweep *sw);
 
 /* Value of axis a at grid point p (first dimension slowest; the --zip axes are one dimension,
  * where the first of them stands). */

@@ -2,6 +2,7 @@
 #include "sweep_table.h"
 
 #include "outfile.h"
+#include "sweep_export.h"
 
 #include <xbt/sysdep.h>
 
@@ -39,6 +40,15 @@ int sweep_table_read_text(const char *path, int max, struct sweep_text *t)
     return bad ? -1 : 0;
 }
 
+/* A row of "-" under the header's columns: each column name's last character becomes "-", the
+ * rest blanks, so the dashes stand where the values' right edges stand (they are right-aligned
+ * to the same widths as the names: report_summary). */
+static void print_dashes(FILE *out, const char *header)
+{
+    for (const char *c = header; *c; c++)
+        fputc(*c == ' ' ? ' ' : (c[1] == ' ' || c[1] == '\0') ? '-' : ' ', out);
+}
+
 void sweep_table_print(const struct sweep *sw, FILE *out, char **rows, const char *header)
 {
     fprintf(out, "# dmlsim sweep of %s over", sw->file);
@@ -53,35 +63,37 @@ void sweep_table_print(const struct sweep *sw, FILE *out, char **rows, const cha
     fprintf(out, "\n#");
     for (int a = 0, col = 0; a < sw->naxes; a++)
         if (sw->axes[a].nvalues > 1) fprintf(out, " %*s", col++ == 0 ? 23 : 24, sw->axes[a].path);
-    fprintf(out, " %s\n", header);
+    if (header) fprintf(out, " %s", header);
+    fprintf(out, " %13s message\n", "status");
     for (int p = 0; p < sw->npoints; p++) {
         fprintf(out, " ");
         for (int a = 0; a < sw->naxes; a++)
             if (sw->axes[a].nvalues > 1) fprintf(out, " %23s", sweep_grid_value(sw, p, a));
-        fprintf(out, " %s\n", rows[p]);
+        if (header) fputc(' ', out);
+        if (rows[p])
+            fputs(rows[p], out);
+        else if (header)
+            print_dashes(out, header);
+        fprintf(out, " %13s", sweep_status_name(sw->status[p]));
+        if (sw->msg[p]) fprintf(out, " %s", sw->msg[p]);
+        fputc('\n', out);
     }
 }
 
-/* What the merged table is printed from (sweep_table_print's arguments, as a struct outfile ctx).
- */
-struct table {
-    const struct sweep *sw; /* the sweep */
-    char **rows;            /* per point, its summary values */
-    const char *header;     /* the summary's column names */
-};
-
 void sweep_table_write_to(const void *ctx, FILE *out)
 {
-    const struct table *t = ctx;
+    const struct sweep_table *t = ctx;
     sweep_table_print(t->sw, out, t->rows, t->header);
 }
 
 int sweep_table_write(const struct sweep *sw, char **rows, const char *header)
 {
     struct dmlsim_error err = {0};
-    const struct table t = {sw, rows, header};
-    const struct outfile o = {"-o", sw->out, sweep_table_write_to, &t};
-    if (outfile_write(&o, 1, &err) == DMLSIM_OK) return 0;
+    const struct sweep_table t = {sw, rows, header};
+    const struct outfile o[] = {{"-o", sw->out, sweep_table_write_to, &t},
+                                {"--csv", sw->csv, sweep_export_csv, &t},
+                                {"--json", sw->json, sweep_export_json, &t}};
+    if (outfile_write(o, 3, &err) == DMLSIM_OK) return 0;
     fprintf(stderr, "%s\n", err.msg);
     return 1;
 }
@@ -89,8 +101,10 @@ int sweep_table_write(const struct sweep *sw, char **rows, const char *header)
 int sweep_table_check_path(const struct sweep *sw)
 {
     struct dmlsim_error err = {0};
-    struct outfile o[1 + SWEEP_MAX_EXTRA / 2] = {{"-o", sw->out, sweep_table_write_to, NULL}};
-    size_t n = 1;
+    struct outfile o[3 + SWEEP_MAX_EXTRA / 2] = {{"-o", sw->out, sweep_table_write_to, NULL},
+                                                 {"--csv", sw->csv, sweep_export_csv, NULL},
+                                                 {"--json", sw->json, sweep_export_json, NULL}};
+    size_t n = 3;
     for (int e = 0; e + 1 < sw->nextra; e += 2) /* --point's own files: one file per output */
         if (sweep_grid_is_file_option(sw->extra[e]))
             o[n++] = (struct outfile){sw->extra[e], sw->extra[e + 1], sweep_table_write_to, NULL};

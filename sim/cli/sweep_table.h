@@ -3,14 +3,17 @@
  *
  * Every point's `dmlsim run --summary` gives two lines, the columns and the values; the table
  * prints the axes with more than one value as leading columns (the others are named once in the
- * header as fixed), then each point's values, in grid order whatever order the points finished
- * in, so the output is deterministic. -o is an output file (report.h): checked against the
- * scenario before anything runs, written atomically. A file read back is refused when cut short
- * (no final newline) or longer than its kind allows.
+ * header as fixed), then each point's values, its status (sweep_status_name) and, for a point
+ * that is not ok, its one-line message; a point without a summary (refused, an error) has "-"
+ * for each value. Rows are in grid order whatever order the points finished in, so the output
+ * is deterministic. -o (the text), --csv and --json (sweep_export.h) are output files
+ * (outfile.h), one set: checked against the scenario before anything runs, written atomically.
+ * A file read back is refused when cut short (no final newline) or longer than its kind allows.
  */
 #ifndef DMLSIM_SWEEP_TABLE_H
 #define DMLSIM_SWEEP_TABLE_H
 
+#include "sweep_export.h" /* struct sweep_table */
 #include "sweep_grid.h"
 
 #include <stdio.h>
@@ -32,17 +35,19 @@ void sweep_table_text_free(struct sweep_text *t);
  * newline (a file cut short). */
 int sweep_table_read_text(const char *path, int max, struct sweep_text *t);
 
-/* Axes with one value are fixed overrides: named in the header, not given a column. */
+/* Axes with one value are fixed overrides: named in the header, not given a column. rows[p]
+ * NULL: point p has no summary ("-" in each column); header NULL: no point has one. */
 void sweep_table_print(const struct sweep *sw, FILE *out, char **rows, const char *header);
 
-/* The merged table's writer for a struct outfile (outfile.h; its ctx is sweep_table.c's struct
- * table), also given to outfile_check, which checks the file without writing it. */
+/* The merged table's writer for a struct outfile (outfile.h; its ctx a struct sweep_table),
+ * also given to outfile_check, which checks the file without writing it. */
 void sweep_table_write_to(const void *ctx, FILE *out);
 
-/* -o OUT as an output file (report.h): in place for a device or FIFO, else renamed onto it. */
+/* -o OUT, --csv and --json (those of them sw names) as one set of output files (outfile.h): in
+ * place for a device or FIFO, else renamed onto them; 0, or 1 with the message printed. */
 int sweep_table_write(const struct sweep *sw, char **rows, const char *header);
 
-/* -o OUT must not be the scenario; checked before anything runs. */
+/* -o, --csv and --json must not be the scenario; checked before anything runs. */
 int sweep_table_check_path(const struct sweep *sw);
 
 #endif
