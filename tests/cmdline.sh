@@ -107,7 +107,7 @@ cmp -s "$tmp/merged.txt" "$tmp/local.txt" && cmp -s "$tmp/merged.out" "$tmp/loca
     "$dmlsim" run "$sc" --set training.strategy=allreduce --set training.gpus=2 --set training.steps=1 \
         --csv "$tmp/r3.csv" >/dev/null && cmp -s "$tmp/p3.csv" "$tmp/r3.csv" && ok ||
     ko "sweep --point 3 --csv differs from the run of point 3"
-expect_err "^dmlsim sweep: --csv, --json and --trace name one file" sweep "$sc" "${grid[@]}" --csv "$tmp/x.csv"
+expect_err "^dmlsim sweep: --csv, --json, --trace and --junit name one file" sweep "$sc" "${grid[@]}" --csv "$tmp/x.csv"
 expect_err "^$tmp/dup.txt:0: --csv and --summary name the same file" run "$sc" --csv "$tmp/dup.txt" \
     --summary "$tmp/dup.txt"
 cp "$tmp/pts/1.sum" "$tmp/keep.sum"
