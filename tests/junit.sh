@@ -89,6 +89,17 @@ rc=$?
 rc=$?
 [ $rc -eq 1 ] && [ ! -e $tmp/bench.xml ] && grep -q -- '--junit describe training' $tmp/bench.err &&
     ok || ko "benchmark: exit $rc, $(cat $tmp/bench.err)"
+# a path that is not UTF-8 cannot be XML text: refused before the run
+cp $s $tmp/$'caf\xe9.xml'
+"$dmlsim" run $tmp/$'caf\xe9.xml' --junit $tmp/latin1.xml >/dev/null 2>$tmp/latin1.err
+rc=$?
+[ $rc -eq 1 ] && [ ! -e $tmp/latin1.xml ] && grep -q ':0: --junit: .* not UTF-8' $tmp/latin1.err &&
+    ok || ko "latin-1 path: exit $rc, $(cat $tmp/latin1.err)"
+# a write error is the output's, as for --json: one line, exit 1
+"$dmlsim" run $s --junit /dev/full >/dev/null 2>$tmp/full.err
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat $tmp/full.err)" = "/dev/full:0: cannot write: No space left on device" ] &&
+    ok || ko "/dev/full: exit $rc, $(cat $tmp/full.err)"
 ls $tmp | grep -q '\.tmp\.' && ko "refused: a temporary file was left" || ok
 
 # 5. Escaping is libxml2's: a name with <, & and " reads back as it was written.
