@@ -100,6 +100,10 @@ rc=$?
 rc=$?
 [ $rc -eq 1 ] && [ "$(cat $tmp/full.err)" = "/dev/full:0: cannot write: No space left on device" ] &&
     ok || ko "/dev/full: exit $rc, $(cat $tmp/full.err)"
+# the outputs are one set: another output's write error leaves the report unwritten
+"$dmlsim" run $s --junit $tmp/set.xml --json /dev/full >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && [ ! -e $tmp/set.xml ] && ok || ko "--json /dev/full: exit $rc, or the report was written"
 ls $tmp | grep -q '\.tmp\.' && ko "refused: a temporary file was left" || ok
 
 # 5. Escaping is libxml2's: a name with <, & and " reads back as it was written.
