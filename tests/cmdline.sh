@@ -166,7 +166,7 @@ paste -d' ' <(awk '!/^#/ {print $1, $5}' "$tmp/ar.txt") <(awk -F, 'NR > 1 {print
 "$dmlsim" run scenarios/p2p.xml --csv "$tmp/p.csv" --json "$tmp/p.json" >/dev/null &&
     awk -F, 'NR > 1 { n++; a = $3 / $4 / 1e3; if ($6 != "ok" || (a - $5) > 1e-12 * a || ($5 - a) > 1e-12 * a) bad++ }
              END { exit !(n > 0 && bad == 0) }' "$tmp/p.csv" && ok || ko "p2p CSV against algbw = S / t"
-expect_err "^scenarios/p2p.xml:0: --summary and --trace describe training" run scenarios/p2p.xml --trace "$tmp/t.json"
+expect_err "^scenarios/p2p.xml:0: --summary, --trace and --junit describe training" run scenarios/p2p.xml --trace "$tmp/t.json"
 
 # ---- run --memory-only (issue 32): the memory lines alone, no simulation -----------------------
 # the hybrid stages' lines are the run's own "# memory/gpu" figures (the run prints the stage that
