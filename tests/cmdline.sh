@@ -107,7 +107,7 @@ cmp -s "$tmp/merged.txt" "$tmp/local.txt" && cmp -s "$tmp/merged.out" "$tmp/loca
     "$dmlsim" run "$sc" --set training.strategy=allreduce --set training.gpus=2 --set training.steps=1 \
         --csv "$tmp/r3.csv" >/dev/null && cmp -s "$tmp/p3.csv" "$tmp/r3.csv" && ok ||
     ko "sweep --point 3 --csv differs from the run of point 3"
-expect_err "^dmlsim sweep: --trace names one point's file" sweep "$sc" "${grid[@]}" --trace "$tmp/x.json"
+expect_err "^dmlsim sweep: --trace and --junit name one point's file" sweep "$sc" "${grid[@]}" --trace "$tmp/x.json"
 expect_err "^$tmp/dup.txt:0: --csv and --summary name the same file" run "$sc" --csv "$tmp/dup.txt" \
     --summary "$tmp/dup.txt"
 cp "$tmp/pts/1.sum" "$tmp/keep.sum"
@@ -166,7 +166,7 @@ paste -d' ' <(awk '!/^#/ {print $1, $5}' "$tmp/ar.txt") <(awk -F, 'NR > 1 {print
 "$dmlsim" run scenarios/p2p.xml --csv "$tmp/p.csv" --json "$tmp/p.json" >/dev/null &&
     awk -F, 'NR > 1 { n++; a = $3 / $4 / 1e3; if ($6 != "ok" || (a - $5) > 1e-12 * a || ($5 - a) > 1e-12 * a) bad++ }
              END { exit !(n > 0 && bad == 0) }' "$tmp/p.csv" && ok || ko "p2p CSV against algbw = S / t"
-expect_err "^scenarios/p2p.xml:0: --summary and --trace describe training" run scenarios/p2p.xml --trace "$tmp/t.json"
+expect_err "^scenarios/p2p.xml:0: --summary, --trace and --junit describe training" run scenarios/p2p.xml --trace "$tmp/t.json"
 
 # ---- run --memory-only (issue 32): the memory lines alone, no simulation -----------------------
 # the hybrid stages' lines are the run's own "# memory/gpu" figures (the run prints the stage that

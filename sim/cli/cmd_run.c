@@ -10,6 +10,7 @@
 #include "expect.h"
 #include "fault.h"
 #include "interrupt.h"
+#include "junit.h"
 #include "level.h"
 #include "loader.h"
 #include "memcheck.h"
@@ -118,6 +119,7 @@ struct run_opts {
     const char *csv, *json, *summary; /* output files, or NULL */
     const char *calib;                /* --calib FILE, or NULL */
     const char *trace;                /* --trace FILE, or NULL */
+    const char *junit;                /* --junit FILE, or NULL */
     bool fault_plan;                  /* print the fault plan and stop */
     bool memory_only;                 /* --memory-only: the memory check, no simulation */
     bool timing;                      /* --timing: where the wall-clock time went, on stderr */
@@ -195,15 +197,23 @@ static void write_trace(const void *ctx, FILE *out)
     report_trace(r->sc, r->rec, out);
 }
 
-/* The output files of `run`, as one set (report.h); r may be NULL when only checking them. */
+static void write_junit(const void *ctx, FILE *out)
+{
+    const struct run_output *r = ctx;
+    junit_write(r->sc, r->rec, out);
+}
+
+/* The output files of `run`, as one set (outfile.h); r may be NULL when only checking them. */
+#define RUN_OUTPUTS 5
 static size_t run_outputs(const struct run_opts *o, const struct run_output *r,
-                          struct outfile outs[4])
+                          struct outfile outs[RUN_OUTPUTS])
 {
     outs[0] = (struct outfile){"--csv", o->csv, write_csv, r};
     outs[1] = (struct outfile){"--json", o->json, write_json, r};
     outs[2] = (struct outfile){"--summary", o->summary, write_summary, r};
     outs[3] = (struct outfile){"--trace", o->trace, write_trace, r};
-    return 4;
+    outs[4] = (struct outfile){"--junit", o->junit, write_junit, r};
+    return RUN_OUTPUTS;
 }
 
 /* The output files of `run` describe a training, and none may be one of the files it reads. */
@@ -211,17 +221,21 @@ static enum dmlsim_err check_run_outputs(const struct run_opts *o, const struct 
                                          struct dmlsim_error *err)
 {
     bool train = sc->train.strategy != STRAT_NONE, bench = sc->bench.kind != BENCH_NONE;
-    if ((o->summary || o->trace) && !train)
+    if ((o->summary || o->trace || o->junit) && !train)
         return dmlsim_fail(err, DMLSIM_EUSAGE,
-                           "%s:0: --summary and --trace describe training; expected a scenario "
-                           "with <training>",
+                           "%s:0: --summary, --trace and --junit describe training; expected a "
+                           "scenario with <training>",
                            o->path);
+    if (o->junit) {
+        enum dmlsim_err rc = junit_check(sc, err);
+        if (rc != DMLSIM_OK) return rc;
+    }
     if ((o->csv || o->json) && !train && !bench)
         return dmlsim_fail(err, DMLSIM_EUSAGE,
                            "%s:0: --csv and --json describe a training or a benchmark; expected "
                            "a scenario with <training> or <benchmark>",
                            o->path);
-    struct outfile outs[4];
+    struct outfile outs[RUN_OUTPUTS];
     const struct outfile_input ins[] = {
             {"scenario file", o->path},
             {"calibration file", o->calib},
@@ -235,9 +249,8 @@ static enum dmlsim_err check_run_outputs(const struct run_opts *o, const struct 
 static void print_model(const struct scenario *sc, const struct model *m)
 {
     const struct train_spec *ts = &sc->train;
-    struct memory_need need =
-            model_memory_placed(m, ts->dtype, ts->opt, ts->batch, scen_emb_tables_on_gpu(ts),
-                                ts->ps.cache_rows);
+    struct memory_need need = model_memory_placed(m, ts->dtype, ts->opt, ts->batch,
+                                                  scen_emb_tables_on_gpu(ts), ts->ps.cache_rows);
     printf("# model         %s: %.0f parameters, %zu layers, %.3f GFLOP forward per sample\n",
            m->name, model_params(m), m->nlayers, model_fwd_flops(m) / 1e9);
     /* per rank: the strategy's lines (sharded embeddings: ar_emb_describe's) */
@@ -374,13 +387,13 @@ static enum dmlsim_err run_training(const struct run_opts *o, const struct job *
     struct provenance pv;
     provenance_init(&pv, sc, j->pf);
     struct run_output r = {sc, j->m, &rec, &pv};
-    struct outfile outs[4];
+    struct outfile outs[RUN_OUTPUTS];
     rc = outfile_write(outs, run_outputs(o, &r, outs), err);
     if (rc == DMLSIM_OK && rec.job_failed) {
         fflush(stdout);
         fprintf(stderr, "%s:%d: the simulated job failed: %s\n", sc->path, sc->train.line,
                 rec.failure);
-        if (!expect_names(sc, "job_failed")) *status = dmlsim_err_status(DMLSIM_EJOB);
+        if (expect_job_error(sc, &rec)) *status = dmlsim_err_status(DMLSIM_EJOB);
     }
     trace_free(rec.trace);
     run_release(&rec);
@@ -524,6 +537,9 @@ static int parse_run(const struct cli_args *a, struct run_opts *o)
             break;
         case CLI_TRACE:
             o->trace = h->value;
+            break;
+        case CLI_JUNIT:
+            o->junit = h->value;
             break;
         case CLI_FAULT_PLAN:
             o->fault_plan = true;

@@ -42,6 +42,8 @@ static const struct cli_opt run_opts[] = {
          "(schemas/bench.schema.json) as JSON"},
         {"summary", CLI_SUMMARY, "FILE", "also write the one-line summary table sweeps merge"},
         {"trace", CLI_TRACE, "FILE", "also write a Perfetto / Chrome trace (training)"},
+        {"junit", CLI_JUNIT, "FILE",
+         "also write each <expect> as a JUnit XML test case, for CI systems (training)"},
         {"fault-plan", CLI_FAULT_PLAN, NULL, "print the materialised fault plan and exit"},
         {"memory-only", CLI_MEMORY_ONLY, NULL,
          "print each rank group's memory per GPU, no simulation: exit 0 if it fits, 1 if not"},
@@ -68,6 +70,8 @@ static const struct cli_opt sweep_opts[] = {
         {"json", CLI_JSON, "FILE",
          "also write the table as JSON (with --point: that point's run --json)"},
         {"trace", CLI_TRACE, "FILE", "with --point: also write that point's trace (as --trace)"},
+        {"junit", CLI_JUNIT, "FILE",
+         "with --point: also write that point's JUnit report (as run --junit)"},
         {0}};
 
 static const struct cli_opt merge_opts[] = {
@@ -313,7 +317,7 @@ static int count_error(const struct cli_cmd *c, int n)
 static bool is_output(int key)
 {
     return key == CLI_CSV || key == CLI_JSON || key == CLI_SUMMARY || key == CLI_TRACE ||
-           key == CLI_OUT;
+           key == CLI_JUNIT || key == CLI_OUT;
 }
 
 /* The folder an output path will be written in: the path's own folder, or, when the path is a

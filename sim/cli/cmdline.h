@@ -25,6 +25,7 @@ enum cli_key {
     CLI_FAULT_PLAN,
     CLI_CALIB,
     CLI_TRACE,
+    CLI_JUNIT,
     CLI_TIMING,
     CLI_CFG,
     CLI_ZIP,

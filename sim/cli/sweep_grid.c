@@ -192,16 +192,18 @@ static bool sweep_option(struct sweep *sw, const struct cli_hit *h, char *why, s
         sw->point = (int)v;
         snprintf(why, len, "--point expects a point number from 1 to %d", SWEEP_MAX_POINTS);
         return *end == '\0' && v >= 1 && v <= SWEEP_MAX_POINTS;
-    default: /* to the points: --calib, --cfg, --unset; with --point, --csv, --json, --trace */
+    default: /* to the points: --calib, --cfg, --unset; with --point, the output files */
         snprintf(why, len, "at most %d options passed to the points, each on one line",
                  SWEEP_MAX_EXTRA / 2);
         if (sw->nextra == SWEEP_MAX_EXTRA || strchr(h->value, '\n') != NULL) return false;
-        sw->files += h->key == CLI_CSV || h->key == CLI_JSON || h->key == CLI_TRACE;
+        sw->files += h->key == CLI_CSV || h->key == CLI_JSON || h->key == CLI_TRACE ||
+                     h->key == CLI_JUNIT;
         sw->extra[sw->nextra++] = h->key == CLI_CALIB   ? "--calib"
                                   : h->key == CLI_CFG   ? "--cfg"
                                   : h->key == CLI_UNSET ? "--unset"
                                   : h->key == CLI_CSV   ? "--csv"
                                   : h->key == CLI_JSON  ? "--json"
+                                  : h->key == CLI_JUNIT ? "--junit"
                                                         : "--trace";
         sw->extra[sw->nextra++] = h->value;
         return true;
@@ -243,7 +245,7 @@ int sweep_grid_parse(struct sweep *sw, const struct cli_args *a)
     }
     if (!sw->point) take_table_files(sw);
     if (sw->files && !sw->point)
-        return sweep_usage("--trace names one point's file; expected it with --point K");
+        return sweep_usage("--trace and --junit name one point's file; expected them with --point K");
     return sw->list && sw->point ? sweep_usage("--list and --point exclude each other") : 0;
 }
 
