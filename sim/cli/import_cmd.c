@@ -31,8 +31,8 @@ static int read_opts(const struct cli_args *a, struct import_opts *o)
     memset(o, 0, sizeof *o);
     o->gpu = cli_value(a, CLI_GPU);
     o->nic = cli_value(a, CLI_NIC);
-    if (opt_int(a, CLI_GPUS, "gpus", &o->gpus) || opt_int(a, CLI_GPN, "gpus-per-node",
-                                                              &o->gpus_per_node) ||
+    if (opt_int(a, CLI_GPUS, "gpus", &o->gpus) ||
+        opt_int(a, CLI_GPN, "gpus-per-node", &o->gpus_per_node) ||
         opt_int(a, CLI_NICS, "nics", &o->nics) || opt_int(a, CLI_SEQ, "seq", &o->seq) ||
         opt_int(a, CLI_GBATCH, "global-batch", &o->batch))
         return 1;
@@ -64,18 +64,19 @@ int import_main(const struct cli_args *a)
     struct import_opts o;
     struct import_model m;
     struct import_job j;
-    char notes[2048], err[1024], source[512];
+    char notes[2048], err[1024], source[512], ignored[4096];
     const char *what = a->args[0], *preset = NULL;
     int rc;
     if (read_opts(a, &o) != 0) return 1;
     if (strcmp(what, "megatron") == 0) {
         snprintf(source, sizeof source, "megatron");
-        rc = import_megatron(a->nargs - 1, a->args + 1, &o, &m, &j, notes, sizeof notes, err,
-                             sizeof err);
+        rc = import_megatron(a->nargs - 1, a->args + 1, &o, &m, &j, notes, sizeof notes, ignored,
+                             sizeof ignored, err, sizeof err);
     } else if (strcmp(what, "hf") == 0) {
         if (a->nargs != 2) return cli_error(a->cmd, "import hf takes one config.json");
         snprintf(source, sizeof source, "hf %s", a->args[1]);
-        rc = import_hf(a->args[1], &o, &m, &j, notes, sizeof notes, err, sizeof err);
+        rc = import_hf(a->args[1], &o, &m, &j, notes, sizeof notes, ignored, sizeof ignored, err,
+                       sizeof err);
     } else {
         snprintf(err, sizeof err, "unknown source '%s'; expected megatron or hf", what);
         return cli_error(a->cmd, err);
@@ -88,5 +89,7 @@ int import_main(const struct cli_args *a)
         fprintf(stderr, "dmlsim import %s: %s\n", what, err);
         return 1;
     }
+    if (ignored[0]) /* after every check: a refused import prints its one line only */
+        fprintf(stderr, "dmlsim import %s: not simulated, ignored: %s\n", what, ignored);
     return emit(a, source, preset, &m, &j, notes);
 }

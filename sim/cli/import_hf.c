@@ -2,7 +2,7 @@
  * Keys and defaults as transformers' configuration classes have them (LlamaConfig, MistralConfig,
  * MixtralConfig: tie_word_embeddings false, num_key_value_heads = num_attention_heads,
  * attention_bias and mlp_bias false; GPT2Config: n_inner null = 4 x n_embd,
- * tie_word_embeddings true). Keys that do not change the simulation are listed on stderr. */
+ * tie_word_embeddings true). Keys that do not change the simulation are returned, to be listed. */
 #include "import_hf.h"
 
 #include "import_json.h"
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define HF_MAX_FILE_B (1L << 20) /* a config.json is a few KB */
-#define HF_MAX_KEYS 256
+#define HF_MAX_KEYS   256
 
 struct hf {
     const char *path;
@@ -113,7 +113,8 @@ static int hf_llama(struct hf *h, bool moe, const struct import_opts *o, struct 
     if (act && strcmp(act, "silu") != 0)
         return fail_at(h, get(h, "hidden_act")->line,
                        "\"hidden_act\": \"%s\": a gated MLP of another activation than SwiGLU's; "
-                       "expected \"silu\"", act);
+                       "expected \"silu\"",
+                       act);
     if (moe && (get_int(h, "num_local_experts", 0, &m->experts) ||
                 get_int(h, "num_experts_per_tok", 0, &m->topk)))
         return -1;
@@ -125,8 +126,8 @@ static int hf_llama(struct hf *h, bool moe, const struct import_opts *o, struct 
 }
 
 /* GPT2Config's keys. */
-static int hf_gpt2(struct hf *h, const struct import_opts *o, struct import_model *m,
-                   char *notes, size_t nlen)
+static int hf_gpt2(struct hf *h, const struct import_opts *o, struct import_model *m, char *notes,
+                   size_t nlen)
 {
     bool tie, ok;
     if (get_int(h, "n_embd", 0, &m->hidden) || get_int(h, "n_layer", 0, &m->layers) ||
@@ -146,8 +147,10 @@ static int hf_gpt2(struct hf *h, const struct import_opts *o, struct import_mode
     m->bias = true;
     m->seq = o->seq > 0 ? o->seq : m->positions;
     if (m->seq != m->positions)
-        snprintf(notes, nlen, "The config's position table has %ld rows; the scenario's has one "
-                 "a token of the sequence (%ld).", m->positions, m->seq);
+        snprintf(notes, nlen,
+                 "The config's position table has %ld rows; the scenario's has one "
+                 "a token of the sequence (%ld).",
+                 m->positions, m->seq);
     return 0;
 }
 
@@ -187,8 +190,8 @@ static int hf_job(struct hf *h, const struct import_opts *o, struct import_job *
 }
 
 /* The model by its model_type. */
-static int hf_model(struct hf *h, const struct import_opts *o, struct import_model *m,
-                    char *notes, size_t nlen)
+static int hf_model(struct hf *h, const struct import_opts *o, struct import_model *m, char *notes,
+                    size_t nlen)
 {
     bool ok;
     const char *type = get_str(h, "model_type", &ok);
@@ -196,16 +199,18 @@ static int hf_model(struct hf *h, const struct import_opts *o, struct import_mod
     if (type == NULL)
         return fail_at(h, h->cfg->line, "no \"model_type\"; expected a transformers config");
     int rc = strcmp(type, "llama") == 0 || strcmp(type, "mistral") == 0 ? hf_llama(h, false, o, m)
-             : strcmp(type, "mixtral") == 0                            ? hf_llama(h, true, o, m)
+             : strcmp(type, "mixtral") == 0                             ? hf_llama(h, true, o, m)
              : strcmp(type, "gpt2") == 0 ? hf_gpt2(h, o, m, notes, nlen)
                                          : fail_at(h, get(h, "model_type")->line,
                                                    "\"model_type\": \"%s\": expected llama, "
-                                                   "mistral, mixtral or gpt2", type);
+                                                   "mistral, mixtral or gpt2",
+                                                   type);
     if (rc != 0) return -1;
     if (m->hidden % m->heads != 0 || m->heads % m->kv_heads != 0)
-        return fail_at(h, h->cfg->line, "hidden %ld, %ld heads, %ld key/value heads; expected "
-                       "heads dividing hidden and key/value heads dividing heads", m->hidden,
-                       m->heads, m->kv_heads);
+        return fail_at(h, h->cfg->line,
+                       "hidden %ld, %ld heads, %ld key/value heads; expected "
+                       "heads dividing hidden and key/value heads dividing heads",
+                       m->hidden, m->heads, m->kv_heads);
     return 0;
 }
 
@@ -214,8 +219,7 @@ static char *read_text(const char *path, char *err, size_t elen)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        snprintf(err, elen, "%s:0: cannot open: %s; expected a config.json", path,
-                 strerror(errno));
+        snprintf(err, elen, "%s:0: cannot open: %s; expected a config.json", path, strerror(errno));
         return NULL;
     }
     char *text = xbt_malloc(HF_MAX_FILE_B + 1);
@@ -232,12 +236,13 @@ static char *read_text(const char *path, char *err, size_t elen)
 }
 
 int import_hf(const char *path, const struct import_opts *o, struct import_model *m,
-              struct import_job *j, char *notes, size_t nlen, char *err, size_t elen)
+              struct import_job *j, char *notes, size_t nlen, char *ignored, size_t ilen, char *err,
+              size_t elen)
 {
     struct json_value cfg;
     memset(m, 0, sizeof *m);
     memset(j, 0, sizeof *j);
-    notes[0] = '\0';
+    notes[0] = ignored[0] = '\0';
     char *text = read_text(path, err, elen);
     if (text == NULL) return -1;
     int rc = json_parse(path, text, &cfg, err, elen);
@@ -250,16 +255,10 @@ int import_hf(const char *path, const struct import_opts *o, struct import_model
         rc = fail_at(&h, cfg.line, "%zu keys; expected at most %d", cfg.n, HF_MAX_KEYS);
     else
         rc = hf_model(&h, o, m, notes, nlen) != 0 || hf_job(&h, o, j) != 0 ? -1 : 0;
-    if (rc == 0) {
-        get(&h, "architectures"); /* the class model_type already named */
-        char ignored[2048] = "";
-        for (size_t i = 0, n = 0; i < cfg.n; i++)
-            if (!h.used[i] && n + 1 < sizeof ignored)
-                n += (size_t)snprintf(ignored + n, sizeof ignored - n, "%s%s", n ? " " : "",
-                                      cfg.keys[i]);
-        if (ignored[0])
-            fprintf(stderr, "dmlsim import hf: not simulated, ignored: %s\n", ignored);
-    }
+    if (rc == 0) get(&h, "architectures"); /* the class model_type already named */
+    for (size_t i = 0, n = 0; rc == 0 && i < cfg.n; i++)
+        if (!h.used[i] && n + 1 < ilen)
+            n += (size_t)snprintf(ignored + n, ilen - n, "%s%s", n ? " " : "", cfg.keys[i]);
     json_release(&cfg);
     return rc;
 }

@@ -10,9 +10,10 @@
 
 #include <stddef.h>
 
-/* Reads the config at path into *m and *j. Returns 0, or -1 with one line, "PATH:LINE: ...",
- * in err. */
+/* Reads the config at path into *m and *j, notes as import_megatron's, the keys not read into
+ * ignored. Returns 0, or -1 with one line, "PATH:LINE: ...", in err. */
 int import_hf(const char *path, const struct import_opts *o, struct import_model *m,
-              struct import_job *j, char *notes, size_t nlen, char *err, size_t elen);
+              struct import_job *j, char *notes, size_t nlen, char *ignored, size_t ilen, char *err,
+              size_t elen);
 
 #endif

@@ -75,13 +75,16 @@ static int parse_escape(struct jp *j, char *s, size_t *n)
         j->p++;
         return 0;
     }
-    if (*j->p != 'u') return fail(j, "bad escape in a string; expected one of \\\" \\\\ \\/ \\b "
-                                     "\\f \\n \\r \\t \\uXXXX");
+    if (*j->p != 'u')
+        return fail(j, "bad escape in a string; expected one of \\\" \\\\ \\/ \\b "
+                       "\\f \\n \\r \\t \\uXXXX");
     unsigned c = 0;
     for (int i = 1; i <= 4; i++) {
         char h = j->p[i];
-        int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                             : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+        int d = h >= '0' && h <= '9'   ? h - '0'
+                : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                       : -1;
         if (d < 0) return fail(j, "bad \\u escape; expected four hexadecimal digits");
         c = c * 16 + (unsigned)d;
     }
@@ -127,18 +130,21 @@ static int parse_number(struct jp *j, struct json_value *v)
     if (*q == '0')
         q++;
     else if (*q >= '1' && *q <= '9')
-        while (*q >= '0' && *q <= '9') q++;
+        while (*q >= '0' && *q <= '9')
+            q++;
     else
         return fail(j, "not a value; expected a number, a string, true, false, null, [ or {");
     if (*q == '.') {
         if (!(*++q >= '0' && *q <= '9')) return fail(j, "a number ends in '.'; expected digits");
-        while (*q >= '0' && *q <= '9') q++;
+        while (*q >= '0' && *q <= '9')
+            q++;
     }
     if (*q == 'e' || *q == 'E') {
         q++;
         if (*q == '+' || *q == '-') q++;
         if (!(*q >= '0' && *q <= '9')) return fail(j, "a number's exponent has no digits");
-        while (*q >= '0' && *q <= '9') q++;
+        while (*q >= '0' && *q <= '9')
+            q++;
     }
     v->type = JSON_NUMBER;
     v->num = strtod(j->p, NULL);
@@ -207,8 +213,9 @@ static int parse_items(struct jp *j, struct json_value *v, bool object)
                         object ? "a member" : "an item", close);
         j->p++;
         skip_ws(j);
-        if (*j->p == close) return fail(j, "a trailing ','; expected another %s or no ','",
-                                        object ? "member" : "item");
+        if (*j->p == close)
+            return fail(j, "a trailing ','; expected another %s or no ','",
+                        object ? "member" : "item");
     }
     j->p++;
     return 0;
@@ -232,8 +239,7 @@ static int parse_value(struct jp *j, struct json_value *v)
     return rc;
 }
 
-int json_parse(const char *path, const char *text, struct json_value *out, char *err,
-               size_t errlen)
+int json_parse(const char *path, const char *text, struct json_value *out, char *err, size_t errlen)
 {
     struct jp j = {.path = path, .p = text, .line = 1, .err = err, .errlen = errlen};
     char buf[8];

@@ -12,12 +12,12 @@
 enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
 
 struct json_value {
-    enum json_type type; /* which of the fields below means something */
-    int line;            /* the 1-based line the value starts on */
-    bool b;              /* JSON_BOOL */
-    double num;          /* JSON_NUMBER */
-    char *str;           /* JSON_STRING (UTF-8, escapes decoded; owned) */
-    char **keys;         /* JSON_OBJECT: the member names, in file order (owned) */
+    enum json_type type;      /* which of the fields below means something */
+    int line;                 /* the 1-based line the value starts on */
+    bool b;                   /* JSON_BOOL */
+    double num;               /* JSON_NUMBER */
+    char *str;                /* JSON_STRING (UTF-8, escapes decoded; owned) */
+    char **keys;              /* JSON_OBJECT: the member names, in file order (owned) */
     struct json_value *items; /* JSON_ARRAY's elements or JSON_OBJECT's values (owned) */
     size_t n;                 /* how many items (and keys) */
 };

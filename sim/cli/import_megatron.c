@@ -15,16 +15,64 @@
 #include <string.h>
 
 enum mg_int {
-    I_LAYERS, I_HIDDEN, I_FFN, I_HEADS, I_GROUPS, I_KVCH, I_SEQ, I_MAXPOS, I_VOCAB, I_DIVBY,
-    I_MBS, I_GBS, I_TP, I_PP, I_VPP_LAYERS, I_VPP, I_CP, I_EP, I_ETP, I_EXPERTS, I_TOPK, I_ITERS,
-    I_NNODES, I_NPROC, I_FIRST, I_LAST, I_COUNT
+    I_LAYERS,
+    I_HIDDEN,
+    I_FFN,
+    I_HEADS,
+    I_GROUPS,
+    I_KVCH,
+    I_SEQ,
+    I_MAXPOS,
+    I_VOCAB,
+    I_DIVBY,
+    I_MBS,
+    I_GBS,
+    I_TP,
+    I_PP,
+    I_VPP_LAYERS,
+    I_VPP,
+    I_CP,
+    I_EP,
+    I_ETP,
+    I_EXPERTS,
+    I_TOPK,
+    I_ITERS,
+    I_NNODES,
+    I_NPROC,
+    I_FIRST,
+    I_LAST,
+    I_COUNT
 };
 enum mg_flag {
-    F_GQA, F_SP, F_RC_ACT, F_DISTOPT, F_BF16, F_FP16, F_SWIGLU, F_UNTIE, F_NOBIAS, F_OVG, F_OVP,
-    F_TPOV, F_NOPOS, F_CKPT_ACT, F_FLASH, F_COUNT
+    F_GQA,
+    F_SP,
+    F_RC_ACT,
+    F_DISTOPT,
+    F_BF16,
+    F_FP16,
+    F_SWIGLU,
+    F_UNTIE,
+    F_NOBIAS,
+    F_OVG,
+    F_OVP,
+    F_TPOV,
+    F_NOPOS,
+    F_CKPT_ACT,
+    F_FLASH,
+    F_COUNT
 };
 enum mg_str {
-    S_RC_GRAN, S_NORM, S_POS, S_TOK, S_FP8, S_OPT, S_ATTN, S_IMPL, S_CKPT_M, S_MERGE, S_COUNT
+    S_RC_GRAN,
+    S_NORM,
+    S_POS,
+    S_TOK,
+    S_FP8,
+    S_OPT,
+    S_ATTN,
+    S_IMPL,
+    S_CKPT_M,
+    S_MERGE,
+    S_COUNT
 };
 enum mg_kind { MG_INT, MG_FLAG, MG_STR };
 
@@ -124,7 +172,8 @@ static const struct mg_arg *mg_find(const char *name)
 static int take(struct mg *g, const struct mg_arg *a, const char *val, char *err, size_t elen)
 {
     if (a->kind == MG_FLAG) {
-        if (val) return fail(err, elen, "--%s takes no value; expected --%s alone", a->name, a->name);
+        if (val)
+            return fail(err, elen, "--%s takes no value; expected --%s alone", a->name, a->name);
         g->f[a->idx] = true;
         return 0;
     }
@@ -143,8 +192,8 @@ static int take(struct mg *g, const struct mg_arg *a, const char *val, char *err
 }
 
 /* Splits argv into the known arguments (into g) and the rest, listed in `ignored`. */
-static int mg_scan(int argc, char *const *argv, struct mg *g, char *ignored, size_t ilen,
-                   char *err, size_t elen)
+static int mg_scan(int argc, char *const *argv, struct mg *g, char *ignored, size_t ilen, char *err,
+                   size_t elen)
 {
     char name[96];
     size_t used = 0;
@@ -155,7 +204,7 @@ static int mg_scan(int argc, char *const *argv, struct mg *g, char *ignored, siz
             arg_name(argv[i], name, sizeof name, &eq);
             a = mg_find(name);
         }
-        if (a == NULL) { /* an unknown option and its values, or a stray word */
+        if (a == NULL) {         /* an unknown option and its values, or a stray word */
             if (used + 1 < ilen) /* a list that does not fit is cut */
                 used += (size_t)snprintf(ignored + used, ilen - used, "%s%s", used ? " " : "",
                                          argv[i]);
@@ -185,8 +234,8 @@ static void note(char *notes, size_t nlen, const char *fmt, ...)
  * --tokenizer-type GPT2BPETokenizer or by its --vocab-file/--merge-file pair; Llama 2's
  * SentencePiece model 32000 (Touvron et al. 2023, "Llama 2", section 2.1: "vocabulary size is 32k
  * tokens"). Megatron-LM pads it (_vocab_size_with_padding): a note says by how much. */
-static int mg_vocab(const struct mg *g, struct import_model *m, char *notes, size_t nlen,
-                    char *err, size_t elen)
+static int mg_vocab(const struct mg *g, struct import_model *m, char *notes, size_t nlen, char *err,
+                    size_t elen)
 {
     const char *tok = g->s[S_TOK];
     if (g->v[I_VOCAB] > 0)
@@ -223,10 +272,12 @@ static int mg_heads(const struct mg *g, struct import_model *m, char *err, size_
                     g->v[I_GROUPS]);
     m->kv_heads = !g->f[F_GQA] ? m->heads : g->v[I_GROUPS] > 0 ? g->v[I_GROUPS] : 1;
     if (m->heads % m->kv_heads != 0)
-        return fail(err, elen, "--num-attention-heads %ld is not a multiple of --num-query-groups "
-                    "%ld", m->heads, m->kv_heads);
+        return fail(err, elen,
+                    "--num-attention-heads %ld is not a multiple of --num-query-groups "
+                    "%ld",
+                    m->heads, m->kv_heads);
     m->head_dim = g->v[I_KVCH];
-    m->ffn = g->v[I_FFN] > 0 ? g->v[I_FFN]
+    m->ffn = g->v[I_FFN] > 0  ? g->v[I_FFN]
              : g->f[F_SWIGLU] ? (long)(4.0 * m->hidden * 2 / 3 / 64) * 64
                               : 4 * m->hidden;
     m->experts = g->v[I_EXPERTS];
@@ -245,7 +296,8 @@ static int mg_model(const struct mg *g, const struct import_opts *o, struct impo
                                        "--seq-length"};
     const long have[] = {g->v[I_LAYERS], g->v[I_HIDDEN], g->v[I_HEADS], g->v[I_SEQ]};
     for (int i = 0; i < 4; i++)
-        if (have[i] == 0) return fail(err, elen, "no %s; expected the model's %s", need[i], need[i]);
+        if (have[i] == 0)
+            return fail(err, elen, "no %s; expected the model's %s", need[i], need[i]);
     m->layers = g->v[I_LAYERS];
     m->hidden = g->v[I_HIDDEN];
     m->heads = g->v[I_HEADS];
@@ -279,11 +331,14 @@ static int mg_world(const struct mg *g, const struct import_opts *o, struct impo
     long gpn = g->v[I_NPROC];
     *world = gpn > 0 ? gpn * (g->v[I_NNODES] > 0 ? g->v[I_NNODES] : 1) : o->gpus;
     if (*world == 0)
-        return fail(err, elen, "no world size; expected --gpus N (before --) or torchrun's "
+        return fail(err, elen,
+                    "no world size; expected --gpus N (before --) or torchrun's "
                     "--nnodes and --nproc-per-node among the arguments");
     if (o->gpus > 0 && o->gpus != *world)
-        return fail(err, elen, "--gpus %ld but --nnodes x --nproc-per-node is %ld; expected one "
-                    "world size", o->gpus, *world);
+        return fail(err, elen,
+                    "--gpus %ld but --nnodes x --nproc-per-node is %ld; expected one "
+                    "world size",
+                    o->gpus, *world);
     char why[256];
     if (import_scen_cluster(o, *world, gpn, j, why, sizeof why) != 0)
         return fail(err, elen, "%s", why);
@@ -297,20 +352,27 @@ static int mg_stages(const struct mg *g, const struct import_model *m, struct im
     long first = g->v[I_FIRST], last = g->v[I_LAST], rest = m->layers - first - last;
     long middle = j->pp - (first > 0) - (last > 0);
     if ((first || last) && (rest < 0 || (middle > 0 ? rest % middle : rest) != 0))
-        return fail(err, elen, "%ld layers do not split as first %ld, last %ld and %ld even "
-                    "stages", m->layers, first, last, middle);
+        return fail(err, elen,
+                    "%ld layers do not split as first %ld, last %ld and %ld even "
+                    "stages",
+                    m->layers, first, last, middle);
     if (!first && !last && m->layers % j->pp != 0)
-        return fail(err, elen, "--num-layers %ld is not a multiple of "
-                    "--pipeline-model-parallel-size %ld", m->layers, j->pp);
+        return fail(err, elen,
+                    "--num-layers %ld is not a multiple of "
+                    "--pipeline-model-parallel-size %ld",
+                    m->layers, j->pp);
     j->first_layers = first;
     j->last_layers = last;
     long per = m->layers / j->pp, chunk = g->v[I_VPP_LAYERS];
     if (chunk > 0 && per % chunk != 0)
-        return fail(err, elen, "--num-layers-per-virtual-pipeline-stage %ld does not divide the "
-                    "%ld layers a stage", chunk, per);
+        return fail(err, elen,
+                    "--num-layers-per-virtual-pipeline-stage %ld does not divide the "
+                    "%ld layers a stage",
+                    chunk, per);
     j->vstages = chunk > 0 ? per / chunk : g->v[I_VPP];
     if (j->vstages > 1 && j->pp == 1)
-        return fail(err, elen, "a virtual pipeline without --pipeline-model-parallel-size; "
+        return fail(err, elen,
+                    "a virtual pipeline without --pipeline-model-parallel-size; "
                     "expected pipeline stages to interleave");
     if (j->vstages == 1) j->vstages = 0;
     return 0;
@@ -331,21 +393,25 @@ static int mg_layout(const struct mg *g, const struct import_opts *o, const stru
                     j->tp, j->pp, j->cp);
     j->dp = world / (j->tp * j->pp * j->cp);
     if (m->heads % j->tp != 0 || m->kv_heads % j->tp != 0)
-        return fail(err, elen, "%ld heads and %ld query groups do not split over tp %ld",
-                    m->heads, m->kv_heads, j->tp);
+        return fail(err, elen, "%ld heads and %ld query groups do not split over tp %ld", m->heads,
+                    m->kv_heads, j->tp);
     if (j->ep > 1 && (m->experts == 0 || m->experts % j->ep != 0 || j->dp % j->ep != 0))
-        return fail(err, elen, "--expert-model-parallel-size %ld: expected it to divide "
-                    "--num-experts (%ld) and the %ld data-parallel replicas", j->ep, m->experts,
-                    j->dp);
+        return fail(err, elen,
+                    "--expert-model-parallel-size %ld: expected it to divide "
+                    "--num-experts (%ld) and the %ld data-parallel replicas",
+                    j->ep, m->experts, j->dp);
     if (g->v[I_ETP] > 0 && g->v[I_ETP] != j->tp)
-        return fail(err, elen, "--expert-tensor-parallel-size %ld: the scenario splits experts "
-                    "over the tensor ranks (%ld) as the dense layers; expected it equal", 
+        return fail(err, elen,
+                    "--expert-tensor-parallel-size %ld: the scenario splits experts "
+                    "over the tensor ranks (%ld) as the dense layers; expected it equal",
                     g->v[I_ETP], j->tp);
     j->micro = g->v[I_MBS] > 0 ? g->v[I_MBS] : 1;
     long global = g->v[I_GBS] > 0 ? g->v[I_GBS] : j->micro * j->dp;
     if (global % (j->micro * j->dp) != 0)
-        return fail(err, elen, "--global-batch-size %ld is not a multiple of micro-batch %ld x "
-                    "%ld data-parallel replicas", global, j->micro, j->dp);
+        return fail(err, elen,
+                    "--global-batch-size %ld is not a multiple of micro-batch %ld x "
+                    "%ld data-parallel replicas",
+                    global, j->micro, j->dp);
     j->microbatches = global / (j->micro * j->dp);
     return mg_stages(g, m, j, err, elen);
 }
@@ -379,12 +445,14 @@ static int mg_train(const struct mg *g, struct import_job *j, char *notes, size_
     if (g->f[F_SP] && j->tp == 1)
         note(notes, nlen, "Sequence parallelism is off: Megatron-LM disables it at tp 1.");
     if (g->f[F_TPOV] && !j->sp)
-        return fail(err, elen, "--tp-comm-overlap without --sequence-parallel (and tp > 1); "
+        return fail(err, elen,
+                    "--tp-comm-overlap without --sequence-parallel (and tp > 1); "
                     "expected both, as Megatron-LM does");
     j->tp_overlap = g->f[F_TPOV];
     j->zero1 = g->f[F_DISTOPT];
     if (g->f[F_OVP] && (!j->zero1 || !g->f[F_OVG]))
-        return fail(err, elen, "--overlap-param-gather without --use-distributed-optimizer and "
+        return fail(err, elen,
+                    "--overlap-param-gather without --use-distributed-optimizer and "
                     "--overlap-grad-reduce; expected all three");
     j->overlap_grad = g->f[F_OVG];
     j->overlap_param = g->f[F_OVP];
@@ -401,18 +469,16 @@ static int mg_train(const struct mg *g, struct import_job *j, char *notes, size_
 
 int import_megatron(int argc, char *const *argv, const struct import_opts *o,
                     struct import_model *m, struct import_job *j, char *notes, size_t nlen,
-                    char *err, size_t elen)
+                    char *ignored, size_t ilen, char *err, size_t elen)
 {
     struct mg g;
-    char ignored[4096] = "";
     memset(&g, 0, sizeof g);
     memset(m, 0, sizeof *m);
     memset(j, 0, sizeof *j);
-    notes[0] = '\0';
-    if (mg_scan(argc, argv, &g, ignored, sizeof ignored, err, elen) != 0) return -1;
-    if (ignored[0])
-        fprintf(stderr, "dmlsim import megatron: not simulated, ignored: %s\n", ignored);
-    if (mg_model(&g, o, m, notes, nlen, err, elen) != 0) return -1;
-    if (mg_layout(&g, o, m, j, err, elen) != 0) return -1;
-    return mg_train(&g, j, notes, nlen, err, elen);
+    notes[0] = ignored[0] = '\0';
+    if (mg_scan(argc, argv, &g, ignored, ilen, err, elen) != 0 ||
+        mg_model(&g, o, m, notes, nlen, err, elen) != 0 || mg_layout(&g, o, m, j, err, elen) != 0 ||
+        mg_train(&g, j, notes, nlen, err, elen) != 0)
+        return -1;
+    return 0;
 }

@@ -95,8 +95,10 @@ int import_scen_cluster(const struct import_opts *o, long world, long gpn, struc
     if (gpn == 0) gpn = o->gpus_per_node > 0 ? o->gpus_per_node : 8;
     if (world < gpn) gpn = world;
     if (world % gpn != 0) {
-        snprintf(why, len, "%ld GPUs are not whole nodes of %ld; expected a multiple of %ld (or "
-                 "--gpus-per-node)", world, gpn, gpn);
+        snprintf(why, len,
+                 "%ld GPUs are not whole nodes of %ld; expected a multiple of %ld (or "
+                 "--gpus-per-node)",
+                 world, gpn, gpn);
         return -1;
     }
     j->nodes = world / gpn;
@@ -113,8 +115,10 @@ static struct gpt_config shape_of(const char *preset, const struct import_model 
     struct gpt_config g;
     if (!model_transformer_shape(preset, &g)) g = model_gpt_defaults();
     if (strcmp(preset, "gpt") == 0)
-        g = (struct gpt_config){.layers = (int)m->layers, .hidden = (int)m->hidden,
-                                .heads = (int)m->heads, .vocab = (int)m->vocab};
+        g = (struct gpt_config){.layers = (int)m->layers,
+                                .hidden = (int)m->hidden,
+                                .heads = (int)m->heads,
+                                .vocab = (int)m->vocab};
     g.seq = (int)m->seq;
     return g;
 }
@@ -129,12 +133,21 @@ double import_scen_params(const char *preset, const struct import_model *m)
     return p;
 }
 
-/* Comment text: a run of dashes becomes one, as "--" may not appear inside an XML comment. */
-static void put_comment_text(FILE *out, const char *s)
+/* Comment text from column *col, words wrapped before column 100 and continued at column 5; a
+ * run of dashes becomes one, as "--" may not appear inside an XML comment. */
+static void put_comment_text(FILE *out, const char *s, int *col)
 {
-    for (; *s; s++) {
-        if (*s == '-' && s[1] == '-') continue;
-        fputc(*s == '\n' ? ' ' : *s, out);
+    while (*s) {
+        size_t len = strcspn(s, " \n");
+        if (*col > 5 && *col + 1 + (int)len > 95) {
+            fputs("\n     ", out);
+            *col = 5;
+        }
+        if (*col > 5) *col += fprintf(out, " ");
+        for (size_t i = 0; i < len; i++)
+            if (!(s[i] == '-' && i + 1 < len && s[i + 1] == '-')) *col += fprintf(out, "%c", s[i]);
+        s += len;
+        s += strspn(s, " \n");
     }
 }
 
@@ -145,7 +158,8 @@ static void write_model(FILE *out, const char *preset, const struct import_model
     if (strcmp(preset, "gpt") == 0)
         fprintf(out, " layers=\"%ld\" hidden=\"%ld\" heads=\"%ld\" vocab=\"%ld\"", m->layers,
                 m->hidden, m->heads, m->vocab);
-    fprintf(out, " seq=\"%ld\"%s/>\n", m->seq, j->materialised ? " attention=\"materialised\"" : "");
+    fprintf(out, " seq=\"%ld\"%s/>\n", m->seq,
+            j->materialised ? " attention=\"materialised\"" : "");
 }
 
 static void write_parallel(FILE *out, const struct import_job *j)
@@ -159,7 +173,8 @@ static void write_parallel(FILE *out, const struct import_job *j)
         fprintf(out, " schedule=\"interleaved\" virtual-stages=\"%ld\"", j->vstages);
     if (j->first_layers > 0) fprintf(out, " first-stage-layers=\"%ld\"", j->first_layers);
     if (j->last_layers > 0) fprintf(out, " last-stage-layers=\"%ld\"", j->last_layers);
-    fprintf(out, "\n              zero=\"%d\" recompute=\"%s\"", j->zero1 ? 1 : 0, rc[j->recompute]);
+    fprintf(out, "\n              zero=\"%d\" recompute=\"%s\"", j->zero1 ? 1 : 0,
+            rc[j->recompute]);
     if (j->sp) fprintf(out, " sequence-parallel=\"yes\"");
     if (j->tp_overlap) fprintf(out, " tp-comm-overlap=\"yes\"");
     if (j->overlap_grad) fprintf(out, " overlap-grad-reduce=\"yes\"");
@@ -168,19 +183,18 @@ static void write_parallel(FILE *out, const struct import_job *j)
 }
 
 void import_scen_write(FILE *out, const char *source, const char *preset,
-                       const struct import_model *m, const struct import_job *j,
-                       const char *notes)
+                       const struct import_model *m, const struct import_job *j, const char *notes)
 {
-    fprintf(out, "<?xml version=\"1.0\"?>\n<!-- Written by `dmlsim import ");
-    put_comment_text(out, source);
-    fprintf(out, "`: %s, %.0f parameters (%ld blocks of %ld, %ld heads, %ld key/value heads, MLP "
-                 "%ld, vocabulary %ld, %ld tokens).",
-            preset, import_scen_params(preset, m), m->layers, m->hidden, m->heads, m->kv_heads,
-            m->ffn, m->vocab, m->seq);
-    if (notes && *notes) {
-        fprintf(out, "\n     ");
-        put_comment_text(out, notes);
-    }
+    char head[512];
+    int col = 5;
+    snprintf(head, sizeof head,
+             "Written by `dmlsim import %s`: %s, %.0f parameters (%ld blocks of %ld, %ld heads, "
+             "%ld key/value heads, MLP %ld, vocabulary %ld, %ld tokens).",
+             source, preset, import_scen_params(preset, m), m->layers, m->hidden, m->heads,
+             m->kv_heads, m->ffn, m->vocab, m->seq);
+    fprintf(out, "<?xml version=\"1.0\"?>\n<!-- ");
+    put_comment_text(out, head, &col);
+    if (notes) put_comment_text(out, notes, &col);
     fprintf(out, " -->\n<scenario name=\"import-%s\" seed=\"1\">\n", preset);
     fprintf(out, "  <cluster nodes=\"%ld\" gpus-per-node=\"%ld\" gpu=\"%s\"", j->nodes,
             j->gpus_per_node, j->gpu);

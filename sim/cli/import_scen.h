@@ -39,18 +39,18 @@ enum import_recompute { IMPORT_RC_NONE, IMPORT_RC_SELECTIVE, IMPORT_RC_FULL };
 
 /* The job: cluster, parallel layout, batch, precision. */
 struct import_job {
-    long nodes, gpus_per_node;   /* the cluster: nodes x GPUs a node */
-    const char *gpu, *nic;       /* catalog names (import's --gpu, --nic) */
-    long nics;                   /* NICs a node (import's --nics, default one a GPU up to 64) */
-    long tp, pp, cp, ep, dp;     /* the layout: tp x cp x pp x dp GPUs */
-    long vstages;                /* interleaved 1F1B model chunks a rank (0: plain 1F1B) */
+    long nodes, gpus_per_node;      /* the cluster: nodes x GPUs a node */
+    const char *gpu, *nic;          /* catalog names (import's --gpu, --nic) */
+    long nics;                      /* NICs a node (import's --nics, default one a GPU up to 64) */
+    long tp, pp, cp, ep, dp;        /* the layout: tp x cp x pp x dp GPUs */
+    long vstages;                   /* interleaved 1F1B model chunks a rank (0: plain 1F1B) */
     long first_layers, last_layers; /* uneven first and last pipeline stages (0: even) */
-    long micro;                  /* samples a microbatch */
-    long microbatches;           /* microbatches a step on each replica */
-    long steps;                  /* steps the scenario simulates */
-    long iters;                  /* the job's training iterations (0: not given) */
+    long micro;                     /* samples a microbatch */
+    long microbatches;              /* microbatches a step on each replica */
+    long steps;                     /* steps the scenario simulates */
+    long iters;                     /* the job's training iterations (0: not given) */
     bool sp, zero1, overlap_grad, overlap_param, tp_overlap; /* Megatron-Core's switches */
-    bool materialised;           /* attention scores materialised (no fused attention kernel) */
+    bool materialised; /* attention scores materialised (no fused attention kernel) */
     enum import_recompute recompute;
     const char *dtype;     /* fp32, fp16, bf16 or fp8 */
     const char *optimizer; /* adam, momentum or sgd */
@@ -80,7 +80,6 @@ double import_scen_params(const char *preset, const struct import_model *m);
 
 /* Writes the scenario to out: a comment (source, what was kept and what not), then the XML. */
 void import_scen_write(FILE *out, const char *source, const char *preset,
-                       const struct import_model *m, const struct import_job *j,
-                       const char *notes);
+                       const struct import_model *m, const struct import_job *j, const char *notes);
 
 #endif
