@@ -151,6 +151,20 @@ static const struct cli_opt campaign_opts[] = {
         RUN_CALIB,
         {0}};
 
+static const struct cli_opt import_opts[] = {
+        {"output", CLI_OUT, "FILE", "write the scenario to FILE (default: stdout)"},
+        {"gpus", CLI_GPUS, "N",
+         "the job's GPUs (megatron: unless --nnodes and --nproc-per-node are among its "
+         "arguments; hf: default 8)"},
+        {"gpus-per-node", CLI_GPN, "N", "GPUs a node (default: --nproc-per-node, else 8)"},
+        {"gpu", CLI_GPU, "GPU", "the catalog GPU (default h100)"},
+        {"nic", CLI_NIC, "CLASS", "the network class between nodes (default ib-ndr)"},
+        {"nics", CLI_NICS, "N", "NICs a node (default one a GPU, at most 64)"},
+        {"seq", CLI_SEQ, "TOKENS",
+         "the training sequence length (default: --seq-length; hf: the pre-training context)"},
+        {"global-batch", CLI_GBATCH, "N", "hf: sequences a step (default one a GPU)"},
+        {0}};
+
 static const struct cli_opt none_opts[] = {{0}};
 
 static const struct cli_cmd cmds[] = {
@@ -203,6 +217,19 @@ static const struct cli_cmd cmds[] = {
          "NCCL_MAX_NCHANNELS did for the measured run; the textbook algorithms are not "
          "calibrated.",
          validate_opts},
+        {"import", "megatron|hf ARGS...", 1, -1,
+         "write a scenario from a Megatron-LM command line or a Hugging Face config.json",
+         "dmlsim import megatron [OPTIONS] -- ARGS... reads pretrain_gpt.py's arguments (and "
+         "torchrun's --nnodes and --nproc-per-node): the model, tensor, pipeline, context, "
+         "expert and data parallelism, microbatches, sequence length, precision, recomputation "
+         "and the distributed optimizer; the arguments that do not change the simulation are "
+         "listed on stderr. dmlsim import hf [OPTIONS] config.json reads a transformers config "
+         "(llama, mistral, mixtral, gpt2) and writes data parallelism over --gpus GPUs for "
+         "dmlsim plan to lay out. The model must be one the scenario format describes: a shape "
+         "of the transformer presets, or a GPT-style model (preset gpt); any other is refused "
+         "with what the format lacks.",
+         import_opts},
+        {"catalog", "", 0, 0, "list the link classes and GPU models, with their sources", NULL,
         {"catalog", "[TABLE]", 0, 1, "list the link classes and GPU models, with their sources",
          "TABLE: stores lists the storage presets (<storage preset>) instead: object stores, "
          "parallel file systems and local NVMe, with each number's source.",

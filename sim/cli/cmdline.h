@@ -58,6 +58,10 @@ enum cli_key {
     CLI_KEEP,
     CLI_ZOOM,
     CLI_COSTS,
+    CLI_GPUS,
+    CLI_GPN,
+    CLI_SEQ,
+    CLI_GBATCH,
     CLI_OUT = 'o',
     CLI_JOBS = 'j',
 };

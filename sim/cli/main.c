@@ -1,15 +1,16 @@
 /* main.c - the dmlsim command line. Parses arguments, hands each command to its module, prints
  * one message and exits with the status of error.h: 1 bad input, 3 a failed <expect>, 4 a
  * simulated job that failed. The commands live in cmd_run.c, cmd_platform.c, cmd_catalog.c,
- * cmd_metrics.c, sweep.c and validate.c (with its validate_*.c); here only the dispatch, help,
- * --version, the manual pages, the completion script, the signals (interrupt.h) and standard
- * output's own errors. */
+ * cmd_metrics.c, sweep.c, import_cmd.c and validate.c (with its validate_*.c); here only the
+ * dispatch, help, --version, the manual pages, the completion script, the signals (interrupt.h)
+ * and standard output's own errors. */
 #include "campaign_cmd.h"
 #include "cmd_catalog.h"
 #include "cmd_metrics.h"
 #include "cmd_platform.h"
 #include "cmd_run.h"
 #include "cmdline.h"
+#include "import_cmd.h"
 #include "interrupt.h"
 #include "scenario_doc.h"
 #include "plan.h"
@@ -62,6 +63,7 @@ static int run_command(const struct cli_args *a, const char *self)
     if (strcmp(name, "platform") == 0) return cmd_platform_main(a);
     if (strcmp(name, "metrics") == 0) return cmd_metrics_main(a);
     if (strcmp(name, "catalog") == 0) return cmd_catalog_main(a);
+    if (strcmp(name, "import") == 0) return import_main(a);
     if (strcmp(name, "manpage") == 0) return cmd_manpage(a);
     if (strcmp(name, "completion") == 0) cli_write_completion(stdout);
     return 0;

@@ -59,6 +59,18 @@ static void stage_layers(const struct parallel_spec *p, int blocks, int s, char 
              s == 0 ? " + the embedding" : "", s == p->pp - 1 ? " + the output layer" : "");
 }
 
+/* The whole model's parameters (every rank's share together), as `dmlsim run` counts them. */
+static void print_params(const struct scenario *sc)
+{
+    struct gpt_config whole = sc->model.gpt;
+    struct model m;
+    whole.tp = whole.ep = 1;
+    whole.sp = false;
+    if (model_preset(sc->model.preset, &whole, sc->train.dtype, &m) != 0) return;
+    printf("# model         %s: %.0f parameters\n", m.name, model_params(&m));
+    model_release(&m);
+}
+
 /* The hybrid strategy's rank groups: a line a pipeline stage; its out-of-memory error. */
 static enum dmlsim_err hybrid_lines(const struct scenario *sc, int P, struct dmlsim_error *err)
 {
@@ -68,6 +80,7 @@ static enum dmlsim_err hybrid_lines(const struct scenario *sc, int P, struct dml
     double mem_B = sc->cluster.gpu->mem_B;
     struct par_memory *x = malloc(sizeof *x * (size_t)p->pp), most = {.stage = -1};
     par_memory_stages(p, sc->model.preset, g, ts->dtype, ts->opt, ts->batch, x);
+    print_params(sc);
     printf("# memory        %s, hybrid: tp %d x pp %d x dp %d = %d GPUs, %s, %d microbatch(es) "
            "of %d, ZeRO-%d%s, recompute %s, %s, %s; %s: %.2f GB a GPU\n",
            sc->model.preset, p->tp, p->pp, p->dp, P, scenario_pp_schedule_name(p->schedule),
