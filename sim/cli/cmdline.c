@@ -229,7 +229,6 @@ static const struct cli_cmd cmds[] = {
          "of the transformer presets, or a GPT-style model (preset gpt); any other is refused "
          "with what the format lacks.",
          import_opts},
-        {"catalog", "", 0, 0, "list the link classes and GPU models, with their sources", NULL,
         {"catalog", "[TABLE]", 0, 1, "list the link classes and GPU models, with their sources",
          "TABLE: stores lists the storage presets (<storage preset>) instead: object stores, "
          "parallel file systems and local NVMe, with each number's source.",
