@@ -75,6 +75,10 @@ sed -n '/^## Presets/,$p' "$tmp/ref.md" >"$tmp/presets"
 listed() { grep -q "^| \`$1\` |" "$tmp/presets"; }
 names=()
 while read -r name _; do names+=("$name"); done < <("$dmlsim" catalog | grep -v '^#' | grep . | awk '{print $1}' | sort -u)
+# dmlsim catalog stores: the storage presets (<storage preset>)
+n0=${#names[@]}
+while read -r name _; do names+=("$name"); done < <("$dmlsim" catalog stores | grep -v '^#' | grep . | awk '{print $1}')
+[ $((${#names[@]} - n0)) -ge 5 ] || ko "dmlsim catalog stores listed $((${#names[@]} - n0)) presets; expected at least 5"
 [ "${#names[@]}" -gt 20 ] || ko "dmlsim catalog listed ${#names[@]} GPU models and link classes"
 # model.c's model_preset and its large-transformer table, model_recsys.c's model_recsys_is
 while read -r name; do names+=("$name"); done < <(

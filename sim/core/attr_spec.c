@@ -313,7 +313,7 @@ static const struct attr_spec specs[] = {
                "a model preset whose cost every step is simulated with (a proxy)"),
         /* <data> */
         TEXT("storage", "name", "required", "the store's name, which <data store> and <checkpoint store> name"),
-        CHOICE("storage", "preset", "server-ssd",
+        TEXT("storage", "preset", "server-ssd",
                "server-ssd, s3, gcs, azure-blob, fsx-lustre, tectonic, nvme-gen4 or nvme-gen5 (dmlsim catalog stores)"),
         QTY("storage", "read-bw", UNIT_BANDWIDTH, UNIT_NONNEG, 0, "depends: the preset's",
             "the store's aggregate read rate (a local drive: one node's); 0: no limit"),

@@ -6,6 +6,7 @@
 #include "model.h"
 #include "model_recsys.h"
 #include "scenario_doc.h"
+#include "storage.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -161,6 +162,22 @@ static void mix_row(FILE *out, enum scenario_doc_format f, const char *name)
     row(out, f, name, what);
 }
 
+static void store_rows(FILE *out, enum scenario_doc_format f)
+{
+    size_t n;
+    const struct store_preset *s = storage_presets(&n);
+    char what[ROW];
+    for (size_t i = 0; i < n; i++) {
+        const struct store_params *p = &s[i].p;
+        snprintf(what, sizeof what,
+                 "%s: read %.3g GB/s, write %.3g GB/s (0: no limit), %.3g ms a request, "
+                 "%.4g GET/s and %.4g PUT/s (0: no limit), %d connection(s)",
+                 storage_kind_name(s[i].kind), p->read_Bps / 1e9, p->write_Bps / 1e9,
+                 p->latency_s * 1e3, p->get_per_s, p->put_per_s, p->connections);
+        row(out, f, s[i].name, what);
+    }
+}
+
 void scenario_doc_write_presets(FILE *out, enum scenario_doc_format f, const char *mixes)
 {
     fputs(f == SCENARIO_DOC_ROFF ? ".SH PRESETS\n" : "\n## Presets\n", out);
@@ -177,6 +194,9 @@ void scenario_doc_write_presets(FILE *out, enum scenario_doc_format f, const cha
     transport_rows(out, f);
     section(out, f, "Datasets", "<data preset> (catalog.c).");
     each_name(out, f, catalog_dataset_names(), dataset_row);
+    section(out, f, "Storage presets",
+            "<storage preset>; dmlsim catalog stores gives each number's source.");
+    store_rows(out, f);
     section(out, f, "Collective algorithms", "<benchmark algo> and <training algo> (coll_op.c).");
     each_name(out, f, coll_algo_names(), algo_row);
     section(out, f, "Failure mixes", "<campaign failures> (campaign_causes.c).");
