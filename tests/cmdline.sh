@@ -62,7 +62,8 @@ expect_err "^dmlsim run: option '--timing' takes no value" run "$sc" --timing=ye
 expect_err "^dmlsim run: expected FILE.xml" run
 expect_err "^dmlsim run: too many arguments; expected FILE.xml" run "$sc" "$sc"
 expect_err "^dmlsim sweep: unknown option '-x'" sweep -x "$sc"
-expect_err "^dmlsim catalog: unexpected argument" catalog extra
+expect_err "^dmlsim catalog: unknown table 'extra'; expected stores" catalog extra
+expect_err "^dmlsim catalog: too many arguments" catalog stores extra
 expect_err "^dmlsim: unknown command 'nope'; see 'dmlsim --help'" nope
 expect_err "^dmlsim run: too many arguments" run -- "$sc" --set # after --, an argument
 

@@ -42,7 +42,8 @@ between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x > lo && x < hi
 # completed WHAT: the last run exited 0, said "job completed", and nothing on stderr; every
 # identity held
 completed() {
-    if [ $rc -eq 0 ] && grep -q '^#   job              completed' "$tmp/out" && [ ! -s "$tmp/err" ] &&
+    if [ $rc -eq 0 ] && grep -q '^#   job              completed' "$tmp/out" &&
+        ! grep -qv ': warning: detection dominates: ' "$tmp/err" &&
         grep -q 'accounting       both identities hold' "$tmp/out"; then ok
     else ko "$1: exit $rc, $(grep '^#   job' "$tmp/out"), stderr: $(head -c 300 "$tmp/err")"; fi
 }
@@ -65,7 +66,7 @@ same() { if [ "$2" = "$3" ]; then ok; else ko "$1: got '$2', expected '$3'"; fi;
 # failure), then it is absent: node1's one push per version is applied (10), its 2 GPUs' batches
 # consumed (10 x 2 x 16 = 320), the orphaned follower leaves, 2 workers finish, 2 failures
 # reported (the shard's missed deadline, the follower's), and the run lasts one deadline plus
-# the steps (3600 s < T < 3601 s), not one deadline per version.
+# the steps (600 s < T < 601 s: the default watchdog, PyTorch's 10 minutes), not one deadline per version.
 scen lead 2 2 '' ' local-aggregation="yes"' '<crash host="node0.gpu0" at="5ms"/>'
 run lead
 completed "dead leader"
@@ -77,7 +78,7 @@ same "dead leader: failures reported" "$(failures)" 2
 grep -q '"worker 1 gave up: its leader, worker 0, is gone"' "$tmp/lead.csv" && ok ||
     ko "dead leader: the orphaned follower's leaving is not in the events"
 grep -q 'shard unreachable' "$tmp/lead.csv" && ko "dead leader: a worker gave up on a shard that is up" || ok
-between "$(runtime)" 3600 3601 && ok || ko "dead leader: run time $(runtime) s, expected one deadline"
+between "$(runtime)" 600 601 && ok || ko "dead leader: run time $(runtime) s, expected one deadline"
 
 # ---- 2. a watchdog shorter than a step's compute ----------------------------------------------
 # timeout 5 ms, a step computes 9.2 ms, 3 workers. The shard's deadline ran from the version's
@@ -109,7 +110,7 @@ same "dead worker: gradients" "$(grads)" "20 20 0 0 0"
 same "dead worker: final workers" "$(final)" 2
 same "dead worker: failures reported" "$(failures)" 1
 grep -q 'gave up' "$tmp/dead.csv" && ko "dead worker: a live worker gave up" || ok
-between "$(runtime)" 3600 3601 && ok || ko "dead worker: run time $(runtime) s, expected one deadline"
+between "$(runtime)" 600 601 && ok || ko "dead worker: run time $(runtime) s, expected one deadline"
 
 # ---- 4. a shard crash is a failure reported ----------------------------------------------------
 # 2 workers, the shard's host dies at 25 ms (version 2 reached: 9.7 ms a step) and restarts

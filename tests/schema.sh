@@ -179,7 +179,7 @@ broken(bench, "bench-wrong-type", lambda d: d.update(ranks="16"))
 text = open(main).read()
 open(out + "/broken-inf.json", "w").write(text.replace('"time_s": ', '"time_s": inf, "x": ', 1))
 open(out + "/broken-nan.json", "w").write(text.replace('"mfu": 0', '"mfu": NaN', 1))
-open(out + "/broken-duplicate.json", "w").write(text.replace('"seed":', '"model": "x",\n  "seed":', 1))
+open(out + "/broken-duplicate.json", "w").write(text.replace('"model":', '"model": "x",\n  "model":', 1))
 EOF
 broken=()
 for f in "$tmp"/broken-*.json; do

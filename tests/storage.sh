@@ -83,7 +83,7 @@ verdict=$(python3 - "$tmp" <<'EOF'
 import csv, json, math, sys
 tmp = sys.argv[1]
 def steps(name):
-    return {int(r["step"]): float(r["time_s"]) for r in csv.DictReader(open(f"{tmp}/{name}.csv"))
+    return {int(r["step"]): float(r["time_s"]) for r in csv.DictReader(l for l in open(f"{tmp}/{name}.csv") if not l.startswith("#"))
             if r["kind"] == "step"}
 b, out = 8, []
 def check(label, got, want, rel=1e-6):
@@ -106,7 +106,7 @@ for name, L, part in (("ck", 0, 0), ("ckparts", 5e-3, 16e6)):
     r = steps(name)
     n = math.ceil(W / part) if part else 1
     check(f"{name} checkpoint of {W:.0f} B in {n} part(s)", r[5] - r[4], a + W / P + n * L + W / B)
-ev = {r["what"].split(":")[0]: float(r["t_s"]) for r in csv.DictReader(open(f"{tmp}/restore.csv"))
+ev = {r["what"].split(":")[0]: float(r["t_s"]) for r in csv.DictReader(l for l in open(f"{tmp}/restore.csv") if not l.startswith("#"))
       if r["kind"] == "recovery"}
 W = json.load(open(f"{tmp}/restore.json"))["summary"]["checkpoint_bytes"]
 t0, t1 = ev.get("restart 1 from step 10", 0), ev.get("checkpoint of step 10 reloaded", 0)

@@ -77,7 +77,7 @@ for name, bw in cases:
     bw = float(bw)
     B, D = (bw, bw) if bw > 0 else (47e9, 3e9)
     S = json.load(open(f"{tmp}/ck-{name}.json"))["summary"]["checkpoint_bytes"]
-    rows = {int(r["step"]): float(r["time_s"]) for r in csv.DictReader(open(f"{tmp}/ck-{name}.csv"))
+    rows = {int(r["step"]): float(r["time_s"]) for r in csv.DictReader(l for l in open(f"{tmp}/ck-{name}.csv") if not l.startswith("#"))
             if r["kind"] == "step"}
     blocked = rows[5] - rows[4]
     closed = a + S / min(N, B) + S / D
@@ -85,7 +85,7 @@ for name, bw in cases:
     out.append(f"{'ok' if good else 'bad'} {name}: checkpoint of {S:.0f} B blocks {blocked:.9f} s,"
                f" closed form {closed:.9f} s")
     ev = {}
-    for r in csv.DictReader(open(f"{tmp}/rs-{name}.csv")):
+    for r in csv.DictReader(l for l in open(f"{tmp}/rs-{name}.csv") if not l.startswith("#")):
         for key in ("restart 1 from step 10", "checkpoint of step 10 reloaded"):
             if r["kind"] == "recovery" and r["what"].startswith(key):
                 ev[key] = float(r["t_s"])
