@@ -139,11 +139,13 @@ static const struct metric metrics[] = {
          .get = get_mean_step_s},
         {.name = "one_gpu_step_s", .unit = "s", .order = 70, .schema = "nonneg",
          .meaning = "one GPU's step alone at its nominal speed (its kernels and the update, "
-                    "unloaded): the scaling baseline",
+                    "unloaded): the scaling baseline; 0 for hybrid, where no GPU holds the "
+                    "whole model",
          .text_for = METRIC_DATA_PARALLEL, .label = "1-GPU step", .text = "%.3f ms (compute only)",
          .scale = 1000, .get = get_one_gpu_step_s},
         {.name = "efficiency", .unit = "1", .order = 80, .schema = "nonneg",
-         .meaning = "throughput / (workers x batch / one_gpu_step_s)",
+         .meaning = "throughput / (workers x batch / one_gpu_step_s): a straggler lowers it; "
+                    "0 where no one-GPU baseline exists (hybrid)",
          .text_for = METRIC_DATA_PARALLEL, .text = ": scaling efficiency %.1f%%", .scale = 100,
          .column = "eff", .col = 5, .width = 10, .prec = 4, .get = get_efficiency},
         {.name = "compute_tflops", .unit = "TFLOP/s", .order = 90, .schema = "nonneg",
